@@ -1,0 +1,50 @@
+"""Row chunks: bounded memory, cache-sized work, both cores busy.
+
+Every matrix of the library is a sum over instances, so it is computed as a sum
+over chunks of rows. A chunk is small enough to stay in cache, and chunks run
+on a pool of threads (NumPy and BLAS release the GIL) with BLAS limited to one
+thread each, so that the threads do not oversubscribe the cores.
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+
+from joblib import cpu_count
+from threadpoolctl import threadpool_limits
+
+# Bytes of one dense working chunk: small enough to stay in cache.
+CHUNK_BYTES = 1 << 19
+# Below this many chunks the thread pool costs more than it saves.
+_MIN_CHUNKS_FOR_THREADS = 8
+
+
+def chunk_rows(n_rows, row_bytes, chunk_bytes=CHUNK_BYTES):
+    """Number of rows per chunk so that one chunk holds about ``chunk_bytes``."""
+    return max(1, int(chunk_bytes // max(row_bytes, 1)))
+
+
+def map_chunks(function, n_rows, step):
+    """Yield ``function(rows)`` for consecutive row slices of ``step`` rows, in order."""
+    slices = [slice(start, start + step) for start in range(0, n_rows, step)]
+    n_threads = min(cpu_count(), len(slices) // _MIN_CHUNKS_FOR_THREADS)
+    if n_threads <= 1:
+        yield from map(function, slices)
+        return
+    with threadpool_limits(limits=1, user_api="blas"), \
+            ThreadPoolExecutor(max_workers=n_threads) as pool:
+        yield from pool.map(function, slices)
+
+
+def sum_over_chunks(function, n_rows, step):
+    """Sum the tuples of arrays ``function(rows)`` returns over all row chunks.
+
+    The tuples are added element-wise in row order, so the result does not
+    depend on the number of threads.
+    """
+    total = None
+    for result in map_chunks(function, n_rows, step):
+        if total is None:
+            total = [part.copy() for part in result]
+        else:
+            for index, part in enumerate(result):
+                total[index] += part
+    return tuple(total)

@@ -1,0 +1,65 @@
+"""Operations on a built confusion matrix, shared by every matrix builder."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+NORMALIZE_OPTIONS = (None, "true", "pred", "all")
+NONE_LABEL = "none"
+
+
+@dataclass(frozen=True)
+class Confusion:
+    """A full confusion matrix and the classes a user asked to see.
+
+    Attributes
+    ----------
+    matrix : ndarray of shape (n_classes, n_classes)
+        Rows are true classes, columns predicted classes, over every class
+        (and the trailing "none" class when ``has_none``).
+    display_labels : list
+        The label of each row of ``matrix``.
+    selection : ndarray of int
+        Rows/columns of ``matrix`` to report, in order; "none" stays last.
+    has_none : bool
+        Whether the last row/column is the "none" class.
+    """
+
+    matrix: np.ndarray
+    display_labels: list
+    selection: np.ndarray
+    has_none: bool
+
+    @classmethod
+    def from_parts(cls, matrix, classes, selection, has_none):
+        """Build from a full matrix, its class labels and a ``labels=`` selection."""
+        labels = list(classes) + ([NONE_LABEL] if has_none else [])
+        if selection is None:
+            selection = np.arange(len(labels))
+        elif has_none:
+            selection = np.append(selection, len(labels) - 1)
+        return cls(matrix, labels, np.asarray(selection), has_none)
+
+    def selected(self):
+        """The reported sub-matrix, rows and columns in ``selection`` order."""
+        return self.matrix[np.ix_(self.selection, self.selection)]
+
+    def selected_labels(self):
+        return [self.display_labels[i] for i in self.selection]
+
+
+def normalize_confusion(matrix, normalize):
+    """Normalize a confusion matrix over rows, columns or all of it.
+
+    Zero rows or columns stay zero, as in :func:`sklearn.metrics.confusion_matrix`.
+    ``normalize`` is one of ``NORMALIZE_OPTIONS``, checked by the caller.
+    """
+    if normalize is None:
+        return matrix
+    totals = {
+        "true": matrix.sum(axis=1, keepdims=True),
+        "pred": matrix.sum(axis=0, keepdims=True),
+        "all": matrix.sum(keepdims=True),
+    }[normalize]
+    return np.divide(matrix, totals, out=np.zeros_like(matrix), where=totals != 0)

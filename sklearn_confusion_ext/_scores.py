@@ -1,0 +1,210 @@
+"""Scores read off a confusion matrix: TP/FP/FN/TN, precision, recall, F, accuracy.
+
+The matrix-level functions here serve every builder (TCM, MLCM, ...): a
+builder returns a :class:`~sklearn_confusion_ext._matrix.Confusion` and these
+functions read it, as eqs. (36)-(43) of Erbani et al. (2024) do for the TCM.
+Per-class counts are always taken from the full matrix, then the classes
+asked for with ``labels=`` are kept, as :mod:`sklearn.metrics` does.
+"""
+
+import warnings
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+
+from ._validation import check_option
+
+AVERAGE_OPTIONS = (None, "binary", "micro", "macro", "weighted")
+INCLUDE_NONE_OPTIONS = ("auto", True, False)
+
+
+def class_counts(matrix):
+    """Per-class ``tp, fp, fn, tn`` of a confusion matrix (eq. 36).
+
+    TP is the diagonal entry, FN the rest of the row, FP the rest of the
+    column and TN everything outside the row and the column.
+    """
+    tp = np.diag(matrix).copy()
+    fp = matrix.sum(axis=0) - tp
+    fn = matrix.sum(axis=1) - tp
+    tn = matrix.sum() - tp - fp - fn
+    return tp, fp, fn, tn
+
+
+def reported_classes(confusion, include_none):
+    """Positions (into the full matrix) of the classes that get their own row.
+
+    The "none" class joins only when ``include_none`` is True, or when it is
+    "auto" and some instance had an empty label (its row has mass).
+    """
+    check_option("include_none", include_none, INCLUDE_NONE_OPTIONS)
+    selection = confusion.selection
+    if not confusion.has_none:
+        return selection
+    if include_none == "auto":
+        include_none = bool(confusion.matrix[-1].sum() > 0)
+    return selection if include_none else selection[:-1]
+
+
+def multilabel_counts_from_confusion(confusion, include_none="auto"):
+    """One ``[[TN, FP], [FN, TP]]`` per reported class, shaped like scikit-learn's."""
+    tp, fp, fn, tn = class_counts(confusion.matrix)
+    classes = reported_classes(confusion, include_none)
+    return np.stack([tn, fp, fn, tp], axis=1)[classes].reshape(-1, 2, 2)
+
+
+def accuracy_from_confusion(matrix, normalize=True):
+    """Diagonal mass over total mass (eq. 43); ``normalize=False`` gives the diagonal mass."""
+    correct = np.trace(matrix)
+    if not normalize:
+        return float(correct)
+    total = matrix.sum()
+    if total == 0:
+        warnings.warn("Accuracy is ill-defined on an empty matrix and is set to 0.0.",
+                      UndefinedMetricWarning, stacklevel=3)
+        return 0.0
+    return float(correct / total)
+
+
+def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
+                                           zero_division="warn", include_none="auto",
+                                           classes=None):
+    """Precision, recall, F-beta and support read off a confusion (eqs. 37-42).
+
+    Parameters
+    ----------
+    confusion : Confusion
+        The full matrix and the selected classes.
+    beta : float
+        Weight of recall in the F-score.
+    average : {None, "micro", "macro", "weighted"}
+        ``None`` returns per-class arrays; "micro" pools the counts of the
+        reported classes (the "none" class always included); "macro" and
+        "weighted" average the per-class scores, equally or by support.
+    zero_division : {"warn", 0.0, 1.0, np.nan}
+        Value of a score whose denominator is zero; "warn" gives 0.0 and an
+        ``UndefinedMetricWarning``.
+    include_none : {"auto", True, False}
+        Whether the "none" class gets its own row (see :func:`reported_classes`).
+    classes : ndarray of int, default=None
+        Overrides the reported classes (positions in the full matrix).
+
+    Returns
+    -------
+    precision, recall, fbeta, support
+        Arrays for ``average=None``; floats and ``None`` support otherwise.
+    """
+    check_zero_division(zero_division)
+    if not (isinstance(beta, (int, float)) and beta >= 0 and np.isfinite(beta)):
+        raise ValueError(f"beta must be a non-negative finite number; got {beta!r}.")
+    tp, fp, fn, _ = class_counts(confusion.matrix)
+    if classes is None:
+        classes = reported_classes(confusion, include_none)
+    tp, fp, fn = tp[classes], fp[classes], fn[classes]
+    support = tp + fn
+    if average == "micro":
+        pooled = confusion.selection
+        tp_all, fp_all, fn_all = (count[pooled] for count in class_counts(confusion.matrix)[:3])
+        tp, fp, fn = (np.array([count.sum()]) for count in (tp_all, fp_all, fn_all))
+    precision = _ratio(tp, tp + fp, "Precision", "predicted", zero_division)
+    recall = _ratio(tp, tp + fn, "Recall", "true", zero_division)
+    beta2 = beta * beta
+    fscore = _ratio((1 + beta2) * tp, (1 + beta2) * tp + beta2 * fn + fp, "F-score",
+                    "true nor predicted", zero_division)
+    if average is None:
+        return precision, recall, fscore, support
+    if average == "micro":
+        return float(precision[0]), float(recall[0]), float(fscore[0]), None
+    weights = support if average == "weighted" else np.ones_like(support)
+    return (*(_average(score, weights, zero_division) for score in (precision, recall, fscore)),
+            None)
+
+
+def check_zero_division(zero_division):
+    if isinstance(zero_division, str):
+        check_option("zero_division", zero_division, ("warn",))
+    elif not (zero_division in (0, 1) or np.isnan(zero_division)):
+        raise ValueError(
+            f"zero_division must be 'warn', 0.0, 1.0 or np.nan; got {zero_division!r}."
+        )
+
+
+def _ratio(numerator, denominator, metric, side, zero_division):
+    undefined = denominator == 0
+    value = np.nan if isinstance(zero_division, str) else float(zero_division)
+    result = np.divide(numerator, denominator, out=np.full(numerator.shape, value),
+                       where=~undefined)
+    if undefined.any() and zero_division == "warn":
+        result[undefined] = 0.0
+        warnings.warn(
+            f"{metric} is ill-defined and being set to 0.0 in {np.count_nonzero(undefined)} "
+            f"class(es) with no {side} mass. Use `zero_division` to control this behavior.",
+            UndefinedMetricWarning, stacklevel=5,
+        )
+    return result
+
+
+def _average(scores, weights, zero_division):
+    defined = ~np.isnan(scores)
+    if weights[defined].sum() == 0:
+        return 0.0 if isinstance(zero_division, str) else float(zero_division)
+    return float(np.average(scores[defined], weights=weights[defined]))
+
+
+def classification_report_from_confusion(confusion, *, target_names=None, digits=2,
+                                         output_dict=False, zero_division="warn",
+                                         include_none="auto"):
+    """Text or dict report of per-class and averaged scores, as scikit-learn's.
+
+    The "accuracy" row appears when every class of the matrix is reported
+    (micro precision, recall and F are then all equal to the accuracy);
+    otherwise a "micro avg" row does.
+    """
+    if not (isinstance(digits, (int, np.integer)) and digits >= 0):
+        raise ValueError(f"digits must be a non-negative integer; got {digits!r}.")
+    classes = reported_classes(confusion, include_none)
+    names = [str(confusion.display_labels[i]) for i in classes]
+    if target_names is not None:
+        if len(target_names) != len(names):
+            raise ValueError(
+                f"target_names has {len(target_names)} names but the report has "
+                f"{len(names)} classes ({names})."
+            )
+        names = [str(name) for name in target_names]
+    per_class = precision_recall_fscore_from_confusion(
+        confusion, average=None, zero_division=zero_division, classes=classes)
+    headers = ["precision", "recall", "f1-score", "support"]
+    report = {name: dict(zip(headers, (float(value) for value in values)))
+              for name, *values in zip(names, *per_class)}
+    total_support = float(per_class[3].sum())
+    all_reported = len(confusion.selection) == confusion.matrix.shape[0]
+    for average in ("micro", "macro", "weighted"):
+        scores = precision_recall_fscore_from_confusion(
+            confusion, average=average, zero_division=zero_division, classes=classes)
+        if average == "micro" and all_reported:
+            report["accuracy"] = scores[0]
+            continue
+        report[f"{average} avg"] = dict(zip(headers, (*scores[:3], total_support)))
+    if output_dict:
+        return report
+    return _format_report(report, names, digits)
+
+
+def _format_report(report, names, digits):
+    supports = [row["support"] for row in report.values() if isinstance(row, dict)]
+    integral = all(float(support).is_integer() for support in supports)
+    support_format = "{:>9.0f}" if integral else f"{{:>9.{digits}f}}"
+    width = max(len(name) for name in [*names, "weighted avg"])
+    scores = ("precision", "recall", "f1-score")
+    lines = [" " * width + " " + "".join(f" {header:>9}" for header in (*scores, "support")), ""]
+    for name, row in report.items():
+        if name == "accuracy":
+            line = " " * 20 + f" {row:>9.{digits}f} " + support_format.format(
+                report["macro avg"]["support"])
+        else:
+            line = ("".join(f" {row[key]:>9.{digits}f}" for key in scores)
+                    + " " + support_format.format(row["support"]))
+        lines.append(f"{name:>{width}} " + line)
+        if name == names[-1]:
+            lines.append("")
+    return "\n".join(lines) + "\n"

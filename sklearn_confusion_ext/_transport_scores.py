@@ -1,0 +1,219 @@
+"""Scores of the transport-based confusion matrix (Erbani et al. 2024, Section V).
+
+Thin public wrappers: each builds the TCM with
+:func:`~sklearn_confusion_ext._transport.transport_confusion` and reads it with
+the matrix-level functions of :mod:`sklearn_confusion_ext._scores`.
+"""
+
+import numpy as np
+
+from ._scores import (
+    AVERAGE_OPTIONS,
+    accuracy_from_confusion,
+    check_zero_division,
+    classification_report_from_confusion,
+    multilabel_counts_from_confusion,
+    precision_recall_fscore_from_confusion,
+)
+from ._transport import transport_confusion
+from ._validation import check_option
+
+
+def transport_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
+                                          sample_weight=None, empty="null_class",
+                                          include_none="auto"):
+    """Per-class ``[[TN, FP], [FN, TP]]`` read off the transport confusion matrix.
+
+    Definition 2 and eq. (36) of Erbani et al. (2024): TP is the diagonal
+    entry of the class, FN the rest of its row, FP the rest of its column and
+    TN everything else, summed over instances with the chosen weighting. On 1-D
+    labels this equals :func:`sklearn.metrics.multilabel_confusion_matrix`.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, weighting, sample_weight, empty
+        As in :func:`transport_confusion_matrix`.
+    include_none : {"auto", True, False}, default="auto"
+        Whether the "none" class of 2-D targets gets its own 2 x 2 matrix:
+        "auto" includes it when some instance has an empty label.
+
+    Returns
+    -------
+    ndarray of shape (n_labels, 2, 2)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import transport_multilabel_confusion_matrix
+    >>> transport_multilabel_confusion_matrix([0, 1, 1], [0, 1, 0])
+    array([[[1., 1.],
+            [0., 1.]],
+    <BLANKLINE>
+           [[1., 0.],
+            [1., 1.]]])
+    """
+    confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
+                                    sample_weight=sample_weight, empty=empty)
+    return multilabel_counts_from_confusion(confusion, include_none)
+
+
+def transport_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None,
+                                              pos_label=1, average=None,
+                                              weighting="uniform", sample_weight=None,
+                                              zero_division="warn", empty="null_class",
+                                              include_none="auto"):
+    """Precision, recall, F-beta and support from the transport confusion matrix.
+
+    Definition 3 of Erbani et al. (2024), eqs. (37)-(42): recall of class
+    ``k`` is ``TCM_kk`` over row ``k``, precision ``TCM_kk`` over column
+    ``k``. Return conventions follow
+    :func:`sklearn.metrics.precision_recall_fscore_support`, which this equals
+    on 1-D labels.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, weighting, sample_weight, empty
+        As in :func:`transport_confusion_matrix`.
+    beta : float, default=1.0
+        Weight of recall in the F-score.
+    pos_label : int, float, bool or str, default=1
+        The class reported by ``average="binary"``.
+    average : {None, "binary", "micro", "macro", "weighted"}, default=None
+        ``None`` returns per-class arrays. "binary" reports ``pos_label`` of
+        1-D targets with at most two classes. "micro" pools the counts of the
+        reported classes (for the whole matrix all three scores equal the
+        accuracy), "macro" averages per-class scores equally, "weighted" by
+        support. The "none" class always counts in "micro".
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of a score whose denominator is zero; "warn" gives 0.0 with an
+        ``UndefinedMetricWarning``. ``np.nan`` scores are left out of averages.
+    include_none : {"auto", True, False}, default="auto"
+        Whether the "none" class of 2-D targets gets its own entry and joins
+        the macro and weighted averages: "auto" when some label is empty.
+
+    Returns
+    -------
+    precision, recall, fbeta_score : float or ndarray of shape (n_labels,)
+    support : ndarray of shape (n_labels,) or None
+        Weighted true mass of each class (row sums of the matrix); ``None``
+        when ``average`` is set.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import transport_precision_recall_fscore_support
+    >>> y_true = [[1, 1, 0], [0, 1, 0], [0, 0, 1]]
+    >>> y_pred = [[1, 0, 0], [0, 1, 1], [0, 0, 1]]
+    >>> p, r, f, s = transport_precision_recall_fscore_support(y_true, y_pred)
+    >>> p.round(3), r.round(3), s
+    (array([0.5  , 1.   , 0.667]), array([1.   , 0.333, 1.   ]), array([0.5, 1.5, 1. ]))
+    >>> transport_precision_recall_fscore_support(y_true, y_pred, average="micro")[:3]
+    (0.6666666666666666, 0.6666666666666666, 0.6666666666666666)
+    """
+    check_option("average", average, AVERAGE_OPTIONS)
+    check_zero_division(zero_division)
+    confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
+                                    sample_weight=sample_weight, empty=empty)
+    if average != "binary":
+        return precision_recall_fscore_from_confusion(
+            confusion, beta=beta, average=average, zero_division=zero_division,
+            include_none=include_none)
+    classes = confusion.display_labels
+    if confusion.has_none or len(classes) > 2:
+        kind = "multilabel or soft" if confusion.has_none else "multiclass"
+        raise ValueError(
+            f"Target is {kind} but average='binary'; choose another average setting, "
+            "one of [None, 'micro', 'macro', 'weighted']."
+        )
+    positions = [i for i, label in enumerate(classes) if label == pos_label]
+    if not positions:
+        raise ValueError(f"pos_label={pos_label!r} is not a valid label; it should be one "
+                         f"of {list(classes)}.")
+    precision, recall, fscore, _ = precision_recall_fscore_from_confusion(
+        confusion, beta=beta, average=None, zero_division=zero_division,
+        classes=np.array(positions))
+    return float(precision[0]), float(recall[0]), float(fscore[0]), None
+
+
+def transport_accuracy_score(y_true, y_pred, *, normalize=True, labels=None,
+                             weighting="uniform", sample_weight=None, empty="null_class"):
+    """Accuracy of the transport confusion matrix: diagonal mass over total mass.
+
+    Eqs. (40) and (43) of Erbani et al. (2024): the weighted share of mass the
+    model put in the right class. Equals :func:`sklearn.metrics.accuracy_score`
+    on 1-D labels. With ``labels=``, the accuracy of the selected sub-matrix.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, weighting, sample_weight, empty
+        As in :func:`transport_confusion_matrix`.
+    normalize : bool, default=True
+        If False, return the diagonal mass (the weighted number of correct
+        instances on 1-D labels) instead of the fraction.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import transport_accuracy_score
+    >>> transport_accuracy_score([0, 1, 2, 2], [0, 2, 2, 1])
+    0.5
+    >>> transport_accuracy_score([[1, 1, 0]], [[1, 0, 1]])
+    0.5
+    """
+    if not isinstance(normalize, (bool, np.bool_)):
+        raise ValueError(f"normalize must be True or False; got {normalize!r}.")
+    confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
+                                    sample_weight=sample_weight, empty=empty)
+    return accuracy_from_confusion(confusion.selected(), normalize)
+
+
+def transport_classification_report(y_true, y_pred, *, labels=None, target_names=None,
+                                    weighting="uniform", sample_weight=None, digits=2,
+                                    output_dict=False, zero_division="warn",
+                                    empty="null_class", include_none="auto"):
+    """Text report of the transport-based precision, recall and F1 per class.
+
+    Laid out like :func:`sklearn.metrics.classification_report` and equal to
+    it on 1-D labels. Supports are the weighted true masses of each class
+    (printed as integers when they all are).
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, weighting, sample_weight, empty
+        As in :func:`transport_confusion_matrix`.
+    target_names : list of str, default=None
+        Display names of the reported classes, in order.
+    digits : int, default=2
+        Digits of the floats in the text report.
+    output_dict : bool, default=False
+        Return a dict ``{class: {"precision": ..., "recall": ..., "f1-score":
+        ..., "support": ...}, "accuracy": ..., "macro avg": {...},
+        "weighted avg": {...}}`` instead of text.
+    zero_division, include_none
+        As in :func:`transport_precision_recall_fscore_support`.
+
+    Returns
+    -------
+    str or dict
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import transport_classification_report
+    >>> print(transport_classification_report(["a", "b", "b"], ["a", "b", "a"]))
+                  precision    recall  f1-score   support
+    <BLANKLINE>
+               a       0.50      1.00      0.67         1
+               b       1.00      0.50      0.67         2
+    <BLANKLINE>
+        accuracy                           0.67         3
+       macro avg       0.75      0.75      0.67         3
+    weighted avg       0.83      0.67      0.67         3
+    <BLANKLINE>
+    """
+    check_zero_division(zero_division)
+    confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
+                                    sample_weight=sample_weight, empty=empty)
+    return classification_report_from_confusion(
+        confusion, target_names=target_names, digits=digits, output_dict=output_dict,
+        zero_division=zero_division, include_none=include_none)

@@ -1,0 +1,344 @@
+"""One validation layer: any classification target becomes two mass arrays.
+
+Every public function of the library starts here. :func:`check_targets` turns
+``(y_true, y_pred)`` given as 1-D class labels, 2-D binary indicator matrices
+(multi-label) or 2-D non-negative reals (soft labels), dense or
+``scipy.sparse``, into two non-negative float64 arrays of shape
+``(n_samples, n_classes)`` with the class labels, the target kind and the
+checked sample weights. Bad input raises ``ValueError`` naming the argument,
+before any work is done.
+"""
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.multiclass import unique_labels
+
+from ._chunks import chunk_rows, map_chunks
+
+SINGLE_LABEL = "single-label"
+MULTILABEL = "multilabel"
+SOFT = "soft"
+
+
+@dataclass(frozen=True)
+class Targets:
+    """Validated targets.
+
+    Attributes
+    ----------
+    y_true, y_pred : ndarray or scipy.sparse.csr_array of shape (n_samples, n_classes)
+        Non-negative float64 masses. 1-D labels become a sparse one-hot array.
+    classes : ndarray of shape (n_classes,)
+        The class label of each column: the labels of 1-D targets (``labels``
+        first, in their order, then the other observed labels, sorted), or the
+        column indices of 2-D targets.
+    selection : ndarray of int or None
+        Column positions of the classes the user asked for with ``labels=``,
+        in that order; None when every class is wanted.
+    single_label : bool
+        Whether the targets were 1-D class labels.
+    true_norm, pred_norm : ndarray of shape (n_samples,)
+        L1 norm of each row of ``y_true`` and ``y_pred``.
+    sample_weight : ndarray of shape (n_samples,) or None
+        Checked non-negative weights.
+    """
+
+    y_true: object
+    y_pred: object
+    classes: np.ndarray
+    selection: object
+    single_label: bool
+    true_norm: np.ndarray
+    pred_norm: np.ndarray
+    sample_weight: object
+
+    @property
+    def n_samples(self):
+        return self.y_true.shape[0]
+
+    @cached_property
+    def kind(self):
+        """"single-label" (1-D labels), "multilabel" (2-D 0/1) or "soft"."""
+        return target_kind(self.single_label, [self.y_true, self.y_pred])
+
+
+def target_kind(single_label, masses):
+    """The kind of targets: 1-D labels, 2-D binary indicators or 2-D soft labels."""
+    if single_label:
+        return SINGLE_LABEL
+    return MULTILABEL if all(_is_binary(y) for y in masses) else SOFT
+
+
+def check_option(name, value, allowed, alternative=None):
+    """Raise ``ValueError`` unless ``value`` is one of ``allowed``."""
+    if not any(value is option or (isinstance(value, str) and value == option)
+               for option in allowed):
+        expected = f"one of {list(allowed)!r}" + (f" or {alternative}" if alternative else "")
+        raise ValueError(f"{name} must be {expected}; got {value!r}.")
+
+
+def check_targets(y_true, y_pred, *, labels=None, sample_weight=None):
+    """Validate a pair of targets and return their :class:`Targets`.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like or sparse matrix
+        1-D class labels, or 2-D arrays of shape (n_samples, n_classes) of
+        binary indicators or non-negative soft labels. A single-column 2-D
+        array is read as 1-D labels, as scikit-learn does.
+    labels : array-like, default=None
+        1-D targets: the class labels to report, in that order (labels absent
+        from the data give zero rows and columns). 2-D targets: integer column
+        indices.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights.
+
+    Returns
+    -------
+    Targets
+    """
+    target_set = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels)
+    (mass_true, mass_pred), (true_norm, pred_norm) = target_set.masses, target_set.norms
+    n_samples = mass_true.shape[0]
+    if mass_pred.shape[0] != n_samples:
+        raise ValueError(
+            "y_true and y_pred must have the same number of samples; got "
+            f"{n_samples} and {mass_pred.shape[0]}."
+        )
+    sample_weight = _check_sample_weight(sample_weight, n_samples)
+    return Targets(mass_true, mass_pred, target_set.classes, target_set.selection,
+                   target_set.single_label, true_norm, pred_norm, sample_weight)
+
+
+@dataclass(frozen=True)
+class TargetSet:
+    """Validated targets sharing one set of classes (see :class:`Targets`)."""
+
+    masses: list
+    norms: list
+    classes: np.ndarray
+    selection: object
+    single_label: bool
+
+
+def check_target_set(named_targets, labels=None):
+    """Validate targets that share one set of classes.
+
+    Parameters
+    ----------
+    named_targets : dict of str to array-like
+        The targets by argument name (used in error messages). With ``labels``
+        given for 1-D targets, at least one label must appear in the first.
+    labels : array-like, default=None
+        As in :func:`check_targets`.
+
+    Returns
+    -------
+    TargetSet
+        One (n_samples_i, n_classes) mass array and its row norms per target.
+    """
+    names = list(named_targets)
+    targets = [_as_target(name, y) for name, y in named_targets.items()]
+    dims = {y.ndim for y in targets}
+    if len(dims) > 1:
+        found = ", ".join(f"{name} with {y.ndim} dimension(s)" for name, y in zip(names, targets))
+        raise ValueError(
+            f"{' and '.join(names)} must all be 1-D class labels or all be 2-D "
+            f"(n_samples, n_classes) arrays; got {found}."
+        )
+    if dims == {1}:
+        return _encode_labels(names, targets, labels)
+    return _check_matrix_targets(names, targets, labels)
+
+
+def _as_target(name, y):
+    """Return ``y`` as a 1-D ndarray, a 2-D ndarray or a canonical CSR array."""
+    y = _as_array(name, y)
+    if y.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one sample is required.")
+    return y
+
+
+def _as_array(name, y):
+    if sp.issparse(y):
+        if y.ndim != 2:
+            raise ValueError(f"{name} must be 1-D or 2-D; got a sparse array of shape {y.shape}.")
+        if y.shape[1] == 1:
+            return _as_array(name, y.toarray())
+        y = sp.csr_array(y, dtype=np.float64, copy=True)
+        y.sum_duplicates()
+        return y
+    if isinstance(y, str) or not hasattr(y, "__len__") and not hasattr(y, "__array__"):
+        raise TypeError(
+            f"{name} must be array-like (class labels or an (n_samples, n_classes) "
+            f"array); got {type(y).__name__}."
+        )
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    if y.ndim == 1:
+        return y
+    if y.ndim != 2:
+        raise ValueError(f"{name} must be 1-D or 2-D; got an array of shape {y.shape}.")
+    if y.dtype.kind not in "biuf":
+        raise ValueError(
+            f"{name} is 2-D with dtype {y.dtype}; 2-D targets must hold numbers "
+            "(binary indicators or non-negative soft labels)."
+        )
+    return np.asarray(y, dtype=np.float64)
+
+
+def _checked_row_sums(name, y):
+    """Row sums of a 2-D mass array, rejecting NaN, infinite or negative entries.
+
+    One chunked pass computes the row sums and the minimum: a non-finite entry
+    makes its row sum non-finite, a negative one the minimum negative.
+    """
+    if sp.issparse(y):
+        sums, smallest = _row_sums(y), y.data.min(initial=np.inf)
+    else:
+        def scan(rows):
+            block = y[rows]
+            return block.sum(axis=1), block.min(initial=np.inf)
+
+        parts = list(map_chunks(scan, y.shape[0], chunk_rows(y.shape[0], 8 * y.shape[1])))
+        sums = np.concatenate([part[0] for part in parts])
+        smallest = np.min([part[1] for part in parts])
+    if not np.isfinite(sums).all() or np.isnan(smallest):
+        values = y.toarray() if sp.issparse(y) else y
+        bad_rows = np.flatnonzero(~np.isfinite(values).all(axis=1))
+        if bad_rows.size == 0:
+            raise ValueError(f"{name} has rows whose total mass overflows float64.")
+        row = bad_rows[0]
+        bad = values[row][~np.isfinite(values[row])][0]
+        raise ValueError(f"{name} contains {bad} (first at row {row}); masses must be finite.")
+    if smallest < 0:
+        values = y.toarray() if sp.issparse(y) else y
+        row = np.flatnonzero(values.min(axis=1) < 0)[0]
+        raise ValueError(
+            f"{name} has negative entries (min {smallest:g}, first at row {row}); "
+            "binary indicators and soft labels must be non-negative."
+        )
+    return sums
+
+
+def _check_sample_weight(sample_weight, n_samples):
+    if sample_weight is None:
+        return None
+    weight = np.asarray(sample_weight)
+    if weight.ndim == 0 or weight.dtype.kind not in "biuf":
+        raise ValueError(
+            f"sample_weight must be a 1-D array of {n_samples} non-negative "
+            f"numbers; got {sample_weight!r}."
+        )
+    weight = weight.astype(np.float64).ravel()
+    if weight.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight has {weight.shape[0]} entries but y_true has "
+            f"{n_samples} samples."
+        )
+    if not np.isfinite(weight).all():
+        raise ValueError("sample_weight contains NaN or infinite values.")
+    if weight.min() < 0:
+        raise ValueError(
+            f"sample_weight has negative entries (min {weight.min():g}); "
+            "weights must be non-negative."
+        )
+    return weight
+
+
+def _encode_labels(names, targets, labels):
+    for name, y in zip(names, targets):
+        if y.dtype.kind == "f":
+            if not np.isfinite(y).all():
+                raise ValueError(f"{name} contains NaN or infinite class labels.")
+            if not np.array_equal(y, np.round(y)):
+                raise ValueError(
+                    f"{name} holds non-integer floats; 1-D targets must be class "
+                    "labels. Pass soft labels as a 2-D (n_samples, n_classes) array."
+                )
+    try:
+        present = unique_labels(*targets)
+    except ValueError as exc:
+        raise ValueError(f"{' and '.join(names)} are not class labels: {exc}") from None
+    if labels is None:
+        classes, selection = present, None
+    else:
+        listed = _check_label_list(labels, present)
+        if not np.isin(listed, targets[0]).any():
+            raise ValueError(
+                f"None of labels {listed.tolist()} appear in {names[0]}; at least "
+                f"one label must be in {names[0]}."
+            )
+        classes = np.concatenate([listed, np.setdiff1d(present, listed)])
+        selection = np.arange(len(listed))
+    order = np.argsort(classes, kind="stable")
+    sorted_classes = classes[order]
+
+    def one_hot(y):
+        n_samples = y.shape[0]
+        columns = order[np.searchsorted(sorted_classes, y)]
+        return sp.csr_array(
+            (np.ones(n_samples), columns, np.arange(n_samples + 1)),
+            shape=(n_samples, len(classes)),
+        )
+
+    masses = [one_hot(y) for y in targets]
+    return TargetSet(masses, [np.ones(y.shape[0]) for y in targets], classes, selection, True)
+
+
+def _check_label_list(labels, present):
+    labels = np.asarray(labels)
+    if labels.ndim != 1 or labels.size == 0:
+        raise ValueError(f"labels must be a non-empty 1-D list of class labels; got {labels!r}.")
+    if (labels.dtype.kind in "USO") != (present.dtype.kind in "USO"):
+        raise ValueError(
+            f"labels holds {labels.dtype.kind in 'USO' and 'strings' or 'numbers'} "
+            f"but the targets hold {present.dtype.kind in 'USO' and 'strings' or 'numbers'}."
+        )
+    unique, counts = np.unique(labels, return_counts=True)
+    if (counts > 1).any():
+        raise ValueError(f"labels must be unique; {unique[counts > 1].tolist()} repeated.")
+    return labels
+
+
+def _check_matrix_targets(names, targets, labels):
+    n_classes = targets[0].shape[1]
+    for name, y in zip(names[1:], targets[1:]):
+        if y.shape[1] != n_classes:
+            raise ValueError(
+                f"{names[0]} and {name} must have the same number of columns "
+                f"(classes); got {n_classes} and {y.shape[1]}."
+            )
+    if n_classes == 0:
+        raise ValueError(f"{' and '.join(names)} have no columns; at least one class is required.")
+    if any(sp.issparse(y) for y in targets):
+        targets = [sp.csr_array(y) for y in targets]
+    selection = None
+    if labels is not None:
+        selection = np.asarray(labels)
+        if selection.ndim != 1 or selection.size == 0 or selection.dtype.kind not in "iu":
+            raise ValueError(
+                "For 2-D targets labels must be a non-empty 1-D list of integer "
+                f"column indices; got {labels!r}."
+            )
+        if selection.min() < 0 or selection.max() >= n_classes:
+            raise ValueError(
+                f"labels must be column indices in [0, {n_classes}); got {selection.tolist()}."
+            )
+        if len(np.unique(selection)) != len(selection):
+            raise ValueError(f"labels must be unique; got {selection.tolist()}.")
+    norms = [_checked_row_sums(name, y) for name, y in zip(names, targets)]
+    return TargetSet(targets, norms, np.arange(n_classes), selection, False)
+
+
+def _is_binary(y):
+    values = y.data if sp.issparse(y) else y
+    return np.count_nonzero(values) == np.count_nonzero(values == 1)
+
+
+def _row_sums(y):
+    return np.asarray(y.sum(axis=1), dtype=np.float64).ravel()
