@@ -54,14 +54,7 @@ def per_instance_loop(y_true, y_pred):
     return total
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="N / 10")
-    args = parser.parse_args()
-    scale = 10 if args.quick else 1
-    rng = np.random.default_rng(0)
-
-    n_samples, n_classes = 1_000_000 // scale, 100
+def bench_dense(rng, n_samples, n_classes=100):
     y_true = rng.random((n_samples, n_classes))
     y_pred = rng.random((n_samples, n_classes))
     product = best_time(lambda: y_true.T @ y_pred)
@@ -69,25 +62,39 @@ def main():
     print(f"dense N={n_samples:,} C={n_classes}: one (N x C).T @ (N x C) product "
           f"{product:.3f} s, TCM {tcm:.3f} s, ratio {tcm / product:.2f}x (target <= 1.5x)")
 
-    n_loop = 20_000 // scale
-    loop = best_time(lambda: per_instance_loop(y_true[:n_loop], y_pred[:n_loop]), repeat=1)
-    tcm_small = best_time(lambda: transport_confusion_matrix(y_true[:n_loop], y_pred[:n_loop]))
-    print(f"dense N={n_loop:,} C={n_classes}: per-instance loop of eq. (8) {loop:.3f} s, "
-          f"TCM {tcm_small:.4f} s, speed-up {loop / tcm_small:.0f}x")
-    del y_true, y_pred
 
-    n_samples, n_classes = 1_000_000 // scale, 1_000
-    sparse_true = random_multilabel(rng, n_samples, n_classes, 3)
-    sparse_pred = random_multilabel(rng, n_samples, n_classes, 3)
+def bench_loop(rng, n_samples, n_classes=100):
+    y_true = rng.random((n_samples, n_classes))
+    y_pred = rng.random((n_samples, n_classes))
+    loop = best_time(lambda: per_instance_loop(y_true, y_pred), repeat=1)
+    tcm = best_time(lambda: transport_confusion_matrix(y_true, y_pred))
+    print(f"dense N={n_samples:,} C={n_classes}: per-instance loop of eq. (8) {loop:.3f} s, "
+          f"TCM {tcm:.4f} s, speed-up {loop / tcm:.0f}x")
+
+
+def bench_sparse(rng, n_samples, n_classes=1_000):
+    y_true = random_multilabel(rng, n_samples, n_classes, 3)
+    y_pred = random_multilabel(rng, n_samples, n_classes, 3)
     tracemalloc.start()
     start = time.perf_counter()
-    transport_confusion_matrix(sparse_true, sparse_pred)
+    transport_confusion_matrix(y_true, y_pred)
     elapsed = time.perf_counter() - start
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     print(f"sparse multi-label N={n_samples:,} C={n_classes:,} ~3 labels/row: "
           f"{elapsed:.2f} s (target < 5 s), peak memory allocated {peak / 2**30:.2f} GB "
           "(target < 2 GB)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="N / 10")
+    args = parser.parse_args()
+    scale = 10 if args.quick else 1
+    rng = np.random.default_rng(0)
+    bench_dense(rng, 1_000_000 // scale)
+    bench_loop(rng, 20_000 // scale)
+    bench_sparse(rng, 1_000_000 // scale)
 
 
 if __name__ == "__main__":

@@ -17,8 +17,10 @@ CHUNK_BYTES = 1 << 19
 _MIN_CHUNKS_FOR_THREADS = 8
 
 
-def chunk_rows(n_rows, row_bytes, chunk_bytes=CHUNK_BYTES):
-    """Number of rows per chunk so that one chunk holds about ``chunk_bytes``."""
+def chunk_rows(row_bytes, chunk_bytes=None):
+    """Rows per chunk so that one chunk holds about ``chunk_bytes`` (default ``CHUNK_BYTES``)."""
+    if chunk_bytes is None:
+        chunk_bytes = CHUNK_BYTES
     return max(1, int(chunk_bytes // max(row_bytes, 1)))
 
 

@@ -4,7 +4,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-
 NORMALIZE_OPTIONS = (None, "true", "pred", "all")
 NONE_LABEL = "none"
 

@@ -192,7 +192,7 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
 
 def _format_report(report, names, digits):
     supports = [row["support"] for row in report.values() if isinstance(row, dict)]
-    integral = all(float(support).is_integer() for support in supports)
+    integral = np.allclose(supports, np.round(supports), rtol=0, atol=1e-9)
     support_format = "{:>9.0f}" if integral else f"{{:>9.{digits}f}}"
     width = max(len(name) for name in [*names, "weighted avg"])
     scores = ("precision", "recall", "f1-score")

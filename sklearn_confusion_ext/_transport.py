@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
 from ._chunks import chunk_rows, sum_over_chunks
+from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
 from ._validation import check_option, check_targets
 
 WEIGHTING_OPTIONS = ("uniform", "true", "pred")
@@ -305,7 +305,7 @@ def _dense_plan_sums(y_true, y_pred, true_scale, pred_scale, weights):
         deficit *= _plan_scale(deficit.sum(axis=1), chunk_weights)[:, None]
         return chunk_weights @ common, deficit.T @ excess
 
-    step = max(chunk_rows(n_samples, 8 * n_classes), n_classes)
+    step = max(chunk_rows(8 * n_classes), n_classes)
     return sum_over_chunks(plan_sums, n_samples, step)
 
 
@@ -348,7 +348,7 @@ def _bound_sums(prepared):
         upper = np.tensordot(weights, np.minimum(deficit, excess), axes=1)
         return diagonal, lower.reshape(n_classes, n_classes), upper.reshape(n_classes, n_classes)
 
-    step = chunk_rows(n_samples, 8 * n_classes * n_classes, _BOUNDS_CHUNK_BYTES)
+    step = chunk_rows(8 * n_classes * n_classes, _BOUNDS_CHUNK_BYTES)
     diagonal, lower, upper = sum_over_chunks(bound_sums, n_samples, step)
     np.fill_diagonal(lower, 0)
     np.fill_diagonal(upper, 0)

@@ -204,7 +204,7 @@ def _checked_row_sums(name, y):
             block = y[rows]
             return block.sum(axis=1), block.min(initial=np.inf)
 
-        parts = list(map_chunks(scan, y.shape[0], chunk_rows(y.shape[0], 8 * y.shape[1])))
+        parts = list(map_chunks(scan, y.shape[0], chunk_rows(8 * y.shape[1])))
         sums = np.concatenate([part[0] for part in parts])
         smallest = np.min([part[1] for part in parts])
     if not np.isfinite(sums).all() or np.isnan(smallest):

@@ -1,0 +1,203 @@
+"""Scores of the transport confusion matrix (Section V) against scikit-learn and by hand."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.metrics import (
+    accuracy_score,
+    classification_report,
+    multilabel_confusion_matrix,
+    precision_recall_fscore_support,
+)
+
+from sklearn_confusion_ext import (
+    transport_accuracy_score,
+    transport_classification_report,
+    transport_confusion_matrix,
+    transport_multilabel_confusion_matrix,
+    transport_precision_recall_fscore_support,
+)
+
+
+@pytest.fixture
+def labels_1d(rng):
+    y_true = rng.integers(0, 5, 300)
+    y_pred = np.where(rng.random(300) < 0.6, y_true, rng.integers(0, 5, 300))
+    return y_true, y_pred, rng.random(300)
+
+
+@pytest.mark.parametrize("average", [None, "micro", "macro", "weighted"])
+@pytest.mark.parametrize("beta", [0.5, 1.0, 2.0])
+def test_prfs_equals_sklearn_on_labels(labels_1d, average, beta):
+    y_true, y_pred, weights = labels_1d
+    for labels in (None, [4, 1, 2]):
+        got = transport_precision_recall_fscore_support(
+            y_true, y_pred, beta=beta, average=average, labels=labels, sample_weight=weights)
+        expected = precision_recall_fscore_support(
+            y_true, y_pred, beta=beta, average=average, labels=labels, sample_weight=weights)
+        for value, reference in zip(got, expected):
+            if reference is None:
+                assert value is None
+            else:
+                np.testing.assert_allclose(value, reference, rtol=1e-12)
+
+
+def test_binary_average_equals_sklearn(rng):
+    y_true, y_pred = rng.choice(["no", "yes"], 100), rng.choice(["no", "yes"], 100)
+    for pos_label in ("yes", "no"):
+        got = transport_precision_recall_fscore_support(y_true, y_pred, average="binary",
+                                                        pos_label=pos_label)
+        expected = precision_recall_fscore_support(y_true, y_pred, average="binary",
+                                                   pos_label=pos_label)
+        np.testing.assert_allclose(got[:3], expected[:3])
+        assert got[3] is None
+    with pytest.raises(ValueError, match="pos_label='maybe' is not a valid label"):
+        transport_precision_recall_fscore_support(y_true, y_pred, average="binary",
+                                                  pos_label="maybe")
+    with pytest.raises(ValueError, match="Target is multiclass but average='binary'"):
+        transport_precision_recall_fscore_support([0, 1, 2], [0, 1, 2], average="binary")
+    with pytest.raises(ValueError, match="Target is multilabel or soft"):
+        transport_precision_recall_fscore_support([[1, 0]], [[1, 0]], average="binary")
+
+
+def test_accuracy_equals_sklearn(labels_1d):
+    y_true, y_pred, weights = labels_1d
+    assert transport_accuracy_score(y_true, y_pred) == pytest.approx(
+        accuracy_score(y_true, y_pred))
+    assert transport_accuracy_score(y_true, y_pred, sample_weight=weights) == pytest.approx(
+        accuracy_score(y_true, y_pred, sample_weight=weights))
+    assert transport_accuracy_score(y_true, y_pred, normalize=False) == accuracy_score(
+        y_true, y_pred, normalize=False)
+    with pytest.raises(ValueError, match="normalize must be True or False"):
+        transport_accuracy_score(y_true, y_pred, normalize="true")
+
+
+def test_multilabel_confusion_matrix_equals_sklearn(labels_1d):
+    y_true, y_pred, weights = labels_1d
+    np.testing.assert_allclose(
+        transport_multilabel_confusion_matrix(y_true, y_pred, sample_weight=weights,
+                                              labels=[3, 0]),
+        multilabel_confusion_matrix(y_true, y_pred, sample_weight=weights, labels=[3, 0]))
+
+
+def test_classification_report_equals_sklearn(labels_1d):
+    y_true, y_pred, _ = labels_1d
+    names = ["zero", "one", "two", "three", "four"]
+    assert transport_classification_report(y_true, y_pred, target_names=names, digits=3) == \
+        classification_report(y_true, y_pred, target_names=names, digits=3)
+    assert transport_classification_report(y_true, y_pred, labels=[1, 3]) == \
+        classification_report(y_true, y_pred, labels=[1, 3])
+    got = transport_classification_report(y_true, y_pred, output_dict=True)
+    expected = classification_report(y_true, y_pred, output_dict=True)
+    assert got.keys() == expected.keys()
+    for key, row in expected.items():
+        if isinstance(row, dict):
+            for metric, value in row.items():
+                assert got[key][metric] == pytest.approx(value)
+        else:
+            assert got[key] == pytest.approx(row)
+
+
+# Section III-G instances, with one more whose label is empty.
+Y_TRUE = np.array([[0, 1, 0, 0], [0, 0, 2, 1], [3, 0, 1, 0], [3, 1, 0, 0]])
+Y_PRED = np.array([[1, 0, 2, 0], [2, 2, 0, 0], [0, 1, 2, 1], [3, 0, 2, 3]])
+
+
+@pytest.mark.parametrize("weighting", ["uniform", "true", "pred"])
+def test_definition_3_from_matrix(weighting):
+    matrix = transport_confusion_matrix(Y_TRUE, Y_PRED, weighting=weighting, empty="error")
+    precision, recall, f1, support = transport_precision_recall_fscore_support(
+        Y_TRUE, Y_PRED, weighting=weighting, empty="error")
+    tp = np.diag(matrix)
+    np.testing.assert_allclose(recall, tp / matrix.sum(axis=1))  # eq. (41)
+    np.testing.assert_allclose(precision, tp / matrix.sum(axis=0))  # eq. (42)
+    found = tp > 0
+    np.testing.assert_allclose(f1[found], 2 * precision[found] * recall[found]
+                               / (precision[found] + recall[found]))  # eq. (39)
+    np.testing.assert_array_equal(f1[~found], 0.0)
+    np.testing.assert_allclose(support, matrix.sum(axis=1))
+    assert transport_accuracy_score(Y_TRUE, Y_PRED, weighting=weighting) == pytest.approx(
+        tp.sum() / matrix.sum())  # eq. (43)
+    counts = transport_multilabel_confusion_matrix(Y_TRUE, Y_PRED, weighting=weighting,
+                                                   empty="error")
+    total = matrix.sum()
+    fp, fn = matrix.sum(axis=0) - tp, matrix.sum(axis=1) - tp
+    np.testing.assert_allclose(counts[:, 1, 1], tp)
+    np.testing.assert_allclose(counts[:, 0, 1], fp)
+    np.testing.assert_allclose(counts[:, 1, 0], fn)
+    np.testing.assert_allclose(counts[:, 0, 0], total - tp - fp - fn)
+    # Micro over all classes is the accuracy.
+    micro = transport_precision_recall_fscore_support(Y_TRUE, Y_PRED, weighting=weighting,
+                                                      average="micro", empty="error")
+    np.testing.assert_allclose(micro[:3], tp.sum() / total)
+
+
+def test_none_class_rows_follow_include_none():
+    with_empty_label = np.vstack([Y_TRUE, [0, 0, 0, 0]]), np.vstack([Y_PRED, [1, 0, 0, 0]])
+    precision, *_ = transport_precision_recall_fscore_support(*with_empty_label)
+    assert precision.shape == (5,)  # "none" row has mass: joins
+    precision, *_ = transport_precision_recall_fscore_support(Y_TRUE, Y_PRED)
+    assert precision.shape == (4,)  # no empty label: left out
+    precision, *_ = transport_precision_recall_fscore_support(Y_TRUE, Y_PRED, include_none=True)
+    assert precision.shape == (5,)
+    # An empty prediction only: "none" has no row mass, stays out, yet counts as FN.
+    empty_pred = np.vstack([Y_TRUE, [1, 0, 0, 0]]), np.vstack([Y_PRED, [0, 0, 0, 0]])
+    _, recall, _, support = transport_precision_recall_fscore_support(*empty_pred)
+    matrix = transport_confusion_matrix(*empty_pred)
+    assert recall.shape == (4,)
+    np.testing.assert_allclose(recall, np.diag(matrix)[:4] / matrix.sum(axis=1)[:4])
+    micro = transport_precision_recall_fscore_support(*with_empty_label, average="micro",
+                                                      include_none=False)
+    matrix = transport_confusion_matrix(*with_empty_label)
+    assert micro[0] == pytest.approx(np.trace(matrix) / matrix.sum())
+    macro = transport_precision_recall_fscore_support(*with_empty_label, average="macro",
+                                                      include_none=False)
+    per_class = transport_precision_recall_fscore_support(*with_empty_label)
+    assert macro[1] == pytest.approx(per_class[1][:4].mean())
+    with pytest.raises(ValueError, match="include_none must be"):
+        transport_precision_recall_fscore_support(Y_TRUE, Y_PRED, include_none="yes")
+
+
+def test_report_shows_none_row_and_float_supports():
+    y_true = np.array([[1, 1, 0], [0, 0, 0], [0, 1, 0]])
+    y_pred = np.array([[1, 0, 0], [0, 1, 0], [0, 1, 1]])
+    report = transport_classification_report(y_true, y_pred, target_names=["a", "b", "c",
+                                                                           "none"])
+    lines = report.splitlines()
+    assert lines[2].split() == ["a", "0.50", "1.00", "0.67", "0.50"]
+    assert lines[5].split()[0] == "none"
+    assert "accuracy" in report
+    subset = transport_classification_report(y_true, y_pred, labels=[1])
+    assert "micro avg" in subset and "accuracy" not in subset
+    with pytest.raises(ValueError, match="target_names has 2 names but the report has 4"):
+        transport_classification_report(y_true, y_pred, target_names=["a", "b"])
+    with pytest.raises(ValueError, match="digits must be"):
+        transport_classification_report(y_true, y_pred, digits=-1)
+
+
+def test_zero_division_policies():
+    y_true, y_pred = [0, 0, 1], [0, 0, 0]
+    with pytest.warns(UndefinedMetricWarning, match="Precision is ill-defined"):
+        precision, *_ = transport_precision_recall_fscore_support(y_true, y_pred)
+    np.testing.assert_array_equal(precision, [2 / 3, 0.0])
+    for value in (0.0, 1.0):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            precision, *_ = transport_precision_recall_fscore_support(
+                y_true, y_pred, zero_division=value)
+        np.testing.assert_array_equal(precision, [2 / 3, value])
+    got = transport_precision_recall_fscore_support(y_true, y_pred, zero_division=np.nan,
+                                                    average="macro")
+    expected = precision_recall_fscore_support(y_true, y_pred, zero_division=np.nan,
+                                               average="macro")
+    np.testing.assert_allclose(got[:3], expected[:3])
+    with pytest.raises(ValueError, match="zero_division must be"):
+        transport_precision_recall_fscore_support(y_true, y_pred, zero_division=2)
+    with pytest.raises(ValueError, match="zero_division must be"):
+        transport_precision_recall_fscore_support(y_true, y_pred, zero_division="ignore")
+    with pytest.raises(ValueError, match="average must be one of"):
+        transport_precision_recall_fscore_support(y_true, y_pred, average="samples")
+    with pytest.raises(ValueError, match="beta must be"):
+        transport_precision_recall_fscore_support(y_true, y_pred, beta=-1)
