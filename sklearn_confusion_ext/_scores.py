@@ -165,12 +165,14 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
     classes = reported_classes(confusion, include_none)
     names = [str(confusion.display_labels[i]) for i in classes]
     if target_names is not None:
-        if len(target_names) != len(names):
+        n_named = len(confusion.selection) - confusion.has_none
+        if len(target_names) != n_named:
             raise ValueError(
                 f"target_names has {len(target_names)} names but the report has "
-                f"{len(names)} classes ({names})."
+                f"{n_named} classes ({names[:n_named]}); the 'none' class is named "
+                "automatically."
             )
-        names = [str(name) for name in target_names]
+        names[:n_named] = [str(name) for name in target_names]
     per_class = precision_recall_fscore_from_confusion(
         confusion, average=None, zero_division=zero_division, classes=classes)
     headers = ["precision", "recall", "f1-score", "support"]
