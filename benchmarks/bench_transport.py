@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from sklearn_confusion_ext import transport_confusion_matrix
 
 
-def best_time(function, repeat=3):
+def best_time(function, repeat=5):
     times = []
     for _ in range(repeat):
         start = time.perf_counter()

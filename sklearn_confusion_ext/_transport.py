@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._chunks import chunk_rows, sum_over_chunks
+from ._chunks import chunk_rows, scratch, sum_over_chunks
 from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
 from ._validation import check_option, check_targets
 
@@ -27,6 +27,8 @@ EMPTY_OPTIONS = ("null_class", "skip", "error")
 DEFICIT_TOLERANCE = 1e-12
 # Bytes of one (rows, C, C) chunk of the sub-pixel bounds.
 _BOUNDS_CHUNK_BYTES = 1 << 25
+# Rows of one chunk of sparse targets.
+_SPARSE_CHUNK_ROWS = 1 << 16
 
 
 def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
@@ -108,10 +110,9 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
 
 def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty):
     """Validate, build the full TCM and return it as a :class:`Confusion`."""
-    prepared = _prepare(y_true, y_pred, labels, weighting, sample_weight, empty)
-    diagonal, off_diagonal = _plan_sums(prepared)
-    matrix = _with_none_class(np.diag(diagonal) + off_diagonal, prepared)
-    return prepared.confusion(matrix)
+    instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty)
+    diagonal, off_diagonal, *none_parts = instances.sum(_plan_block)
+    return instances.confusion(np.diag(diagonal) + off_diagonal, none_parts)
 
 
 def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
@@ -155,11 +156,11 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
            [0.   , 0.   , 0.   , 0.   ],
            [0.   , 0.   , 0.   , 0.   ]])
     """
-    prepared = _prepare(y_true, y_pred, labels, weighting, sample_weight, empty)
-    diagonal, lower_off, upper_off = _bound_sums(prepared)
-    lower = _with_none_class(np.diag(diagonal) + lower_off, prepared)
-    upper = _with_none_class(np.diag(diagonal) + upper_off, prepared)
-    return prepared.confusion(lower).selected(), prepared.confusion(upper).selected()
+    instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty)
+    diagonal, lower_off, upper_off, *none_parts = instances.sum(
+        _bounds_block, row_bytes=8 * instances.n_classes ** 2, chunk_bytes=_BOUNDS_CHUNK_BYTES)
+    return tuple(instances.confusion(np.diag(diagonal) + off, none_parts).selected()
+                 for off in (lower_off, upper_off))
 
 
 def transport_plan(y_true_row, y_pred_row):
@@ -200,125 +201,171 @@ def transport_plan(y_true_row, y_pred_row):
                 f"{name} has no mass; the plan is undefined for an empty vector "
                 "(transport_confusion_matrix maps it to the 'none' class)."
             )
-        rows.append(row[None, :])
+        rows.append(row[None, :] / row.sum())
     if rows[0].shape != rows[1].shape:
         raise ValueError(
             f"y_true_row and y_pred_row must have the same length; got "
             f"{rows[0].shape[1]} and {rows[1].shape[1]}."
         )
-    one = np.ones(1)
-    diagonal, off_diagonal = _dense_plan_sums(rows[0], rows[1], 1 / rows[0].sum(axis=1),
-                                              1 / rows[1].sum(axis=1), one)
+    no = np.zeros(1, dtype=bool)
+    diagonal, off_diagonal, *_ = _plan_block(*rows, np.ones(1), no, no)
     return np.diag(diagonal) + off_diagonal
 
 
 @dataclass(frozen=True)
-class _Prepared:
-    """Validated targets with their instance weights and empty-row masks."""
+class _Instances:
+    """Validated instances, read in blocks of rows as normalized masses with weights."""
 
     targets: object
-    weights: np.ndarray
-    true_scale: np.ndarray
-    pred_scale: np.ndarray
-    true_empty: np.ndarray
-    pred_empty: np.ndarray
-    has_none: bool
+    weighting: object
+    empty: str
+    callable_weights: object
 
-    def confusion(self, matrix):
-        return Confusion.from_parts(matrix, self.targets.classes,
-                                    self.targets.selection, self.has_none)
+    @classmethod
+    def check(cls, y_true, y_pred, labels, weighting, sample_weight, empty):
+        if not callable(weighting):
+            check_option("weighting", weighting, WEIGHTING_OPTIONS, alternative="a callable")
+        check_option("empty", empty, EMPTY_OPTIONS)
+        # Dense values are checked block by block in the single pass over the data,
+        # except when a user callable must first see the whole (checked) arrays.
+        targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
+                                defer_value_checks=not callable(weighting))
+        weights = _callable_weights(weighting, targets) if callable(weighting) else None
+        return cls(targets, weighting, empty, weights)
+
+    @property
+    def n_classes(self):
+        return self.targets.y_true.shape[1]
+
+    @property
+    def has_none(self):
+        return not self.targets.single_label and self.empty == "null_class"
+
+    def sum(self, block_sums, row_bytes=None, chunk_bytes=None):
+        """Sum ``block_sums(u, v, weights, true_empty, pred_empty)`` over row chunks.
+
+        ``u`` and ``v`` are the L1-normalized rows (zero rows stay zero).
+        """
+        n_samples = self.targets.n_samples
+        if sp.issparse(self.targets.y_true):
+            step = _SPARSE_CHUNK_ROWS
+        else:
+            step = max(chunk_rows(row_bytes or 8 * self.n_classes, chunk_bytes),
+                       self.n_classes)
+
+        def one_block(rows):
+            *block, true_empty, pred_empty = self._normalized(rows)
+            n_empty = np.count_nonzero(true_empty) + np.count_nonzero(pred_empty & ~true_empty)
+            return (*block_sums(*block, true_empty, pred_empty), np.asarray(n_empty))
+
+        *totals, n_empty = sum_over_chunks(one_block, n_samples, step)
+        if self.empty == "skip" and n_empty:
+            warnings.warn(f"{n_empty} instance(s) with an all-zero label or prediction were "
+                          "skipped (empty='skip').", UserWarning, stacklevel=4)
+        return totals
+
+    def confusion(self, matrix, none_parts):
+        """The full matrix, with the "none" row and column when the policy asks for it."""
+        if self.has_none:
+            none_row, none_column, corner = none_parts
+            matrix = np.block([[matrix, none_column[:, None]],
+                               [none_row[None, :], corner.reshape(1, 1)]])
+        return Confusion.from_parts(matrix, self.targets.classes, self.targets.selection,
+                                    self.has_none)
+
+    def _normalized(self, rows):
+        y_true, y_pred, true_norm, pred_norm = self.targets.rows(rows)
+        true_empty, pred_empty = true_norm == 0, pred_norm == 0
+        if self.empty == "error" and (true_empty.any() or pred_empty.any()):
+            bad = rows.start + np.flatnonzero(true_empty | pred_empty)
+            raise ValueError(
+                f"Instances have an all-zero label or prediction (rows {bad[:5].tolist()}"
+                f"{' ...' if bad.size > 5 else ''}); pass empty='null_class' to count them in "
+                "a 'none' class or empty='skip' to drop them."
+            )
+        weights = self._weights(rows, true_norm, pred_norm)
+        if self.empty == "skip" and (true_empty.any() or pred_empty.any()):
+            weights = np.where(true_empty | pred_empty, 0.0, weights)
+        return (_normalize_rows(y_true, true_norm, "u"), _normalize_rows(y_pred, pred_norm, "v"),
+                weights, true_empty, pred_empty)
+
+    def _weights(self, rows, true_norm, pred_norm):
+        """``lambda`` of Section III-F times the sample weights; an empty side has norm 1."""
+        if self.callable_weights is not None:
+            weights = self.callable_weights[rows]
+        elif self.weighting == "true":
+            weights = np.where(true_norm == 0, 1.0, true_norm)
+        elif self.weighting == "pred":
+            weights = np.where(pred_norm == 0, 1.0, pred_norm)
+        else:
+            weights = np.ones(true_norm.shape[0])
+        sample_weight = self.targets.sample_weight
+        return weights if sample_weight is None else weights * sample_weight[rows]
 
 
-def _prepare(y_true, y_pred, labels, weighting, sample_weight, empty):
-    if not callable(weighting):
-        check_option("weighting", weighting, WEIGHTING_OPTIONS, alternative="a callable")
-    check_option("empty", empty, EMPTY_OPTIONS)
-    targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
-    true_empty = targets.true_norm == 0
-    pred_empty = targets.pred_norm == 0
-    any_empty = true_empty | pred_empty
-    if empty == "error" and any_empty.any():
-        rows = np.flatnonzero(any_empty)
-        raise ValueError(
-            f"{rows.size} instance(s) have an all-zero label or prediction (rows "
-            f"{rows[:5].tolist()}{' ...' if rows.size > 5 else ''}); pass "
-            "empty='null_class' to count them in a 'none' class or empty='skip' "
-            "to drop them."
-        )
-    weights = _instance_weights(targets, weighting, true_empty, pred_empty)
-    if targets.sample_weight is not None:
-        weights = weights * targets.sample_weight
-    if empty == "skip" and any_empty.any():
-        warnings.warn(
-            f"{np.count_nonzero(any_empty)} instance(s) with an all-zero label or "
-            "prediction were skipped (empty='skip').",
-            UserWarning, stacklevel=3,
-        )
-        weights = np.where(any_empty, 0.0, weights)
-    has_none = not targets.single_label and empty == "null_class"
-    return _Prepared(targets, weights, _inverse(targets.true_norm),
-                     _inverse(targets.pred_norm), true_empty, pred_empty, has_none)
-
-
-def _instance_weights(targets, weighting, true_empty, pred_empty):
-    n_samples = targets.n_samples
-    if weighting == "uniform":
-        return np.ones(n_samples)
-    if weighting == "true":
-        return np.where(true_empty, 1.0, targets.true_norm)
-    if weighting == "pred":
-        return np.where(pred_empty, 1.0, targets.pred_norm)
+def _callable_weights(weighting, targets):
     weights = np.asarray(weighting(targets.y_true, targets.y_pred), dtype=np.float64)
-    if weights.shape != (n_samples,):
-        raise ValueError(
-            f"weighting callable must return {n_samples} weights; got shape {weights.shape}."
-        )
+    if weights.shape != (targets.n_samples,):
+        raise ValueError(f"weighting callable must return {targets.n_samples} weights; got "
+                         f"shape {weights.shape}.")
     if not np.isfinite(weights).all() or weights.min() < 0:
         raise ValueError("weighting callable must return finite non-negative weights.")
     return weights
 
 
-def _inverse(norms):
-    return np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+def _plan_block(u, v, weights, true_empty, pred_empty):
+    """Weighted plans of a block: diagonal, off-diagonal and "none" parts (eq. 8)."""
+    common, deficit, excess = _split(u, v)
+    diagonal = _weighted_sum(common, weights)
+    none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
+    deficit = _scale_rows(deficit, _plan_scale(_row_sums(deficit), weights), copy=False)
+    return diagonal, _dense(deficit.T @ excess), *none_parts
 
 
-def _plan_sums(prepared):
-    """Sum of weighted plans of the non-empty instances: (diagonal, off-diagonal)."""
-    targets = prepared.targets
-    if sp.issparse(targets.y_true):
-        return _sparse_plan_sums(targets.y_true, targets.y_pred, prepared.true_scale,
-                                 prepared.pred_scale, prepared.weights)
-    return _dense_plan_sums(targets.y_true, targets.y_pred, prepared.true_scale,
-                            prepared.pred_scale, prepared.weights)
+def _bounds_block(u, v, weights, true_empty, pred_empty):
+    """SCM bounds of a block: diagonal, lower and upper off-diagonal, "none" parts."""
+    common, deficit, excess = _split(_dense(u), _dense(v))
+    diagonal = weights @ common
+    none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
+    deficit_mass = deficit.sum(axis=1)
+    keep = (deficit_mass > DEFICIT_TOLERANCE) & (weights > 0)
+    deficit, excess = deficit[keep, :, None], excess[keep, None, :]
+    weights, deficit_mass = weights[keep], deficit_mass[keep, None, None]
+    lower = np.tensordot(weights, np.maximum(deficit + excess - deficit_mass, 0), axes=1)
+    upper = np.tensordot(weights, np.minimum(deficit, excess), axes=1)
+    n_classes = common.shape[1]
+    for bound in (lower, upper):
+        np.fill_diagonal(bound.reshape(n_classes, n_classes), 0)
+    return (diagonal, lower.reshape(n_classes, n_classes), upper.reshape(n_classes, n_classes),
+            *none_parts)
 
 
-def _dense_plan_sums(y_true, y_pred, true_scale, pred_scale, weights):
-    n_samples, n_classes = y_true.shape
-
-    def plan_sums(rows):
-        deficit = y_true[rows] * true_scale[rows, None]
-        excess = y_pred[rows] * pred_scale[rows, None]
-        common = np.minimum(deficit, excess)
-        deficit -= common
-        excess -= common
-        chunk_weights = weights[rows]
-        deficit *= _plan_scale(deficit.sum(axis=1), chunk_weights)[:, None]
-        return chunk_weights @ common, deficit.T @ excess
-
-    step = max(chunk_rows(8 * n_classes), n_classes)
-    return sum_over_chunks(plan_sums, n_samples, step)
+def _split(u, v):
+    """Common mass ``min(u, v)``, deficits ``u - m`` and excesses ``v - m``."""
+    if sp.issparse(u):
+        common = u.minimum(v)
+        return common, u - common, v - common
+    common = np.minimum(u, v, out=scratch("common", u.shape))
+    u -= common
+    v -= common
+    return common, u, v
 
 
-def _sparse_plan_sums(y_true, y_pred, true_scale, pred_scale, weights):
-    u = _scale_rows(y_true, true_scale)
-    v = _scale_rows(y_pred, pred_scale)
-    common = u.minimum(v)
-    deficit = u - common
-    excess = v - common
-    diagonal = common.T @ weights
-    deficit = _scale_rows(deficit, _plan_scale(_row_sums(deficit), weights))
-    off_diagonal = (deficit.T @ excess).toarray()
-    return np.asarray(diagonal).ravel(), off_diagonal
+def _none_parts(deficit, excess, weights, true_empty, pred_empty):
+    """Rows, column and corner of the "none" class.
+
+    An empty side is unit mass on "none", so the plan is unique: a row with no
+    label sends its whole (normalized) prediction, its excess, from "none"; a
+    row with no prediction sends its whole label, its deficit, to "none".
+    """
+    if not (true_empty.any() or pred_empty.any()):
+        zeros = np.zeros(deficit.shape[1])
+        return zeros, zeros.copy(), np.asarray(0.0)
+    no_label = np.flatnonzero(true_empty & ~pred_empty)
+    no_prediction = np.flatnonzero(pred_empty & ~true_empty)
+    corner = weights[true_empty & pred_empty].sum()
+    return (_weighted_sum(excess[no_label], weights[no_label]),
+            _weighted_sum(deficit[no_prediction], weights[no_prediction]), np.asarray(corner))
 
 
 def _plan_scale(deficit_mass, weights):
@@ -327,72 +374,34 @@ def _plan_scale(deficit_mass, weights):
                      where=deficit_mass > DEFICIT_TOLERANCE)
 
 
-def _bound_sums(prepared):
-    """Sums of the SCM bounds: (diagonal, lower off-diagonal, upper off-diagonal)."""
-    targets = prepared.targets
-    n_samples, n_classes = targets.y_true.shape
-
-    def bound_sums(rows):
-        deficit = _dense_rows(targets.y_true, rows) * prepared.true_scale[rows, None]
-        excess = _dense_rows(targets.y_pred, rows) * prepared.pred_scale[rows, None]
-        common = np.minimum(deficit, excess)
-        deficit -= common
-        excess -= common
-        weights = prepared.weights[rows]
-        diagonal = weights @ common
-        deficit_mass = deficit.sum(axis=1)
-        keep = (deficit_mass > DEFICIT_TOLERANCE) & (weights > 0)
-        deficit, excess = deficit[keep, :, None], excess[keep, None, :]
-        weights, deficit_mass = weights[keep], deficit_mass[keep, None, None]
-        lower = np.tensordot(weights, np.maximum(deficit + excess - deficit_mass, 0), axes=1)
-        upper = np.tensordot(weights, np.minimum(deficit, excess), axes=1)
-        return diagonal, lower.reshape(n_classes, n_classes), upper.reshape(n_classes, n_classes)
-
-    step = chunk_rows(8 * n_classes * n_classes, _BOUNDS_CHUNK_BYTES)
-    diagonal, lower, upper = sum_over_chunks(bound_sums, n_samples, step)
-    np.fill_diagonal(lower, 0)
-    np.fill_diagonal(upper, 0)
-    return diagonal, lower, upper
+def _normalize_rows(matrix, norms, slot):
+    """Rows divided by their L1 norms (empty rows stay zero); dense into scratch ``slot``."""
+    inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    if sp.issparse(matrix):
+        return _scale_rows(matrix, inverse)
+    return np.multiply(matrix, inverse[:, None], out=scratch(slot, matrix.shape))
 
 
-def _with_none_class(matrix, prepared):
-    """Append the "none" row and column holding the instances with an empty side.
-
-    An empty label or prediction becomes unit mass on "none", so its plan is
-    unique: the normalized other side, moved to or from "none".
-    """
-    if not prepared.has_none:
-        return matrix
-    targets, weights = prepared.targets, prepared.weights
-    only_true_empty = np.flatnonzero(prepared.true_empty & ~prepared.pred_empty)
-    only_pred_empty = np.flatnonzero(prepared.pred_empty & ~prepared.true_empty)
-    both_empty = prepared.true_empty & prepared.pred_empty
-    n_classes = matrix.shape[0]
-    full = np.zeros((n_classes + 1, n_classes + 1))
-    full[:n_classes, :n_classes] = matrix
-    full[n_classes, :n_classes] = _weighted_row_sum(targets.y_pred, only_true_empty,
-                                                    weights * prepared.pred_scale)
-    full[:n_classes, n_classes] = _weighted_row_sum(targets.y_true, only_pred_empty,
-                                                    weights * prepared.true_scale)
-    full[n_classes, n_classes] = weights[both_empty].sum()
-    return full
+def _scale_rows(matrix, scale, copy=True):
+    """Multiply each row of a dense or CSR array by ``scale``, sparse staying sparse."""
+    matrix = matrix.copy() if copy else matrix
+    if sp.issparse(matrix):
+        matrix.data *= np.repeat(scale, np.diff(matrix.indptr))
+    else:
+        matrix *= scale[:, None]
+    return matrix
 
 
-def _weighted_row_sum(matrix, rows, weights):
-    """``sum_n weights[n] * matrix[n]`` over the listed rows."""
-    return np.asarray(matrix[rows].T @ weights[rows]).ravel()
-
-
-def _scale_rows(matrix, scale):
-    """Multiply each row of a CSR array by ``scale`` without densifying."""
-    scaled = matrix.copy()
-    scaled.data *= np.repeat(scale, np.diff(scaled.indptr))
-    return scaled
+def _weighted_sum(matrix, weights):
+    """``sum_n weights[n] * matrix[n]``."""
+    return np.asarray(matrix.T @ weights).ravel()
 
 
 def _row_sums(matrix):
-    return np.asarray(matrix.sum(axis=1)).ravel()
+    if sp.issparse(matrix):
+        return np.asarray(matrix.sum(axis=1)).ravel()
+    return matrix @ np.ones(matrix.shape[1])
 
 
-def _dense_rows(matrix, rows):
-    return matrix[rows].toarray() if sp.issparse(matrix) else matrix[rows]
+def _dense(matrix):
+    return matrix.toarray() if sp.issparse(matrix) else matrix

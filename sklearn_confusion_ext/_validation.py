@@ -40,8 +40,10 @@ class Targets:
         in that order; None when every class is wanted.
     single_label : bool
         Whether the targets were 1-D class labels.
-    true_norm, pred_norm : ndarray of shape (n_samples,)
-        L1 norm of each row of ``y_true`` and ``y_pred``.
+    true_norm, pred_norm : ndarray of shape (n_samples,) or None
+        L1 norm of each row of ``y_true`` and ``y_pred``; None when the
+        targets are dense 2-D arrays whose values are checked block by block
+        in :meth:`rows` (``check_targets(..., defer_value_checks=True)``).
     sample_weight : ndarray of shape (n_samples,) or None
         Checked non-negative weights.
     """
@@ -58,6 +60,18 @@ class Targets:
     @property
     def n_samples(self):
         return self.y_true.shape[0]
+
+    def rows(self, rows):
+        """Both targets and their norms on a slice of rows.
+
+        Where the value checks were deferred, the block is checked here: NaN,
+        infinite or negative entries raise ``ValueError`` naming the row.
+        """
+        y_true, y_pred = self.y_true[rows], self.y_pred[rows]
+        if self.true_norm is None:
+            return (y_true, y_pred, checked_row_sums("y_true", y_true, rows.start),
+                    checked_row_sums("y_pred", y_pred, rows.start))
+        return y_true, y_pred, self.true_norm[rows], self.pred_norm[rows]
 
     @cached_property
     def kind(self):
@@ -80,7 +94,8 @@ def check_option(name, value, allowed, alternative=None):
         raise ValueError(f"{name} must be {expected}; got {value!r}.")
 
 
-def check_targets(y_true, y_pred, *, labels=None, sample_weight=None):
+def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
+                  defer_value_checks=False):
     """Validate a pair of targets and return their :class:`Targets`.
 
     Parameters
@@ -95,12 +110,18 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None):
         indices.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights.
+    defer_value_checks : bool, default=False
+        For dense 2-D targets, skip the pass that checks values and computes
+        row norms: the caller reads the data only through
+        :meth:`Targets.rows`, which checks each block, so that a single pass
+        over memory does both. Shapes, labels and weights are checked at once.
 
     Returns
     -------
     Targets
     """
-    target_set = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels)
+    target_set = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels,
+                                  defer_value_checks)
     (mass_true, mass_pred), (true_norm, pred_norm) = target_set.masses, target_set.norms
     n_samples = mass_true.shape[0]
     if mass_pred.shape[0] != n_samples:
@@ -124,7 +145,7 @@ class TargetSet:
     single_label: bool
 
 
-def check_target_set(named_targets, labels=None):
+def check_target_set(named_targets, labels=None, defer_value_checks=False):
     """Validate targets that share one set of classes.
 
     Parameters
@@ -132,7 +153,7 @@ def check_target_set(named_targets, labels=None):
     named_targets : dict of str to array-like
         The targets by argument name (used in error messages). With ``labels``
         given for 1-D targets, at least one label must appear in the first.
-    labels : array-like, default=None
+    labels, defer_value_checks
         As in :func:`check_targets`.
 
     Returns
@@ -151,7 +172,7 @@ def check_target_set(named_targets, labels=None):
         )
     if dims == {1}:
         return _encode_labels(names, targets, labels)
-    return _check_matrix_targets(names, targets, labels)
+    return _check_matrix_targets(names, targets, labels, defer_value_checks)
 
 
 def _as_target(name, y):
@@ -191,38 +212,43 @@ def _as_array(name, y):
     return np.asarray(y, dtype=np.float64)
 
 
-def _checked_row_sums(name, y):
-    """Row sums of a 2-D mass array, rejecting NaN, infinite or negative entries.
+def checked_row_sums(name, y, first_row=0):
+    """Row sums of (a block of rows of) a 2-D mass array, rejecting bad values.
 
-    One chunked pass computes the row sums and the minimum: a non-finite entry
-    makes its row sum non-finite, a negative one the minimum negative.
+    NaN, infinite and negative entries raise ``ValueError`` naming ``name``
+    and the row (counted from ``first_row``). A non-finite entry makes its row
+    sum non-finite and a negative one the minimum negative, so a clean block
+    costs one product and one minimum.
     """
     if sp.issparse(y):
         sums, smallest = _row_sums(y), y.data.min(initial=np.inf)
     else:
-        def scan(rows):
-            block = y[rows]
-            return block.sum(axis=1), block.min(initial=np.inf)
-
-        parts = list(map_chunks(scan, y.shape[0], chunk_rows(8 * y.shape[1])))
-        sums = np.concatenate([part[0] for part in parts])
-        smallest = np.min([part[1] for part in parts])
-    if not np.isfinite(sums).all() or np.isnan(smallest):
-        values = y.toarray() if sp.issparse(y) else y
-        bad_rows = np.flatnonzero(~np.isfinite(values).all(axis=1))
-        if bad_rows.size == 0:
-            raise ValueError(f"{name} has rows whose total mass overflows float64.")
-        row = bad_rows[0]
-        bad = values[row][~np.isfinite(values[row])][0]
-        raise ValueError(f"{name} contains {bad} (first at row {row}); masses must be finite.")
+        sums, smallest = y @ np.ones(y.shape[1]), y.min(initial=np.inf)
+    if np.isfinite(sums).all() and smallest >= 0:
+        return sums
+    values = y.toarray() if sp.issparse(y) else y
+    finite = np.isfinite(values)
+    if not finite.all():
+        row = np.flatnonzero(~finite.all(axis=1))[0]
+        bad = values[row][~finite[row]][0]
+        raise ValueError(f"{name} contains {bad} (first at row {first_row + row}); masses "
+                         "must be finite.")
     if smallest < 0:
-        values = y.toarray() if sp.issparse(y) else y
         row = np.flatnonzero(values.min(axis=1) < 0)[0]
         raise ValueError(
-            f"{name} has negative entries (min {smallest:g}, first at row {row}); "
-            "binary indicators and soft labels must be non-negative."
+            f"{name} has negative entries (min {values.min():g}, first at row "
+            f"{first_row + row}); binary indicators and soft labels must be non-negative."
         )
-    return sums
+    raise ValueError(f"{name} has rows whose total mass overflows float64.")
+
+
+def _scanned_row_sums(name, y):
+    """:func:`checked_row_sums` of a whole array, in chunks on all cores."""
+    if sp.issparse(y):
+        return checked_row_sums(name, y)
+    parts = map_chunks(lambda rows: checked_row_sums(name, y[rows], rows.start),
+                       y.shape[0], chunk_rows(8 * y.shape[1]))
+    return np.concatenate(list(parts))
 
 
 def _check_sample_weight(sample_weight, n_samples):
@@ -305,7 +331,7 @@ def _check_label_list(labels, present):
     return labels
 
 
-def _check_matrix_targets(names, targets, labels):
+def _check_matrix_targets(names, targets, labels, defer_value_checks):
     n_classes = targets[0].shape[1]
     for name, y in zip(names[1:], targets[1:]):
         if y.shape[1] != n_classes:
@@ -331,7 +357,10 @@ def _check_matrix_targets(names, targets, labels):
             )
         if len(np.unique(selection)) != len(selection):
             raise ValueError(f"labels must be unique; got {selection.tolist()}.")
-    norms = [_checked_row_sums(name, y) for name, y in zip(names, targets)]
+    if defer_value_checks and not sp.issparse(targets[0]):
+        norms = [None] * len(targets)
+    else:
+        norms = [_scanned_row_sums(name, y) for name, y in zip(names, targets)]
     return TargetSet(targets, norms, np.arange(n_classes), selection, False)
 
 

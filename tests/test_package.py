@@ -45,3 +45,12 @@ def test_cli_requires_a_command():
     result = subprocess.run([sys.executable, "-m", "sklearn_confusion_ext"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "demo" in result.stderr
+
+
+def test_api_page_lists_every_public_name():
+    from pathlib import Path
+
+    api = Path(__file__).resolve().parents[1] / "doc" / "api.rst"
+    listed = {line.strip() for line in api.read_text().splitlines()}
+    missing = set(sklearn_confusion_ext.__all__) - listed
+    assert not missing, f"doc/api.rst does not list {sorted(missing)}"

@@ -396,3 +396,23 @@ def test_property_single_label_equals_confusion_matrix(pairs, weighting):
     np.testing.assert_array_equal(
         transport_confusion_matrix(y_true, y_pred, weighting=weighting),
         confusion_matrix(y_true, y_pred))
+
+
+def test_bad_values_found_in_any_chunk_name_their_global_row(rng, monkeypatch):
+    import sklearn_confusion_ext._chunks as chunks
+
+    monkeypatch.setattr(chunks, "CHUNK_BYTES", 8 * 4 * 10)  # 10 rows a chunk
+    y_true, y_pred = _random_soft(rng, 200, 4), _random_soft(rng, 200, 4)
+    y_pred[137, 2] = np.nan
+    with pytest.raises(ValueError, match="y_pred contains nan .*row 137"):
+        transport_confusion_matrix(y_true, y_pred)
+    y_pred[137, 2] = -1
+    with pytest.raises(ValueError, match="y_pred has negative entries .*row 137"):
+        transport_confusion_matrix(y_true, y_pred)
+    with pytest.raises(ValueError, match="y_pred has negative entries .*row 137"):
+        subpixel_confusion_matrix(y_true, y_pred)
+    y_pred[137] = 0
+    with pytest.raises(ValueError, match=r"rows \[137\]"):
+        transport_confusion_matrix(y_true, y_pred, empty="error")
+    with pytest.warns(UserWarning, match="1 instance"):
+        transport_confusion_matrix(y_true, y_pred, empty="skip")
