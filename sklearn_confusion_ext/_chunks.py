@@ -34,6 +34,7 @@ def map_chunks(function, n_rows, step):
     n_threads = min(cpu_count(), len(slices) // _MIN_CHUNKS_FOR_THREADS)
     if n_threads <= 1:
         yield from map(function, slices)
+        _scratch.__dict__.pop("buffers", None)
         return
     with threadpool_limits(limits=1, user_api="blas"), \
             ThreadPoolExecutor(max_workers=n_threads) as pool:

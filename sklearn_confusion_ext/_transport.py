@@ -27,8 +27,9 @@ EMPTY_OPTIONS = ("null_class", "skip", "error")
 DEFICIT_TOLERANCE = 1e-12
 # Bytes of one (rows, C, C) chunk of the sub-pixel bounds.
 _BOUNDS_CHUNK_BYTES = 1 << 25
-# Rows of one chunk of sparse targets.
+# Rows of one chunk of sparse targets, and the fewest rows of a dense chunk.
 _SPARSE_CHUNK_ROWS = 1 << 16
+_MIN_DENSE_CHUNK_ROWS = 64
 
 
 def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
@@ -251,11 +252,11 @@ class _Instances:
             step = _SPARSE_CHUNK_ROWS
         else:
             step = max(chunk_rows(row_bytes or 8 * self.n_classes, chunk_bytes),
-                       self.n_classes)
+                       _MIN_DENSE_CHUNK_ROWS)
 
         def one_block(rows):
             *block, true_empty, pred_empty = self._normalized(rows)
-            n_empty = np.count_nonzero(true_empty) + np.count_nonzero(pred_empty & ~true_empty)
+            n_empty = np.count_nonzero(true_empty | pred_empty)
             return (*block_sums(*block, true_empty, pred_empty), np.asarray(n_empty))
 
         *totals, n_empty = sum_over_chunks(one_block, n_samples, step)
@@ -318,14 +319,14 @@ def _plan_block(u, v, weights, true_empty, pred_empty):
     common, deficit, excess = _split(u, v)
     diagonal = _weighted_sum(common, weights)
     none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
-    deficit = _scale_rows(deficit, _plan_scale(_row_sums(deficit), weights), copy=False)
+    deficit = _scale_rows(deficit, _plan_scale(_row_sums(deficit), weights))
     return diagonal, _dense(deficit.T @ excess), *none_parts
 
 
 def _bounds_block(u, v, weights, true_empty, pred_empty):
     """SCM bounds of a block: diagonal, lower and upper off-diagonal, "none" parts."""
     common, deficit, excess = _split(_dense(u), _dense(v))
-    diagonal = weights @ common
+    diagonal = _weighted_sum(common, weights)
     none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
     deficit_mass = deficit.sum(axis=1)
     keep = (deficit_mass > DEFICIT_TOLERANCE) & (weights > 0)
@@ -378,13 +379,12 @@ def _normalize_rows(matrix, norms, slot):
     """Rows divided by their L1 norms (empty rows stay zero); dense into scratch ``slot``."""
     inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
     if sp.issparse(matrix):
-        return _scale_rows(matrix, inverse)
+        return _scale_rows(matrix.copy(), inverse)
     return np.multiply(matrix, inverse[:, None], out=scratch(slot, matrix.shape))
 
 
-def _scale_rows(matrix, scale, copy=True):
-    """Multiply each row of a dense or CSR array by ``scale``, sparse staying sparse."""
-    matrix = matrix.copy() if copy else matrix
+def _scale_rows(matrix, scale):
+    """Multiply each row of a dense or CSR array by ``scale``, in place."""
     if sp.issparse(matrix):
         matrix.data *= np.repeat(scale, np.diff(matrix.indptr))
     else:

@@ -241,13 +241,13 @@ def test_chunked_and_threaded_sum_equals_one_block(rng, monkeypatch):
         calls.append(step)
         return original(function, n_rows, step)
 
-    monkeypatch.setattr(chunks, "CHUNK_BYTES", 8 * 5 * 7)  # 7 rows: many chunks, threads
+    monkeypatch.setattr(chunks, "CHUNK_BYTES", 8)  # the fewest rows a chunk: 31 chunks, threads
     monkeypatch.setattr(chunks, "map_chunks", counting_map_chunks)
     np.testing.assert_allclose(transport_confusion_matrix(y_true, y_pred), whole, atol=1e-12)
     np.testing.assert_allclose(subpixel_confusion_matrix(y_true, y_pred)[0].sum(),
                                subpixel_confusion_matrix(y_true[:1000], y_pred[:1000])[0].sum()
                                + subpixel_confusion_matrix(y_true[1000:], y_pred[1000:])[0].sum())
-    assert calls and min(calls) == 7
+    assert calls and min(calls) == 64
 
 
 EMPTY_TRUE = np.array([[1, 0, 1], [0, 0, 0], [0, 1, 0], [0, 0, 0]])
@@ -401,7 +401,7 @@ def test_property_single_label_equals_confusion_matrix(pairs, weighting):
 def test_bad_values_found_in_any_chunk_name_their_global_row(rng, monkeypatch):
     import sklearn_confusion_ext._chunks as chunks
 
-    monkeypatch.setattr(chunks, "CHUNK_BYTES", 8 * 4 * 10)  # 10 rows a chunk
+    monkeypatch.setattr(chunks, "CHUNK_BYTES", 8)  # 64 rows a chunk: row 137 in the third
     y_true, y_pred = _random_soft(rng, 200, 4), _random_soft(rng, 200, 4)
     y_pred[137, 2] = np.nan
     with pytest.raises(ValueError, match="y_pred contains nan .*row 137"):
