@@ -8,10 +8,11 @@ thread each, so that the threads do not oversubscribe the cores.
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 
 import numpy as np
 from joblib import cpu_count
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 # Bytes of one dense working chunk (per array): measured best on the 2-core CI machine.
 CHUNK_BYTES = 1 << 21
@@ -36,7 +37,7 @@ def map_chunks(function, n_rows, step):
         yield from map(function, slices)
         _scratch.__dict__.pop("buffers", None)
         return
-    with threadpool_limits(limits=1, user_api="blas"), \
+    with _thread_controller().limit(limits=1, user_api="blas"), \
             ThreadPoolExecutor(max_workers=n_threads) as pool:
         yield from pool.map(function, slices)
 
@@ -55,6 +56,12 @@ def sum_over_chunks(function, n_rows, step):
             for index, part in enumerate(result):
                 total[index] += part
     return tuple(total)
+
+
+@cache
+def _thread_controller():
+    """The BLAS thread controller, built once: building it inspects every loaded library."""
+    return ThreadpoolController()
 
 
 def scratch(slot, shape):
