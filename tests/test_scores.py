@@ -140,7 +140,9 @@ def test_none_class_rows_follow_include_none():
     assert precision.shape == (5,)  # "none" row has mass: joins
     precision, *_ = transport_precision_recall_fscore_support(Y_TRUE, Y_PRED)
     assert precision.shape == (4,)  # no empty label: left out
-    precision, *_ = transport_precision_recall_fscore_support(Y_TRUE, Y_PRED, include_none=True)
+    with pytest.warns(UndefinedMetricWarning):  # "none" has no mass: P, R, F undefined
+        precision, *_ = transport_precision_recall_fscore_support(Y_TRUE, Y_PRED,
+                                                                  include_none=True)
     assert precision.shape == (5,)
     # An empty prediction only: "none" has no row mass, stays out, yet counts as FN.
     empty_pred = np.vstack([Y_TRUE, [1, 0, 0, 0]]), np.vstack([Y_PRED, [0, 0, 0, 0]])
@@ -163,12 +165,14 @@ def test_none_class_rows_follow_include_none():
 def test_report_shows_none_row_and_float_supports():
     y_true = np.array([[1, 1, 0], [0, 0, 0], [0, 1, 0]])
     y_pred = np.array([[1, 0, 0], [0, 1, 0], [0, 1, 1]])
-    report = transport_classification_report(y_true, y_pred, target_names=["a", "b", "c"])
+    with pytest.warns(UndefinedMetricWarning):
+        report = transport_classification_report(y_true, y_pred, target_names=["a", "b", "c"])
     lines = report.splitlines()
     assert lines[2].split() == ["a", "0.50", "1.00", "0.67", "0.50"]
     assert lines[5].split()[0] == "none"
     assert "accuracy" in report
-    subset = transport_classification_report(y_true, y_pred, labels=[1])
+    with pytest.warns(UndefinedMetricWarning, match="Precision is ill-defined"):
+        subset = transport_classification_report(y_true, y_pred, labels=[1])
     assert "micro avg" in subset and "accuracy" not in subset
     with pytest.raises(ValueError, match="target_names has 2 names but the report has 3 classes"):
         transport_classification_report(y_true, y_pred, target_names=["a", "b"])
