@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ._arrays import dense, row_sums, scale_rows, scaled_rows, weighted_sum
 from ._chunks import chunk_rows, scratch, sum_over_chunks
 from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
 from ._validation import check_option, check_targets
@@ -317,16 +318,16 @@ def _callable_weights(weighting, targets):
 def _plan_block(u, v, weights, true_empty, pred_empty):
     """Weighted plans of a block: diagonal, off-diagonal and "none" parts (eq. 8)."""
     common, deficit, excess = _split(u, v)
-    diagonal = _weighted_sum(common, weights)
+    diagonal = weighted_sum(common, weights)
     none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
-    deficit = _scale_rows(deficit, _plan_scale(_row_sums(deficit), weights))
-    return diagonal, _dense(deficit.T @ excess), *none_parts
+    deficit = scale_rows(deficit, _plan_scale(row_sums(deficit), weights))
+    return diagonal, dense(deficit.T @ excess), *none_parts
 
 
 def _bounds_block(u, v, weights, true_empty, pred_empty):
     """SCM bounds of a block: diagonal, lower and upper off-diagonal, "none" parts."""
-    common, deficit, excess = _split(_dense(u), _dense(v))
-    diagonal = _weighted_sum(common, weights)
+    common, deficit, excess = _split(dense(u), dense(v))
+    diagonal = weighted_sum(common, weights)
     none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
     deficit_mass = deficit.sum(axis=1)
     keep = (deficit_mass > DEFICIT_TOLERANCE) & (weights > 0)
@@ -365,8 +366,8 @@ def _none_parts(deficit, excess, weights, true_empty, pred_empty):
     no_label = np.flatnonzero(true_empty & ~pred_empty)
     no_prediction = np.flatnonzero(pred_empty & ~true_empty)
     corner = weights[true_empty & pred_empty].sum()
-    return (_weighted_sum(excess[no_label], weights[no_label]),
-            _weighted_sum(deficit[no_prediction], weights[no_prediction]), np.asarray(corner))
+    return (weighted_sum(excess[no_label], weights[no_label]),
+            weighted_sum(deficit[no_prediction], weights[no_prediction]), np.asarray(corner))
 
 
 def _plan_scale(deficit_mass, weights):
@@ -379,29 +380,5 @@ def _normalize_rows(matrix, norms, slot):
     """Rows divided by their L1 norms (empty rows stay zero); dense into scratch ``slot``."""
     inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
     if sp.issparse(matrix):
-        return _scale_rows(matrix.copy(), inverse)
+        return scaled_rows(matrix, inverse)
     return np.multiply(matrix, inverse[:, None], out=scratch(slot, matrix.shape))
-
-
-def _scale_rows(matrix, scale):
-    """Multiply each row of a dense or CSR array by ``scale``, in place."""
-    if sp.issparse(matrix):
-        matrix.data *= np.repeat(scale, np.diff(matrix.indptr))
-    else:
-        matrix *= scale[:, None]
-    return matrix
-
-
-def _weighted_sum(matrix, weights):
-    """``sum_n weights[n] * matrix[n]``."""
-    return np.asarray(matrix.T @ weights).ravel()
-
-
-def _row_sums(matrix):
-    if sp.issparse(matrix):
-        return np.asarray(matrix.sum(axis=1)).ravel()
-    return matrix @ np.ones(matrix.shape[1])
-
-
-def _dense(matrix):
-    return matrix.toarray() if sp.issparse(matrix) else matrix
