@@ -4,6 +4,12 @@ Functions are called like :mod:`sklearn.metrics`: ``f(y_true, y_pred, *, labels=
 sample_weight=None, ...)``.
 """
 
+from ._mlcm import mlcm, multilabel_confusion_tensor
+from ._mlcm_scores import (
+    mlcm_classification_report,
+    mlcm_multilabel_confusion_matrix,
+    mlcm_precision_recall_fscore_support,
+)
 from ._reading import f1_ranking_disorder, prevalence_ranking
 from ._transport import (
     subpixel_confusion_matrix,
@@ -21,6 +27,11 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "f1_ranking_disorder",
+    "mlcm",
+    "mlcm_classification_report",
+    "mlcm_multilabel_confusion_matrix",
+    "mlcm_precision_recall_fscore_support",
+    "multilabel_confusion_tensor",
     "prevalence_ranking",
     "subpixel_confusion_matrix",
     "transport_accuracy_score",

@@ -32,7 +32,7 @@ def chunk_rows(row_bytes, chunk_bytes=None):
 def map_chunks(function, n_rows, step):
     """Yield ``function(rows)`` for consecutive row slices of ``step`` rows, in order."""
     slices = [slice(start, start + step) for start in range(0, n_rows, step)]
-    n_threads = min(cpu_count(), len(slices) // _MIN_CHUNKS_FOR_THREADS)
+    n_threads = min(_cpu_count(), len(slices) // _MIN_CHUNKS_FOR_THREADS)
     if n_threads <= 1:
         yield from map(function, slices)
         _scratch.__dict__.pop("buffers", None)
@@ -56,6 +56,12 @@ def sum_over_chunks(function, n_rows, step):
             for index, part in enumerate(result):
                 total[index] += part
     return tuple(total)
+
+
+@cache
+def _cpu_count():
+    """Usable cores (joblib reads the cgroup quota: worth reading once)."""
+    return cpu_count()
 
 
 @cache

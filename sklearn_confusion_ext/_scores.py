@@ -46,9 +46,17 @@ def reported_classes(confusion, include_none):
     return selection if include_none else selection[:-1]
 
 
-def multilabel_counts_from_confusion(confusion, include_none="auto"):
-    """One ``[[TN, FP], [FN, TP]]`` per reported class, shaped like scikit-learn's."""
+def multilabel_counts_from_confusion(confusion, include_none="auto", true_negatives="rest"):
+    """One ``[[TN, FP], [FN, TP]]`` per reported class, shaped like scikit-learn's.
+
+    ``true_negatives="rest"`` counts everything outside the class's row and
+    column (scikit-learn, TCM eq. 36); ``"diagonal"`` the other diagonal cells
+    only (MLCM eq. 16).
+    """
+    check_option("true_negatives", true_negatives, ("rest", "diagonal"))
     tp, fp, fn, tn = class_counts(confusion.matrix)
+    if true_negatives == "diagonal":
+        tn = tp.sum() - tp
     classes = reported_classes(confusion, include_none)
     return np.stack([tn, fp, fn, tp], axis=1)[classes].reshape(-1, 2, 2)
 
@@ -153,12 +161,14 @@ def _average(scores, weights, zero_division):
 
 def classification_report_from_confusion(confusion, *, target_names=None, digits=2,
                                          output_dict=False, zero_division="warn",
-                                         include_none="auto"):
+                                         include_none="auto", support_name="support",
+                                         accuracy_row=True):
     """Text or dict report of per-class and averaged scores, as scikit-learn's.
 
-    The "accuracy" row appears when every class of the matrix is reported
-    (micro precision, recall and F are then all equal to the accuracy);
-    otherwise a "micro avg" row does.
+    With ``accuracy_row``, an "accuracy" row appears when every class of the
+    matrix is reported (micro precision, recall and F are then all equal to
+    the accuracy); otherwise a "micro avg" row does. ``support_name`` names
+    the last column (the MLCM paper calls it "weight").
     """
     if not (isinstance(digits, (int, np.integer)) and digits >= 0):
         raise ValueError(f"digits must be a non-negative integer; got {digits!r}.")
@@ -175,11 +185,11 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
         names[:n_named] = [str(name) for name in target_names]
     per_class = precision_recall_fscore_from_confusion(
         confusion, average=None, zero_division=zero_division, classes=classes)
-    headers = ["precision", "recall", "f1-score", "support"]
+    headers = ["precision", "recall", "f1-score", support_name]
     report = {name: dict(zip(headers, (float(value) for value in values)))
               for name, *values in zip(names, *per_class)}
     total_support = float(per_class[3].sum())
-    all_reported = len(confusion.selection) == confusion.matrix.shape[0]
+    all_reported = accuracy_row and len(confusion.selection) == confusion.matrix.shape[0]
     for average in ("micro", "macro", "weighted"):
         scores = precision_recall_fscore_from_confusion(
             confusion, average=average, zero_division=zero_division, classes=classes)
@@ -189,23 +199,24 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
         report[f"{average} avg"] = dict(zip(headers, (*scores[:3], total_support)))
     if output_dict:
         return report
-    return _format_report(report, names, digits)
+    return _format_report(report, names, digits, support_name)
 
 
-def _format_report(report, names, digits):
-    supports = [row["support"] for row in report.values() if isinstance(row, dict)]
+def _format_report(report, names, digits, support_name):
+    supports = [row[support_name] for row in report.values() if isinstance(row, dict)]
     integral = np.allclose(supports, np.round(supports), rtol=0, atol=1e-9)
     support_format = "{:>9.0f}" if integral else f"{{:>9.{digits}f}}"
     width = max(len(name) for name in [*names, "weighted avg"])
     scores = ("precision", "recall", "f1-score")
-    lines = [" " * width + " " + "".join(f" {header:>9}" for header in (*scores, "support")), ""]
+    lines = [" " * width + " " + "".join(f" {header:>9}" for header in (*scores, support_name)),
+             ""]
     for name, row in report.items():
         if name == "accuracy":
             line = " " * 20 + f" {row:>9.{digits}f} " + support_format.format(
-                report["macro avg"]["support"])
+                report["macro avg"][support_name])
         else:
             line = ("".join(f" {row[key]:>9.{digits}f}" for key in scores)
-                    + " " + support_format.format(row["support"]))
+                    + " " + support_format.format(row[support_name]))
         lines.append(f"{name:>{width}} " + line)
         if name == names[-1]:
             lines.append("")

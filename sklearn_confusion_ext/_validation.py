@@ -134,6 +134,19 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
                    target_set.single_label, true_norm, pred_norm, sample_weight)
 
 
+def check_binary_targets(y_true, y_pred, *, labels=None, sample_weight=None, advice=""):
+    """:func:`check_targets` for functions defined on 0/1 indicators only.
+
+    Raises ``ValueError`` naming the target that holds other values, followed
+    by ``advice``.
+    """
+    targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+    for name, y in (("y_true", targets.y_true), ("y_pred", targets.y_pred)):
+        if not _is_binary(y):
+            raise ValueError(f"{name} has values other than 0 and 1; {advice}")
+    return targets
+
+
 @dataclass(frozen=True)
 class TargetSet:
     """Validated targets sharing one set of classes (see :class:`Targets`)."""

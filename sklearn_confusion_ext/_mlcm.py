@@ -1,0 +1,306 @@
+"""Multi-label confusion matrices: MLCM, Krstinic et al.'s 2020 matrix and the MLCT.
+
+* MLCM: Heydarian, Doyle and Samavi, "MLCM: Multi-Label Confusion Matrix",
+  IEEE Access 2022, Algorithms 2-5, with a no-true-label (NTL) row and a
+  no-predicted-label (NPL) column.
+* Krstinic, Braovic, Seric et al. 2020: four formulas by how the true set and
+  the predicted set overlap (the "MLCM" of Erbani et al. 2024, Table 6).
+* MLCT: Krstinic et al. 2024, a recall matrix and a precision matrix.
+
+Per instance, with true indicator ``t``, predicted ``p``, ``t1 = t AND p``,
+``t2 = t - t1`` and ``p2 = p - t1``, each matrix is a diagonal count plus outer
+products of these vectors, so a whole block of instances is a weighted column
+sum plus one or two matrix products with per-row masks and scale factors. The
+last row and column ("none": NTL/NPL, or the "unknown" class) receive the
+instances with an empty label or prediction.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._arrays import dense, multiply, row_sums, scale_rows, scaled_rows, weighted_sum
+from ._chunks import chunk_rows, sum_over_chunks
+from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
+from ._validation import check_binary_targets, check_option
+
+METHOD_OPTIONS = ("heydarian", "krstinic")
+
+
+def mlcm(y_true, y_pred, *, labels=None, normalize=None, sample_weight=None,
+         method="heydarian"):
+    """Multi-label confusion matrix with no-true-label and no-predicted-label cells.
+
+    ``method="heydarian"`` (default) is the MLCM of Heydarian et al. (2022),
+    Algorithms 2-5: each correctly predicted label counts once on the diagonal;
+    then, if some predictions are wrong and some true labels missed, each missed
+    label counts once in the column of each wrong prediction; if no true label
+    was missed, each true label counts once in the column of each wrong
+    prediction; if no prediction was wrong, each missed label counts in the NPL
+    column; an instance with no true label puts its predictions in the NTL row
+    (or one count in the NTL/NPL corner if nothing was predicted either).
+
+    ``method="krstinic"`` is the matrix of Krstinic et al. (2020), with
+    ``m = min(y, y_hat)``: ``y = y_hat`` gives ``diag(y)``; ``y`` strictly
+    inside ``y_hat`` gives ``(y (y_hat - m)^T + |y| diag(y)) / |y_hat|``;
+    ``y_hat`` strictly inside ``y`` gives ``(y - m) y_hat^T / |y_hat| +
+    diag(y_hat)``; otherwise ``(y - m)(y_hat - m)^T / |y_hat - m| + diag(m)``.
+    An empty label or prediction is first replaced by the "unknown" class
+    (last row/column). In the first three cases it equals the transport
+    confusion matrix with ``weighting="true"`` (Erbani et al. 2024, Prop. 8).
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix of shape (n_samples, n_classes)
+        Binary indicator matrix of the true labels; 1-D class labels are read
+        as one-hot rows.
+    y_pred : array-like or sparse matrix of shape (n_samples, n_classes)
+        Binary indicator matrix of the predicted labels.
+    labels : array-like, default=None
+        Column indices (2-D input) or class labels (1-D input) of the classes
+        to show, in that order; the last row and column stay last. The full
+        matrix is computed first, so instances of unlisted classes never turn
+        into NTL/NPL counts.
+    normalize : {"true", "pred", "all"}, default=None
+        Normalize over rows, columns or the whole matrix. The paper prints
+        row percentages: ``100 * mlcm(..., normalize="true")``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each instance's counts.
+    method : {"heydarian", "krstinic"}, default="heydarian"
+        Which multi-label confusion matrix.
+
+    Returns
+    -------
+    ndarray of shape (n_labels + 1, n_labels + 1)
+        Rows: true classes, then NTL; columns: predicted classes, then NPL.
+
+    Notes
+    -----
+    Differences from the authors' ``mlcm`` package (``mlcm.cm``, version
+    0.0.1): when an instance has at least two true labels, at least one of
+    them missed, and at least two wrong predictions, the package pairs the
+    first wrong prediction with every missed label and each later wrong
+    prediction with every true label, correctly predicted ones included. This
+    function follows Algorithm 5 of the paper, which pairs every wrong
+    prediction with the missed labels only (Table 5: the package adds a count
+    at row C0, column C4 that the paper does not). The package also fails on
+    NumPy >= 1.24 (``np.int``).
+
+    Examples
+    --------
+    Table 1 of Heydarian et al. (2022) gives its Table 4j:
+
+    >>> from sklearn_confusion_ext import mlcm
+    >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+    ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+    >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+    ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+    >>> mlcm(y_true, y_pred)
+    array([[5., 2., 4., 0.],
+           [0., 2., 3., 1.],
+           [0., 0., 1., 0.],
+           [0., 1., 1., 1.]])
+    """
+    check_option("normalize", normalize, NORMALIZE_OPTIONS)
+    confusion = mlcm_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight,
+                               method=method)
+    return normalize_confusion(confusion.selected(), normalize)
+
+
+def mlcm_confusion(y_true, y_pred, *, labels, sample_weight, method):
+    """Validate, build the full MLCM and return it as a :class:`Confusion`."""
+    check_option("method", method, METHOD_OPTIONS)
+    block_sums = {"heydarian": _heydarian_block, "krstinic": _krstinic_block}[method]
+    instances = _BinaryInstances.check(y_true, y_pred, labels, sample_weight, "mlcm")
+    diagonal, off_diagonal, none_row, none_column, corner = instances.sum(block_sums)
+    return instances.confusion(diagonal, off_diagonal, none_row, none_column, corner)
+
+
+def multilabel_confusion_tensor(y_true, y_pred, *, labels=None, unique=True, normalize=False,
+                                sample_weight=None):
+    """Multi-label confusion tensor (MLCT): a recall matrix and a precision matrix.
+
+    Krstinic et al. (IEEE Access 2024). Per instance, with ``t1 = t AND p``,
+    ``t2 = t - t1`` and ``p2 = p - t1``:
+
+    * ``unique=True``: ``CR += diag(t1) + t2 p^T / |p|`` and
+      ``CP += diag(t1) + t p2^T / |t|``;
+    * ``unique=False``: ``CR = CP = diag(t1)``, then, unless ``t = p``: if
+      ``t2`` is empty ``CP += t p2^T / |t|``; elif ``p2`` is empty
+      ``CR += t2 p^T / |p|``; else ``CR += t2 p2^T / |p2|`` and
+      ``CP += t2 p2^T / |t2|``.
+
+    An empty label or prediction is first replaced by the "unknown" class
+    (last row/column).
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, sample_weight
+        As in :func:`mlcm`.
+    unique : bool, default=True
+        Which of the two update rules above.
+    normalize : bool, default=False
+        Row-normalize the recall matrix and column-normalize the precision
+        matrix (all-zero rows and columns stay zero): their diagonals are then
+        the per-class recall and precision.
+
+    Returns
+    -------
+    ndarray of shape (2, n_labels + 1, n_labels + 1)
+        ``[0]`` the recall counts CR, ``[1]`` the precision counts CP.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import multilabel_confusion_tensor
+    >>> recall, precision = multilabel_confusion_tensor([[1, 1, 0]], [[1, 0, 1]])
+    >>> recall
+    array([[1. , 0. , 0. , 0. ],
+           [0.5, 0. , 0.5, 0. ],
+           [0. , 0. , 0. , 0. ],
+           [0. , 0. , 0. , 0. ]])
+    >>> precision
+    array([[1. , 0. , 0.5, 0. ],
+           [0. , 0. , 0.5, 0. ],
+           [0. , 0. , 0. , 0. ],
+           [0. , 0. , 0. , 0. ]])
+    """
+    for name, value in (("unique", unique), ("normalize", normalize)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{name} must be True or False; got {value!r}.")
+    instances = _BinaryInstances.check(y_true, y_pred, labels, sample_weight,
+                                       "multilabel_confusion_tensor")
+    sums = instances.sum(_tensor_block_unique if unique else _tensor_block)
+    recall = instances.confusion(*sums[:5]).selected()
+    precision = instances.confusion(*sums[5:]).selected()
+    if normalize:
+        recall = normalize_confusion(recall, "true")
+        precision = normalize_confusion(precision, "pred")
+    return np.stack([recall, precision])
+
+
+@dataclass(frozen=True)
+class _BinaryInstances:
+    """Validated binary targets, summed in blocks of rows."""
+
+    targets: object
+
+    @classmethod
+    def check(cls, y_true, y_pred, labels, sample_weight, function):
+        return cls(check_binary_targets(
+            y_true, y_pred, labels=labels, sample_weight=sample_weight,
+            advice=f"{function} needs 0/1 indicators; for soft labels use "
+                   "transport_confusion_matrix."))
+
+    def sum(self, block_sums):
+        """Sum ``block_sums(t, p, n_true, n_pred, weights)`` over row chunks."""
+        targets = self.targets
+
+        def one_block(rows):
+            t, p, n_true, n_pred = targets.rows(rows)
+            weights = (np.ones(len(n_true)) if targets.sample_weight is None
+                       else targets.sample_weight[rows])
+            return block_sums(t, p, n_true, n_pred, weights)
+
+        return sum_over_chunks(one_block, targets.n_samples,
+                               chunk_rows(8 * targets.y_true.shape[1]))
+
+    def confusion(self, diagonal, off_diagonal, none_row, none_column, corner):
+        matrix = np.block([[np.diag(diagonal) + off_diagonal, none_column[:, None]],
+                           [none_row[None, :], corner.reshape(1, 1)]])
+        return Confusion.from_parts(matrix, self.targets.classes, self.targets.selection,
+                                    has_none=True)
+
+
+def _overlaps(t, p):
+    """``t1 = t AND p``, ``t2 = t - t1``, ``p2 = p - t1`` and the sizes of ``t2``, ``p2``."""
+    t1 = multiply(t, p)
+    t2, p2 = t - t1, p - t1
+    return t1, t2, p2, row_sums(t2), row_sums(p2)
+
+
+def _heydarian_block(t, p, n_true, n_pred, weights):
+    """Algorithms 2-5 of Heydarian et al. (2022) on a block of instances."""
+    t1, t2, p2, n_missed, n_wrong = _overlaps(t, p)
+    # Category 2 (nothing missed): every true label takes the wrong predictions;
+    # category 3: only the missed labels do. Category 1 has no wrong prediction.
+    rows = t - scaled_rows(t1, (n_missed > 0).astype(float))
+    off_diagonal = dense(scale_rows(rows, weights).T @ p2)
+    no_true_label = weights * (n_true == 0)
+    return (weighted_sum(t1, weights), off_diagonal,
+            weighted_sum(p2, no_true_label),  # NTL row (Algorithm 4, T empty)
+            weighted_sum(t2, weights * (n_wrong == 0)),  # NPL column (Algorithm 3)
+            np.asarray(no_true_label[n_pred == 0].sum()))  # Algorithm 2, both empty
+
+
+def _krstinic_block(t, p, n_true, n_pred, weights):
+    """Krstinic et al. (2020) on a block of instances, empty sides on "unknown"."""
+    m, t2, p2, n_missed, n_wrong = _overlaps(t, p)
+    both = (n_true > 0) & (n_pred > 0)
+    pred_inside = both & (n_missed == 0) & (n_wrong > 0)  # y strictly inside y_hat
+    true_inside = both & (n_missed > 0) & (n_wrong == 0)  # y_hat strictly inside y
+    neither = both & (n_missed > 0) & (n_wrong > 0)
+    diagonal_scale = np.where(pred_inside, _safe_divide(n_true, n_pred), 1.0)
+    row_scale = weights * (_safe_divide(pred_inside | true_inside, n_pred)
+                           + _safe_divide(neither, n_wrong))
+    rows = t2 + scaled_rows(m, pred_inside.astype(float))
+    columns = p2 + scaled_rows(m, true_inside.astype(float))
+    off_diagonal = dense(scaled_rows(rows, row_scale).T @ columns)
+    return (weighted_sum(m, weights * diagonal_scale), off_diagonal,
+            *_unknown_parts(t, p, n_true, n_pred, weights, true_per_pred=False))
+
+
+def _tensor_block_unique(t, p, n_true, n_pred, weights):
+    """MLCT with ``unique=True``: recall parts, then precision parts."""
+    t1, t2, p2, _, _ = _overlaps(t, p)
+    both = (n_true > 0) & (n_pred > 0)
+    diagonal = weighted_sum(t1, weights)
+    recall = dense(scaled_rows(t2, weights * _safe_divide(both, n_pred)).T @ p)
+    precision = dense(scaled_rows(t, weights * _safe_divide(both, n_true)).T @ p2)
+    return _tensor_parts(diagonal, recall, precision, t, p, n_true, n_pred, weights)
+
+
+def _tensor_block(t, p, n_true, n_pred, weights):
+    """MLCT with ``unique=False``: recall parts, then precision parts."""
+    t1, t2, p2, n_missed, n_wrong = _overlaps(t, p)
+    both = (n_true > 0) & (n_pred > 0)
+    pred_inside = both & (n_missed == 0) & (n_wrong > 0)
+    true_inside = both & (n_missed > 0) & (n_wrong == 0)
+    neither = both & (n_missed > 0) & (n_wrong > 0)
+    diagonal = weighted_sum(t1, weights)
+    recall_columns = p2 + scaled_rows(t1, true_inside.astype(float))
+    recall_scale = weights * (_safe_divide(true_inside, n_pred) + _safe_divide(neither, n_wrong))
+    recall = dense(scaled_rows(t2, recall_scale).T @ recall_columns)
+    precision_rows = t2 + scaled_rows(t1, pred_inside.astype(float))
+    precision_scale = weights * (_safe_divide(pred_inside, n_true)
+                                 + _safe_divide(neither, n_missed))
+    precision = dense(scaled_rows(precision_rows, precision_scale).T @ p2)
+    return _tensor_parts(diagonal, recall, precision, t, p, n_true, n_pred, weights)
+
+
+def _tensor_parts(diagonal, recall, precision, t, p, n_true, n_pred, weights):
+    recall_unknown = _unknown_parts(t, p, n_true, n_pred, weights, true_per_pred=False)
+    precision_unknown = _unknown_parts(t, p, n_true, n_pred, weights, true_per_pred=True)
+    return (diagonal, recall, *recall_unknown, diagonal, precision, *precision_unknown)
+
+
+def _unknown_parts(t, p, n_true, n_pred, weights, true_per_pred):
+    """Row, column and corner of the "unknown" class, which replaces an empty side.
+
+    With no true label, the row gets the prediction, normalized by its size
+    unless ``true_per_pred`` (a precision count: one per predicted label);
+    with no prediction, the column gets the true labels, each counted once
+    unless ``true_per_pred`` (normalized by their number).
+    """
+    no_true = weights * ((n_true == 0) & (n_pred > 0))
+    no_pred = weights * ((n_pred == 0) & (n_true > 0))
+    row = weighted_sum(p, no_true if true_per_pred else no_true * _safe_divide(1.0, n_pred))
+    column = weighted_sum(t, no_pred * _safe_divide(1.0, n_true) if true_per_pred else no_pred)
+    corner = weights[(n_true == 0) & (n_pred == 0)].sum()
+    return row, column, np.asarray(corner)
+
+
+def _safe_divide(numerator, denominator):
+    """``numerator / denominator`` where the denominator is positive, else 0."""
+    numerator = np.broadcast_to(np.asarray(numerator, dtype=float), np.shape(denominator))
+    return np.divide(numerator, denominator, out=np.zeros(np.shape(denominator)),
+                     where=denominator > 0)
