@@ -40,8 +40,8 @@ def bench_large(rng, n_samples, n_classes=20):
         ("mlcm (krstinic)", lambda a, b: mlcm(a, b, method="krstinic")),
         ("multilabel_confusion_tensor", multilabel_confusion_tensor),
     ]:
-        dense_time = best_time(lambda: function(y_true, y_pred))
-        sparse_time = best_time(lambda: function(sparse_true, sparse_pred))
+        dense_time = best_time(lambda f=function: f(y_true, y_pred))
+        sparse_time = best_time(lambda f=function: f(sparse_true, sparse_pred))
         print(f"{name:28s} N={n_samples:,} q={n_classes}: dense {dense_time:.3f} s, "
               f"sparse {sparse_time:.3f} s (target for mlcm: < 1 s)")
 
@@ -53,7 +53,7 @@ def bench_against_package(rng, n_samples, n_classes=20):
         print("the authors' mlcm package is not installed: pip install mlcm==0.0.1")
         return
     if not hasattr(np, "int"):
-        np.int = int  # the package predates NumPy 1.24
+        np.int = int  # noqa: NPY001 (the package predates NumPy 1.24)
     y_true, y_pred = indicators(rng, n_samples, n_classes), indicators(rng, n_samples, n_classes)
     theirs = best_time(lambda: package.cm(y_true, y_pred, print_note=False), repeat=1)
     ours = best_time(lambda: mlcm(y_true, y_pred))
