@@ -4,6 +4,16 @@ Functions are called like :mod:`sklearn.metrics`: ``f(y_true, y_pred, *, labels=
 sample_weight=None, ...)``.
 """
 
+from ._measures import (
+    confusion_entropy,
+    confusion_entropy_from_confusion,
+    correlation_distance,
+    correlation_distance_from_confusion,
+    generalized_means_from_confusion,
+    generalized_means_score,
+    symmetric_balanced_accuracy_from_confusion,
+    symmetric_balanced_accuracy_score,
+)
 from ._mlcm import mlcm, multilabel_confusion_tensor
 from ._mlcm_scores import (
     mlcm_classification_report,
@@ -26,13 +36,21 @@ from ._transport_scores import (
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "confusion_entropy",
+    "confusion_entropy_from_confusion",
+    "correlation_distance",
+    "correlation_distance_from_confusion",
     "f1_ranking_disorder",
+    "generalized_means_from_confusion",
+    "generalized_means_score",
     "mlcm",
     "mlcm_classification_report",
     "mlcm_multilabel_confusion_matrix",
     "mlcm_precision_recall_fscore_support",
     "multilabel_confusion_tensor",
     "prevalence_ranking",
+    "symmetric_balanced_accuracy_from_confusion",
+    "symmetric_balanced_accuracy_score",
     "subpixel_confusion_matrix",
     "transport_accuracy_score",
     "transport_classification_report",

@@ -1,0 +1,428 @@
+"""Classification measures of Gosgens et al., "Good Classification Measures and How to Find
+Them", NeurIPS 2021: Generalized Means GM_r, Symmetric Balanced Accuracy, Correlation
+Distance and Confusion Entropy.
+
+Each formula has one implementation, on a confusion matrix (the ``*_from_confusion``
+functions); the ``y_true, y_pred`` functions build the matrix (the classic one for 1-D
+labels, the transport-based one for 2-D targets) and call it. Classes absent from both
+labelings are dropped first, so listing an unused class in ``labels=`` changes nothing.
+Singularities are resolved as Appendix B of the paper says, never into NaN.
+"""
+
+import numpy as np
+
+from ._transport import transport_confusion
+from ._validation import check_option
+
+GM_AVERAGE_OPTIONS = ("binary", "micro", "macro", "weighted")
+
+
+def generalized_means_from_confusion(matrix, *, r=1.0, average="binary"):
+    """Generalized Means measure GM_r of a confusion matrix (Definition 10).
+
+    For a binary matrix with positive class 1,
+    ``GM_r = (n c11 - a1 b1) / ((a1^r a0^r + b1^r b0^r) / 2)^(1/r)``, where ``a`` and ``b``
+    are the true (row) and predicted (column) class sizes. ``r = 0`` is the exact limit,
+    the geometric mean, which gives Matthews' correlation (Statement 2); ``r = -1`` gives
+    ``BA(C) + BA(C^T) - 1``. Values lie in [-1, 1]; higher is better.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_classes, n_classes)
+        Confusion matrix, rows true classes, columns predicted classes.
+    r : float, default=1.0
+        Exponent of the generalized mean in the denominator.
+    average : {"binary", "micro", "macro", "weighted"}, default="binary"
+        "binary" needs a 2 x 2 matrix (class 1 positive). Otherwise the one-vs-all binary
+        matrices of Section 2 are summed ("micro") or their GM_r averaged equally
+        ("macro") or by true class size ("weighted").
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    Singularities (Appendix B): when exactly one labeling puts every element in one class
+    the value is 0 (constant baseline); when both do, 1 if they agree and -1 otherwise.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import generalized_means_from_confusion
+    >>> round(generalized_means_from_confusion([[5, 1], [2, 2]]), 4)
+    0.3556
+    >>> round(generalized_means_from_confusion([[5, 1], [2, 2]], r=0), 4)  # Matthews
+    0.3563
+    """
+    matrix = _check_matrix(matrix)
+    check_option("average", average, GM_AVERAGE_OPTIONS)
+    r = _check_exponent(r)
+    if average == "binary":
+        if matrix.shape != (2, 2):
+            raise ValueError(
+                f"average='binary' needs a 2 x 2 matrix; got {matrix.shape[0]} classes. "
+                "Choose average='micro', 'macro' or 'weighted'."
+            )
+        return float(_binary_generalized_means(*_binary_cells(matrix), r))
+    matrix = _present_classes(matrix)
+    n, n_classes = matrix.sum(), matrix.shape[0]
+    tp = np.diag(matrix)
+    true_sizes, pred_sizes = matrix.sum(axis=1), matrix.sum(axis=0)
+    if average == "micro":
+        correct = tp.sum()
+        return float(_binary_generalized_means(
+            correct, n - correct, n - correct, (n_classes - 2) * n + correct, r))
+    scores = _binary_generalized_means(tp, true_sizes - tp, pred_sizes - tp,
+                                       n - true_sizes - pred_sizes + tp, r)
+    weights = true_sizes if average == "weighted" else np.ones(n_classes)
+    return float(np.average(scores, weights=weights))
+
+
+def symmetric_balanced_accuracy_from_confusion(matrix):
+    """Symmetric Balanced Accuracy of a confusion matrix (Table 1, Statement 2).
+
+    ``SBA = (1 / 2m) sum_i (c_ii / a_i + c_ii / b_i)``, the mean of the balanced accuracy
+    of the matrix and of its transpose; natively multiclass. Values lie in [0, 1]; higher
+    is better. A term ``c_ii / a_i`` with ``a_i = 0`` becomes ``b_i / n`` (and
+    ``c_ii / b_i`` with ``b_i = 0`` becomes ``a_i / n``), as Appendix B says.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_classes, n_classes)
+        Confusion matrix, rows true classes, columns predicted classes.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import symmetric_balanced_accuracy_from_confusion
+    >>> round(symmetric_balanced_accuracy_from_confusion([[5, 1], [2, 2]]), 4)
+    0.6786
+    """
+    matrix = _present_classes(_check_matrix(matrix))
+    n, tp = matrix.sum(), np.diag(matrix)
+    true_sizes, pred_sizes = matrix.sum(axis=1), matrix.sum(axis=0)
+    recall = _resolved_ratio(tp, true_sizes, pred_sizes / n)
+    precision = _resolved_ratio(tp, pred_sizes, true_sizes / n)
+    return float((recall + precision).sum() / (2 * matrix.shape[0]))
+
+
+def correlation_distance_from_confusion(matrix):
+    """Correlation Distance ``arccos(CC) / pi`` of a confusion matrix (Statement 4).
+
+    CC is the multiclass Matthews correlation of Table 1. The distance lies in [0, 1];
+    lower is better (0 for perfect agreement, 1/2 for a constant prediction).
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_classes, n_classes)
+        Confusion matrix, rows true classes, columns predicted classes.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import correlation_distance_from_confusion
+    >>> round(correlation_distance_from_confusion([[5, 1], [2, 2]]), 4)
+    0.384
+    >>> correlation_distance_from_confusion([[3, 0], [0, 4]])
+    0.0
+    """
+    return float(np.arccos(np.clip(_correlation(_check_matrix(matrix)), -1, 1)) / np.pi)
+
+
+def confusion_entropy_from_confusion(matrix):
+    """Confusion Entropy of Wei et al. (2010), exactly as Table 1 writes it.
+
+    ``CE = -(1 / 2n) sum_{i != j} (c_ji log_{2m-2}(c_ji / (a_j + b_j))
+    + c_ij log_{2m-2}(c_ij / (a_j + b_j)))``, with ``0 log 0 = 0``. Zero for a diagonal
+    matrix; lower is better.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_classes, n_classes)
+        Confusion matrix, rows true classes, columns predicted classes.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import confusion_entropy_from_confusion
+    >>> confusion_entropy_from_confusion([[0, 6], [6, 0]])
+    1.0
+    """
+    matrix = _present_classes(_check_matrix(matrix))
+    n_classes = matrix.shape[0]
+    if n_classes < 2:
+        return 0.0
+    sizes = matrix.sum(axis=1) + matrix.sum(axis=0)
+    off = ~np.eye(n_classes, dtype=bool)
+    # Terms c_ji log(c_ji / (a_j + b_j)) and c_ij log(c_ij / (a_j + b_j)), i != j.
+    column_scale = np.broadcast_to(sizes[None, :], matrix.shape)
+    entropy = _xlogy_ratio(matrix.T, column_scale) + _xlogy_ratio(matrix, column_scale)
+    total = entropy[off].sum() / np.log(2 * n_classes - 2)
+    return float(-total / (2 * matrix.sum()) + 0.0)
+
+
+def generalized_means_score(y_true, y_pred, *, r=1.0, average="binary", pos_label=1,
+                            labels=None, sample_weight=None, weighting="uniform"):
+    """Generalized Means measure GM_r of predictions (Gosgens et al. 2021, Definition 10).
+
+    Builds the confusion matrix and calls :func:`generalized_means_from_confusion`.
+    ``r = 0`` is Matthews' correlation (:func:`sklearn.metrics.matthews_corrcoef` on binary
+    labels), ``r = -1`` the Symmetric Balanced Accuracy rescaled to [-1, 1].
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like or sparse matrix
+        1-D class labels, or (an extension of the paper) 2-D multi-label indicators or
+        soft labels, whose confusion matrix is then the transport-based one
+        (:func:`transport_confusion_matrix`, "none" class included).
+    r : float, default=1.0
+        Exponent of the generalized mean.
+    average : {"binary", "micro", "macro", "weighted"}, default="binary"
+        "binary" reports ``pos_label`` of 1-D targets with at most two classes and raises
+        ``ValueError`` otherwise, as scikit-learn does; the others average the one-vs-all
+        binary problems (see :func:`generalized_means_from_confusion`).
+    pos_label : int, float, bool or str, default=1
+        The positive class for ``average="binary"``.
+    labels : array-like, default=None
+        Classes to keep, as in :func:`transport_confusion_matrix`.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    weighting : {"uniform", "true", "pred"} or callable, default="uniform"
+        Instance weights of the transport confusion matrix of 2-D targets (no effect on
+        1-D labels).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import generalized_means_score
+    >>> y_true = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]
+    >>> y_pred = [0, 0, 0, 0, 0, 1, 1, 1, 0, 0]
+    >>> round(generalized_means_score(y_true, y_pred), 4)
+    0.3556
+    >>> round(generalized_means_score(y_true, y_pred, r=0), 4)  # matthews_corrcoef
+    0.3563
+    """
+    check_option("average", average, GM_AVERAGE_OPTIONS)
+    _check_exponent(r)
+    confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
+    if average != "binary":
+        return generalized_means_from_confusion(confusion.selected(), r=r, average=average)
+    return generalized_means_from_confusion(_binary_matrix(confusion, pos_label), r=r)
+
+
+def symmetric_balanced_accuracy_score(y_true, y_pred, *, labels=None, sample_weight=None,
+                                      weighting="uniform"):
+    """Symmetric Balanced Accuracy of predictions (Gosgens et al. 2021, Table 1).
+
+    The mean of the balanced accuracy of the predictions and of the balanced accuracy
+    with the two labelings swapped; natively multiclass, in [0, 1], higher is better.
+    Builds the confusion matrix and calls
+    :func:`symmetric_balanced_accuracy_from_confusion`.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, sample_weight, weighting
+        As in :func:`generalized_means_score`.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import symmetric_balanced_accuracy_score
+    >>> symmetric_balanced_accuracy_score([0, 0, 1, 1, 2], [0, 1, 1, 1, 2])
+    0.861111111111111
+    """
+    confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
+    return symmetric_balanced_accuracy_from_confusion(confusion.selected())
+
+
+def correlation_distance(y_true, y_pred, *, labels=None, sample_weight=None,
+                         weighting="uniform"):
+    """Correlation Distance ``arccos(CC) / pi`` of predictions (Statement 4).
+
+    CC is the multiclass Matthews correlation. A distance in [0, 1]: lower is better.
+    Builds the confusion matrix and calls :func:`correlation_distance_from_confusion`.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, sample_weight, weighting
+        As in :func:`generalized_means_score`.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import correlation_distance
+    >>> correlation_distance([0, 1, 2, 2], [0, 1, 2, 2])
+    0.0
+    >>> correlation_distance([0, 1, 0, 1], [1, 0, 1, 0])
+    1.0
+    """
+    confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
+    return correlation_distance_from_confusion(confusion.selected())
+
+
+def confusion_entropy(y_true, y_pred, *, labels=None, sample_weight=None,
+                      weighting="uniform"):
+    """Confusion Entropy of predictions (Wei et al. 2010, as Table 1 of Gosgens et al.).
+
+    Zero for perfect predictions; lower is better. Builds the confusion matrix and calls
+    :func:`confusion_entropy_from_confusion`.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, sample_weight, weighting
+        As in :func:`generalized_means_score`.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import confusion_entropy
+    >>> confusion_entropy([0, 0, 1, 1], [0, 0, 1, 1])
+    0.0
+    >>> confusion_entropy([0, 1] * 6, [1, 0] * 6)
+    1.0
+    """
+    confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
+    return confusion_entropy_from_confusion(confusion.selected())
+
+
+def _confusion(y_true, y_pred, labels, sample_weight, weighting):
+    return transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
+                               sample_weight=sample_weight, empty="null_class")
+
+
+def _binary_matrix(confusion, pos_label):
+    """The 2 x 2 matrix (negative, positive) of binary 1-D targets; ValueError otherwise."""
+    classes = confusion.display_labels
+    if confusion.has_none or len(classes) > 2:
+        kind = "multilabel or soft" if confusion.has_none else "multiclass"
+        raise ValueError(
+            f"Target is {kind} but average='binary'; choose another average setting, "
+            "one of ['micro', 'macro', 'weighted']."
+        )
+    positive = [i for i, label in enumerate(classes) if label == pos_label]
+    if not positive and len(classes) == 2:
+        raise ValueError(f"pos_label={pos_label!r} is not a valid label; it should be one "
+                         f"of {list(classes)}.")
+    matrix = np.zeros((2, 2))
+    if positive:
+        negative = [i for i in range(len(classes)) if i != positive[0]]
+        order = negative + positive
+        matrix[2 - len(order):, 2 - len(order):] = confusion.matrix[np.ix_(order, order)]
+    else:  # a single class, not the positive one: every element is negative
+        matrix[0, 0] = confusion.matrix.sum()
+    return matrix
+
+
+def _binary_cells(matrix):
+    return matrix[1, 1], matrix[1, 0], matrix[0, 1], matrix[0, 0]
+
+
+def _binary_generalized_means(tp, fn, fp, tn, r):
+    """GM_r of binary cells (arrays allowed), singularities resolved (Appendix B)."""
+    tp, fn, fp, tn = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64)
+                                           for x in (tp, fn, fp, tn)))
+    n = tp + fn + fp + tn
+    true_spread = (tp + fn) * (fp + tn)  # a1 a0
+    pred_spread = (tp + fp) * (fn + tn)  # b1 b0
+    defined = (true_spread > 0) & (pred_spread > 0)
+    numerator = n * tp - (tp + fn) * (tp + fp)
+    denominator = _generalized_mean(np.where(defined, true_spread, 1.0),
+                                    np.where(defined, pred_spread, 1.0), r)
+    value = np.divide(numerator, denominator, out=np.zeros_like(n), where=defined)
+    # Both labelings constant: maximal agreement if they agree, minimal otherwise.
+    both_constant = (true_spread == 0) & (pred_spread == 0)
+    agree = (tp + tn) == n
+    value = np.where(both_constant, np.where(agree, 1.0, -1.0), value)
+    return value
+
+
+def _generalized_mean(x, y, r):
+    """``((x^r + y^r) / 2)^(1/r)`` for positive ``x``, ``y``, continuous through ``r = 0``.
+
+    With ``L = ln x``, ``M = ln y``: ``ln mean = (L + M) / 2 + ln cosh(r (L - M) / 2) / r``,
+    whose second term vanishes smoothly as ``r -> 0`` (the geometric mean).
+    """
+    log_x, log_y = np.log(x), np.log(y)
+    center = (log_x + log_y) / 2
+    if r == 0:
+        return np.exp(center)
+    z = np.abs(r * (log_x - log_y) / 2)
+    log_cosh = np.where(z < 20, np.log(np.cosh(np.minimum(z, 20))), z - np.log(2))
+    return np.exp(center + log_cosh / r)
+
+
+def _correlation(matrix):
+    """Multiclass Matthews correlation (Table 1), singularities resolved (Appendix B)."""
+    matrix = _present_classes(matrix)
+    n = matrix.sum()
+    true_sizes, pred_sizes = matrix.sum(axis=1), matrix.sum(axis=0)
+    true_spread = n * n - (true_sizes ** 2).sum()
+    pred_spread = n * n - (pred_sizes ** 2).sum()
+    if true_spread <= 0 and pred_spread <= 0:
+        return 1.0 if matrix.shape[0] == 1 else -1.0
+    if true_spread <= 0 or pred_spread <= 0:
+        return 0.0
+    numerator = n * np.trace(matrix) - true_sizes @ pred_sizes
+    return float(numerator / np.sqrt(true_spread * pred_spread))
+
+
+def _resolved_ratio(tp, sizes, fallback):
+    """``tp / sizes``, with ``fallback`` where the class is empty (Appendix B)."""
+    return np.divide(tp, sizes, out=np.array(fallback, dtype=np.float64), where=sizes > 0)
+
+
+def _xlogy_ratio(counts, scale):
+    """``c log(c / s)`` with ``0 log 0 = 0``."""
+    positive = counts > 0
+    return np.where(positive, counts * np.log(np.where(positive, counts, 1)
+                                              / np.where(positive, scale, 1)), 0.0)
+
+
+def _present_classes(matrix):
+    """Drop the classes absent from both labelings (zero row and zero column)."""
+    present = (matrix.sum(axis=0) + matrix.sum(axis=1)) > 0
+    return matrix[np.ix_(present, present)]
+
+
+def _check_matrix(matrix):
+    matrix = np.asarray(matrix)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] == 0:
+        raise ValueError(
+            f"matrix must be a non-empty square confusion matrix; got shape {matrix.shape}."
+        )
+    if matrix.dtype.kind not in "biuf":
+        raise ValueError(f"matrix must hold numbers; got dtype {matrix.dtype}.")
+    matrix = matrix.astype(np.float64)
+    if not np.isfinite(matrix).all() or matrix.min() < 0:
+        raise ValueError("matrix must hold finite non-negative counts.")
+    if matrix.sum() == 0:
+        raise ValueError("matrix is all zeros; the measures need at least one element.")
+    return matrix
+
+
+def _check_exponent(r):
+    if isinstance(r, bool) or not isinstance(r, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(r):
+        raise ValueError(f"r must be a finite real number; got {r!r}.")
+    return float(r)
