@@ -4,6 +4,7 @@ Functions are called like :mod:`sklearn.metrics`: ``f(y_true, y_pred, *, labels=
 sample_weight=None, ...)``.
 """
 
+from ._audit import AuditResult, audit_measure
 from ._measures import (
     confusion_entropy,
     confusion_entropy_from_confusion,
@@ -36,6 +37,8 @@ from ._transport_scores import (
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "AuditResult",
+    "audit_measure",
     "confusion_entropy",
     "confusion_entropy_from_confusion",
     "correlation_distance",

@@ -84,7 +84,9 @@ def symmetric_balanced_accuracy_from_confusion(matrix):
     ``SBA = (1 / 2m) sum_i (c_ii / a_i + c_ii / b_i)``, the mean of the balanced accuracy
     of the matrix and of its transpose; natively multiclass. Values lie in [0, 1]; higher
     is better. A term ``c_ii / a_i`` with ``a_i = 0`` becomes ``b_i / n`` (and
-    ``c_ii / b_i`` with ``b_i = 0`` becomes ``a_i / n``), as Appendix B says.
+    ``c_ii / b_i`` with ``b_i = 0`` becomes ``a_i / n``), as Appendix B says; when both
+    labelings put everything in one class each, the value is 1 if they agree and 0 (the
+    minimal agreement) if not.
 
     Parameters
     ----------
@@ -102,6 +104,8 @@ def symmetric_balanced_accuracy_from_confusion(matrix):
     0.6786
     """
     matrix = _present_classes(_check_matrix(matrix))
+    if _constant_and_different(matrix):
+        return 0.0
     n, tp = matrix.sum(), np.diag(matrix)
     true_sizes, pred_sizes = matrix.sum(axis=1), matrix.sum(axis=0)
     recall = _resolved_ratio(tp, true_sizes, pred_sizes / n)
@@ -140,7 +144,11 @@ def confusion_entropy_from_confusion(matrix):
 
     ``CE = -(1 / 2n) sum_{i != j} (c_ji log_{2m-2}(c_ji / (a_j + b_j))
     + c_ij log_{2m-2}(c_ij / (a_j + b_j)))``, with ``0 log 0 = 0``. Zero for a diagonal
-    matrix; lower is better.
+    matrix; lower is better. When both labelings put everything in one class each, and the
+    classes differ, the formula gives 0 although every element is misclassified; this
+    singularity is resolved to 1, the value of a binary matrix whose every element is
+    misclassified symmetrically, so that 0 means perfect agreement only (in the spirit of
+    Appendix B's resolution of constant labelings).
 
     Parameters
     ----------
@@ -161,6 +169,8 @@ def confusion_entropy_from_confusion(matrix):
     n_classes = matrix.shape[0]
     if n_classes < 2:
         return 0.0
+    if _constant_and_different(matrix):
+        return 1.0
     sizes = matrix.sum(axis=1) + matrix.sum(axis=0)
     off = ~np.eye(n_classes, dtype=bool)
     # Terms c_ji log(c_ji / (a_j + b_j)) and c_ij log(c_ij / (a_j + b_j)), i != j.
@@ -385,6 +395,12 @@ def _correlation(matrix):
         return 0.0
     numerator = n * np.trace(matrix) - true_sizes @ pred_sizes
     return float(numerator / np.sqrt(true_spread * pred_spread))
+
+
+def _constant_and_different(matrix):
+    """Both labelings constant, on different classes (all mass in one off-diagonal cell)."""
+    return (matrix.shape[0] == 2 and np.count_nonzero(matrix) == 1
+            and np.trace(matrix) == 0)
 
 
 def _resolved_ratio(tp, sizes, fallback):

@@ -1,0 +1,443 @@
+"""Property audit of classification measures (Gosgens et al., NeurIPS 2021, Section 3).
+
+:func:`audit_measure` checks a measure ``M(y_true, y_pred)`` (higher is better) for the
+nine properties of Section 3, exhaustively on every confusion matrix with at most
+``max_n`` elements (exact expectations for the constant baseline), then on random
+matrices and labelings up to a few times larger. Properties are read as the paper's proofs
+(Appendix C) use them; see the notes of :func:`audit_measure`.
+"""
+
+import itertools
+from collections.abc import Mapping
+from functools import cache
+
+import numpy as np
+from scipy.special import gammaln
+
+PROPERTIES = (
+    "maximal_agreement",
+    "minimal_agreement",
+    "symmetry",
+    "class_symmetry",
+    "distance",
+    "monotonicity",
+    "strong_monotonicity",
+    "constant_baseline",
+    "approximate_constant_baseline",
+)
+_TOLERANCE = 1e-9
+# Largest number of labelings of one size whose pairwise distances are tabulated.
+_MAX_LABELINGS = 512
+
+
+class AuditResult(Mapping):
+    """Which properties a measure satisfies, with a counterexample for each failure.
+
+    Returned by :func:`audit_measure`: a read-only mapping from property name to bool.
+
+    Parameters
+    ----------
+    satisfied : dict of str to bool
+        Whether each property holds.
+    counterexamples : dict of str to dict
+        For each failed property, the confusion matrices (rows true, columns predicted)
+        or labelings that break it, with the measure's values.
+
+    Attributes
+    ----------
+    counterexamples : dict of str to dict
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import AuditResult
+    >>> result = AuditResult({"symmetry": False}, {"symmetry": {"values": [0.1, 0.2]}})
+    >>> result["symmetry"], result.counterexamples["symmetry"]["values"]
+    (False, [0.1, 0.2])
+    """
+
+    def __init__(self, satisfied, counterexamples):
+        self._satisfied = dict(satisfied)
+        self.counterexamples = dict(counterexamples)
+
+    def __getitem__(self, name):
+        return self._satisfied[name]
+
+    def __iter__(self):
+        return iter(self._satisfied)
+
+    def __len__(self):
+        return len(self._satisfied)
+
+    def __repr__(self):
+        width = max(len(name) for name in self._satisfied)
+        lines = [f"{name:<{width}}  {'yes' if value else 'no'}"
+                 for name, value in self._satisfied.items()]
+        return "AuditResult(\n  " + "\n  ".join(lines) + "\n)"
+
+
+def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=None):
+    """Check a classification measure for the properties of Gosgens et al. (2021).
+
+    Parameters
+    ----------
+    measure : callable
+        ``measure(y_true, y_pred) -> float`` on 1-D integer labels ``0 .. n_classes - 1``
+        (higher is better; negate a loss first). For ``n_classes=2`` class 1 is the
+        positive class. It must return a finite number for every pair of labelings, so
+        resolve its singularities first (e.g. ``zero_division=1`` for F1).
+    n_classes : int, default=2
+        Number of classes ``m``.
+    max_n : int, default=8
+        Every confusion matrix with ``1 <= n <= max_n`` elements is checked, and every
+        triple of labelings of ``n`` elements while there are at most 512 labelings.
+    n_trials : int, default=2000
+        Random confusion matrices (and triples of labelings) with up to ``4 * max_n``
+        elements checked after the exhaustive pass.
+    random_state : int, numpy.random.Generator or None, default=None
+        Seed of the random pass.
+
+    Returns
+    -------
+    AuditResult
+        Mapping from each property to True or False; ``.counterexamples`` holds, for each
+        False, the matrices or labelings that break it.
+
+    Notes
+    -----
+    * ``maximal_agreement`` / ``minimal_agreement`` (Definitions 1-2): every diagonal
+      (zero-diagonal) matrix gets the same value, and every other matrix a strictly smaller
+      (larger) one.
+    * ``symmetry`` (Def. 3): ``M(C) = M(C^T)``. ``class_symmetry`` (Def. 4): invariance to
+      permuting the classes.
+    * ``distance`` (Def. 5): symmetry, maximal agreement, and the triangle inequality for
+      ``c_max - M`` over triples of labelings.
+    * ``monotonicity`` (Def. 6): moving one element from an off-diagonal cell ``c_ab`` to
+      ``c_aa`` or ``c_bb`` (no labeling constant) never *lowers* the measure.
+      ``strong_monotonicity`` (Def. 7): increasing a diagonal cell or decreasing an
+      off-diagonal one never lowers it, and each kind of change (each cell) raises it for
+      some matrix. This is how the paper's proofs read the definitions: F1 and J are
+      monotone although some moves leave them unchanged, and fail strong monotonicity
+      because raising ``c00`` never changes them.
+    * ``constant_baseline`` (Def. 8): the exact expectation of ``M`` over all labelings
+      with given non-unary predicted class sizes is the same for every true labeling and
+      every ``n`` (it may depend on the number of classes the two labelings use).
+      ``approximate_constant_baseline`` (Def. 9): ``M`` of the matrix ``a_i b_j / n`` is
+      that same constant; it is evaluated on the integer matrix
+      ``a_i b_j``, which has the same proportions, so the measure must be scale-invariant.
+
+    Examples
+    --------
+    >>> from sklearn.metrics import accuracy_score
+    >>> from sklearn_confusion_ext import audit_measure
+    >>> result = audit_measure(accuracy_score, max_n=5, n_trials=200, random_state=0)
+    >>> result["distance"], result["constant_baseline"]
+    (True, False)
+    >>> low, high = result.counterexamples["constant_baseline"]["expectations"]
+    >>> bool(low < high)  # expected accuracy of random predictions varies
+    True
+    """
+    _check_parameters(measure, n_classes, max_n, n_trials)
+    audit = _Audit(measure, n_classes, max_n, np.random.default_rng(random_state), n_trials)
+    return audit.run()
+
+
+class _Audit:
+    def __init__(self, measure, n_classes, max_n, rng, n_trials):
+        self.measure, self.m, self.max_n = measure, n_classes, max_n
+        self.rng, self.n_trials = rng, n_trials
+        self.cache = {}
+        self.failures = {}
+
+    def value(self, matrix):
+        """The measure on the labelings of an integer confusion matrix (memoized)."""
+        key = tuple(int(x) for x in np.ravel(matrix))
+        if key not in self.cache:
+            matrix = np.asarray(key).reshape(self.m, self.m)
+            rows, columns = np.nonzero(matrix)
+            counts = matrix[rows, columns]
+            y_true, y_pred = np.repeat(rows, counts), np.repeat(columns, counts)
+            value = float(self.measure(y_true, y_pred))
+            if not np.isfinite(value):
+                raise ValueError(
+                    f"measure returned {value} for the confusion matrix {matrix.tolist()}; "
+                    "resolve its singularities so that it returns a finite number."
+                )
+            self.cache[key] = value
+        return self.cache[key]
+
+    def fail(self, name, **evidence):
+        self.failures.setdefault(name, _jsonable(evidence))
+
+    def run(self):
+        matrices = [matrix for n in range(1, self.max_n + 1) for matrix in _matrices(n, self.m)]
+        random_matrices = self._random_matrices()
+        self._agreement(matrices, random_matrices)
+        for matrix in itertools.chain(matrices, random_matrices):
+            self._symmetries(matrix)
+            self._monotonicity(matrix)
+        self._strong_monotonicity_raises(matrices + random_matrices)
+        self._triangle()
+        self._baselines()
+        if {"symmetry", "maximal_agreement"} & set(self.failures):
+            self.fail("distance", reason="a distance must be symmetric with maximal agreement",
+                      failed=sorted({"symmetry", "maximal_agreement"} & set(self.failures)))
+        satisfied = {name: name not in self.failures for name in PROPERTIES}
+        return AuditResult(satisfied, {name: self.failures[name] for name in PROPERTIES
+                                       if name in self.failures})
+
+    def _random_matrices(self):
+        largest = 4 * self.max_n
+        result = []
+        for _ in range(self.n_trials):
+            n = int(self.rng.integers(self.max_n + 1, largest + 1))
+            cells = self.rng.multinomial(n, self.rng.dirichlet(np.ones(self.m * self.m)))
+            result.append(cells.reshape(self.m, self.m))
+        return result
+
+    def _agreement(self, matrices, random_matrices):
+        diagonal = [c for c in matrices if not (c - np.diag(np.diag(c))).any()]
+        zero_diagonal = [c for c in matrices if not np.diag(c).any()]
+        for name, extremes, better in (("maximal_agreement", diagonal, np.greater),
+                                       ("minimal_agreement", zero_diagonal, np.less)):
+            values = [self.value(c) for c in extremes]
+            best = max(values) if better is np.greater else min(values)
+            if max(values) - min(values) > _TOLERANCE:
+                self.fail(name, matrices=[extremes[int(np.argmin(values))],
+                                          extremes[int(np.argmax(values))]],
+                          values=[min(values), max(values)],
+                          reason="the extreme matrices do not all share one value")
+                continue
+            others = (c for c in itertools.chain(matrices, random_matrices)
+                      if not any(c is e for e in extremes) and not _same_kind(c, name))
+            for c in others:
+                value = self.value(c)
+                if not better(best, value) or abs(best - value) <= _TOLERANCE:
+                    self.fail(name, matrices=[extremes[0], c], values=[best, value],
+                              reason="a matrix that is not extreme reaches the extreme value")
+                    break
+
+    def _symmetries(self, matrix):
+        value = self.value(matrix)
+        if abs(self.value(matrix.T) - value) > _TOLERANCE:
+            self.fail("symmetry", matrices=[matrix, matrix.T],
+                      values=[value, self.value(matrix.T)])
+        for permutation in itertools.permutations(range(self.m)):
+            permuted = matrix[np.ix_(permutation, permutation)]
+            if abs(self.value(permuted) - value) > _TOLERANCE:
+                self.fail("class_symmetry", matrices=[matrix, permuted],
+                          values=[value, self.value(permuted)])
+                return
+
+    def _monotonicity(self, matrix):
+        """Definitions 6 and 7: changes toward agreement must not lower the measure."""
+        if _has_constant_labeling(matrix):
+            return
+        value = self.value(matrix)
+        for a, b in itertools.permutations(range(self.m), 2):
+            if matrix[a, b] == 0:
+                continue
+            for target in (a, b):
+                moved = matrix.copy()
+                moved[a, b] -= 1
+                moved[target, target] += 1
+                if self.value(moved) < value - _TOLERANCE:
+                    self.fail("monotonicity", matrices=[matrix, moved],
+                              values=[value, self.value(moved)])
+        for changed in _strong_changes(matrix):
+            if _both_extreme(matrix, changed):
+                continue
+            if self.value(changed) < value - _TOLERANCE:
+                self.fail("strong_monotonicity", matrices=[matrix, changed],
+                          values=[value, self.value(changed)],
+                          reason="a change toward agreement lowers the measure")
+
+    def _strong_monotonicity_raises(self, matrices):
+        """Each kind of change (a cell) must raise the measure for some matrix."""
+        never_raised = set(itertools.product(range(self.m), repeat=2))
+        for matrix in matrices:
+            if _has_constant_labeling(matrix):
+                continue
+            value = self.value(matrix)
+            for cell, changed in zip(_cells(self.m), _strong_changes(matrix, keep_all=True)):
+                if changed is not None and cell in never_raised \
+                        and not _both_extreme(matrix, changed) \
+                        and self.value(changed) > value + _TOLERANCE:
+                    never_raised.discard(cell)
+        if never_raised:
+            cell = sorted(never_raised)[0]
+            change = "increasing" if cell[0] == cell[1] else "decreasing"
+            self.fail("strong_monotonicity", cell=list(cell),
+                      reason=f"{change} cell {cell} never raises the measure")
+
+    def _triangle(self):
+        """Triangle inequality of ``c_max - M`` over triples of labelings."""
+        c_max = self.value(np.diag([1] + [0] * (self.m - 1)))  # any diagonal matrix
+        for n in range(1, self.max_n + 1):
+            if self.m ** n > _MAX_LABELINGS:
+                break
+            labelings = np.array(list(itertools.product(range(self.m), repeat=n)))
+            self._check_triangle(labelings, c_max)
+        for _ in range(max(1, self.n_trials // 10)):
+            n = int(self.rng.integers(self.max_n + 1, 4 * self.max_n + 1))
+            labelings = self.rng.integers(0, self.m, size=(3, n))
+            self._check_triangle(labelings, c_max)
+
+    def _check_triangle(self, labelings, c_max):
+        size = len(labelings)
+        distance = np.empty((size, size))
+        for i, j in itertools.product(range(size), repeat=2):
+            distance[i, j] = c_max - self.value(_confusion(labelings[i], labelings[j], self.m))
+        for a in range(size):
+            # d(a, c) <= d(a, b) + d(b, c) for every b, c.
+            slack = distance[a][:, None] + distance - distance[a][None, :]
+            if slack.min() < -_TOLERANCE:
+                b, c = np.unravel_index(np.argmin(slack), slack.shape)
+                self.fail("distance", labelings=[labelings[a], labelings[b], labelings[c]],
+                          distances={"d(A,B)": distance[a, b], "d(B,C)": distance[b, c],
+                                     "d(A,C)": distance[a, c]},
+                          reason="c_max - M breaks the triangle inequality")
+                return
+
+    def _baselines(self):
+        """Definitions 8 and 9, exactly, over pairs of class-size vectors.
+
+        Every pair with ``n <= max_n``; for two classes also random pairs with up to
+        ``4 * max_n`` elements.
+        """
+        pairs = [(true_sizes, pred_sizes) for n in range(1, self.max_n + 1)
+                 for true_sizes in _compositions(n, self.m)
+                 for pred_sizes in _compositions(n, self.m) if max(pred_sizes) < n]
+        if self.m == 2:
+            for _ in range(self.n_trials // 20):
+                n = int(self.rng.integers(self.max_n + 1, 4 * self.max_n + 1))
+                positives = int(self.rng.integers(0, n + 1))
+                predicted = int(self.rng.integers(1, n))  # non-unary
+                pairs.append(((n - positives, positives), (n - predicted, predicted)))
+        # The baseline may depend on the number of classes the two labelings use.
+        groups = [int(np.count_nonzero(np.add(a, b))) for a, b in pairs]
+        for name, evaluate in (("constant_baseline", self._expectation),
+                               ("approximate_constant_baseline",
+                                lambda a, b: self.value(np.outer(a, b)))):
+            values = np.array([evaluate(a, b) for a, b in pairs])
+            for group in sorted(set(groups)):
+                members = np.flatnonzero(np.equal(groups, group))
+                low = members[np.argmin(values[members])]
+                high = members[np.argmax(values[members])]
+                if values[high] - values[low] > 1e-7:
+                    key = "expectations" if name == "constant_baseline" else "values"
+                    self.fail(name, **{key: [values[low], values[high]]},
+                              true_sizes=[pairs[low][0], pairs[high][0]],
+                              pred_sizes=[pairs[low][1], pairs[high][1]])
+                    break
+
+    def _expectation(self, true_sizes, pred_sizes):
+        """Exact E[M] over labelings with the given predicted sizes (hypergeometric)."""
+        total, weight = 0.0, 0.0
+        for table in _tables(tuple(true_sizes), tuple(pred_sizes)):
+            log_p = (gammaln(np.add(true_sizes, 1)).sum() + gammaln(np.add(pred_sizes, 1)).sum()
+                     - gammaln(sum(true_sizes) + 1) - gammaln(np.add(table, 1)).sum())
+            probability = np.exp(log_p)
+            total += probability * self.value(np.asarray(table))
+            weight += probability
+        return total / weight
+
+
+def _check_parameters(measure, n_classes, max_n, n_trials):
+    if not callable(measure):
+        raise ValueError(f"measure must be a callable measure(y_true, y_pred); got {measure!r}.")
+    for name, value, low in (("n_classes", n_classes, 2), ("max_n", max_n, 2),
+                             ("n_trials", n_trials, 0)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}; got {value!r}.")
+
+
+def _matrices(n, m):
+    """Every m x m matrix of non-negative integers summing to n."""
+    for cells in _compositions(n, m * m):
+        yield np.asarray(cells).reshape(m, m)
+
+
+@cache
+def _compositions(n, parts):
+    """Every tuple of ``parts`` non-negative integers summing to ``n``."""
+    if parts == 1:
+        return ((n,),)
+    return tuple((first,) + rest for first in range(n + 1)
+                 for rest in _compositions(n - first, parts - 1))
+
+
+def _tables(row_sums, column_sums):
+    """Every non-negative integer matrix with the given margins."""
+    if len(row_sums) == 1:
+        yield np.asarray([column_sums])
+        return
+    first, rest = row_sums[0], row_sums[1:]
+    for row in _compositions(first, len(column_sums)):
+        if all(r <= c for r, c in zip(row, column_sums)):
+            remaining = tuple(c - r for r, c in zip(row, column_sums))
+            for table in _tables(rest, remaining):
+                yield np.vstack([row, table])
+
+
+def _confusion(y_true, y_pred, m):
+    return np.bincount(y_true * m + y_pred, minlength=m * m).reshape(m, m)
+
+
+def _cells(m):
+    return list(itertools.product(range(m), repeat=2))
+
+
+def _strong_changes(matrix, keep_all=False):
+    """Matrices one step toward agreement: +1 on a diagonal cell or -1 off it."""
+    m = matrix.shape[0]
+    for i, j in _cells(m):
+        changed = matrix.copy()
+        if i == j:
+            changed[i, j] += 1
+        elif matrix[i, j] > 0:
+            changed[i, j] -= 1
+        else:
+            if keep_all:
+                yield None
+            continue
+        if changed.sum() == 0:
+            if keep_all:
+                yield None
+            continue
+        yield changed
+
+
+def _has_constant_labeling(matrix):
+    n = matrix.sum()
+    return (matrix.sum(axis=0) == n).any() or (matrix.sum(axis=1) == n).any()
+
+
+def _is_diagonal(matrix):
+    return not (matrix - np.diag(np.diag(matrix))).any()
+
+
+def _both_extreme(first, second):
+    """Both diagonal or both zero-diagonal: Definition 7 excludes such pairs."""
+    return (_is_diagonal(first) and _is_diagonal(second)) or \
+        (not np.diag(first).any() and not np.diag(second).any())
+
+
+def _same_kind(matrix, name):
+    return _is_diagonal(matrix) if name == "maximal_agreement" else not np.diag(matrix).any()
+
+
+def _jsonable(evidence):
+    """Arrays to lists, numbers to floats: counterexamples print and compare simply."""
+    def convert(value):
+        if isinstance(value, np.ndarray):
+            return value.tolist()
+        if isinstance(value, (list, tuple)):
+            return [convert(item) for item in value]
+        if isinstance(value, dict):
+            return {key: convert(item) for key, item in value.items()}
+        if isinstance(value, (np.floating, float)):
+            return float(value)
+        if isinstance(value, np.integer):
+            return int(value)
+        return value
+    return convert(evidence)
