@@ -51,9 +51,9 @@ MEASURES = {
     "kappa": cohen_kappa,
     "CC": lambda t, p: generalized_means_score(t, p, r=0, labels=[0, 1]),
     "SBA": lambda t, p: symmetric_balanced_accuracy_score(t, p, labels=[0, 1]),
-    "GM_1": lambda t, p: generalized_means_score(t, p, r=1, labels=[0, 1]),
-    "GM_-2": lambda t, p: generalized_means_score(t, p, r=-2, labels=[0, 1]),
-    "GM_3": lambda t, p: generalized_means_score(t, p, r=3, labels=[0, 1]),
+    "GM(r=1)": lambda t, p: generalized_means_score(t, p, r=1, labels=[0, 1]),
+    "GM(r=-2)": lambda t, p: generalized_means_score(t, p, r=-2, labels=[0, 1]),
+    "GM(r=3)": lambda t, p: generalized_means_score(t, p, r=3, labels=[0, 1]),
     "CE": lambda t, p: -confusion_entropy(t, p, labels=[0, 1]),
     "CD": lambda t, p: -correlation_distance(t, p, labels=[0, 1]),
 }
