@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sklearn.metrics import accuracy_score, confusion_matrix, f1_score, jaccard_score
+from sklearn.metrics import accuracy_score, confusion_matrix
 
 from sklearn_confusion_ext import (
     AuditResult,
@@ -43,11 +43,27 @@ def cohen_kappa(y_true, y_pred):
     return float((n * np.trace(matrix) - true_sizes @ pred_sizes) / denominator)
 
 
+def _binary_cells(y_true, y_pred):
+    (c00, c01), (c10, c11) = confusion_matrix(y_true, y_pred, labels=[0, 1])
+    return c11, c10, c01
+
+
+def f1(y_true, y_pred):
+    """Table 1's F1; no positive anywhere is maximal agreement (Appendix B)."""
+    c11, c10, c01 = _binary_cells(y_true, y_pred)
+    return 1.0 if c11 + c10 + c01 == 0 else 2 * c11 / (2 * c11 + c10 + c01)
+
+
+def jaccard(y_true, y_pred):
+    c11, c10, c01 = _binary_cells(y_true, y_pred)
+    return 1.0 if c11 + c10 + c01 == 0 else c11 / (c11 + c10 + c01)
+
+
 MEASURES = {
     "Acc": accuracy_score,
     "BA": balanced_accuracy,
-    "F1": lambda t, p: f1_score(t, p, labels=[0, 1], zero_division=1.0),
-    "J": lambda t, p: jaccard_score(t, p, labels=[0, 1], zero_division=1.0),
+    "F1": f1,
+    "J": jaccard,
     "kappa": cohen_kappa,
     "CC": lambda t, p: generalized_means_score(t, p, r=0, labels=[0, 1]),
     "SBA": lambda t, p: symmetric_balanced_accuracy_score(t, p, labels=[0, 1]),
