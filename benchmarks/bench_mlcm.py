@@ -11,21 +11,12 @@ Run: ``python benchmarks/bench_mlcm.py [--quick]`` (``--quick`` divides N by 10)
 """
 
 import argparse
-import time
 
 import numpy as np
 import scipy.sparse as sp
+from _timing import best_time
 
 from sklearn_confusion_ext import mlcm, multilabel_confusion_tensor
-
-
-def best_time(function, repeat=5):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def indicators(rng, n_samples, n_classes, density=0.15):

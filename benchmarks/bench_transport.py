@@ -17,17 +17,9 @@ import tracemalloc
 
 import numpy as np
 import scipy.sparse as sp
+from _timing import best_time
 
 from sklearn_confusion_ext import transport_confusion_matrix
-
-
-def best_time(function, repeat=5):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def random_multilabel(rng, n_samples, n_classes, labels_per_row):
