@@ -22,6 +22,15 @@ from ._mlcm_scores import (
     mlcm_precision_recall_fscore_support,
 )
 from ._reading import f1_ranking_disorder, prevalence_ranking
+from ._stats import (
+    MarginalHomogeneityResult,
+    McNemarResult,
+    PosthocResult,
+    bhapkar_test,
+    marginal_homogeneity_posthoc,
+    mcnemar_test,
+    stuart_maxwell_test,
+)
 from ._transport import (
     subpixel_confusion_matrix,
     transport_confusion_matrix,
@@ -38,7 +47,11 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "AuditResult",
+    "MarginalHomogeneityResult",
+    "McNemarResult",
+    "PosthocResult",
     "audit_measure",
+    "bhapkar_test",
     "confusion_entropy",
     "confusion_entropy_from_confusion",
     "correlation_distance",
@@ -46,12 +59,15 @@ __all__ = [
     "f1_ranking_disorder",
     "generalized_means_from_confusion",
     "generalized_means_score",
+    "marginal_homogeneity_posthoc",
+    "mcnemar_test",
     "mlcm",
     "mlcm_classification_report",
     "mlcm_multilabel_confusion_matrix",
     "mlcm_precision_recall_fscore_support",
     "multilabel_confusion_tensor",
     "prevalence_ranking",
+    "stuart_maxwell_test",
     "symmetric_balanced_accuracy_from_confusion",
     "symmetric_balanced_accuracy_score",
     "subpixel_confusion_matrix",

@@ -1,0 +1,381 @@
+"""Tests on the off-diagonal cells of a confusion matrix.
+
+Barranco-Chamorro and Carrillo-Garcia, "Techniques to Deal with Off-Diagonal Elements in
+Confusion Matrices", Mathematics 2021, Section 3: McNemar's test for two classes, the
+Stuart-Maxwell and Bhapkar tests of marginal homogeneity for more, and one-versus-all
+McNemar tests as a post-hoc analysis. Every function takes a square matrix of counts,
+rows actual classes and columns predicted classes.
+"""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from ._validation import check_option
+
+ALTERNATIVES = ("two-sided", "less", "greater")
+CORRECTIONS = ("bonferroni", "holm", "fdr_bh", None)
+
+
+@dataclass(frozen=True)
+class McNemarResult:
+    """Result of :func:`mcnemar_test`: the statistic and its p-value."""
+
+    statistic: float
+    pvalue: float
+
+
+@dataclass(frozen=True)
+class MarginalHomogeneityResult:
+    """Result of :func:`stuart_maxwell_test` and :func:`bhapkar_test`."""
+
+    statistic: float
+    pvalue: float
+    df: int
+
+
+def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"):
+    """McNemar's test of a 2 x 2 confusion matrix (Section 3.1, eqs. 5-8).
+
+    Under the null hypothesis the two off-diagonal cells are equally likely: a class is
+    mistaken for the other as often as the other for it. The exact test treats
+    ``T = n_12`` as binomial ``B(n_12 + n_21, 1/2)``; the asymptotic one uses
+    ``(n_12 - n_21)^2 / (n_12 + n_21)``, or with Edwards' continuity correction
+    ``(|n_12 - n_21| - 1)^2 / (n_12 + n_21)``, against chi-square with 1 degree of freedom.
+
+    Parameters
+    ----------
+    table : array-like of shape (2, 2)
+        Counts, rows actual and columns predicted classes. The exact test needs integers.
+    exact : bool, default=True
+        Exact binomial test, or the asymptotic chi-square test.
+    correction : bool, default=False
+        Edwards' continuity correction of the asymptotic statistic.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        The alternative, in terms of the (1, 2) cell: "less" is ``pi_12 < pi_21`` and
+        "greater" ``pi_12 > pi_21`` (eq. 7). One-sided tests are exact only.
+
+    Returns
+    -------
+    McNemarResult
+        ``statistic``: ``n_12`` for the exact test, the chi-square value otherwise;
+        ``pvalue``: ``2 min(P[T <= n_12], P[T >= n_12])`` (at most 1), ``P[T <= n_12]`` or
+        ``P[T >= n_12]`` for the exact test, ``P[chi2_1 > statistic]`` otherwise.
+
+    Notes
+    -----
+    With no discordant pairs the test has no information: every variant returns
+    statistic 0 and p-value 1 with a warning (statsmodels returns an infinite statistic
+    and p-value 0 with the correction, declaring two identical classifiers different).
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import mcnemar_test
+    >>> result = mcnemar_test([[65, 10], [50, 309]], alternative="less")
+    >>> round(result.pvalue, 7)  # Table 9, FallenLeaf, "Less"
+    1e-07
+    >>> mcnemar_test([[65, 10], [50, 309]], exact=False)
+    McNemarResult(statistic=26.666666666666668, pvalue=2.4220278487850013e-07)
+    """
+    table = _check_counts(table, "table", integer=exact)
+    if table.shape != (2, 2):
+        raise ValueError(f"table must be 2 x 2 for McNemar's test; got shape {table.shape}. "
+                         "Use stuart_maxwell_test or marginal_homogeneity_posthoc for more "
+                         "classes.")
+    check_option("alternative", alternative, ALTERNATIVES)
+    if not exact and alternative != "two-sided":
+        raise ValueError("One-sided alternatives need the exact test: pass exact=True.")
+    upper, lower = table[0, 1], table[1, 0]
+    discordant = upper + lower
+    if discordant == 0:
+        warnings.warn("The table has no discordant pairs (both off-diagonal cells are 0): "
+                      "McNemar's test has no information; statistic 0, p-value 1.",
+                      UserWarning, stacklevel=2)
+        return McNemarResult(0.0, 1.0)
+    if exact:
+        less, greater, two_sided = _binomial_pvalues(upper, discordant)
+        pvalue = {"less": less, "greater": greater, "two-sided": two_sided}[alternative]
+        return McNemarResult(float(upper), float(pvalue))
+    difference = abs(upper - lower) - (1 if correction else 0)
+    statistic = difference ** 2 / discordant
+    return McNemarResult(float(statistic), float(stats.chi2.sf(statistic, 1)))
+
+
+def stuart_maxwell_test(confusion):
+    """Stuart-Maxwell test of marginal homogeneity (Section 3.2, eqs. 9-10).
+
+    Tests whether every class is predicted as often as it occurs (``pi_i+ = pi_+i`` for
+    all ``i``) with ``d^T V^-1 d`` on the differences ``d_s = n_+s - n_s+`` of the first
+    ``r - 1`` classes, ``v_ss = n_s+ + n_+s - 2 n_ss`` and ``v_st = -(n_st + n_ts)`` (the
+    printed ``-(pi_st - pi_ts)`` is a typo), against chi-square with ``r - 1`` degrees of
+    freedom. Equals statsmodels' ``SquareTable(table, shift_zeros=False).homogeneity()``.
+
+    Parameters
+    ----------
+    confusion : array-like of shape (n_classes, n_classes)
+        Counts, rows actual and columns predicted classes (fractional counts allowed).
+
+    Returns
+    -------
+    MarginalHomogeneityResult
+        ``statistic``, ``pvalue`` and ``df``.
+
+    Notes
+    -----
+    A class that is never misclassified and never predicted by mistake (its row and
+    column hold only the diagonal cell, or nothing) carries no information on marginal
+    homogeneity and makes the covariance singular: it is dropped, with a warning naming
+    it, and ``df`` counts the remaining classes. If the misclassifications split the
+    classes into groups never confused with each other, the covariance is singular and a
+    ``ValueError`` says which groups to test separately.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import stuart_maxwell_test
+    >>> ibd = [[37, 1, 15], [6, 19, 26], [15, 3, 77]]
+    >>> result = stuart_maxwell_test(ibd)
+    >>> round(result.statistic, 3), result.df
+    (21.783, 2)
+    """
+    confusion = _check_counts(confusion, "confusion", integer=False)
+    statistic, df = _stuart_maxwell(confusion)
+    return MarginalHomogeneityResult(statistic, float(stats.chi2.sf(statistic, df)), df)
+
+
+def bhapkar_test(confusion):
+    """Bhapkar test of marginal homogeneity (Section 3.2).
+
+    The Wald form of the Stuart-Maxwell test, ``SM / (1 - SM / N)``, against chi-square
+    with ``r - 1`` degrees of freedom; equals statsmodels'
+    ``SquareTable(table, shift_zeros=False).homogeneity(method="bhapkar")``.
+
+    Parameters
+    ----------
+    confusion : array-like of shape (n_classes, n_classes)
+        Counts, rows actual and columns predicted classes.
+
+    Returns
+    -------
+    MarginalHomogeneityResult
+        ``statistic``, ``pvalue`` and ``df``.
+
+    Notes
+    -----
+    Classes without information are dropped as in :func:`stuart_maxwell_test`.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import bhapkar_test
+    >>> round(bhapkar_test([[37, 1, 15], [6, 19, 26], [15, 3, 77]]).statistic, 3)
+    24.461
+    """
+    confusion = _check_counts(confusion, "confusion", integer=False)
+    stuart_maxwell, df = _stuart_maxwell(confusion)
+    statistic = stuart_maxwell / (1 - stuart_maxwell / confusion.sum())
+    return MarginalHomogeneityResult(float(statistic), float(stats.chi2.sf(statistic, df)), df)
+
+
+@dataclass(frozen=True, repr=False)
+class PosthocResult:
+    """Result of :func:`marginal_homogeneity_posthoc`, one entry per class.
+
+    Attributes
+    ----------
+    labels : list
+        Class names.
+    statistic : ndarray
+        ``T_i = n_i+ - n_ii``, the elements of class ``i`` predicted as another class.
+    n_discordant : ndarray
+        ``n_i+ + n_+i - 2 n_ii``, the elements in the off-diagonal cells of row or
+        column ``i``.
+    pvalue_less, pvalue_greater, pvalue_two_sided : ndarray
+        Exact binomial p-values of ``T_i`` against ``B(n_discordant, 1/2)``.
+    pvalue_less_corrected, pvalue_greater_corrected, pvalue_two_sided_corrected : ndarray
+        The same after the multiple-comparison correction ``method`` across classes.
+    verdict : ndarray of str
+        "over-predicted", "under-predicted" or "no evidence", at level ``alpha``.
+    method : str or None
+    alpha : float
+    """
+
+    labels: list
+    statistic: np.ndarray
+    n_discordant: np.ndarray
+    pvalue_less: np.ndarray
+    pvalue_greater: np.ndarray
+    pvalue_two_sided: np.ndarray
+    pvalue_less_corrected: np.ndarray
+    pvalue_greater_corrected: np.ndarray
+    pvalue_two_sided_corrected: np.ndarray
+    verdict: np.ndarray
+    method: object
+    alpha: float
+
+    def __repr__(self):
+        columns = ("class", "T", "n_disc", "p_less", "p_greater", "p_two_sided",
+                   f"p_less ({self.method})", f"p_greater ({self.method})", "verdict")
+        rows = [[str(label), f"{t:g}", f"{n:g}", f"{a:.4g}", f"{b:.4g}", f"{c:.4g}",
+                 f"{d:.4g}", f"{e:.4g}", v]
+                for label, t, n, a, b, c, d, e, v in zip(
+                    self.labels, self.statistic, self.n_discordant, self.pvalue_less,
+                    self.pvalue_greater, self.pvalue_two_sided, self.pvalue_less_corrected,
+                    self.pvalue_greater_corrected, self.verdict)]
+        widths = [max(len(column), *(len(row[i]) for row in rows))
+                  for i, column in enumerate(columns)]
+        lines = ["  ".join(f"{cell:>{width}}" for cell, width in zip(line, widths))
+                 for line in [columns, *rows]]
+        return (f"PosthocResult(alpha={self.alpha}, method={self.method!r})\n"
+                + "\n".join(lines))
+
+
+def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni", labels=None):
+    """One-versus-all McNemar tests of every class (Section 3.3).
+
+    For class ``i`` the matrix collapses to 2 x 2 (class ``i`` against the others) and
+    ``T_i = n_i+ - n_ii`` is tested against ``B(n_i+ + n_+i - 2 n_ii, 1/2)``. A small
+    "less" p-value means fewer elements of class ``i`` go elsewhere than elements of other
+    classes come to ``i``: the class is **over-predicted**; a small "greater" p-value means
+    it is **under-predicted**. Verdicts use the p-values corrected for the ``r`` tests.
+
+    Parameters
+    ----------
+    confusion : array-like of shape (n_classes, n_classes)
+        Integer counts, rows actual and columns predicted classes.
+    alpha : float, default=0.05
+        Significance level, after correction.
+    method : {"bonferroni", "holm", "fdr_bh", None}, default="bonferroni"
+        Correction across classes, applied to each kind of p-value separately.
+    labels : list, default=None
+        Class names for the result (default ``0 .. n_classes - 1``).
+
+    Returns
+    -------
+    PosthocResult
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import marginal_homogeneity_posthoc
+    >>> land_use = [[65, 6, 0, 4], [4, 81, 11, 7], [22, 5, 85, 3], [24, 8, 19, 90]]
+    >>> result = marginal_homogeneity_posthoc(
+    ...     land_use, labels=["FallenLeaf", "Conifers", "Agricultural", "Scrub"])
+    >>> result.verdict.tolist()
+    ['over-predicted', 'no evidence', 'no evidence', 'under-predicted']
+    """
+    confusion = _check_counts(confusion, "confusion", integer=True)
+    check_option("method", method, CORRECTIONS)
+    if not (isinstance(alpha, (int, float)) and 0 < alpha < 1):
+        raise ValueError(f"alpha must be in (0, 1); got {alpha!r}.")
+    labels = _check_labels(labels, confusion.shape[0])
+    diagonal = np.diag(confusion)
+    statistic = confusion.sum(axis=1) - diagonal
+    n_discordant = statistic + confusion.sum(axis=0) - diagonal
+    less, greater, two_sided = _binomial_pvalues(statistic, n_discordant)
+    corrected = [_correct(p, method) for p in (less, greater, two_sided)]
+    verdict = np.where(corrected[0] < alpha, "over-predicted",
+                       np.where(corrected[1] < alpha, "under-predicted", "no evidence"))
+    return PosthocResult(labels, statistic, n_discordant, less, greater, two_sided,
+                         *corrected, verdict, method, alpha)
+
+
+def _binomial_pvalues(statistic, n):
+    """Exact ``P[T <= t]``, ``P[T >= t]`` and ``min(1, 2 min(...))`` for ``B(n, 1/2)``.
+
+    With ``n = 0`` (no discordant elements) every p-value is 1.
+    """
+    statistic, n = np.asarray(statistic, dtype=float), np.asarray(n, dtype=float)
+    less = np.where(n > 0, stats.binom.cdf(statistic, n, 0.5), 1.0)
+    greater = np.where(n > 0, stats.binom.sf(statistic - 1, n, 0.5), 1.0)
+    two_sided = np.minimum(1.0, 2 * np.minimum(less, greater))
+    return less, greater, two_sided
+
+
+def _correct(pvalues, method):
+    """Family-wise (Bonferroni, Holm) or false-discovery-rate (Benjamini-Hochberg) p-values."""
+    pvalues = np.asarray(pvalues, dtype=float)
+    m = pvalues.size
+    if method is None:
+        return pvalues.copy()
+    if method == "bonferroni":
+        return np.minimum(1.0, pvalues * m)
+    order = np.argsort(pvalues)
+    ranked = pvalues[order]
+    if method == "holm":
+        adjusted = np.maximum.accumulate(ranked * (m - np.arange(m)))
+    else:  # Benjamini-Hochberg
+        adjusted = np.minimum.accumulate((ranked * m / np.arange(1, m + 1))[::-1])[::-1]
+    result = np.empty(m)
+    result[order] = np.minimum(1.0, adjusted)
+    return result
+
+
+def _stuart_maxwell(confusion):
+    """Stuart-Maxwell statistic and degrees of freedom, uninformative classes dropped."""
+    off_diagonal = confusion - np.diag(np.diag(confusion))
+    informative = (off_diagonal.sum(axis=0) + off_diagonal.sum(axis=1)) > 0
+    if not informative.all():
+        dropped = np.flatnonzero(~informative).tolist()
+        warnings.warn(f"Classes {dropped} have no misclassification in their row or column "
+                      "and carry no information on marginal homogeneity; they are dropped.",
+                      UserWarning, stacklevel=3)
+        confusion = confusion[np.ix_(informative, informative)]
+    n_classes = confusion.shape[0]
+    if n_classes < 2:
+        raise ValueError("Marginal homogeneity needs misclassifications between at least two "
+                         "classes; this matrix has none.")
+    _check_connected(confusion, np.flatnonzero(informative))
+    flow = confusion + confusion.T
+    covariance = -flow[:-1, :-1]
+    np.fill_diagonal(covariance, (flow.sum(axis=1) - np.diag(flow))[:-1])
+    difference = (confusion.sum(axis=0) - confusion.sum(axis=1))[:-1]
+    statistic = float(difference @ np.linalg.solve(covariance, difference))
+    return statistic, n_classes - 1
+
+
+def _check_connected(confusion, original_index):
+    """The covariance is invertible iff the classes form one group of confusions."""
+    linked = (confusion + confusion.T) > 0
+    n_classes = len(linked)
+    reached = np.zeros(n_classes, dtype=bool)
+    reached[0] = True
+    for _ in range(n_classes):
+        reached = reached | linked[reached].any(axis=0)
+    if not reached.all():
+        first = original_index[reached].tolist()
+        rest = original_index[~reached].tolist()
+        raise ValueError(
+            f"The misclassifications split the classes into groups never confused with each "
+            f"other (classes {first} and classes {rest}): the covariance of the marginal "
+            "differences is singular. Test each group separately."
+        )
+
+
+def _check_counts(matrix, name, integer):
+    matrix = np.asarray(matrix)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
+        raise ValueError(f"{name} must be a square matrix of counts with at least two classes; "
+                         f"got shape {matrix.shape}.")
+    if matrix.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must hold numbers; got dtype {matrix.dtype}.")
+    matrix = matrix.astype(np.float64)
+    if not np.isfinite(matrix).all() or matrix.min() < 0:
+        raise ValueError(f"{name} must hold finite non-negative counts.")
+    if integer and not np.array_equal(matrix, np.round(matrix)):
+        raise ValueError(
+            f"{name} has fractional counts; exact binomial tests need integer counts (a "
+            "transport confusion matrix is not a count matrix). Pass exact=False for the "
+            "asymptotic test where it exists."
+        )
+    if matrix.sum() == 0:
+        raise ValueError(f"{name} is all zeros.")
+    return matrix
+
+
+def _check_labels(labels, n_classes):
+    if labels is None:
+        return list(range(n_classes))
+    labels = list(labels)
+    if len(labels) != n_classes:
+        raise ValueError(f"labels has {len(labels)} names for {n_classes} classes.")
+    return labels
