@@ -1,0 +1,186 @@
+"""Off-diagonal tests (Barranco-Chamorro and Carrillo-Garcia, Mathematics 2021)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+
+from sklearn_confusion_ext import (
+    bhapkar_test,
+    marginal_homogeneity_posthoc,
+    mcnemar_test,
+    stuart_maxwell_test,
+)
+
+LAND_USE = np.array([[65, 6, 0, 4], [4, 81, 11, 7], [22, 5, 85, 3], [24, 8, 19, 90]])
+GENRES = np.array([
+    [10, 4, 3, 7, 1, 2, 0, 11, 11, 1], [0, 39, 2, 1, 1, 0, 1, 4, 2, 0],
+    [0, 8, 23, 1, 4, 6, 1, 7, 0, 0], [0, 1, 0, 18, 8, 7, 1, 2, 11, 2],
+    [3, 8, 2, 0, 11, 4, 1, 9, 11, 1], [2, 0, 3, 0, 3, 36, 1, 5, 0, 0],
+    [2, 11, 7, 2, 5, 3, 4, 12, 3, 1], [1, 4, 1, 3, 1, 3, 0, 36, 0, 1],
+    [2, 4, 3, 2, 4, 2, 1, 10, 22, 0], [0, 9, 6, 2, 2, 8, 0, 9, 2, 12]])
+GENRE_NAMES = ["Rom", "Mys", "Hor", "His", "Fic", "Fan", "Com", "Chi", "Bio", "Adv"]
+IBD = np.array([[37, 1, 15], [6, 19, 26], [15, 3, 77]])
+
+
+def _close(got, printed):
+    """Equal to a printed value at its printed precision."""
+    text = f"{printed!r}"
+    digits = len(text.split("e")[0].replace("-", "").replace(".", "").lstrip("0")) or 1
+    np.testing.assert_allclose(got, printed, rtol=10 ** (1 - digits) * 0.51, atol=0)
+
+
+def test_table_9_land_use_one_versus_all():
+    result = marginal_homogeneity_posthoc(LAND_USE)
+    table_9 = {"less": [1e-7, 0.7336454, 0.5512891, 0.9999994],
+               "greater": [1.0000, 0.3776143, 0.5512891, 0.0000022],
+               "two_sided": [2e-7, 0.7552287, 1.0000000, 0.0000045]}
+    for kind, printed in table_9.items():
+        for got, value in zip(getattr(result, f"pvalue_{kind}"), printed):
+            _close(got, value)
+    # Tables 5-8 are the collapsed 2 x 2 matrices; McNemar on them gives the same.
+    np.testing.assert_array_equal(result.statistic, [10, 22, 30, 51])
+    np.testing.assert_array_equal(result.n_discordant, [60, 41, 60, 65])
+    table_5 = [[65, 10], [50, 309]]
+    assert mcnemar_test(table_5, alternative="less").pvalue == result.pvalue_less[0]
+
+
+def test_tables_21_22_genres_and_corrected_verdicts():
+    result = marginal_homogeneity_posthoc(GENRES, labels=GENRE_NAMES)
+    less = dict(zip(GENRE_NAMES, result.pvalue_less))
+    greater = dict(zip(GENRE_NAMES, result.pvalue_greater))
+    for name, printed in {"Mys": 3.781e-7, "Fan": 0.001900827, "Chi": 3e-10,
+                          "Bio": 0.09090503}.items():
+        _close(less[name], printed)
+    for name, printed in {"Rom": 1.19307e-5, "His": 0.03245432, "Com": 5.2e-9,
+                          "Adv": 4.715e-7}.items():
+        _close(greater[name], printed)
+    verdict = dict(zip(GENRE_NAMES, result.verdict))
+    # The paper lists Biographical and History too; after Bonferroni they are not significant.
+    assert [n for n in GENRE_NAMES if verdict[n] == "over-predicted"] == ["Mys", "Fan", "Chi"]
+    assert [n for n in GENRE_NAMES if verdict[n] == "under-predicted"] == ["Rom", "Com", "Adv"]
+    uncorrected = marginal_homogeneity_posthoc(GENRES, labels=GENRE_NAMES, method=None)
+    assert uncorrected.verdict[GENRE_NAMES.index("His")] == "under-predicted"
+    assert "Mys" in repr(result) and "over-predicted" in repr(result)
+
+
+def test_table_26_ibd_one_versus_all():
+    result = marginal_homogeneity_posthoc(IBD, labels=["nonIBD", "UC", "CD"])
+    table_26 = {"less": [0.2556879, 0.9999998864, 0.001896853],
+                "greater": [0.8379957, 0.0000009708, 0.999226416],
+                "two_sided": [0.5113758, 0.0000019416, 0.003793706]}
+    for kind, printed in table_26.items():
+        for got, value in zip(getattr(result, f"pvalue_{kind}"), printed):
+            _close(got, value)
+    assert result.verdict.tolist() == ["no evidence", "under-predicted", "over-predicted"]
+
+
+def test_table_25_and_the_tables_that_do_not_reproduce():
+    stuart_maxwell, bhapkar = stuart_maxwell_test(IBD), bhapkar_test(IBD)
+    _close(stuart_maxwell.statistic, 21.783)
+    _close(bhapkar.statistic, 24.461)
+    _close(stuart_maxwell.pvalue, 1.861e-5)
+    _close(bhapkar.pvalue, 4.88e-6)
+    assert stuart_maxwell.df == bhapkar.df == 2
+    # Tables 4 and 20 print 11.202 and 94.19; the matrices of Tables 3 and 19 give these.
+    _close(stuart_maxwell_test(LAND_USE).statistic, 33.475)
+    _close(stuart_maxwell_test(GENRES).statistic, 111.448)
+    n = GENRES.sum()
+    sm = stuart_maxwell_test(GENRES).statistic
+    assert bhapkar_test(GENRES).statistic == pytest.approx(sm / (1 - sm / n))
+
+
+def test_homogeneity_against_statsmodels(rng):
+    contingency = pytest.importorskip("statsmodels.stats.contingency_tables")
+    for _ in range(20):
+        size = int(rng.integers(2, 7))
+        table = rng.integers(0, 30, size=(size, size)) + np.diag(rng.integers(5, 50, size))
+        table[rng.random((size, size)) < 0.2] += 1
+        reference = contingency.SquareTable(table, shift_zeros=False)
+        for ours, method in ((stuart_maxwell_test, "stuart_maxwell"),
+                             (bhapkar_test, "bhapkar")):
+            expected = reference.homogeneity(method=method)
+            got = ours(table)
+            assert got.statistic == pytest.approx(expected.statistic, rel=1e-9)
+            assert got.pvalue == pytest.approx(expected.pvalue, rel=1e-6)
+            assert got.df == expected.df
+
+
+def test_mcnemar_against_scipy_and_statsmodels(rng):
+    contingency = pytest.importorskip("statsmodels.stats.contingency_tables")
+    for _ in range(30):
+        table = rng.integers(0, 40, size=(2, 2))
+        if table[0, 1] + table[1, 0] == 0:
+            continue
+        for alternative in ("two-sided", "less", "greater"):
+            expected = binomtest(int(table[0, 1]), int(table[0, 1] + table[1, 0]), 0.5,
+                                 alternative=alternative).pvalue
+            got = mcnemar_test(table, alternative=alternative).pvalue
+            assert got == pytest.approx(min(1.0, expected), rel=1e-9)
+        for correction in (False, True):
+            expected = contingency.mcnemar(table, exact=False, correction=correction)
+            got = mcnemar_test(table, exact=False, correction=correction)
+            assert got.statistic == pytest.approx(expected.statistic)
+            assert got.pvalue == pytest.approx(expected.pvalue)
+
+
+def test_no_discordant_pairs_warn_and_give_no_evidence():
+    for kwargs in ({}, {"alternative": "less"}, {"exact": False},
+                   {"exact": False, "correction": True}):
+        with pytest.warns(UserWarning, match="no discordant pairs"):
+            result = mcnemar_test([[5, 0], [0, 7]], **kwargs)
+        assert (result.statistic, result.pvalue) == (0.0, 1.0)
+
+
+def test_uninformative_classes_are_dropped_and_disconnected_groups_refused():
+    table = np.array([[10, 2, 0, 0], [5, 8, 0, 0], [0, 0, 7, 0], [0, 0, 0, 0]])
+    with pytest.warns(UserWarning, match=r"Classes \[2, 3\]"):
+        result = stuart_maxwell_test(table)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert result.statistic == pytest.approx(stuart_maxwell_test(table[:2, :2]).statistic)
+    assert result.df == 1
+    split = np.array([[5, 2, 0, 0], [1, 5, 0, 0], [0, 0, 5, 3], [0, 0, 1, 5]])
+    with pytest.raises(ValueError, match=r"classes \[0, 1\] and classes \[2, 3\]"):
+        stuart_maxwell_test(split)
+    with pytest.raises(ValueError, match="at least two"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            bhapkar_test(np.diag([3, 4, 5]))
+
+
+def test_corrections_against_statsmodels(rng):
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    from sklearn_confusion_ext._stats import _correct
+
+    for _ in range(10):
+        pvalues = rng.random(7) ** 3
+        for method in ("bonferroni", "holm", "fdr_bh"):
+            np.testing.assert_allclose(_correct(pvalues, method),
+                                       multitest.multipletests(pvalues, method=method)[1])
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: mcnemar_test(np.eye(3)), "must be 2 x 2"),
+    (lambda: mcnemar_test([[1, 2]]), "square"),
+    (lambda: mcnemar_test([[1, -2], [3, 4]]), "non-negative"),
+    (lambda: mcnemar_test([[1, np.nan], [3, 4]]), "finite"),
+    (lambda: mcnemar_test([[1, 2.5], [3, 4]]), "fractional counts"),
+    (lambda: mcnemar_test([[1, 2], [3, 4]], exact=False, alternative="less"), "exact=True"),
+    (lambda: mcnemar_test([[1, 2], [3, 4]], alternative="bigger"), "alternative must be"),
+    (lambda: stuart_maxwell_test([[1, 2, 3], [4, 5, 6]]), "square"),
+    (lambda: marginal_homogeneity_posthoc(LAND_USE, alpha=1.5), "alpha must be"),
+    (lambda: marginal_homogeneity_posthoc(LAND_USE, method="sidak"), "method must be"),
+    (lambda: marginal_homogeneity_posthoc(LAND_USE, labels=["a"]), "labels has 1 names"),
+    (lambda: marginal_homogeneity_posthoc(LAND_USE + 0.5), "fractional counts"),
+])
+def test_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_fractional_matrices_work_where_counts_need_not_be_integers():
+    table = LAND_USE + 0.25
+    assert np.isfinite(stuart_maxwell_test(table).statistic)
+    assert np.isfinite(mcnemar_test([[1.5, 2.5], [3.5, 4.5]], exact=False).pvalue)
