@@ -21,11 +21,9 @@ from ._mlcm_scores import (
     mlcm_multilabel_confusion_matrix,
     mlcm_precision_recall_fscore_support,
 )
+from ._posterior import ConfusionPosterior, dirichlet_posterior
 from ._reading import f1_ranking_disorder, prevalence_ranking
 from ._stats import (
-    MarginalHomogeneityResult,
-    McNemarResult,
-    PosthocResult,
     bhapkar_test,
     marginal_homogeneity_posthoc,
     mcnemar_test,
@@ -47,15 +45,14 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "AuditResult",
-    "MarginalHomogeneityResult",
-    "McNemarResult",
-    "PosthocResult",
+    "ConfusionPosterior",
     "audit_measure",
     "bhapkar_test",
     "confusion_entropy",
     "confusion_entropy_from_confusion",
     "correlation_distance",
     "correlation_distance_from_confusion",
+    "dirichlet_posterior",
     "f1_ranking_disorder",
     "generalized_means_from_confusion",
     "generalized_means_score",
