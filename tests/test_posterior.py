@@ -1,0 +1,170 @@
+"""Dirichlet posteriors of confusion rows (Barranco-Chamorro and Carrillo-Garcia 2021)."""
+
+import numpy as np
+import pytest
+
+from sklearn_confusion_ext import ConfusionPosterior, dirichlet_posterior
+
+LAND_USE = np.array([[65, 6, 0, 4], [4, 81, 11, 7], [22, 5, 85, 3], [24, 8, 19, 90]])
+IBD = np.array([[37, 1, 15], [6, 19, 26], [15, 3, 77]])
+IBD_STEP_2 = np.array([[42, 1, 10], [22, 22, 7], [34, 10, 51]])  # Table 30
+
+# Tables 10-13: mean, variance, sd of each row of the Land use posterior.
+LAND_USE_SUMMARIES = [
+    [[0.8354430, 0.0017185, 0.0414545], [0.0886076, 0.0010095, 0.0317719],
+     [0.0126582, 0.0001562, 0.0124990], [0.0632911, 0.0007411, 0.0272225]],
+    [[0.0467290, 0.0004125, 0.0203090], [0.7663551, 0.0016579, 0.0407175],
+     [0.1121495, 0.0009220, 0.0303638], [0.0747664, 0.0006405, 0.0253085]],
+    [[0.1932773, 0.0012993, 0.0360464], [0.0504202, 0.0003990, 0.0199746],
+     [0.7226891, 0.0016701, 0.0408666], [0.0336134, 0.0002707, 0.0164529]],
+    [[0.1724138, 0.0009773, 0.0312620], [0.0620690, 0.0003987, 0.0199685],
+     [0.1379310, 0.0008144, 0.0285381], [0.6275862, 0.0016008, 0.0400104]],
+]
+# Tables 15-18: equal-tailed 2.5 % and 97.5 % quantiles, then HPD bounds.
+LAND_USE_INTERVALS = [
+    [[0.7466787, 0.9081616, 0.7530619, 0.9129924], [0.0368469, 0.1599464, 0.0316868, 0.1517275],
+     [0.0003245, 0.0461924, 0.0000000, 0.0376786], [0.0211397, 0.1261276, 0.0162449, 0.1172020]],
+    [[0.0154910, 0.0938056, 0.0118001, 0.0869559], [0.6820994, 0.8411858, 0.6856855, 0.8442327],
+     [0.0598832, 0.1780965, 0.0559003, 0.1725756], [0.0331458, 0.1313375, 0.0291373, 0.1251047]],
+    [[0.1277553, 0.2685539, 0.1246560, 0.2648023], [0.0188861, 0.0961158, 0.0153899, 0.0900707],
+     [0.6392494, 0.7990403, 0.6418989, 0.8013868], [0.0093120, 0.0725024, 0.0062365, 0.0660927]],
+    [[0.1156159, 0.2377609, 0.1129042, 0.2344728], [0.0289745, 0.1065309, 0.0258846, 0.1018195],
+     [0.0869472, 0.1983572, 0.0840294, 0.1946674], [0.5476286, 0.7042094, 0.5488392, 0.7053518]],
+]
+# Tables 27-29 and 31-33 (after Table 30): mean, variance, sd per row.
+IBD_SUMMARIES = [
+    [[0.6785714, 0.0038265, 0.0618590], [0.0357143, 0.0006042, 0.0245803],
+     [0.2857143, 0.0035804, 0.0598363]],
+    [[0.1296296, 0.0020514, 0.0452921], [0.3703704, 0.0042399, 0.0651147],
+     [0.5000000, 0.0045455, 0.0674200]],
+    [[0.1632653, 0.0013799, 0.0371470], [0.0408163, 0.0003955, 0.0198861],
+     [0.7959184, 0.0016407, 0.0405059]],
+]
+IBD_STEP_2_SUMMARIES = [
+    [[0.7339450, 0.0017752, 0.0421329], [0.0275229, 0.0002433, 0.0155988],
+     [0.2385321, 0.0016512, 0.0406352]],
+    [[0.2761905, 0.0018859, 0.0434274], [0.4000000, 0.0022642, 0.0475831],
+     [0.3238095, 0.0020656, 0.0454492]],
+    [[0.2590674, 0.0009894, 0.0314554], [0.0725389, 0.0003468, 0.0186223],
+     [0.6683938, 0.0011425, 0.0338008]],
+]
+# Tables A1-A3.
+IBD_INTERVALS = [
+    [[0.5518703, 0.7931919, 0.5564379, 0.7971693], [0.0044345, 0.0971910, 0.0008478, 0.0837975],
+     [0.1762997, 0.4096195, 0.1716235, 0.4040643]],
+    [[0.0547901, 0.2302899, 0.0477798, 0.2195273], [0.2478722, 0.5019668, 0.2448073, 0.4985839],
+     [0.3683954, 0.6316046, 0.3683954, 0.6316046]],
+    [[0.0973247, 0.2421973, 0.0933429, 0.2370862], [0.0113483, 0.0877318, 0.0076403, 0.0800716],
+     [0.7111385, 0.8692713, 0.7155517, 0.8728854]],
+]
+
+
+def _summaries(posterior):
+    return np.stack([posterior.mean(), posterior.var(), posterior.std()], axis=-1)
+
+
+def _intervals(posterior):
+    return np.stack([*posterior.credible_interval(0.95),
+                     *posterior.credible_interval(0.95, method="hpd")], axis=-1)
+
+
+def test_land_use_tables_10_to_18():
+    posterior = dirichlet_posterior(LAND_USE)
+    np.testing.assert_allclose(posterior.alpha, LAND_USE + 1)
+    np.testing.assert_allclose(_summaries(posterior), LAND_USE_SUMMARIES, atol=5.1e-8)
+    np.testing.assert_allclose(_intervals(posterior), LAND_USE_INTERVALS, atol=5.1e-8)
+    # Table 14 prints the means transposed (columns are the actual classes).
+    table_14 = [[0.835, 0.047, 0.193, 0.172], [0.089, 0.766, 0.05, 0.062],
+                [0.013, 0.112, 0.723, 0.138], [0.063, 0.075, 0.034, 0.628]]
+    np.testing.assert_allclose(posterior.mean().T, table_14, atol=5.1e-4)
+    # Remark 4: the mode of the FallenLeaf row.
+    np.testing.assert_allclose(posterior.mode()[0], [0.867, 0.080, 0.000, 0.053], atol=5.1e-4)
+
+
+def test_ibd_tables_27_to_33_and_a1_to_a4():
+    posterior = dirichlet_posterior(IBD, prior="uniform", labels=["nonIBD", "UC", "CD"])
+    np.testing.assert_allclose(_summaries(posterior), IBD_SUMMARIES, atol=5.1e-8)
+    np.testing.assert_allclose(_intervals(posterior), IBD_INTERVALS, atol=5.1e-8)
+    # Modes quoted in Section 5.3.2 (the CD row is printed as 0.1579, 0.0316, 0.8106,
+    # summing to 1.0001: its 76/94 = 0.81053 is off by one in the last digit).
+    np.testing.assert_allclose(posterior.mode(), [[0.6981, 0.0189, 0.2830],
+                                                  [0.1176, 0.3725, 0.5098],
+                                                  [0.1579, 0.0316, 0.8106]], atol=1e-4)
+    step_2 = posterior.update(IBD_STEP_2)
+    np.testing.assert_allclose(step_2.alpha, IBD + 1 + IBD_STEP_2)
+    np.testing.assert_allclose(_summaries(step_2), IBD_STEP_2_SUMMARIES, atol=5.1e-8)
+    assert (step_2.std() < posterior.std()).all()
+    assert step_2.labels == ["nonIBD", "UC", "CD"]
+    # Table A4: Perks prior, means printed transposed.
+    perks = dirichlet_posterior(IBD, prior="perks")
+    np.testing.assert_allclose(perks.alpha, IBD + 1 / 3)
+    table_a4 = [[0.691, 0.122, 0.16], [0.025, 0.372, 0.035], [0.284, 0.506, 0.806]]
+    np.testing.assert_allclose(perks.mean().T, table_a4, atol=5.1e-4)
+
+
+def test_hpd_is_the_shortest_interval_with_the_mass(rng):
+    from scipy import stats
+
+    posterior = ConfusionPosterior(rng.uniform(0.5, 30, size=(3, 3)))
+    lower, upper = posterior.credible_interval(0.9, method="hpd")
+    a = posterior.alpha
+    b = a.sum(axis=1, keepdims=True) - a
+    mass = stats.beta.cdf(upper, a, b) - stats.beta.cdf(lower, a, b)
+    np.testing.assert_allclose(mass, 0.9, atol=1e-9)
+    equal_lower, equal_upper = posterior.credible_interval(0.9)
+    assert (upper - lower <= equal_upper - equal_lower + 1e-12).all()
+    # Boundary: a decreasing density starts at exactly 0.
+    edge_lower, _ = ConfusionPosterior([[1, 40], [3, 3]]).credible_interval(method="hpd")
+    assert edge_lower[0, 0] == 0.0
+
+
+def test_samples_converge_to_the_mean():
+    posterior = dirichlet_posterior(IBD)
+    samples = posterior.rvs(size=20000, random_state=0)
+    assert samples.shape == (20000, 3, 3)
+    np.testing.assert_allclose(samples.sum(axis=2), 1.0)
+    np.testing.assert_allclose(samples.mean(axis=0), posterior.mean(), atol=4 * posterior.std()
+                               .max() / np.sqrt(20000))
+    np.testing.assert_allclose(samples.var(axis=0), posterior.var(), rtol=0.1)
+    np.testing.assert_array_equal(posterior.rvs(3, random_state=1), posterior.rvs(3, 1))
+
+
+def test_prob_confusion_exceeds_against_monte_carlo():
+    posterior = dirichlet_posterior(IBD)
+    samples = posterior.rvs(size=200000, random_state=2)
+    for i, j in [(1, 2), (2, 1), (0, 2), (0, 1)]:
+        exact = posterior.prob_confusion_exceeds(i, j)
+        monte_carlo = np.mean(samples[:, i, j] > samples[:, j, i])
+        assert exact == pytest.approx(monte_carlo, abs=0.005)
+        assert exact + posterior.prob_confusion_exceeds(j, i) == pytest.approx(1.0, abs=1e-9)
+    # UC is mistaken for CD far more often than the reverse (Table 24: 26 against 3 of 95).
+    assert posterior.prob_confusion_exceeds(1, 2) > 0.99
+
+
+def test_mode_at_the_boundary_and_fractional_pseudo_counts():
+    posterior = ConfusionPosterior([[0.5, 0.5], [0.3, 0.9]])
+    np.testing.assert_array_equal(posterior.mode(), [[1.0, 0.0], [0.0, 1.0]])
+    fractional = dirichlet_posterior([[2.5, 0.25], [1.75, 3.0]], prior=0.5)
+    np.testing.assert_allclose(fractional.alpha, [[3.0, 0.75], [2.25, 3.5]])
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: dirichlet_posterior([[1, 2, 3]]), "square"),
+    (lambda: dirichlet_posterior([[1, -2], [3, 4]]), "non-negative"),
+    (lambda: dirichlet_posterior([[1, np.inf], [3, 4]]), "finite"),
+    (lambda: dirichlet_posterior(IBD, prior=0), "positive"),
+    (lambda: dirichlet_posterior(IBD, prior=-1.0), "positive"),
+    (lambda: dirichlet_posterior(IBD, prior="jeffreys"), "prior must be"),
+    (lambda: dirichlet_posterior(IBD, prior=np.ones((2, 2))), "shape"),
+    (lambda: dirichlet_posterior(IBD).credible_interval(1.5), "level must be in"),
+    (lambda: dirichlet_posterior(IBD).credible_interval(0.0), "level must be in"),
+    (lambda: dirichlet_posterior(IBD).credible_interval(method="central"), "method must be"),
+    (lambda: dirichlet_posterior(IBD).rvs(size=0), "size must be"),
+    (lambda: dirichlet_posterior(IBD).update(np.ones((2, 2))), "shape"),
+    (lambda: dirichlet_posterior(IBD).prob_confusion_exceeds(1, 1), "different"),
+    (lambda: dirichlet_posterior(IBD).prob_confusion_exceeds(0, 3), "class position"),
+    (lambda: dirichlet_posterior(IBD, labels=["a"]), "labels has 1 names"),
+])
+def test_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
