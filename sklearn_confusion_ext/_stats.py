@@ -103,7 +103,7 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     return McNemarResult(float(statistic), float(stats.chi2.sf(statistic, 1)))
 
 
-def stuart_maxwell_test(confusion):
+def stuart_maxwell_test(confusion, *, labels=None):
     """Stuart-Maxwell test of marginal homogeneity (Section 3.2, eqs. 9-10).
 
     Tests whether every class is predicted as often as it occurs (``pi_i+ = pi_+i`` for
@@ -116,6 +116,8 @@ def stuart_maxwell_test(confusion):
     ----------
     confusion : array-like of shape (n_classes, n_classes)
         Counts, rows actual and columns predicted classes (fractional counts allowed).
+    labels : list, default=None
+        Class names, used in warnings and errors (default ``0 .. n_classes - 1``).
 
     Returns
     -------
@@ -140,11 +142,11 @@ def stuart_maxwell_test(confusion):
     (21.783, 2)
     """
     confusion = _check_counts(confusion, "confusion", integer=False)
-    statistic, df = _stuart_maxwell(confusion)
+    statistic, df = _stuart_maxwell(confusion, _check_labels(labels, confusion.shape[0]))
     return MarginalHomogeneityResult(statistic, float(stats.chi2.sf(statistic, df)), df)
 
 
-def bhapkar_test(confusion):
+def bhapkar_test(confusion, *, labels=None):
     """Bhapkar test of marginal homogeneity (Section 3.2).
 
     The Wald form of the Stuart-Maxwell test, ``SM / (1 - SM / N)``, against chi-square
@@ -155,6 +157,8 @@ def bhapkar_test(confusion):
     ----------
     confusion : array-like of shape (n_classes, n_classes)
         Counts, rows actual and columns predicted classes.
+    labels : list, default=None
+        Class names, used in warnings and errors.
 
     Returns
     -------
@@ -172,7 +176,7 @@ def bhapkar_test(confusion):
     24.461
     """
     confusion = _check_counts(confusion, "confusion", integer=False)
-    stuart_maxwell, df = _stuart_maxwell(confusion)
+    stuart_maxwell, df = _stuart_maxwell(confusion, _check_labels(labels, confusion.shape[0]))
     statistic = stuart_maxwell / (1 - stuart_maxwell / confusion.sum())
     return MarginalHomogeneityResult(float(statistic), float(stats.chi2.sf(statistic, df)), df)
 
@@ -310,12 +314,12 @@ def _correct(pvalues, method):
     return result
 
 
-def _stuart_maxwell(confusion):
+def _stuart_maxwell(confusion, labels):
     """Stuart-Maxwell statistic and degrees of freedom, uninformative classes dropped."""
     off_diagonal = confusion - np.diag(np.diag(confusion))
     informative = (off_diagonal.sum(axis=0) + off_diagonal.sum(axis=1)) > 0
     if not informative.all():
-        dropped = np.flatnonzero(~informative).tolist()
+        dropped = [labels[i] for i in np.flatnonzero(~informative)]
         warnings.warn(f"Classes {dropped} have no misclassification in their row or column "
                       "and carry no information on marginal homogeneity; they are dropped.",
                       UserWarning, stacklevel=3)
@@ -324,7 +328,7 @@ def _stuart_maxwell(confusion):
     if n_classes < 2:
         raise ValueError("Marginal homogeneity needs misclassifications between at least two "
                          "classes; this matrix has none.")
-    _check_connected(confusion, np.flatnonzero(informative))
+    _check_connected(confusion, [labels[i] for i in np.flatnonzero(informative)])
     flow = confusion + confusion.T
     covariance = -flow[:-1, :-1]
     np.fill_diagonal(covariance, (flow.sum(axis=1) - np.diag(flow))[:-1])
@@ -333,7 +337,7 @@ def _stuart_maxwell(confusion):
     return statistic, n_classes - 1
 
 
-def _check_connected(confusion, original_index):
+def _check_connected(confusion, names):
     """The covariance is invertible iff the classes form one group of confusions."""
     linked = (confusion + confusion.T) > 0
     n_classes = len(linked)
@@ -342,8 +346,8 @@ def _check_connected(confusion, original_index):
     for _ in range(n_classes):
         reached = reached | linked[reached].any(axis=0)
     if not reached.all():
-        first = original_index[reached].tolist()
-        rest = original_index[~reached].tolist()
+        first = [name for name, hit in zip(names, reached) if hit]
+        rest = [name for name, hit in zip(names, reached) if not hit]
         raise ValueError(
             f"The misclassifications split the classes into groups never confused with each "
             f"other (classes {first} and classes {rest}): the covariance of the marginal "

@@ -144,6 +144,10 @@ def test_uninformative_classes_are_dropped_and_disconnected_groups_refused():
     split = np.array([[5, 2, 0, 0], [1, 5, 0, 0], [0, 0, 5, 3], [0, 0, 1, 5]])
     with pytest.raises(ValueError, match=r"classes \[0, 1\] and classes \[2, 3\]"):
         stuart_maxwell_test(split)
+    with pytest.raises(ValueError, match=r"classes \['a', 'b'\] and classes \['c', 'd'\]"):
+        bhapkar_test(split, labels=["a", "b", "c", "d"])
+    with pytest.warns(UserWarning, match=r"Classes \['fir', 'oak'\]"):
+        stuart_maxwell_test(table, labels=["elm", "ash", "fir", "oak"])
     with pytest.raises(ValueError, match="at least two"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
