@@ -12,7 +12,7 @@ Singularities are resolved as Appendix B of the paper says, never into NaN.
 import numpy as np
 
 from ._transport import transport_confusion
-from ._validation import check_option
+from ._validation import check_confusion_matrix, check_option
 
 GM_AVERAGE_OPTIONS = ("binary", "micro", "macro", "weighted")
 
@@ -422,19 +422,7 @@ def _present_classes(matrix):
 
 
 def _check_matrix(matrix):
-    matrix = np.asarray(matrix)
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] == 0:
-        raise ValueError(
-            f"matrix must be a non-empty square confusion matrix; got shape {matrix.shape}."
-        )
-    if matrix.dtype.kind not in "biuf":
-        raise ValueError(f"matrix must hold numbers; got dtype {matrix.dtype}.")
-    matrix = matrix.astype(np.float64)
-    if not np.isfinite(matrix).all() or matrix.min() < 0:
-        raise ValueError("matrix must hold finite non-negative counts.")
-    if matrix.sum() == 0:
-        raise ValueError("matrix is all zeros; the measures need at least one element.")
-    return matrix
+    return check_confusion_matrix(matrix, "matrix", nonzero=True)
 
 
 def _check_exponent(r):

@@ -10,6 +10,8 @@ multinomial with probabilities ``theta_{j|k} = P[predicted j | actual k]``; with
 import numpy as np
 from scipy import integrate, optimize, stats
 
+from ._validation import check_confusion_matrix
+
 
 def dirichlet_posterior(confusion, *, prior=1.0, labels=None):
     """Posterior of the misclassification probabilities of each actual class (Section 4).
@@ -214,16 +216,7 @@ def _beta_hpd(a, b, level):
 
 
 def _check_confusion(confusion):
-    confusion = np.asarray(confusion)
-    if confusion.ndim != 2 or confusion.shape[0] != confusion.shape[1] or confusion.shape[0] < 2:
-        raise ValueError(f"confusion must be a square matrix with at least two classes; got "
-                         f"shape {confusion.shape}.")
-    if confusion.dtype.kind not in "biuf":
-        raise ValueError(f"confusion must hold numbers; got dtype {confusion.dtype}.")
-    confusion = confusion.astype(np.float64)
-    if not np.isfinite(confusion).all() or confusion.min() < 0:
-        raise ValueError("confusion must hold finite non-negative counts.")
-    return confusion
+    return check_confusion_matrix(confusion, "confusion", min_classes=2)
 
 
 def _check_prior(prior, shape):

@@ -9,7 +9,7 @@ classes by F1-score.
 import numpy as np
 
 from ._scores import class_counts
-from ._validation import check_target_set
+from ._validation import check_confusion_matrix, check_target_set
 
 
 def prevalence_ranking(y_test, y_train=None, *, labels=None):
@@ -105,8 +105,8 @@ def f1_ranking_disorder(matrix_a, matrix_b):
     >>> f1_ranking_disorder(a, a)
     0.0
     """
-    f1_a = _f1_scores(_check_square("matrix_a", matrix_a))
-    f1_b = _f1_scores(_check_square("matrix_b", matrix_b))
+    f1_a = _f1_scores(check_confusion_matrix(matrix_a, "matrix_a"))
+    f1_b = _f1_scores(check_confusion_matrix(matrix_b, "matrix_b"))
     if f1_a.shape != f1_b.shape:
         raise ValueError(
             f"matrix_a and matrix_b must have the same shape; got {len(f1_a)} and "
@@ -118,15 +118,6 @@ def f1_ranking_disorder(matrix_a, matrix_b):
         return 0.0
     a_by_b = f1_a[np.argsort(-f1_b, kind="stable")]
     return float(1000 * np.abs(sorted_a - a_by_b).sum() / (len(f1_a) * total))
-
-
-def _check_square(name, matrix):
-    matrix = np.asarray(matrix, dtype=np.float64)
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] == 0:
-        raise ValueError(f"{name} must be a non-empty square matrix; got shape {matrix.shape}.")
-    if not np.isfinite(matrix).all() or matrix.min() < 0:
-        raise ValueError(f"{name} must hold finite non-negative entries.")
-    return matrix
 
 
 def _f1_scores(matrix):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ._validation import check_option
+from ._validation import check_confusion_matrix, check_option
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 CORRECTIONS = ("bonferroni", "holm", "fdr_bh", None)
@@ -356,24 +356,10 @@ def _check_connected(confusion, names):
 
 
 def _check_counts(matrix, name, integer):
-    matrix = np.asarray(matrix)
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
-        raise ValueError(f"{name} must be a square matrix of counts with at least two classes; "
-                         f"got shape {matrix.shape}.")
-    if matrix.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must hold numbers; got dtype {matrix.dtype}.")
-    matrix = matrix.astype(np.float64)
-    if not np.isfinite(matrix).all() or matrix.min() < 0:
-        raise ValueError(f"{name} must hold finite non-negative counts.")
-    if integer and not np.array_equal(matrix, np.round(matrix)):
-        raise ValueError(
-            f"{name} has fractional counts; exact binomial tests need integer counts (a "
-            "transport confusion matrix is not a count matrix). Pass exact=False for the "
-            "asymptotic test where it exists."
-        )
-    if matrix.sum() == 0:
-        raise ValueError(f"{name} is all zeros.")
-    return matrix
+    advice = ("exact binomial tests need integer counts (a transport confusion matrix is not "
+              "a count matrix). Pass exact=False for the asymptotic test where it exists.")
+    return check_confusion_matrix(matrix, name, min_classes=2, nonzero=True,
+                                  integer_advice=advice if integer else None)
 
 
 def _check_labels(labels, n_classes):

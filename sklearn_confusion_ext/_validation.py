@@ -94,6 +94,38 @@ def check_option(name, value, allowed, alternative=None):
         raise ValueError(f"{name} must be {expected}; got {value!r}.")
 
 
+def check_confusion_matrix(matrix, name="confusion", *, min_classes=1, nonzero=False,
+                           integer_advice=None):
+    """Validate a square matrix of (possibly fractional) counts and return it as float64.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_classes, n_classes)
+    name : str
+        Argument name for the error messages.
+    min_classes : int
+        Fewest classes accepted.
+    nonzero : bool
+        Reject an all-zero matrix.
+    integer_advice : str, default=None
+        If given, fractional counts are rejected with this text appended.
+    """
+    matrix = np.asarray(matrix)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < min_classes:
+        raise ValueError(f"{name} must be a square matrix with at least {min_classes} "
+                         f"class(es); got shape {matrix.shape}.")
+    if matrix.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must hold numbers; got dtype {matrix.dtype}.")
+    matrix = matrix.astype(np.float64)
+    if not np.isfinite(matrix).all() or matrix.min() < 0:
+        raise ValueError(f"{name} must hold finite non-negative counts.")
+    if integer_advice is not None and not np.array_equal(matrix, np.round(matrix)):
+        raise ValueError(f"{name} has fractional counts; {integer_advice}")
+    if nonzero and matrix.sum() == 0:
+        raise ValueError(f"{name} is all zeros; at least one counted element is needed.")
+    return matrix
+
+
 def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
                   defer_value_checks=False):
     """Validate a pair of targets and return their :class:`Targets`.

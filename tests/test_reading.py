@@ -61,7 +61,7 @@ def test_f1_ranking_disorder_is_zero_for_same_ranking_and_policy_for_zero_scores
     assert f1_ranking_disorder(np.ones((2, 2)) - np.eye(2), np.eye(2)) == 0.0
     with pytest.raises(ValueError, match="same shape"):
         f1_ranking_disorder(np.eye(2), np.eye(3))
-    with pytest.raises(ValueError, match="matrix_a must be a non-empty square matrix"):
+    with pytest.raises(ValueError, match="matrix_a must be a square matrix"):
         f1_ranking_disorder(np.ones((2, 3)), np.eye(2))
     with pytest.raises(ValueError, match="matrix_b must hold finite non-negative"):
         f1_ranking_disorder(np.eye(2), -np.eye(2))
