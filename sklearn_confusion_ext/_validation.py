@@ -161,7 +161,7 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
             "y_true and y_pred must have the same number of samples; got "
             f"{n_samples} and {mass_pred.shape[0]}."
         )
-    sample_weight = _check_sample_weight(sample_weight, n_samples)
+    sample_weight = check_sample_weight(sample_weight, n_samples)
     return Targets(mass_true, mass_pred, target_set.classes, target_set.selection,
                    target_set.single_label, true_norm, pred_norm, sample_weight)
 
@@ -296,7 +296,8 @@ def _scanned_row_sums(name, y):
     return np.concatenate(list(parts))
 
 
-def _check_sample_weight(sample_weight, n_samples):
+def check_sample_weight(sample_weight, n_samples):
+    """``None``, or ``n_samples`` finite non-negative float64 weights (else ValueError)."""
     if sample_weight is None:
         return None
     weight = np.asarray(sample_weight)

@@ -21,7 +21,8 @@ def test_version_and_all():
 def test_public_names_have_numpydoc_with_examples(name):
     public = getattr(sklearn_confusion_ext, name)
     doc = inspect.getdoc(public)
-    sections = ("Parameters", "Examples") + (() if inspect.isclass(public) else ("Returns",))
+    returns = "Yields" if inspect.isgeneratorfunction(public) else "Returns"
+    sections = ("Parameters", "Examples") + (() if inspect.isclass(public) else (returns,))
     for section in sections:
         assert f"\n{section}\n" in doc, f"{name} lacks a {section} section"
 

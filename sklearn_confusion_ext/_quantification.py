@@ -1,0 +1,543 @@
+"""Quantification error measures (Sebastiani, "Evaluation Measures for Quantification: An
+Axiomatic Approach", Information Retrieval Journal 2020), prevalence vectors, scorers and
+sampling protocols.
+
+Each measure compares a true class-prevalence vector ``p`` with a predicted one ``p_hat``,
+or many of them (one per row), and aggregates over rows. Lower is better.
+"""
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import check_option, check_sample_weight, check_target_set
+
+AGGREGATE_OPTIONS = ("mean", "median", None)
+_SUM_TOLERANCE = 1e-6
+
+
+def absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """Absolute error AE (eq. 1): ``mean_c |p_hat(c) - p(c)|``.
+
+    Parameters
+    ----------
+    p_true, p_pred : array-like of shape (n_classes,) or (n_samples, n_classes)
+        True and predicted prevalence vectors (distributions over the classes), one per
+        row for many test samples.
+    eps : float, default=None
+        Smoothing of eq. (6); the paper does not smooth AE, so it is not used here (the
+        parameter keeps one signature for every measure).
+    aggregate : {"mean", "median", None}, default="mean"
+        How to aggregate the values of several samples; None returns one value per sample.
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import absolute_error
+    >>> round(absolute_error([0.2, 0.8], [0.25, 0.75]), 4)  # Appendix B.2
+    0.05
+    """
+    return _measure(p_true, p_pred, eps, aggregate, _ae, smoothed=False)
+
+
+def normalized_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """Normalized absolute error NAE (eq. 3): AE divided by its maximum for ``p``, in [0, 1].
+
+    ``sum_c |p_hat(c) - p(c)| / (2 (1 - min_c p(c)))``.
+
+    Parameters
+    ----------
+    p_true, p_pred, eps, aggregate
+        As in :func:`absolute_error` (``eps`` unused: the paper does not smooth NAE).
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import normalized_absolute_error
+    >>> round(normalized_absolute_error([0.2, 0.8], [0.25, 0.75]), 4)
+    0.0625
+    """
+    return _measure(p_true, p_pred, eps, aggregate, _nae, smoothed=False)
+
+
+def relative_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """Relative absolute error RAE (eq. 5): ``mean_c |p_hat(c) - p(c)| / p(c)``.
+
+    Parameters
+    ----------
+    p_true, p_pred, aggregate
+        As in :func:`absolute_error`.
+    eps : float, default=None
+        Additive smoothing of eq. (6), ``(eps + p(c)) / (eps |C| + sum p)``, applied to both
+        distributions; the paper uses ``1 / (2 |sample|)``. Without it a zero true
+        prevalence raises ``ValueError``.
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import relative_absolute_error
+    >>> relative_absolute_error([0.2, 0.8], [0.25, 0.75])
+    0.15625
+    """
+    return _measure(p_true, p_pred, eps, aggregate, _rae)
+
+
+def normalized_relative_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """Normalized relative absolute error NRAE (eq. 8), in [0, 1].
+
+    ``sum_c |p_hat(c) - p(c)| / p(c)`` over ``|C| - 1 + (1 - min p) / min p``.
+
+    Parameters
+    ----------
+    p_true, p_pred, eps, aggregate
+        As in :func:`relative_absolute_error`.
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import normalized_relative_absolute_error
+    >>> normalized_relative_absolute_error([0.2, 0.8], [0.25, 0.75])
+    0.0625
+    """
+    return _measure(p_true, p_pred, eps, aggregate, _nrae)
+
+
+def squared_error(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """Squared error SE (eq. 9): ``mean_c (p(c) - p_hat(c))^2``.
+
+    Parameters
+    ----------
+    p_true, p_pred, eps, aggregate
+        As in :func:`absolute_error` (``eps`` unused).
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import squared_error
+    >>> round(squared_error([0.2, 0.8], [0.25, 0.75]), 6)
+    0.0025
+    """
+    return _measure(p_true, p_pred, eps, aggregate, _se, smoothed=False)
+
+
+def normalized_squared_error(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """Normalized squared error NSE (eq. 11): SE over its maximum for ``p``, in [0, 1].
+
+    Parameters
+    ----------
+    p_true, p_pred, eps, aggregate
+        As in :func:`absolute_error` (``eps`` unused).
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import normalized_squared_error
+    >>> round(normalized_squared_error([0.2, 0.8], [0.25, 0.75]), 6)
+    0.003906
+    """
+    return _measure(p_true, p_pred, eps, aggregate, _nse, smoothed=False)
+
+
+def discordance_ratio(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """Discordance ratio DR (eq. 13): ``mean_c |p(c) - p_hat(c)| / max(p(c), p_hat(c))``.
+
+    Parameters
+    ----------
+    p_true, p_pred, eps, aggregate
+        As in :func:`relative_absolute_error`.
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import discordance_ratio
+    >>> round(discordance_ratio([0.2, 0.8], [0.25, 0.75]), 5)
+    0.13125
+    """
+    return _measure(p_true, p_pred, eps, aggregate, _dr)
+
+
+def kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """Kullback-Leibler divergence KLD (eq. 14): ``sum_c p(c) log(p(c) / p_hat(c))``.
+
+    Parameters
+    ----------
+    p_true, p_pred, eps, aggregate
+        As in :func:`relative_absolute_error`; without ``eps`` a zero predicted prevalence
+        where the true one is positive raises ``ValueError``.
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import kl_divergence
+    >>> round(kl_divergence([0.2, 0.8], [0.25, 0.75]), 4)
+    0.007
+    """
+    return _measure(p_true, p_pred, eps, aggregate, _kld)
+
+
+def normalized_kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """Normalized KLD (eq. 16): ``2 e^KLD / (e^KLD + 1) - 1``, in [0, 1).
+
+    Parameters
+    ----------
+    p_true, p_pred, eps, aggregate
+        As in :func:`kl_divergence`.
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import normalized_kl_divergence
+    >>> round(normalized_kl_divergence([0.2, 0.8], [0.25, 0.75]), 4)
+    0.0035
+    """
+    return _measure(p_true, p_pred, eps, aggregate, _nkld)
+
+
+def pearson_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """Pearson divergence PD (eq. 17): ``mean_c (p(c) - p_hat(c))^2 / p_hat(c)``.
+
+    The PD column of the paper's Appendix B does not follow eq. (17); this is eq. (17).
+
+    Parameters
+    ----------
+    p_true, p_pred, eps, aggregate
+        As in :func:`relative_absolute_error`; without ``eps`` a zero predicted prevalence
+        raises ``ValueError``.
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import pearson_divergence
+    >>> round(pearson_divergence([0.2, 0.8], [0.25, 0.75]), 5)
+    0.00667
+    """
+    return _measure(p_true, p_pred, eps, aggregate, _pd)
+
+
+def smooth(p, eps):
+    """Additive smoothing of eq. (6): ``(eps + p(c)) / (eps |C| + sum_c p(c))``."""
+    p = np.asarray(p, dtype=np.float64)
+    return (eps + p) / (eps * p.shape[-1] + p.sum(axis=-1, keepdims=True))
+
+
+def _ae(p, q):
+    return np.abs(q - p).mean(axis=-1)
+
+
+def _nae(p, q):
+    return np.abs(q - p).sum(axis=-1) / (2 * (1 - p.min(axis=-1)))
+
+
+def _rae(p, q):
+    _require_positive(p, "p_true", "a true prevalence is 0 (RAE divides by it)")
+    return (np.abs(q - p) / p).mean(axis=-1)
+
+
+def _nrae(p, q):
+    _require_positive(p, "p_true", "a true prevalence is 0 (NRAE divides by it)")
+    smallest = p.min(axis=-1)
+    return (np.abs(q - p) / p).sum(axis=-1) / (p.shape[-1] - 1 + (1 - smallest) / smallest)
+
+
+def _se(p, q):
+    return ((p - q) ** 2).mean(axis=-1)
+
+
+def _nse(p, q):
+    worst = np.argmin(p, axis=-1)[..., None]
+    perverse = np.zeros_like(p)
+    np.put_along_axis(perverse, worst, 1.0, axis=-1)
+    return ((p - q) ** 2).sum(axis=-1) / ((p - perverse) ** 2).sum(axis=-1)
+
+
+def _dr(p, q):
+    largest = np.maximum(p, q)
+    _require_positive(largest, "p_true", "a class has prevalence 0 in both distributions "
+                      "(DR divides by the larger)")
+    return (np.abs(p - q) / largest).mean(axis=-1)
+
+
+def _kld(p, q):
+    _require_positive(np.where(p > 0, q, 1.0), "p_pred",
+                      "a predicted prevalence is 0 where the true one is not (KLD divides by it)")
+    ratio = np.where(p > 0, p / np.where(q > 0, q, 1.0), 1.0)
+    return (p * np.log(ratio)).sum(axis=-1)
+
+
+def _nkld(p, q):
+    exp_kld = np.exp(_kld(p, q))
+    return 2 * exp_kld / (exp_kld + 1) - 1
+
+
+def _pd(p, q):
+    _require_positive(q, "p_pred", "a predicted prevalence is 0 (PD divides by it)")
+    return ((p - q) ** 2 / q).mean(axis=-1)
+
+
+def _require_positive(values, name, what):
+    if (values <= 0).any():
+        raise ValueError(f"{name}: {what}; pass eps= (the paper uses 1 / (2 * sample size)) "
+                         "to smooth the distributions.")
+
+
+def _measure(p_true, p_pred, eps, aggregate, formula, smoothed=True):
+    check_option("aggregate", aggregate, AGGREGATE_OPTIONS)
+    p_true, p_pred = _check_distributions(p_true, p_pred)
+    if eps is not None:
+        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not np.isfinite(eps) \
+                or eps <= 0:
+            raise ValueError(f"eps must be a positive number; got {eps!r}.")
+        if smoothed:
+            p_true, p_pred = smooth(p_true, eps), smooth(p_pred, eps)
+    values = formula(p_true, p_pred)
+    if values.ndim == 0 or aggregate is None:
+        return float(values) if values.ndim == 0 else values
+    return float(np.mean(values) if aggregate == "mean" else np.median(values))
+
+
+def _check_distributions(p_true, p_pred):
+    arrays = []
+    for name, p in (("p_true", p_true), ("p_pred", p_pred)):
+        p = np.asarray(p)
+        if p.ndim not in (1, 2) or p.shape[-1] < 2 or p.size == 0 or p.dtype.kind not in "biuf":
+            raise ValueError(f"{name} must be a prevalence vector of at least two classes, or "
+                             f"one per row; got an array of shape {p.shape}.")
+        p = p.astype(np.float64)
+        if not np.isfinite(p).all() or p.min() < 0:
+            raise ValueError(f"{name} must hold finite non-negative prevalences.")
+        sums = p.sum(axis=-1)
+        if np.abs(sums - 1).max() > _SUM_TOLERANCE:
+            raise ValueError(f"{name} must sum to 1 (a distribution over the classes); a row "
+                             f"sums to {sums.ravel()[np.argmax(np.abs(sums - 1))]:g}.")
+        arrays.append(p)
+    if arrays[0].shape != arrays[1].shape:
+        raise ValueError(f"p_true and p_pred must have the same shape; got {arrays[0].shape} "
+                         f"and {arrays[1].shape}.")
+    return arrays
+
+
+def prevalence(y, *, labels=None, sample_weight=None):
+    """Class prevalence vector of labels (Section 2).
+
+    Parameters
+    ----------
+    y : array-like or sparse matrix
+        1-D class labels, or a 2-D multi-label indicator matrix (multi-label
+        quantification as one binary problem per class).
+    labels : array-like, default=None
+        1-D labels: the classes, in order (absent ones get 0). 2-D: column indices.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    ndarray of shape (n_labels,)
+        For 1-D labels the fraction of (weighted) samples in each class, summing to 1; for
+        a 2-D indicator the fraction of samples that carry each class.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import prevalence
+    >>> prevalence(["a", "b", "b", "c"])
+    array([0.25, 0.5 , 0.25])
+    >>> prevalence(["a", "b", "b", "c"], labels=["c", "z", "b"])
+    array([0.25, 0.  , 0.5 ])
+    >>> prevalence([[1, 0], [1, 1], [0, 0]])
+    array([0.66666667, 0.33333333])
+    """
+    target_set = check_target_set({"y": y}, labels)
+    mass = target_set.masses[0]
+    weights = check_sample_weight(sample_weight, mass.shape[0])
+    if weights is None:
+        weights = np.ones(mass.shape[0])
+    if weights.sum() == 0:
+        raise ValueError("sample_weight sums to 0; prevalences need a positive total weight.")
+    counts = np.asarray(mass.T @ weights).ravel()
+    selection = target_set.selection
+    if selection is not None:
+        counts = counts[selection]
+    return counts / weights.sum()
+
+
+class QuantificationScorer:
+    """A scikit-learn scorer comparing true and predicted prevalences on a fold.
+
+    Built by :func:`make_quantification_scorer`; a picklable module-level class, so it
+    works with ``n_jobs > 1``. Calling it returns the negated error (greater is better).
+
+    Parameters
+    ----------
+    error : callable
+        One of the quantification measures of this module.
+    method : {"classify_and_count", "probabilistic_classify_and_count"}
+        Count ``predict`` outputs, or average ``predict_proba`` columns.
+    labels : array-like or None
+        Classes, in order; by default ``estimator.classes_``.
+    error_params : dict
+        Extra keyword arguments of ``error`` (``eps``).
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import make_quantification_scorer, absolute_error
+    >>> scorer = make_quantification_scorer(absolute_error)
+    >>> scorer
+    make_quantification_scorer(absolute_error, method='classify_and_count')
+    """
+
+    def __init__(self, error, method, labels, error_params):
+        self.error, self.method, self.labels = error, method, labels
+        self.error_params = dict(error_params)
+
+    def __repr__(self):
+        params = "".join(f", {k}={v!r}" for k, v in self.error_params.items())
+        labels = "" if self.labels is None else f", labels={list(self.labels)!r}"
+        return (f"make_quantification_scorer({self.error.__name__}, method={self.method!r}"
+                f"{labels}{params})")
+
+    def __call__(self, estimator, X, y_true, sample_weight=None):
+        check_is_fitted(estimator)
+        classes = np.asarray(estimator.classes_ if self.labels is None else self.labels)
+        true = prevalence(y_true, labels=classes, sample_weight=sample_weight)
+        if self.method == "classify_and_count":
+            predicted = prevalence(estimator.predict(X), labels=classes,
+                                   sample_weight=sample_weight)
+        else:
+            probabilities = np.asarray(estimator.predict_proba(X))
+            positions = [int(np.flatnonzero(estimator.classes_ == c)[0])
+                         if np.isin(c, estimator.classes_) else None for c in classes]
+            columns = np.column_stack([probabilities[:, k] if k is not None
+                                       else np.zeros(len(probabilities)) for k in positions])
+            weights = np.ones(len(columns)) if sample_weight is None else \
+                np.asarray(sample_weight, dtype=np.float64)
+            predicted = weights @ columns / weights.sum()
+            predicted = predicted / predicted.sum()
+        return -self.error(true, predicted, **self.error_params)
+
+
+def make_quantification_scorer(error, *, method="classify_and_count", labels=None,
+                               **error_params):
+    """Scorer for ``cross_val_score`` / ``GridSearchCV`` from a quantification error.
+
+    On each validation fold it compares the true class prevalences with the predicted
+    ones, counted from ``predict`` ("classify_and_count") or averaged from
+    ``predict_proba`` ("probabilistic_classify_and_count"), and returns the negated
+    error, as scikit-learn's ``neg_*`` scorers do.
+
+    Parameters
+    ----------
+    error : callable
+        A measure of this module, e.g. :func:`absolute_error` or :func:`kl_divergence`.
+    method : {"classify_and_count", "probabilistic_classify_and_count"}, \
+default="classify_and_count"
+        How the predicted prevalence is obtained.
+    labels : array-like, default=None
+        The classes, in order; by default the estimator's ``classes_``.
+    **error_params
+        Passed to ``error`` (``eps``; ``aggregate`` is not allowed).
+
+    Returns
+    -------
+    QuantificationScorer
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn_confusion_ext import make_quantification_scorer, kl_divergence
+    >>> X, y = load_iris(return_X_y=True)
+    >>> scorer = make_quantification_scorer(kl_divergence, eps=1e-3)
+    >>> scores = cross_val_score(LogisticRegression(max_iter=500), X, y, scoring=scorer, cv=3)
+    >>> bool((scores <= 0).all())
+    True
+    """
+    if not callable(error):
+        raise ValueError(f"error must be a quantification measure; got {error!r}.")
+    check_option("method", method, ("classify_and_count", "probabilistic_classify_and_count"))
+    if "aggregate" in error_params:
+        raise ValueError("aggregate is not a scorer parameter: a fold gives one sample.")
+    return QuantificationScorer(error, method, labels, error_params)
+
+
+def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol="natural",
+                                random_state=None):
+    """Index arrays of test samples for evaluating quantifiers over many samples (Sec. 5.3).
+
+    Beyond the paper: ``"natural"`` draws each sample uniformly (the natural prevalence,
+    up to sampling noise); ``"artificial"`` first draws a prevalence vector uniformly from
+    the simplex, then that many elements of each class (with replacement when a class is
+    too small), the artificial-prevalence protocol of the quantification literature.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_elements,)
+        1-D class labels of the pool.
+    n_samples : int, default=100
+        Number of samples.
+    sample_size : int, default=None
+        Elements per sample; by default the size of ``y``.
+    protocol : {"natural", "artificial"}, default="natural"
+    random_state : int, numpy.random.Generator or None, default=None
+
+    Yields
+    ------
+    ndarray of int
+        Positions into ``y`` of one sample.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import prevalence_protocol_samples
+    >>> y = [0] * 50 + [1] * 50
+    >>> samples = list(prevalence_protocol_samples(y, n_samples=3, sample_size=10,
+    ...                                            protocol="artificial", random_state=0))
+    >>> [len(s) for s in samples]
+    [10, 10, 10]
+    """
+    y = np.asarray(y)
+    if y.ndim != 1 or y.size == 0:
+        raise ValueError(f"y must be non-empty 1-D class labels; got shape {y.shape}.")
+    check_option("protocol", protocol, ("natural", "artificial"))
+    for name, value in (("n_samples", n_samples), ("sample_size", sample_size)):
+        integer = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        if value is not None and (not integer or value < 1):
+            raise ValueError(f"{name} must be a positive integer; got {value!r}.")
+    size = len(y) if sample_size is None else sample_size
+    rng = np.random.default_rng(random_state)
+    classes, codes = np.unique(y, return_inverse=True)
+    members = [np.flatnonzero(codes == k) for k in range(len(classes))]
+    for _ in range(n_samples):
+        if protocol == "natural":
+            yield rng.choice(len(y), size=size, replace=size > len(y))
+            continue
+        counts = rng.multinomial(size, rng.dirichlet(np.ones(len(classes))))
+        yield np.concatenate([rng.choice(pool, size=count, replace=count > len(pool))
+                              for pool, count in zip(members, counts)])
