@@ -37,6 +37,7 @@ from ._quantification import (
     relative_absolute_error,
     squared_error,
 )
+from ._quantification_audit import audit_quantification_measure
 from ._reading import f1_ranking_disorder, prevalence_ranking
 from ._stats import (
     bhapkar_test,
@@ -63,6 +64,7 @@ __all__ = [
     "ConfusionPosterior",
     "absolute_error",
     "audit_measure",
+    "audit_quantification_measure",
     "bhapkar_test",
     "confusion_entropy",
     "confusion_entropy_from_confusion",
