@@ -39,6 +39,7 @@ from ._quantification import (
 )
 from ._quantification_audit import audit_quantification_measure
 from ._reading import f1_ranking_disorder, prevalence_ranking
+from ._scorer import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
 from ._stats import (
     bhapkar_test,
     marginal_homogeneity_posthoc,
@@ -75,8 +76,12 @@ __all__ = [
     "f1_ranking_disorder",
     "generalized_means_from_confusion",
     "generalized_means_score",
+    "get_scorer",
+    "get_scorer_names",
     "kl_divergence",
+    "make_mlcm_scorer",
     "make_quantification_scorer",
+    "make_transport_scorer",
     "marginal_homogeneity_posthoc",
     "mcnemar_test",
     "mlcm",

@@ -425,6 +425,7 @@ class QuantificationScorer:
 
     def __call__(self, estimator, X, y_true, sample_weight=None):
         check_is_fitted(estimator)
+        true_labels = y_true
         classes = np.asarray(estimator.classes_ if self.labels is None else self.labels)
         true = prevalence(y_true, labels=classes, sample_weight=sample_weight)
         if self.method == "classify_and_count":
@@ -440,7 +441,10 @@ class QuantificationScorer:
                 np.asarray(sample_weight, dtype=np.float64)
             predicted = weights @ columns / weights.sum()
             predicted = predicted / predicted.sum()
-        return -self.error(true, predicted, **self.error_params)
+        params = dict(self.error_params)
+        if params.get("eps") == "auto":  # the paper's 1 / (2 |sample|)
+            params["eps"] = 1 / (2 * len(true_labels))
+        return -self.error(true, predicted, **params)
 
 
 def make_quantification_scorer(error, *, method="classify_and_count", labels=None,
@@ -462,7 +466,8 @@ default="classify_and_count"
     labels : array-like, default=None
         The classes, in order; by default the estimator's ``classes_``.
     **error_params
-        Passed to ``error`` (``eps``; ``aggregate`` is not allowed).
+        Passed to ``error`` (``eps``; ``aggregate`` is not allowed). ``eps="auto"`` smooths
+        with the paper's ``1 / (2 * fold size)``.
 
     Returns
     -------

@@ -1,0 +1,276 @@
+"""Scorers for ``cross_validate`` and ``GridSearchCV``: every score of the library by name.
+
+A scorer is a picklable callable ``scorer(estimator, X, y_true, sample_weight=None)``
+(scikit-learn accepts any such callable as ``scoring=``). The transport-based and MLCM
+scorers are small module-level classes: they need ``estimator.classes_`` to align
+``predict_proba`` columns with the labels.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.metrics import make_scorer
+
+from ._measures import (
+    confusion_entropy,
+    correlation_distance,
+    generalized_means_score,
+    symmetric_balanced_accuracy_score,
+)
+from ._mlcm_scores import mlcm_precision_recall_fscore_support
+from ._quantification import (
+    absolute_error,
+    kl_divergence,
+    make_quantification_scorer,
+    normalized_absolute_error,
+    normalized_kl_divergence,
+    relative_absolute_error,
+)
+from ._transport_scores import (
+    transport_accuracy_score,
+    transport_precision_recall_fscore_support,
+)
+from ._validation import check_option
+
+METRICS = ("accuracy", "precision", "recall", "f1")
+AVERAGES = ("micro", "macro", "weighted")
+
+
+class _MatrixScorer:
+    """Precision, recall, F-beta or accuracy of a confusion-matrix builder, on a fold."""
+
+    def __init__(self, metric, average, response_method, params):
+        self.metric, self.average = metric, average
+        self.response_method, self.params = response_method, dict(params)
+
+    def __repr__(self):
+        params = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return (f"{self._factory}({self.metric!r}, average={self.average!r}, "
+                f"response_method={self.response_method!r}{params})")
+
+    def __call__(self, estimator, X, y_true, sample_weight=None):
+        y_pred, y_true = _predictions(estimator, X, y_true, self.response_method)
+        if self.metric == "accuracy":
+            return self._accuracy(y_true, y_pred, sample_weight)
+        index = {"precision": 0, "recall": 1, "f1": 2}[self.metric]
+        scores = self._prfs(y_true, y_pred, sample_weight)
+        return float(scores[index])
+
+
+class TransportScorer(_MatrixScorer):
+    """Scorer of the transport-based confusion matrix; see :func:`make_transport_scorer`."""
+
+    _factory = "make_transport_scorer"
+
+    def _accuracy(self, y_true, y_pred, sample_weight):
+        params = {k: v for k, v in self.params.items() if k in ("weighting", "empty")}
+        return transport_accuracy_score(y_true, y_pred, sample_weight=sample_weight, **params)
+
+    def _prfs(self, y_true, y_pred, sample_weight):
+        return transport_precision_recall_fscore_support(
+            y_true, y_pred, average=self.average, sample_weight=sample_weight, **self.params)
+
+
+class MLCMScorer(_MatrixScorer):
+    """Scorer of the multi-label confusion matrix; see :func:`make_mlcm_scorer`."""
+
+    _factory = "make_mlcm_scorer"
+
+    def _accuracy(self, y_true, y_pred, sample_weight):
+        # Micro precision = micro recall = trace / total on the whole MLCM.
+        return float(mlcm_precision_recall_fscore_support(
+            y_true, y_pred, average="micro", sample_weight=sample_weight,
+            method=self.params.get("method", "heydarian"))[0])
+
+    def _prfs(self, y_true, y_pred, sample_weight):
+        return mlcm_precision_recall_fscore_support(
+            y_true, y_pred, average=self.average, sample_weight=sample_weight, **self.params)
+
+
+def make_transport_scorer(metric="f1", *, average="macro", weighting="uniform",
+                          response_method="predict", beta=1.0, zero_division="warn",
+                          empty="null_class"):
+    """Scorer from the transport-based confusion matrix (Erbani et al. 2024).
+
+    Parameters
+    ----------
+    metric : {"accuracy", "precision", "recall", "f1"}, default="f1"
+        The score read off the matrix (``"f1"`` uses ``beta``).
+    average : {"micro", "macro", "weighted"}, default="macro"
+        Averaging of the per-class scores (unused for accuracy).
+    weighting : {"uniform", "true", "pred"} or callable, default="uniform"
+        Instance weights of the matrix.
+    response_method : {"predict", "predict_proba"}, default="predict"
+        Hard predictions, or the predicted probabilities as soft labels (columns aligned
+        with ``estimator.classes_``; 1-D true labels become one-hot rows).
+    beta : float, default=1.0
+        F-beta's weight of recall.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of a score with a zero denominator, for instance on a fold where a class is
+        absent; "warn" gives 0.0 and an ``UndefinedMetricWarning``.
+    empty : {"null_class", "skip", "error"}, default="null_class"
+        Policy for instances with no class at all.
+
+    Returns
+    -------
+    TransportScorer
+        A picklable scorer ``scorer(estimator, X, y_true, sample_weight=None)``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn_confusion_ext import make_transport_scorer
+    >>> X, y = load_iris(return_X_y=True)
+    >>> scorer = make_transport_scorer("f1", response_method="predict_proba")
+    >>> scores = cross_val_score(LogisticRegression(max_iter=500), X, y, scoring=scorer, cv=3)
+    >>> bool(((0 < scores) & (scores < 1)).all())
+    True
+    """
+    _check_metric(metric, average, response_method)
+    params = {"weighting": weighting, "zero_division": zero_division, "empty": empty}
+    if metric == "f1" and beta != 1.0:
+        params["beta"] = beta
+    return TransportScorer(metric, average, response_method, params)
+
+
+def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian",
+                     zero_division="warn"):
+    """Scorer from the multi-label confusion matrix (Heydarian et al. 2022).
+
+    Parameters
+    ----------
+    metric : {"accuracy", "precision", "recall", "f1"}, default="f1"
+        ``"accuracy"`` is the trace over the total of the MLCM (its micro average).
+    average : {"micro", "macro", "weighted"}, default="macro"
+    method : {"heydarian", "krstinic"}, default="heydarian"
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+
+    Returns
+    -------
+    MLCMScorer
+        A picklable scorer on hard (``predict``) predictions.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import make_mlcm_scorer
+    >>> make_mlcm_scorer("recall", average="weighted")
+    make_mlcm_scorer('recall', average='weighted', response_method='predict', \
+method='heydarian', zero_division='warn')
+    """
+    _check_metric(metric, average, "predict")
+    return MLCMScorer(metric, average, "predict",
+                      {"method": method, "zero_division": zero_division})
+
+
+def _generalized_means_macro(y_true, y_pred, sample_weight=None):
+    return generalized_means_score(y_true, y_pred, r=1.0, average="macro",
+                                   sample_weight=sample_weight)
+
+
+def _scorers():
+    """Every named scorer (built on each call: cheap, and no shared mutable state)."""
+    scorers = {"tcm_accuracy": make_transport_scorer("accuracy")}
+    for metric in ("precision", "recall", "f1"):
+        for average in AVERAGES:
+            scorers[f"tcm_{metric}_{average}"] = make_transport_scorer(metric, average=average)
+            scorers[f"mlcm_{metric}_{average}"] = make_mlcm_scorer(metric, average=average)
+    scorers.update({
+        "generalized_means": make_scorer(_generalized_means_macro),
+        "symmetric_balanced_accuracy": make_scorer(symmetric_balanced_accuracy_score),
+        "neg_correlation_distance": make_scorer(correlation_distance, greater_is_better=False),
+        "neg_confusion_entropy": make_scorer(confusion_entropy, greater_is_better=False),
+        "neg_absolute_error": make_quantification_scorer(absolute_error),
+        "neg_normalized_absolute_error": make_quantification_scorer(normalized_absolute_error),
+        "neg_relative_absolute_error": make_quantification_scorer(relative_absolute_error,
+                                                                  eps="auto"),
+        "neg_kl_divergence": make_quantification_scorer(kl_divergence, eps="auto"),
+        "neg_normalized_kl_divergence": make_quantification_scorer(normalized_kl_divergence,
+                                                                   eps="auto"),
+    })
+    return scorers
+
+
+def get_scorer_names():
+    """Names accepted by :func:`get_scorer`.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import get_scorer_names
+    >>> "tcm_f1_macro" in get_scorer_names()
+    True
+    """
+    return sorted(_scorers())
+
+
+def get_scorer(name):
+    """A scorer of this library by name, for ``scoring=``.
+
+    Names: ``tcm_accuracy``, ``tcm_{precision,recall,f1}_{micro,macro,weighted}`` (the
+    transport-based confusion matrix, uniform weighting), ``mlcm_{...}_{...}``,
+    ``generalized_means`` (r = 1, macro average), ``symmetric_balanced_accuracy``,
+    ``neg_correlation_distance``, ``neg_confusion_entropy`` and the classify-and-count
+    quantification errors ``neg_absolute_error``, ``neg_normalized_absolute_error``,
+    ``neg_relative_absolute_error``, ``neg_kl_divergence``,
+    ``neg_normalized_kl_divergence`` (smoothed with ``eps = 1 / (2 * fold size)``).
+
+    Parameters
+    ----------
+    name : str
+
+    Returns
+    -------
+    callable
+        A picklable scorer ``scorer(estimator, X, y_true, sample_weight=None)``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.model_selection import cross_validate
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_confusion_ext import get_scorer
+    >>> X, y = load_iris(return_X_y=True)
+    >>> scoring = {name: get_scorer(name) for name in ("tcm_f1_macro", "generalized_means")}
+    >>> result = cross_validate(DecisionTreeClassifier(random_state=0), X, y, cv=3,
+    ...                         scoring=scoring)
+    >>> sorted(key for key in result if key.startswith("test_"))
+    ['test_generalized_means', 'test_tcm_f1_macro']
+    """
+    scorers = _scorers()
+    if name not in scorers:
+        raise ValueError(f"{name!r} is not a scorer of sklearn_confusion_ext; use one of "
+                         f"get_scorer_names(): {sorted(scorers)}.")
+    return scorers[name]
+
+
+def _check_metric(metric, average, response_method):
+    check_option("metric", metric, METRICS)
+    check_option("average", average, AVERAGES)
+    check_option("response_method", response_method, ("predict", "predict_proba"))
+
+
+def _predictions(estimator, X, y_true, response_method):
+    """``(y_pred, y_true)``: hard predictions, or probabilities with one-hot true labels."""
+    if response_method == "predict":
+        return estimator.predict(X), y_true
+    probabilities = estimator.predict_proba(X)
+    if isinstance(probabilities, list):  # multi-output: one (n, 2) array per label
+        return np.column_stack([p[:, -1] for p in probabilities]), y_true
+    probabilities = np.asarray(probabilities)
+    y_true_array = y_true if sp.issparse(y_true) else np.asarray(y_true)
+    if y_true_array.ndim == 2 and y_true_array.shape[1] > 1:
+        return probabilities, y_true  # multi-label indicator and per-label probabilities
+    classes = np.asarray(estimator.classes_)
+    positions = np.searchsorted(classes, y_true_array.ravel())
+    if not np.array_equal(classes[np.minimum(positions, len(classes) - 1)],
+                          y_true_array.ravel()):
+        raise ValueError("y_true holds labels the estimator never saw (not in classes_).")
+    one_hot = np.zeros((len(positions), len(classes)))
+    one_hot[np.arange(len(positions)), positions] = 1.0
+    if probabilities.ndim == 1:  # binary classifiers' positive-class column
+        probabilities = np.column_stack([1 - probabilities, probabilities])
+    return probabilities, one_hot
