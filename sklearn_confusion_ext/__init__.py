@@ -21,6 +21,7 @@ from ._mlcm_scores import (
     mlcm_multilabel_confusion_matrix,
     mlcm_precision_recall_fscore_support,
 )
+from ._plot import MLCMDisplay, TransportConfusionMatrixDisplay
 from ._posterior import ConfusionPosterior, dirichlet_posterior
 from ._quantification import (
     absolute_error,
@@ -63,6 +64,8 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "AuditResult",
     "ConfusionPosterior",
+    "MLCMDisplay",
+    "TransportConfusionMatrixDisplay",
     "absolute_error",
     "audit_measure",
     "audit_quantification_measure",

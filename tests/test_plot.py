@@ -1,0 +1,103 @@
+"""Displays of the confusion matrices (rendered with the Agg backend)."""
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from sklearn.datasets import load_iris  # noqa: E402
+from sklearn.linear_model import LogisticRegression  # noqa: E402
+from sklearn.metrics import confusion_matrix  # noqa: E402
+
+from sklearn_confusion_ext import (  # noqa: E402
+    MLCMDisplay,
+    TransportConfusionMatrixDisplay,
+    mlcm,
+    transport_confusion_matrix,
+)
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def _tick_labels(axis):
+    return [label.get_text() for label in axis.get_ticklabels()]
+
+
+def test_from_predictions_equals_the_function_and_labels_none(rng):
+    y_true = (rng.random((60, 4)) < 0.4).astype(int)
+    y_pred = (rng.random((60, 4)) < 0.4).astype(int)
+    display = TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred,
+                                                               weighting="pred")
+    np.testing.assert_allclose(display.confusion_matrix,
+                               transport_confusion_matrix(y_true, y_pred, weighting="pred"))
+    assert _tick_labels(display.ax_.yaxis)[-1] == "none"
+    assert display.text_.shape == (5, 5) and display.figure_ is display.ax_.figure
+    normalized = TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred,
+                                                                  normalize="true")
+    np.testing.assert_allclose(normalized.confusion_matrix.sum(axis=1)[:4], 1.0)
+    table = MLCMDisplay.from_predictions(y_true, y_pred, method="krstinic")
+    np.testing.assert_allclose(table.confusion_matrix, mlcm(y_true, y_pred, method="krstinic"))
+
+
+def test_from_estimator_predict_is_the_classic_matrix_and_predict_proba_is_soft():
+    X, y = load_iris(return_X_y=True)
+    model = LogisticRegression(max_iter=500).fit(X, y)
+    display = TransportConfusionMatrixDisplay.from_estimator(model, X, y)
+    np.testing.assert_array_equal(display.confusion_matrix,
+                                  confusion_matrix(y, model.predict(X)))
+    assert [t.get_text() for t in display.text_.ravel()][0] == str(
+        confusion_matrix(y, model.predict(X))[0, 0])
+    soft = TransportConfusionMatrixDisplay.from_estimator(model, X, y,
+                                                          response_method="predict_proba")
+    np.testing.assert_allclose(soft.confusion_matrix,
+                               transport_confusion_matrix(np.eye(3)[y], model.predict_proba(X)))
+    assert _tick_labels(soft.ax_.xaxis) == ["0", "1", "2", "none"]
+
+
+def test_values_hidden_above_twenty_classes_unless_asked(rng):
+    y_true, y_pred = rng.integers(0, 25, 400), rng.integers(0, 25, 400)
+    assert TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred).text_ is None
+    shown = TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred,
+                                                             include_values=True)
+    assert shown.text_.shape == (25, 25)
+
+
+def test_test_training_order():
+    y_test = np.array(["b", "a", "b", "c", "b", "a"])
+    y_pred = np.array(["b", "a", "c", "c", "b", "b"])
+    y_train = np.array(["c", "c", "c", "a", "b"])
+    display = TransportConfusionMatrixDisplay.from_predictions(
+        y_test, y_pred, order="test-training", y_train=y_train)
+    assert _tick_labels(display.ax_.yaxis) == ["b", "a", "c"]
+    assert _tick_labels(display.ax_.xaxis) == ["c", "a", "b"]  # a and b tie: label order
+    full = confusion_matrix(y_test, y_pred, labels=["a", "b", "c"])
+    np.testing.assert_array_equal(display.confusion_matrix, full[np.ix_([1, 0, 2], [2, 0, 1])])
+    with pytest.raises(ValueError, match="order must be"):
+        TransportConfusionMatrixDisplay.from_predictions(y_test, y_pred, order="alpha")
+
+
+def test_renders_to_png(tmp_path, rng):
+    y_true = rng.integers(0, 4, 200)
+    y_pred = np.where(rng.random(200) < 0.7, y_true, rng.integers(0, 4, 200))
+    names = ["cat", "dog", "fox", "owl"]
+    display = TransportConfusionMatrixDisplay.from_predictions(
+        np.array(names)[y_true], np.array(names)[y_pred], xticks_rotation=45)
+    path = tmp_path / "tcm.png"
+    display.figure_.savefig(path)
+    assert path.stat().st_size > 1000
+    assert _tick_labels(display.ax_.xaxis) == names
+
+
+def test_plot_on_given_axes_and_constructor_only_stores():
+    display = TransportConfusionMatrixDisplay(np.array([[2.0, 1.0], [0.5, 3.0]]),
+                                              display_labels=["x", "y"])
+    assert not hasattr(display, "figure_")
+    fig, ax = plt.subplots()
+    display.plot(ax=ax, colorbar=False, values_format=".1f")
+    assert display.ax_ is ax
+    assert [t.get_text() for t in display.text_.ravel()] == ["2.0", "1.0", "0.5", "3.0"]
