@@ -21,7 +21,12 @@ from ._mlcm_scores import (
     mlcm_multilabel_confusion_matrix,
     mlcm_precision_recall_fscore_support,
 )
-from ._plot import MLCMDisplay, TransportConfusionMatrixDisplay
+from ._plot import (
+    MLCMDisplay,
+    PosteriorIntervalDisplay,
+    RankingComparisonDisplay,
+    TransportConfusionMatrixDisplay,
+)
 from ._posterior import ConfusionPosterior, dirichlet_posterior
 from ._quantification import (
     absolute_error,
@@ -65,6 +70,8 @@ __all__ = [
     "AuditResult",
     "ConfusionPosterior",
     "MLCMDisplay",
+    "PosteriorIntervalDisplay",
+    "RankingComparisonDisplay",
     "TransportConfusionMatrixDisplay",
     "absolute_error",
     "audit_measure",

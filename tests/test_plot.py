@@ -101,3 +101,38 @@ def test_plot_on_given_axes_and_constructor_only_stores():
     display.plot(ax=ax, colorbar=False, values_format=".1f")
     assert display.ax_ is ax
     assert [t.get_text() for t in display.text_.ravel()] == ["2.0", "1.0", "0.5", "3.0"]
+
+
+def test_posterior_interval_display(tmp_path):
+    from sklearn_confusion_ext import PosteriorIntervalDisplay, dirichlet_posterior
+
+    land_use = [[65, 6, 0, 4], [4, 81, 11, 7], [22, 5, 85, 3], [24, 8, 19, 90]]
+    display = PosteriorIntervalDisplay.from_confusion(land_use, level=0.9,
+                                                      method="equal-tailed")
+    posterior = dirichlet_posterior(land_use)
+    np.testing.assert_allclose(display.mean, posterior.mean())
+    lower, upper = posterior.credible_interval(0.9)
+    np.testing.assert_allclose(display.lower, lower)
+    np.testing.assert_allclose(display.upper, upper)
+    visible = [ax for ax in display.axes_.ravel() if ax.get_visible()]
+    assert len(visible) == 4 and visible[3].get_title() == "actual 3"
+    display.figure_.savefig(tmp_path / "posterior.png")
+
+
+def test_ranking_comparison_display():
+    from sklearn_confusion_ext import RankingComparisonDisplay, f1_ranking_disorder
+
+    a = np.array([[8, 2, 0], [1, 5, 4], [0, 3, 7]])
+    b = np.array([[5, 2, 3], [1, 8, 1], [2, 0, 8]])
+    display = RankingComparisonDisplay.from_matrices(a, b, names=("A", "B"),
+                                                     display_labels=["x", "y", "z"])
+    assert display.delta_ab == f1_ranking_disorder(a, b)
+    assert display.delta_ba == f1_ranking_disorder(b, a)
+    left, right = display.axes_
+    # B ranks its classes y (0.8), z (0.727), x (0.556): A's F1 shown in that order.
+    assert _tick_labels(left.xaxis) == ["y", "z", "x"]
+    heights = [patch.get_height() for patch in left.patches]
+    np.testing.assert_allclose(heights, [10 / 20, 14 / 21, 16 / 19])
+    assert "Delta" in left.get_title()
+    with pytest.raises(ValueError, match="names must hold two names"):
+        RankingComparisonDisplay.from_matrices(a, b, names=("A",))
