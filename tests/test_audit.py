@@ -76,8 +76,9 @@ MEASURES = {
 
 
 def _table_2():
-    """The binary rows of Table 2, as printed in doc/user_guide.rst."""
-    guide = (Path(__file__).resolve().parents[1] / "doc" / "user_guide.rst").read_text()
+    """The binary rows of Table 2, as printed in doc/user_guide/measures.rst."""
+    guide = Path(__file__).resolve().parents[1] / "doc" / "user_guide" / "measures.rst"
+    guide = guide.read_text()
     table = guide.split(".. csv-table:: Properties of binary classification measures")[1]
     rows = {}
     for line in table.splitlines()[1:]:
