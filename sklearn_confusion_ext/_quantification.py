@@ -425,7 +425,11 @@ class QuantificationScorer:
 
     def __call__(self, estimator, X, y_true, sample_weight=None):
         check_is_fitted(estimator)
-        true_labels = y_true
+        n_samples = y_true.shape[0] if hasattr(y_true, "shape") else len(y_true)
+        if np.ndim(y_true) == 2 and np.shape(y_true)[1] > 1:
+            raise ValueError("Quantification scorers take single-label targets; for "
+                             "multi-label quantification score each class as a binary "
+                             "problem (Sebastiani 2020, Section 2).")
         classes = np.asarray(estimator.classes_ if self.labels is None else self.labels)
         true = prevalence(y_true, labels=classes, sample_weight=sample_weight)
         if self.method == "classify_and_count":
@@ -443,7 +447,7 @@ class QuantificationScorer:
             predicted = predicted / predicted.sum()
         params = dict(self.error_params)
         if params.get("eps") == "auto":  # the paper's 1 / (2 |sample|)
-            params["eps"] = 1 / (2 * len(true_labels))
+            params["eps"] = 1 / (2 * n_samples)
         return -self.error(true, predicted, **params)
 
 

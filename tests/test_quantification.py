@@ -267,3 +267,13 @@ def test_quantification_audit_parameters():
 
 def kl_divergence_unsmoothed(p, q):
     return float("inf") if (q == 0).any() else kl_divergence(p, q)
+
+
+def test_quantification_scorer_refuses_multilabel_targets_clearly():
+    from sklearn.datasets import make_multilabel_classification
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X, Y = make_multilabel_classification(n_samples=60, n_classes=3, random_state=0)
+    model = KNeighborsClassifier().fit(X, Y)
+    with pytest.raises(ValueError, match="single-label targets"):
+        make_quantification_scorer(absolute_error)(model, X, Y)
