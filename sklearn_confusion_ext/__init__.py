@@ -4,6 +4,7 @@ Functions are called like :mod:`sklearn.metrics`: ``f(y_true, y_pred, *, labels=
 sample_weight=None, ...)``.
 """
 
+from ._accumulator import ConfusionAccumulator
 from ._audit import AuditResult, audit_measure
 from ._measures import (
     confusion_entropy,
@@ -68,6 +69,7 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "AuditResult",
+    "ConfusionAccumulator",
     "ConfusionPosterior",
     "MLCMDisplay",
     "PosteriorIntervalDisplay",

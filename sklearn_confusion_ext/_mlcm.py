@@ -167,15 +167,20 @@ def multilabel_confusion_tensor(y_true, y_pred, *, labels=None, unique=True, nor
     for name, value in (("unique", unique), ("normalize", normalize)):
         if not isinstance(value, (bool, np.bool_)):
             raise ValueError(f"{name} must be True or False; got {value!r}.")
-    instances = _BinaryInstances.check(y_true, y_pred, labels, sample_weight,
-                                       "multilabel_confusion_tensor")
-    sums = instances.sum(_tensor_block_unique if unique else _tensor_block)
-    recall = instances.confusion(*sums[:5]).selected()
-    precision = instances.confusion(*sums[5:]).selected()
+    recall, precision = (confusion.selected() for confusion in tensor_confusions(
+        y_true, y_pred, labels=labels, unique=unique, sample_weight=sample_weight))
     if normalize:
         recall = normalize_confusion(recall, "true")
         precision = normalize_confusion(precision, "pred")
     return np.stack([recall, precision])
+
+
+def tensor_confusions(y_true, y_pred, *, labels, unique, sample_weight):
+    """Validate and build the full MLCT: recall and precision :class:`Confusion` objects."""
+    instances = _BinaryInstances.check(y_true, y_pred, labels, sample_weight,
+                                       "multilabel_confusion_tensor")
+    sums = instances.sum(_tensor_block_unique if unique else _tensor_block)
+    return instances.confusion(*sums[:5]), instances.confusion(*sums[5:])
 
 
 @dataclass(frozen=True)

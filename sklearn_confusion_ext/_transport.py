@@ -158,10 +158,17 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
            [0.   , 0.   , 0.   , 0.   ],
            [0.   , 0.   , 0.   , 0.   ]])
     """
+    return tuple(confusion.selected() for confusion in subpixel_confusions(
+        y_true, y_pred, labels=labels, weighting=weighting, sample_weight=sample_weight,
+        empty=empty))
+
+
+def subpixel_confusions(y_true, y_pred, *, labels, weighting, sample_weight, empty):
+    """Validate and build the full SCM bounds as two :class:`Confusion` objects."""
     instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty)
     diagonal, lower_off, upper_off, *none_parts = instances.sum(
         _bounds_block, row_bytes=8 * instances.n_classes ** 2, chunk_bytes=_BOUNDS_CHUNK_BYTES)
-    return tuple(instances.confusion(np.diag(diagonal) + off, none_parts).selected()
+    return tuple(instances.confusion(np.diag(diagonal) + off, none_parts)
                  for off in (lower_off, upper_off))
 
 

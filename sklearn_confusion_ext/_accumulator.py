@@ -1,0 +1,233 @@
+"""Streaming accumulation of confusion matrices, batch by batch and worker by worker.
+
+Every matrix of the library is a sum over instances, so a batch's full matrix (over the
+classes it holds) can be added to a running sum aligned by class label; the classes the
+user asked for are selected, and the matrix normalized, only in :meth:`result`.
+"""
+
+import numpy as np
+
+from ._matrix import NORMALIZE_OPTIONS, normalize_confusion
+from ._mlcm import mlcm_confusion, tensor_confusions
+from ._transport import subpixel_confusions, transport_confusion
+from ._validation import check_option
+
+KINDS = ("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic", "mlct")
+_PARAMETERS = {
+    "classic": (),
+    "transport": ("weighting", "empty"),
+    "subpixel": ("weighting", "empty"),
+    "mlcm": (),
+    "mlcm_krstinic": (),
+    "mlct": ("unique",),
+}
+
+
+class ConfusionAccumulator:
+    """Accumulate a confusion matrix over batches, then read it once.
+
+    ``update`` adds a batch, ``merge`` (or ``+``) combines accumulators built on other
+    workers, and ``result`` returns what the one-shot function returns on the concatenated
+    data (up to floating-point summation order).
+
+    Parameters
+    ----------
+    kind : {"classic", "transport", "subpixel", "mlcm", "mlcm_krstinic", "mlct"}, \
+default="transport"
+        The matrix: :func:`sklearn.metrics.confusion_matrix` (1-D labels),
+        :func:`transport_confusion_matrix`, :func:`subpixel_confusion_matrix`, :func:`mlcm`
+        (either method) or :func:`multilabel_confusion_tensor`.
+    n_classes : int, default=None
+        Width of 2-D targets; by default that of the first batch.
+    labels : array-like, default=None
+        Classes to report, as in the one-shot function.
+    **params
+        The function's own parameters: ``weighting`` and ``empty`` (transport, subpixel),
+        ``unique`` (mlct).
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import ConfusionAccumulator, transport_confusion_matrix
+    >>> accumulator = ConfusionAccumulator("transport", weighting="true")
+    >>> accumulator.update([[1, 1, 0]], [[1, 0, 1]])
+    >>> accumulator.update([[0, 0, 1], [1, 0, 0]], [[0, 0, 1], [1, 0, 0]])
+    >>> accumulator.result()[:3, :3]
+    array([[2., 0., 0.],
+           [0., 0., 1.],
+           [0., 0., 1.]])
+    """
+
+    def __init__(self, kind="transport", *, n_classes=None, labels=None, **params):
+        check_option("kind", kind, KINDS)
+        unknown = set(params) - set(_PARAMETERS[kind])
+        if unknown:
+            raise ValueError(f"{sorted(unknown)} are not parameters of kind={kind!r}; "
+                             f"it takes {list(_PARAMETERS[kind]) or 'none'}.")
+        if n_classes is not None and (isinstance(n_classes, bool) or n_classes < 1
+                                      or not isinstance(n_classes, (int, np.integer))):
+            raise ValueError(f"n_classes must be a positive integer; got {n_classes!r}.")
+        self.kind, self.n_classes, self.labels, self.params = kind, n_classes, labels, params
+        self.reset()
+
+    def reset(self):
+        """Forget every batch."""
+        self._classes = None  # class labels of the running sums (without "none")
+        self._has_none = None
+        self._single_label = None
+        self._sums = None
+        self.n_samples_ = 0
+
+    def update(self, y_true, y_pred, sample_weight=None):
+        """Add a batch (any input the one-shot function accepts)."""
+        confusions = self._build(y_true, y_pred, sample_weight)
+        first = confusions[0]
+        classes = first.display_labels[:-1] if first.has_none else first.display_labels
+        if self._sums is None:
+            self._single_label = _is_one_dimensional(y_true)
+            if not self._single_label:
+                width = len(classes)
+                if self.n_classes is not None and width != self.n_classes:
+                    raise ValueError(f"the batch has {width} classes (columns) but "
+                                     f"n_classes={self.n_classes}.")
+                self.n_classes = width
+            self._classes, self._has_none = list(classes), first.has_none
+            self._sums = [np.zeros_like(c.matrix) for c in confusions]
+        elif _is_one_dimensional(y_true) != self._single_label:
+            raise ValueError("this batch mixes 1-D class labels and 2-D targets with the "
+                             "previous ones.")
+        elif not self._single_label and len(classes) != self.n_classes:
+            raise ValueError(f"the batch has {len(classes)} classes (columns); the previous "
+                             f"batches had {self.n_classes}.")
+        self._add(classes, [c.matrix for c in confusions])
+        self.n_samples_ += int(np.shape(y_true)[0])
+
+    def merge(self, other):
+        """Add the batches of another accumulator of the same kind and parameters."""
+        if not isinstance(other, ConfusionAccumulator) or other.kind != self.kind or \
+                other.params != self.params:
+            raise ValueError("only accumulators of the same kind and parameters merge.")
+        if other._sums is None:
+            return self
+        if self._sums is None:
+            self._classes, self._has_none = list(other._classes), other._has_none
+            self._single_label, self.n_classes = other._single_label, other.n_classes
+            self._sums = [np.zeros_like(s) for s in other._sums]
+        elif other._single_label != self._single_label or (
+                not self._single_label and other.n_classes != self.n_classes):
+            raise ValueError("the accumulators hold targets of different kinds or widths.")
+        self._add(other._classes, other._sums)
+        self.n_samples_ += other.n_samples_
+        return self
+
+    def __add__(self, other):
+        import copy
+
+        return copy.deepcopy(self).merge(other)
+
+    def result(self, normalize=None):
+        """The matrix of every batch so far, as the one-shot function returns it.
+
+        Parameters
+        ----------
+        normalize : {None, "true", "pred", "all"} or bool, default=None
+            As the one-shot function's ``normalize`` (a bool for ``kind="mlct"``; the
+            sub-pixel bounds take none).
+
+        Returns
+        -------
+        ndarray, or ``(lower, upper)`` for ``kind="subpixel"``
+        """
+        if self._sums is None:
+            raise ValueError("no batch yet: call update first.")
+        order = self._order()
+        matrices = [s[np.ix_(order, order)] for s in self._sums]
+        if self.kind == "subpixel":
+            if normalize is not None:
+                raise ValueError("the sub-pixel bounds take no normalize.")
+            return tuple(matrices)
+        if self.kind == "mlct":
+            if normalize not in (None, False, True):
+                raise ValueError(f"normalize must be True or False for kind='mlct'; got "
+                                 f"{normalize!r}.")
+            recall, precision = matrices
+            if normalize:
+                recall, precision = (normalize_confusion(recall, "true"),
+                                     normalize_confusion(precision, "pred"))
+            return np.stack([recall, precision])
+        check_option("normalize", normalize, NORMALIZE_OPTIONS)
+        return normalize_confusion(matrices[0], normalize)
+
+    def _build(self, y_true, y_pred, sample_weight):
+        kind, params = self.kind, self.params
+        if kind == "classic":
+            if not _is_one_dimensional(y_true):
+                raise ValueError("kind='classic' takes 1-D class labels; use "
+                                 "kind='transport' for 2-D targets.")
+            return [transport_confusion(y_true, y_pred, labels=None, weighting="uniform",
+                                        sample_weight=sample_weight, empty="null_class")]
+        if kind == "transport":
+            return [transport_confusion(y_true, y_pred, labels=None,
+                                        weighting=params.get("weighting", "uniform"),
+                                        sample_weight=sample_weight,
+                                        empty=params.get("empty", "null_class"))]
+        if kind == "subpixel":
+            return list(subpixel_confusions(y_true, y_pred, labels=None,
+                                            weighting=params.get("weighting", "uniform"),
+                                            sample_weight=sample_weight,
+                                            empty=params.get("empty", "null_class")))
+        if kind == "mlct":
+            return list(tensor_confusions(y_true, y_pred, labels=None,
+                                          unique=params.get("unique", True),
+                                          sample_weight=sample_weight))
+        method = "krstinic" if kind == "mlcm_krstinic" else "heydarian"
+        return [mlcm_confusion(y_true, y_pred, labels=None, sample_weight=sample_weight,
+                               method=method)]
+
+    def _add(self, classes, matrices):
+        """Add full matrices over ``classes`` (plus "none") to the running sums."""
+        new = [c for c in classes if c not in self._classes]
+        if new:
+            kinds = {isinstance(c, str) for c in self._classes + new}
+            if len(kinds) > 1:
+                raise ValueError("the batch's class labels mix strings and numbers with the "
+                                 "previous batches'.")
+            self._classes += new
+            grow = len(new)
+            self._sums = [_pad(s, grow, self._has_none) for s in self._sums]
+        positions = [self._classes.index(c) for c in classes]
+        if self._has_none:
+            positions.append(self._sums[0].shape[0] - 1)
+        for total, matrix in zip(self._sums, matrices):
+            total[np.ix_(positions, positions)] += matrix
+
+    def _order(self):
+        """Rows of the running sums in the order of the one-shot result."""
+        n_classes = len(self._classes)
+        if self.labels is None:
+            order = list(np.argsort(np.asarray(self._classes), kind="stable"))
+        else:
+            wanted = list(self.labels)
+            missing = [label for label in wanted if label not in self._classes]
+            if missing:
+                self._classes += missing
+                self._sums = [_pad(s, len(missing), self._has_none) for s in self._sums]
+                n_classes = len(self._classes)
+            order = [self._classes.index(label) for label in wanted]
+        if self._has_none:
+            order.append(n_classes)
+        return np.asarray(order, dtype=int)
+
+
+def _pad(matrix, grow, has_none):
+    """Insert ``grow`` zero classes before the "none" class (or at the end)."""
+    size = matrix.shape[0]
+    at = size - 1 if has_none else size
+    padded = np.zeros((size + grow, size + grow))
+    keep = list(range(at)) + ([size + grow - 1] if has_none else [])
+    padded[np.ix_(keep, keep)] = matrix
+    return padded
+
+
+def _is_one_dimensional(y):
+    shape = np.shape(y)
+    return len(shape) == 1 or (len(shape) == 2 and shape[1] == 1)

@@ -1,0 +1,118 @@
+"""Streaming accumulation equals the one-shot functions."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.metrics import confusion_matrix
+
+from sklearn_confusion_ext import (
+    ConfusionAccumulator,
+    mlcm,
+    multilabel_confusion_tensor,
+    subpixel_confusion_matrix,
+    transport_confusion_matrix,
+)
+
+
+def _batches(rng, n_samples):
+    edges = np.sort(rng.choice(np.arange(1, n_samples), size=4, replace=False))
+    return np.split(np.arange(n_samples), edges)
+
+
+def _one_shot(kind, y_true, y_pred, weights, labels, params):
+    if kind == "classic":
+        return confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weights)
+    if kind == "transport":
+        return transport_confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weights,
+                                          **params)
+    if kind == "subpixel":
+        return subpixel_confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weights,
+                                         **params)
+    if kind == "mlct":
+        return multilabel_confusion_tensor(y_true, y_pred, labels=labels, sample_weight=weights,
+                                           **params)
+    method = "krstinic" if kind == "mlcm_krstinic" else "heydarian"
+    return mlcm(y_true, y_pred, labels=labels, sample_weight=weights, method=method)
+
+
+CASES = [
+    ("classic", "labels", {}), ("transport", "labels", {}),
+    ("transport", "soft", {"weighting": "true"}), ("transport", "indicator", {"empty": "skip"}),
+    ("subpixel", "soft", {"weighting": "pred"}), ("mlcm", "indicator", {}),
+    ("mlcm_krstinic", "indicator", {}), ("mlct", "indicator", {"unique": False}),
+    ("mlcm", "labels", {}),
+]
+
+
+def _targets(rng, form, n_samples=120):
+    if form == "labels":
+        return rng.choice(["ant", "bee", "cat", "dog"], n_samples), \
+            rng.choice(["ant", "bee", "cat", "dog"], n_samples)
+    if form == "soft":
+        return rng.random((n_samples, 4)), rng.random((n_samples, 4))
+    return (rng.random((n_samples, 4)) < 0.3).astype(int), \
+        (rng.random((n_samples, 4)) < 0.3).astype(int)
+
+
+@pytest.mark.parametrize("kind, form, params", CASES)
+def test_batches_equal_the_one_shot_function(rng, kind, form, params):
+    y_true, y_pred = _targets(rng, form)
+    weights = rng.random(len(y_true))
+    labels = ["dog", "ant", "emu"] if form == "labels" else [3, 0]
+    for chosen in (None, labels):
+        accumulator = ConfusionAccumulator(kind, labels=chosen, **params)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # empty="skip" warns per batch
+            for rows in _batches(rng, len(y_true)):
+                accumulator.update(y_true[rows], y_pred[rows], sample_weight=weights[rows])
+            expected = _one_shot(kind, y_true, y_pred, weights, chosen, params)
+        np.testing.assert_allclose(accumulator.result(), expected, atol=1e-10)
+        assert accumulator.n_samples_ == len(y_true)
+
+
+def test_merge_pickle_reset_and_normalize(rng):
+    y_true, y_pred = _targets(rng, "indicator", 200)
+    left, right = ConfusionAccumulator("transport"), ConfusionAccumulator("transport")
+    left.update(y_true[:80], y_pred[:80])
+    left = pickle.loads(pickle.dumps(left))  # mid-stream round trip
+    right.update(sp.csr_array(y_true[80:]), sp.csr_array(y_pred[80:]))
+    merged = left + right
+    np.testing.assert_allclose(merged.result(normalize="true"),
+                               transport_confusion_matrix(y_true, y_pred, normalize="true"))
+    assert left.n_samples_ == 80 and merged.n_samples_ == 200
+    left.merge(right)
+    np.testing.assert_allclose(left.result(), merged.result())
+    left.reset()
+    with pytest.raises(ValueError, match="no batch yet"):
+        left.result()
+
+
+def test_new_classes_in_later_batches_and_mismatches():
+    accumulator = ConfusionAccumulator("classic")
+    accumulator.update(["b", "a"], ["a", "a"])
+    accumulator.update(["c", "b"], ["c", "d"])
+    np.testing.assert_array_equal(accumulator.result(),
+                                  confusion_matrix(["b", "a", "c", "b"], ["a", "a", "c", "d"]))
+    with pytest.raises(ValueError, match="mix strings and numbers"):
+        accumulator.update([1, 2], [1, 2])
+    mixed = ConfusionAccumulator("transport")
+    mixed.update([0, 1], [1, 1])
+    with pytest.raises(ValueError, match="mixes 1-D class labels and 2-D"):
+        mixed.update([[1, 0]], [[1, 0]])
+    wide = ConfusionAccumulator("mlcm")
+    wide.update([[1, 0, 1]], [[1, 1, 0]])
+    with pytest.raises(ValueError, match="the previous batches had 3"):
+        wide.update([[1, 0]], [[1, 0]])
+    with pytest.raises(ValueError, match="n_classes=4"):
+        ConfusionAccumulator("mlcm", n_classes=4).update([[1, 0, 1]], [[1, 1, 0]])
+    with pytest.raises(ValueError, match="kind='classic' takes 1-D"):
+        ConfusionAccumulator("classic").update([[1, 0]], [[1, 0]])
+    with pytest.raises(ValueError, match="not parameters of kind='mlcm'"):
+        ConfusionAccumulator("mlcm", weighting="true")
+    with pytest.raises(ValueError, match="kind must be"):
+        ConfusionAccumulator("tensor")
+    with pytest.raises(ValueError, match="same kind"):
+        ConfusionAccumulator("mlcm").merge(ConfusionAccumulator("mlct"))
