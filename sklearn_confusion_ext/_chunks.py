@@ -29,10 +29,16 @@ def chunk_rows(row_bytes, chunk_bytes=None):
     return max(1, int(chunk_bytes // max(row_bytes, 1)))
 
 
-def map_chunks(function, n_rows, step):
-    """Yield ``function(rows)`` for consecutive row slices of ``step`` rows, in order."""
+def map_chunks(function, n_rows, step, n_jobs=None):
+    """Yield ``function(rows)`` for consecutive row slices of ``step`` rows, in order.
+
+    ``n_jobs``: threads, joblib-style (-1 all cores); None chooses by the number of chunks.
+    """
     slices = [slice(start, start + step) for start in range(0, n_rows, step)]
-    n_threads = min(_cpu_count(), len(slices) // _MIN_CHUNKS_FOR_THREADS)
+    if n_jobs is None:
+        n_threads = min(_cpu_count(), len(slices) // _MIN_CHUNKS_FOR_THREADS)
+    else:
+        n_threads = min(n_jobs if n_jobs > 0 else _cpu_count() + 1 + n_jobs, len(slices))
     if n_threads <= 1:
         yield from map(function, slices)
         _scratch.__dict__.pop("buffers", None)
@@ -42,14 +48,26 @@ def map_chunks(function, n_rows, step):
         yield from pool.map(function, slices)
 
 
-def sum_over_chunks(function, n_rows, step):
+def check_parallelism(n_jobs, chunk_size):
+    """Validate the public ``n_jobs`` and ``chunk_size`` parameters."""
+    for name, value, allowed in (("n_jobs", n_jobs, "a non-zero integer (-1: all cores)"),
+                                 ("chunk_size", chunk_size, "a positive number of rows")):
+        if value is None:
+            continue
+        integer = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        if not integer or value == 0 or (name == "chunk_size" and value < 0) or (
+                name == "n_jobs" and value < -_cpu_count()):
+            raise ValueError(f"{name} must be None or {allowed}; got {value!r}.")
+
+
+def sum_over_chunks(function, n_rows, step, n_jobs=None):
     """Sum the tuples of arrays ``function(rows)`` returns over all row chunks.
 
     The tuples are added element-wise in row order, so the result does not
     depend on the number of threads.
     """
     total = None
-    for result in map_chunks(function, n_rows, step):
+    for result in map_chunks(function, n_rows, step, n_jobs):
         if total is None:
             total = [part.copy() for part in result]
         else:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._arrays import dense, multiply, row_sums, scale_rows, scaled_rows, weighted_sum
-from ._chunks import chunk_rows, sum_over_chunks
+from ._chunks import check_parallelism, chunk_rows, sum_over_chunks
 from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
 from ._validation import check_binary_targets, check_option
 
@@ -28,7 +28,7 @@ METHOD_OPTIONS = ("heydarian", "krstinic")
 
 
 def mlcm(y_true, y_pred, *, labels=None, normalize=None, sample_weight=None,
-         method="heydarian"):
+         method="heydarian", n_jobs=None, chunk_size=None):
     """Multi-label confusion matrix with no-true-label and no-predicted-label cells.
 
     ``method="heydarian"`` (default) is the MLCM of Heydarian et al. (2022),
@@ -68,6 +68,8 @@ def mlcm(y_true, y_pred, *, labels=None, normalize=None, sample_weight=None,
         Weight of each instance's counts.
     method : {"heydarian", "krstinic"}, default="heydarian"
         Which multi-label confusion matrix.
+    n_jobs, chunk_size : int, default=None
+        Threads and rows per chunk, as in :func:`transport_confusion_matrix`.
 
     Returns
     -------
@@ -103,21 +105,23 @@ def mlcm(y_true, y_pred, *, labels=None, normalize=None, sample_weight=None,
     """
     check_option("normalize", normalize, NORMALIZE_OPTIONS)
     confusion = mlcm_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight,
-                               method=method)
+                               method=method, n_jobs=n_jobs, chunk_size=chunk_size)
     return normalize_confusion(confusion.selected(), normalize)
 
 
-def mlcm_confusion(y_true, y_pred, *, labels, sample_weight, method):
+def mlcm_confusion(y_true, y_pred, *, labels, sample_weight, method, n_jobs=None,
+                   chunk_size=None):
     """Validate, build the full MLCM and return it as a :class:`Confusion`."""
     check_option("method", method, METHOD_OPTIONS)
     block_sums = {"heydarian": _heydarian_block, "krstinic": _krstinic_block}[method]
-    instances = _BinaryInstances.check(y_true, y_pred, labels, sample_weight, "mlcm")
+    instances = _BinaryInstances.check(y_true, y_pred, labels, sample_weight, "mlcm",
+                                       n_jobs, chunk_size)
     diagonal, off_diagonal, none_row, none_column, corner = instances.sum(block_sums)
     return instances.confusion(diagonal, off_diagonal, none_row, none_column, corner)
 
 
 def multilabel_confusion_tensor(y_true, y_pred, *, labels=None, unique=True, normalize=False,
-                                sample_weight=None):
+                                sample_weight=None, n_jobs=None, chunk_size=None):
     """Multi-label confusion tensor (MLCT): a recall matrix and a precision matrix.
 
     Krstinic et al. (IEEE Access 2024). Per instance, with ``t1 = t AND p``,
@@ -143,6 +147,8 @@ def multilabel_confusion_tensor(y_true, y_pred, *, labels=None, unique=True, nor
         Row-normalize the recall matrix and column-normalize the precision
         matrix (all-zero rows and columns stay zero): their diagonals are then
         the per-class recall and precision.
+    n_jobs, chunk_size : int, default=None
+        Threads and rows per chunk, as in :func:`transport_confusion_matrix`.
 
     Returns
     -------
@@ -168,17 +174,19 @@ def multilabel_confusion_tensor(y_true, y_pred, *, labels=None, unique=True, nor
         if not isinstance(value, (bool, np.bool_)):
             raise ValueError(f"{name} must be True or False; got {value!r}.")
     recall, precision = (confusion.selected() for confusion in tensor_confusions(
-        y_true, y_pred, labels=labels, unique=unique, sample_weight=sample_weight))
+        y_true, y_pred, labels=labels, unique=unique, sample_weight=sample_weight,
+        n_jobs=n_jobs, chunk_size=chunk_size))
     if normalize:
         recall = normalize_confusion(recall, "true")
         precision = normalize_confusion(precision, "pred")
     return np.stack([recall, precision])
 
 
-def tensor_confusions(y_true, y_pred, *, labels, unique, sample_weight):
+def tensor_confusions(y_true, y_pred, *, labels, unique, sample_weight, n_jobs=None,
+                      chunk_size=None):
     """Validate and build the full MLCT: recall and precision :class:`Confusion` objects."""
     instances = _BinaryInstances.check(y_true, y_pred, labels, sample_weight,
-                                       "multilabel_confusion_tensor")
+                                       "multilabel_confusion_tensor", n_jobs, chunk_size)
     sums = instances.sum(_tensor_block_unique if unique else _tensor_block)
     return instances.confusion(*sums[:5]), instances.confusion(*sums[5:])
 
@@ -188,13 +196,17 @@ class _BinaryInstances:
     """Validated binary targets, summed in blocks of rows."""
 
     targets: object
+    n_jobs: object = None
+    chunk_size: object = None
 
     @classmethod
-    def check(cls, y_true, y_pred, labels, sample_weight, function):
+    def check(cls, y_true, y_pred, labels, sample_weight, function, n_jobs=None,
+              chunk_size=None):
+        check_parallelism(n_jobs, chunk_size)
         return cls(check_binary_targets(
             y_true, y_pred, labels=labels, sample_weight=sample_weight,
             advice=f"{function} needs 0/1 indicators; for soft labels use "
-                   "transport_confusion_matrix."))
+                   "transport_confusion_matrix."), n_jobs, chunk_size)
 
     def sum(self, block_sums):
         """Sum ``block_sums(t, p, n_true, n_pred, weights)`` over row chunks."""
@@ -206,8 +218,8 @@ class _BinaryInstances:
                        else targets.sample_weight[rows])
             return block_sums(t, p, n_true, n_pred, weights)
 
-        return sum_over_chunks(one_block, targets.n_samples,
-                               chunk_rows(8 * targets.y_true.shape[1]))
+        step = self.chunk_size or chunk_rows(8 * targets.y_true.shape[1])
+        return sum_over_chunks(one_block, targets.n_samples, step, self.n_jobs)
 
     def confusion(self, diagonal, off_diagonal, none_row, none_column, corner):
         matrix = np.block([[np.diag(diagonal) + off_diagonal, none_column[:, None]],

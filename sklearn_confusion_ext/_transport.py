@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._arrays import dense, row_sums, scale_rows, scaled_rows, weighted_sum
-from ._chunks import chunk_rows, scratch, sum_over_chunks
+from ._chunks import check_parallelism, chunk_rows, scratch, sum_over_chunks
 from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
 from ._validation import check_option, check_targets
 
@@ -34,7 +34,8 @@ _MIN_DENSE_CHUNK_ROWS = 64
 
 
 def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
-                               normalize=None, sample_weight=None, empty="null_class"):
+                               normalize=None, sample_weight=None, empty="null_class",
+                               n_jobs=None, chunk_size=None):
     """Transport-based confusion matrix (TCM) of single-, multi- or soft-label targets.
 
     Each instance contributes its maximum-entropy optimal transport plan
@@ -74,6 +75,11 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
         is ``(n_classes + 1, n_classes + 1)`` for 2-D targets whatever the
         data); ``"skip"`` drops such instances with a warning; ``"error"``
         raises ``ValueError``.
+    n_jobs : int, default=None
+        Threads over row chunks (-1: all cores); None chooses from the data size. Results
+        do not depend on it beyond floating-point summation order (relative 1e-12).
+    chunk_size : int, default=None
+        Rows per chunk (bounds the working memory); None sizes chunks to the cache.
 
     Returns
     -------
@@ -106,19 +112,23 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
     """
     check_option("normalize", normalize, NORMALIZE_OPTIONS)
     confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
-                                    sample_weight=sample_weight, empty=empty)
+                                    sample_weight=sample_weight, empty=empty, n_jobs=n_jobs,
+                                    chunk_size=chunk_size)
     return normalize_confusion(confusion.selected(), normalize)
 
 
-def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty):
+def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty,
+                        n_jobs=None, chunk_size=None):
     """Validate, build the full TCM and return it as a :class:`Confusion`."""
-    instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty)
+    instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty,
+                                 n_jobs, chunk_size)
     diagonal, off_diagonal, *none_parts = instances.sum(_plan_block)
     return instances.confusion(np.diag(diagonal) + off_diagonal, none_parts)
 
 
 def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
-                              sample_weight=None, empty="null_class"):
+                              sample_weight=None, empty="null_class", n_jobs=None,
+                              chunk_size=None):
     """Sub-pixel confusion matrix (SCM) bounds over all optimal transport plans.
 
     Proposition 9 of Erbani et al. (2024): entry ``ij`` of an instance's SCM
@@ -132,7 +142,7 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
 
     Parameters
     ----------
-    y_true, y_pred, labels, weighting, sample_weight, empty
+    y_true, y_pred, labels, weighting, sample_weight, empty, n_jobs, chunk_size
         As in :func:`transport_confusion_matrix`.
 
     Returns
@@ -160,12 +170,14 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
     """
     return tuple(confusion.selected() for confusion in subpixel_confusions(
         y_true, y_pred, labels=labels, weighting=weighting, sample_weight=sample_weight,
-        empty=empty))
+        empty=empty, n_jobs=n_jobs, chunk_size=chunk_size))
 
 
-def subpixel_confusions(y_true, y_pred, *, labels, weighting, sample_weight, empty):
+def subpixel_confusions(y_true, y_pred, *, labels, weighting, sample_weight, empty,
+                        n_jobs=None, chunk_size=None):
     """Validate and build the full SCM bounds as two :class:`Confusion` objects."""
-    instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty)
+    instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty,
+                                 n_jobs, chunk_size)
     diagonal, lower_off, upper_off, *none_parts = instances.sum(
         _bounds_block, row_bytes=8 * instances.n_classes ** 2, chunk_bytes=_BOUNDS_CHUNK_BYTES)
     return tuple(instances.confusion(np.diag(diagonal) + off, none_parts)
@@ -229,9 +241,13 @@ class _Instances:
     weighting: object
     empty: str
     callable_weights: object
+    n_jobs: object = None
+    chunk_size: object = None
 
     @classmethod
-    def check(cls, y_true, y_pred, labels, weighting, sample_weight, empty):
+    def check(cls, y_true, y_pred, labels, weighting, sample_weight, empty, n_jobs=None,
+              chunk_size=None):
+        check_parallelism(n_jobs, chunk_size)
         if not callable(weighting):
             check_option("weighting", weighting, WEIGHTING_OPTIONS, alternative="a callable")
         check_option("empty", empty, EMPTY_OPTIONS)
@@ -240,7 +256,7 @@ class _Instances:
         targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
                                 defer_value_checks=not callable(weighting))
         weights = _callable_weights(weighting, targets) if callable(weighting) else None
-        return cls(targets, weighting, empty, weights)
+        return cls(targets, weighting, empty, weights, n_jobs, chunk_size)
 
     @property
     def n_classes(self):
@@ -256,7 +272,9 @@ class _Instances:
         ``u`` and ``v`` are the L1-normalized rows (zero rows stay zero).
         """
         n_samples = self.targets.n_samples
-        if sp.issparse(self.targets.y_true):
+        if self.chunk_size is not None:
+            step = self.chunk_size
+        elif sp.issparse(self.targets.y_true):
             step = _SPARSE_CHUNK_ROWS
         else:
             step = max(chunk_rows(row_bytes or 8 * self.n_classes, chunk_bytes),
@@ -267,7 +285,7 @@ class _Instances:
             n_empty = np.count_nonzero(true_empty | pred_empty)
             return (*block_sums(*block, true_empty, pred_empty), np.asarray(n_empty))
 
-        *totals, n_empty = sum_over_chunks(one_block, n_samples, step)
+        *totals, n_empty = sum_over_chunks(one_block, n_samples, step, self.n_jobs)
         if self.empty == "skip" and n_empty:
             warnings.warn(f"{n_empty} instance(s) with an all-zero label or prediction were "
                           "skipped (empty='skip').", UserWarning, stacklevel=4)

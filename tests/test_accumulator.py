@@ -116,3 +116,30 @@ def test_new_classes_in_later_batches_and_mismatches():
         ConfusionAccumulator("tensor")
     with pytest.raises(ValueError, match="same kind"):
         ConfusionAccumulator("mlcm").merge(ConfusionAccumulator("mlct"))
+
+
+@pytest.mark.parametrize("n_jobs, chunk_size", [(1, None), (2, 7), (-1, 50), (None, 1)])
+def test_n_jobs_and_chunk_size_do_not_change_results(rng, n_jobs, chunk_size):
+    y_true, y_pred = rng.random((300, 5)), rng.random((300, 5))
+    binary_true, binary_pred = (y_true < 0.3).astype(int), (y_pred < 0.3).astype(int)
+    options = {"n_jobs": n_jobs, "chunk_size": chunk_size}
+    np.testing.assert_allclose(transport_confusion_matrix(y_true, y_pred, **options),
+                               transport_confusion_matrix(y_true, y_pred), rtol=1e-12)
+    np.testing.assert_allclose(subpixel_confusion_matrix(y_true, y_pred, **options),
+                               subpixel_confusion_matrix(y_true, y_pred), rtol=1e-12)
+    np.testing.assert_array_equal(mlcm(binary_true, binary_pred, **options),
+                                  mlcm(binary_true, binary_pred))
+    np.testing.assert_allclose(multilabel_confusion_tensor(binary_true, binary_pred, **options),
+                               multilabel_confusion_tensor(binary_true, binary_pred),
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("options, match", [({"n_jobs": 0}, "n_jobs must be"),
+                                             ({"n_jobs": 1.5}, "n_jobs must be"),
+                                             ({"chunk_size": 0}, "chunk_size must be"),
+                                             ({"chunk_size": -5}, "chunk_size must be")])
+def test_bad_parallelism_parameters(options, match):
+    with pytest.raises(ValueError, match=match):
+        transport_confusion_matrix([0, 1], [0, 1], **options)
+    with pytest.raises(ValueError, match=match):
+        mlcm([[1, 0]], [[1, 0]], **options)

@@ -237,9 +237,9 @@ def test_chunked_and_threaded_sum_equals_one_block(rng, monkeypatch):
     calls = []
     original = chunks.map_chunks
 
-    def counting_map_chunks(function, n_rows, step):
+    def counting_map_chunks(function, n_rows, step, n_jobs=None):
         calls.append(step)
-        return original(function, n_rows, step)
+        return original(function, n_rows, step, n_jobs)
 
     monkeypatch.setattr(chunks, "CHUNK_BYTES", 8)  # the fewest rows a chunk: 31 chunks, threads
     monkeypatch.setattr(chunks, "map_chunks", counting_map_chunks)
