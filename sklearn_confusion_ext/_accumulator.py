@@ -13,13 +13,14 @@ from ._transport import subpixel_confusions, transport_confusion
 from ._validation import check_option
 
 KINDS = ("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic", "mlct")
+# Each kind's own parameters, with the defaults of its one-shot function.
 _PARAMETERS = {
-    "classic": (),
-    "transport": ("weighting", "empty"),
-    "subpixel": ("weighting", "empty"),
-    "mlcm": (),
-    "mlcm_krstinic": (),
-    "mlct": ("unique",),
+    "classic": {},
+    "transport": {"weighting": "uniform", "empty": "null_class"},
+    "subpixel": {"weighting": "uniform", "empty": "null_class"},
+    "mlcm": {},
+    "mlcm_krstinic": {},
+    "mlct": {"unique": True},
 }
 
 
@@ -66,7 +67,8 @@ default="transport"
         if n_classes is not None and (isinstance(n_classes, bool) or n_classes < 1
                                       or not isinstance(n_classes, (int, np.integer))):
             raise ValueError(f"n_classes must be a positive integer; got {n_classes!r}.")
-        self.kind, self.n_classes, self.labels, self.params = kind, n_classes, labels, params
+        self.kind, self.n_classes, self.labels = kind, n_classes, labels
+        self.params = {**_PARAMETERS[kind], **params}
         self.reset()
 
     def reset(self):
@@ -158,30 +160,22 @@ default="transport"
         return normalize_confusion(matrices[0], normalize)
 
     def _build(self, y_true, y_pred, sample_weight):
-        kind, params = self.kind, self.params
-        if kind == "classic":
+        """The full matrices of one batch, over the classes it holds."""
+        common = {"labels": None, "sample_weight": sample_weight, **self.params}
+        if self.kind == "classic":
             if not _is_one_dimensional(y_true):
                 raise ValueError("kind='classic' takes 1-D class labels; use "
                                  "kind='transport' for 2-D targets.")
-            return [transport_confusion(y_true, y_pred, labels=None, weighting="uniform",
-                                        sample_weight=sample_weight, empty="null_class")]
-        if kind == "transport":
-            return [transport_confusion(y_true, y_pred, labels=None,
-                                        weighting=params.get("weighting", "uniform"),
-                                        sample_weight=sample_weight,
-                                        empty=params.get("empty", "null_class"))]
-        if kind == "subpixel":
-            return list(subpixel_confusions(y_true, y_pred, labels=None,
-                                            weighting=params.get("weighting", "uniform"),
-                                            sample_weight=sample_weight,
-                                            empty=params.get("empty", "null_class")))
-        if kind == "mlct":
-            return list(tensor_confusions(y_true, y_pred, labels=None,
-                                          unique=params.get("unique", True),
-                                          sample_weight=sample_weight))
-        method = "krstinic" if kind == "mlcm_krstinic" else "heydarian"
-        return [mlcm_confusion(y_true, y_pred, labels=None, sample_weight=sample_weight,
-                               method=method)]
+            return [transport_confusion(y_true, y_pred, weighting="uniform",
+                                        empty="null_class", **common)]
+        if self.kind == "transport":
+            return [transport_confusion(y_true, y_pred, **common)]
+        if self.kind == "subpixel":
+            return list(subpixel_confusions(y_true, y_pred, **common))
+        if self.kind == "mlct":
+            return list(tensor_confusions(y_true, y_pred, **common))
+        method = "krstinic" if self.kind == "mlcm_krstinic" else "heydarian"
+        return [mlcm_confusion(y_true, y_pred, method=method, **common)]
 
     def _add(self, classes, matrices):
         """Add full matrices over ``classes`` (plus "none") to the running sums."""

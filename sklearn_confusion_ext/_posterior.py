@@ -10,7 +10,7 @@ multinomial with probabilities ``theta_{j|k} = P[predicted j | actual k]``; with
 import numpy as np
 from scipy import integrate, optimize, stats
 
-from ._validation import check_confusion_matrix
+from ._validation import check_class_names, check_confusion_matrix
 
 
 def dirichlet_posterior(confusion, *, prior=1.0, labels=None):
@@ -80,10 +80,7 @@ class ConfusionPosterior:
         if not np.isfinite(alpha).all() or alpha.min() <= 0:
             raise ValueError("alpha must hold finite positive Dirichlet parameters.")
         self.alpha = alpha
-        n_classes = alpha.shape[0]
-        self.labels = list(range(n_classes)) if labels is None else list(labels)
-        if len(self.labels) != n_classes:
-            raise ValueError(f"labels has {len(self.labels)} names for {n_classes} classes.")
+        self.labels = check_class_names(labels, alpha.shape[0])
 
     def __repr__(self):
         return (f"ConfusionPosterior(n_classes={self.alpha.shape[0]}, labels={self.labels}, "

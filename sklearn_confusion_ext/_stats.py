@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ._validation import check_confusion_matrix, check_option
+from ._validation import check_class_names, check_confusion_matrix, check_option
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 CORRECTIONS = ("bonferroni", "holm", "fdr_bh", None)
@@ -142,7 +142,7 @@ def stuart_maxwell_test(confusion, *, labels=None):
     (21.783, 2)
     """
     confusion = _check_counts(confusion, "confusion", integer=False)
-    statistic, df = _stuart_maxwell(confusion, _check_labels(labels, confusion.shape[0]))
+    statistic, df = _stuart_maxwell(confusion, check_class_names(labels, confusion.shape[0]))
     return MarginalHomogeneityResult(statistic, float(stats.chi2.sf(statistic, df)), df)
 
 
@@ -176,7 +176,7 @@ def bhapkar_test(confusion, *, labels=None):
     24.461
     """
     confusion = _check_counts(confusion, "confusion", integer=False)
-    stuart_maxwell, df = _stuart_maxwell(confusion, _check_labels(labels, confusion.shape[0]))
+    stuart_maxwell, df = _stuart_maxwell(confusion, check_class_names(labels, confusion.shape[0]))
     statistic = stuart_maxwell / (1 - stuart_maxwell / confusion.sum())
     return MarginalHomogeneityResult(float(statistic), float(stats.chi2.sf(statistic, df)), df)
 
@@ -271,7 +271,7 @@ def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni", 
     check_option("method", method, CORRECTIONS)
     if not (isinstance(alpha, (int, float)) and 0 < alpha < 1):
         raise ValueError(f"alpha must be in (0, 1); got {alpha!r}.")
-    labels = _check_labels(labels, confusion.shape[0])
+    labels = check_class_names(labels, confusion.shape[0])
     diagonal = np.diag(confusion)
     statistic = confusion.sum(axis=1) - diagonal
     n_discordant = statistic + confusion.sum(axis=0) - diagonal
@@ -360,12 +360,3 @@ def _check_counts(matrix, name, integer):
               "a count matrix). Pass exact=False for the asymptotic test where it exists.")
     return check_confusion_matrix(matrix, name, min_classes=2, nonzero=True,
                                   integer_advice=advice if integer else None)
-
-
-def _check_labels(labels, n_classes):
-    if labels is None:
-        return list(range(n_classes))
-    labels = list(labels)
-    if len(labels) != n_classes:
-        raise ValueError(f"labels has {len(labels)} names for {n_classes} classes.")
-    return labels

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.multiclass import unique_labels
 
+from ._arrays import row_sums
 from ._chunks import chunk_rows, map_chunks
 
 SINGLE_LABEL = "single-label"
@@ -124,6 +125,16 @@ def check_confusion_matrix(matrix, name="confusion", *, min_classes=1, nonzero=F
     if nonzero and matrix.sum() == 0:
         raise ValueError(f"{name} is all zeros; at least one counted element is needed.")
     return matrix
+
+
+def check_class_names(labels, n_classes):
+    """Names for the ``n_classes`` rows of a matrix: ``0 .. n_classes - 1`` by default."""
+    if labels is None:
+        return list(range(n_classes))
+    labels = list(labels)
+    if len(labels) != n_classes:
+        raise ValueError(f"labels has {len(labels)} names for {n_classes} classes.")
+    return labels
 
 
 def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
@@ -266,7 +277,7 @@ def checked_row_sums(name, y, first_row=0):
     costs one product and one minimum.
     """
     if sp.issparse(y):
-        sums, smallest = _row_sums(y), y.data.min(initial=np.inf)
+        sums, smallest = row_sums(y), y.data.min(initial=np.inf)
     else:
         sums, smallest = y @ np.ones(y.shape[1]), y.min(initial=np.inf)
     if np.isfinite(sums).all() and smallest >= 0:
@@ -414,6 +425,3 @@ def _is_binary(y):
     values = y.data if sp.issparse(y) else y
     return np.count_nonzero(values) == np.count_nonzero(values == 1)
 
-
-def _row_sums(y):
-    return np.asarray(y.sum(axis=1), dtype=np.float64).ravel()
