@@ -7,10 +7,11 @@ user asked for are selected, and the matrix normalized, only in :meth:`result`.
 
 import numpy as np
 
-from ._matrix import NORMALIZE_OPTIONS, normalize_confusion
+from ._chunks import check_parallelism
+from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
 from ._mlcm import mlcm_confusion, tensor_confusions
 from ._transport import subpixel_confusions, transport_confusion
-from ._validation import check_option
+from ._validation import check_column_selection, check_label_list, check_option
 
 KINDS = ("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic", "mlct")
 # Each kind's own parameters, with the defaults of its one-shot function.
@@ -42,9 +43,19 @@ default="transport"
         Width of 2-D targets; by default that of the first batch.
     labels : array-like, default=None
         Classes to report, as in the one-shot function.
+    n_jobs, chunk_size : int, default=None
+        Threads and rows per chunk for each batch, as in
+        :func:`transport_confusion_matrix`.
     **params
         The function's own parameters: ``weighting`` and ``empty`` (transport, subpixel),
         ``unique`` (mlct).
+
+    Attributes
+    ----------
+    n_samples_ : int
+        Instances added so far.
+    n_skipped_ : int
+        Instances left out because of ``empty="skip"``.
 
     Examples
     --------
@@ -58,8 +69,10 @@ default="transport"
            [0., 0., 1.]])
     """
 
-    def __init__(self, kind="transport", *, n_classes=None, labels=None, **params):
+    def __init__(self, kind="transport", *, n_classes=None, labels=None, n_jobs=None,
+                 chunk_size=None, **params):
         check_option("kind", kind, KINDS)
+        check_parallelism(n_jobs, chunk_size)
         unknown = set(params) - set(_PARAMETERS[kind])
         if unknown:
             raise ValueError(f"{sorted(unknown)} are not parameters of kind={kind!r}; "
@@ -68,6 +81,7 @@ default="transport"
                                       or not isinstance(n_classes, (int, np.integer))):
             raise ValueError(f"n_classes must be a positive integer; got {n_classes!r}.")
         self.kind, self.n_classes, self.labels = kind, n_classes, labels
+        self.n_jobs, self.chunk_size = n_jobs, chunk_size
         self.params = {**_PARAMETERS[kind], **params}
         self.reset()
 
@@ -78,10 +92,14 @@ default="transport"
         self._single_label = None
         self._sums = None
         self.n_samples_ = 0
+        self.n_skipped_ = 0
 
     def update(self, y_true, y_pred, sample_weight=None):
-        """Add a batch (any input the one-shot function accepts)."""
-        confusions = self._build(y_true, y_pred, sample_weight)
+        """Add a batch (any input the one-shot function accepts, Dask collections included)."""
+        self._update(y_true, y_pred, sample_weight, warn=True)
+
+    def _update(self, y_true, y_pred, sample_weight, warn):
+        confusions = self._build(y_true, y_pred, sample_weight, warn)
         first = confusions[0]
         classes = first.display_labels[:-1] if first.has_none else first.display_labels
         if self._sums is None:
@@ -101,12 +119,13 @@ default="transport"
             raise ValueError(f"the batch has {len(classes)} classes (columns); the previous "
                              f"batches had {self.n_classes}.")
         self._add(classes, [c.matrix for c in confusions])
-        self.n_samples_ += int(np.shape(y_true)[0])
+        self.n_samples_ += first.n_samples
+        self.n_skipped_ += first.n_skipped
 
     def merge(self, other):
         """Add the batches of another accumulator of the same kind and parameters."""
         if not isinstance(other, ConfusionAccumulator) or other.kind != self.kind or \
-                other.params != self.params:
+                _comparable(other.params) != _comparable(self.params):
             raise ValueError("only accumulators of the same kind and parameters merge.")
         if other._sums is None:
             return self
@@ -119,6 +138,7 @@ default="transport"
             raise ValueError("the accumulators hold targets of different kinds or widths.")
         self._add(other._classes, other._sums)
         self.n_samples_ += other.n_samples_
+        self.n_skipped_ += other.n_skipped_
         return self
 
     def __add__(self, other):
@@ -139,10 +159,7 @@ default="transport"
         -------
         ndarray, or ``(lower, upper)`` for ``kind="subpixel"``
         """
-        if self._sums is None:
-            raise ValueError("no batch yet: call update first.")
-        order = self._order()
-        matrices = [s[np.ix_(order, order)] for s in self._sums]
+        matrices = [confusion.selected() for confusion in self.confusions()]
         if self.kind == "subpixel":
             if normalize is not None:
                 raise ValueError("the sub-pixel bounds take no normalize.")
@@ -159,9 +176,37 @@ default="transport"
         check_option("normalize", normalize, NORMALIZE_OPTIONS)
         return normalize_confusion(matrices[0], normalize)
 
-    def _build(self, y_true, y_pred, sample_weight):
+    def confusions(self):
+        """The running sums as :class:`Confusion` objects (full matrices, ``labels`` selection).
+
+        Classes are sorted, as the one-shot functions sort them; one object per matrix.
+        """
+        if self._sums is None:
+            raise ValueError("no batch yet: call update first.")
+        order = np.argsort(np.asarray(self._classes), kind="stable")
+        classes = [self._classes[i] for i in order]
+        selection = None
+        if self.labels is not None:
+            if self._single_label:
+                wanted = check_label_list(self.labels, np.asarray(classes))
+                missing = [label for label in wanted if label not in classes]
+                self._classes += missing
+                self._sums = [_pad(s, len(missing), self._has_none) for s in self._sums]
+                order = np.argsort(np.asarray(self._classes), kind="stable")
+                classes = [self._classes[i] for i in order]
+                selection = [classes.index(label) for label in wanted]
+            else:
+                selection = check_column_selection(self.labels, len(classes))
+        if self._has_none:
+            order = np.append(order, len(self._classes))
+        return [Confusion.from_parts(s[np.ix_(order, order)], classes, selection,
+                                     self._has_none, self.n_samples_, self.n_skipped_)
+                for s in self._sums]
+
+    def _build(self, y_true, y_pred, sample_weight, warn):
         """The full matrices of one batch, over the classes it holds."""
-        common = {"labels": None, "sample_weight": sample_weight, **self.params}
+        common = {"labels": None, "sample_weight": sample_weight, "n_jobs": self.n_jobs,
+                  "chunk_size": self.chunk_size, **self.params}
         if self.kind == "classic":
             if not _is_one_dimensional(y_true):
                 raise ValueError("kind='classic' takes 1-D class labels; use "
@@ -169,9 +214,9 @@ default="transport"
             return [transport_confusion(y_true, y_pred, weighting="uniform",
                                         empty="null_class", **common)]
         if self.kind == "transport":
-            return [transport_confusion(y_true, y_pred, **common)]
+            return [transport_confusion(y_true, y_pred, warn=warn, **common)]
         if self.kind == "subpixel":
-            return list(subpixel_confusions(y_true, y_pred, **common))
+            return list(subpixel_confusions(y_true, y_pred, warn=warn, **common))
         if self.kind == "mlct":
             return list(tensor_confusions(y_true, y_pred, **common))
         method = "krstinic" if self.kind == "mlcm_krstinic" else "heydarian"
@@ -194,22 +239,12 @@ default="transport"
         for total, matrix in zip(self._sums, matrices):
             total[np.ix_(positions, positions)] += matrix
 
-    def _order(self):
-        """Rows of the running sums in the order of the one-shot result."""
-        n_classes = len(self._classes)
-        if self.labels is None:
-            order = list(np.argsort(np.asarray(self._classes), kind="stable"))
-        else:
-            wanted = list(self.labels)
-            missing = [label for label in wanted if label not in self._classes]
-            if missing:
-                self._classes += missing
-                self._sums = [_pad(s, len(missing), self._has_none) for s in self._sums]
-                n_classes = len(self._classes)
-            order = [self._classes.index(label) for label in wanted]
-        if self._has_none:
-            order.append(n_classes)
-        return np.asarray(order, dtype=int)
+
+def _comparable(params):
+    """Parameters with a callable named by its qualified name: copies of the same function
+    (one per worker, after pickling) are the same parameter."""
+    return {name: (value.__module__, value.__qualname__) if callable(value) else value
+            for name, value in params.items()}
 
 
 def _pad(matrix, grow, has_none):

@@ -1,5 +1,6 @@
 """Operations on a built confusion matrix, shared by every matrix builder."""
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,22 +24,29 @@ class Confusion:
         Rows/columns of ``matrix`` to report, in order; "none" stays last.
     has_none : bool
         Whether the last row/column is the "none" class.
+    n_samples : int
+        Instances read (0 for a matrix built elsewhere).
+    n_skipped : int
+        Instances left out (``empty="skip"``), for the caller to warn about.
     """
 
     matrix: np.ndarray
     display_labels: list
     selection: np.ndarray
     has_none: bool
+    n_samples: int = 0
+    n_skipped: int = 0
 
     @classmethod
-    def from_parts(cls, matrix, classes, selection, has_none):
+    def from_parts(cls, matrix, classes, selection, has_none, n_samples=0, n_skipped=0):
         """Build from a full matrix, its class labels and a ``labels=`` selection."""
         labels = list(classes) + ([NONE_LABEL] if has_none else [])
         if selection is None:
             selection = np.arange(len(labels))
         elif has_none:
             selection = np.append(selection, len(labels) - 1)
-        return cls(matrix, labels, np.asarray(selection), has_none)
+        return cls(matrix, labels, np.asarray(selection), has_none, int(n_samples),
+                   int(n_skipped))
 
     def selected(self):
         """The reported sub-matrix, rows and columns in ``selection`` order."""
@@ -46,6 +54,13 @@ class Confusion:
 
     def selected_labels(self):
         return [self.display_labels[i] for i in self.selection]
+
+
+def warn_skipped(n_skipped, stacklevel):
+    """Warn that ``n_skipped`` instances with an empty side were dropped (``empty="skip"``)."""
+    if n_skipped:
+        warnings.warn(f"{n_skipped} instance(s) with an all-zero label or prediction were "
+                      "skipped (empty='skip').", UserWarning, stacklevel=stacklevel + 1)
 
 
 def normalize_confusion(matrix, normalize):

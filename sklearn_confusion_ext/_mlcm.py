@@ -21,6 +21,7 @@ import numpy as np
 
 from ._arrays import dense, multiply, row_sums, scale_rows, scaled_rows, weighted_sum
 from ._chunks import check_parallelism, chunk_rows, sum_over_chunks
+from ._dask import dask_confusions, is_dask_collection
 from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
 from ._validation import check_binary_targets, check_option
 
@@ -113,6 +114,13 @@ def mlcm_confusion(y_true, y_pred, *, labels, sample_weight, method, n_jobs=None
                    chunk_size=None):
     """Validate, build the full MLCM and return it as a :class:`Confusion`."""
     check_option("method", method, METHOD_OPTIONS)
+    check_parallelism(n_jobs, chunk_size)
+    if is_dask_collection(y_true, y_pred, sample_weight):
+        kind = {"heydarian": "mlcm", "krstinic": "mlcm_krstinic"}[method]
+        (confusion,) = dask_confusions(kind, y_true, y_pred, labels=labels,
+                                       sample_weight=sample_weight, n_jobs=n_jobs,
+                                       chunk_size=chunk_size)
+        return confusion
     block_sums = {"heydarian": _heydarian_block, "krstinic": _krstinic_block}[method]
     instances = _BinaryInstances.check(y_true, y_pred, labels, sample_weight, "mlcm",
                                        n_jobs, chunk_size)
@@ -170,9 +178,8 @@ def multilabel_confusion_tensor(y_true, y_pred, *, labels=None, unique=True, nor
            [0. , 0. , 0. , 0. ],
            [0. , 0. , 0. , 0. ]])
     """
-    for name, value in (("unique", unique), ("normalize", normalize)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{name} must be True or False; got {value!r}.")
+    if not isinstance(normalize, (bool, np.bool_)):
+        raise ValueError(f"normalize must be True or False; got {normalize!r}.")
     recall, precision = (confusion.selected() for confusion in tensor_confusions(
         y_true, y_pred, labels=labels, unique=unique, sample_weight=sample_weight,
         n_jobs=n_jobs, chunk_size=chunk_size))
@@ -185,6 +192,13 @@ def multilabel_confusion_tensor(y_true, y_pred, *, labels=None, unique=True, nor
 def tensor_confusions(y_true, y_pred, *, labels, unique, sample_weight, n_jobs=None,
                       chunk_size=None):
     """Validate and build the full MLCT: recall and precision :class:`Confusion` objects."""
+    if not isinstance(unique, (bool, np.bool_)):
+        raise ValueError(f"unique must be True or False; got {unique!r}.")
+    check_parallelism(n_jobs, chunk_size)
+    if is_dask_collection(y_true, y_pred, sample_weight):
+        return tuple(dask_confusions("mlct", y_true, y_pred, labels=labels,
+                                     sample_weight=sample_weight, n_jobs=n_jobs,
+                                     chunk_size=chunk_size, unique=unique))
     instances = _BinaryInstances.check(y_true, y_pred, labels, sample_weight,
                                        "multilabel_confusion_tensor", n_jobs, chunk_size)
     sums = instances.sum(_tensor_block_unique if unique else _tensor_block)
@@ -202,7 +216,7 @@ class _BinaryInstances:
     @classmethod
     def check(cls, y_true, y_pred, labels, sample_weight, function, n_jobs=None,
               chunk_size=None):
-        check_parallelism(n_jobs, chunk_size)
+        """Validate the targets (``n_jobs`` and ``chunk_size`` are checked by the caller)."""
         return cls(check_binary_targets(
             y_true, y_pred, labels=labels, sample_weight=sample_weight,
             advice=f"{function} needs 0/1 indicators; for soft labels use "
@@ -225,7 +239,7 @@ class _BinaryInstances:
         matrix = np.block([[np.diag(diagonal) + off_diagonal, none_column[:, None]],
                            [none_row[None, :], corner.reshape(1, 1)]])
         return Confusion.from_parts(matrix, self.targets.classes, self.targets.selection,
-                                    has_none=True)
+                                    True, self.targets.n_samples)
 
 
 def _overlaps(t, p):

@@ -9,7 +9,6 @@ eq. 8) is ``diag(m) + outer(u - m, v - m) / s`` with ``m = min(u, v)`` and
 a diagonal vector plus one matrix product, computed here in row chunks.
 """
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +16,8 @@ import scipy.sparse as sp
 
 from ._arrays import dense, row_sums, scale_rows, scaled_rows, weighted_sum
 from ._chunks import check_parallelism, chunk_rows, scratch, sum_over_chunks
-from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
+from ._dask import dask_confusions, is_dask_collection
+from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion, warn_skipped
 from ._validation import check_option, check_targets
 
 WEIGHTING_OPTIONS = ("uniform", "true", "pred")
@@ -118,12 +118,24 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
 
 
 def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty,
-                        n_jobs=None, chunk_size=None):
-    """Validate, build the full TCM and return it as a :class:`Confusion`."""
-    instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty,
-                                 n_jobs, chunk_size)
-    diagonal, off_diagonal, *none_parts = instances.sum(_plan_block)
-    return instances.confusion(np.diag(diagonal) + off_diagonal, none_parts)
+                        n_jobs=None, chunk_size=None, warn=True):
+    """Validate, build the full TCM and return it as a :class:`Confusion`.
+
+    ``warn``: warn about the instances ``empty="skip"`` dropped (else only count them).
+    """
+    _check_options(weighting, empty, n_jobs, chunk_size)
+    if is_dask_collection(y_true, y_pred, sample_weight):
+        (confusion,) = dask_confusions("transport", y_true, y_pred, labels=labels,
+                                       sample_weight=sample_weight, n_jobs=n_jobs,
+                                       chunk_size=chunk_size, weighting=weighting, empty=empty)
+    else:
+        instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty,
+                                     n_jobs, chunk_size)
+        (diagonal, off_diagonal, *none_parts), n_skipped = instances.sum(_plan_block)
+        confusion = instances.confusion(np.diag(diagonal) + off_diagonal, none_parts, n_skipped)
+    if warn:
+        warn_skipped(confusion.n_skipped, stacklevel=3)
+    return confusion
 
 
 def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
@@ -174,14 +186,24 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
 
 
 def subpixel_confusions(y_true, y_pred, *, labels, weighting, sample_weight, empty,
-                        n_jobs=None, chunk_size=None):
+                        n_jobs=None, chunk_size=None, warn=True):
     """Validate and build the full SCM bounds as two :class:`Confusion` objects."""
-    instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty,
-                                 n_jobs, chunk_size)
-    diagonal, lower_off, upper_off, *none_parts = instances.sum(
-        _bounds_block, row_bytes=8 * instances.n_classes ** 2, chunk_bytes=_BOUNDS_CHUNK_BYTES)
-    return tuple(instances.confusion(np.diag(diagonal) + off, none_parts)
-                 for off in (lower_off, upper_off))
+    _check_options(weighting, empty, n_jobs, chunk_size)
+    if is_dask_collection(y_true, y_pred, sample_weight):
+        confusions = dask_confusions("subpixel", y_true, y_pred, labels=labels,
+                                     sample_weight=sample_weight, n_jobs=n_jobs,
+                                     chunk_size=chunk_size, weighting=weighting, empty=empty)
+    else:
+        instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty,
+                                     n_jobs, chunk_size)
+        (diagonal, lower_off, upper_off, *none_parts), n_skipped = instances.sum(
+            _bounds_block, row_bytes=8 * instances.n_classes ** 2,
+            chunk_bytes=_BOUNDS_CHUNK_BYTES)
+        confusions = tuple(instances.confusion(np.diag(diagonal) + off, none_parts, n_skipped)
+                           for off in (lower_off, upper_off))
+    if warn:
+        warn_skipped(confusions[0].n_skipped, stacklevel=3)
+    return tuple(confusions)
 
 
 def transport_plan(y_true_row, y_pred_row):
@@ -233,6 +255,13 @@ def transport_plan(y_true_row, y_pred_row):
     return np.diag(diagonal) + off_diagonal
 
 
+def _check_options(weighting, empty, n_jobs, chunk_size):
+    check_parallelism(n_jobs, chunk_size)
+    if not callable(weighting):
+        check_option("weighting", weighting, WEIGHTING_OPTIONS, alternative="a callable")
+    check_option("empty", empty, EMPTY_OPTIONS)
+
+
 @dataclass(frozen=True)
 class _Instances:
     """Validated instances, read in blocks of rows as normalized masses with weights."""
@@ -247,10 +276,7 @@ class _Instances:
     @classmethod
     def check(cls, y_true, y_pred, labels, weighting, sample_weight, empty, n_jobs=None,
               chunk_size=None):
-        check_parallelism(n_jobs, chunk_size)
-        if not callable(weighting):
-            check_option("weighting", weighting, WEIGHTING_OPTIONS, alternative="a callable")
-        check_option("empty", empty, EMPTY_OPTIONS)
+        """Validate the targets (the options are checked by :func:`_check_options`)."""
         # Dense values are checked block by block in the single pass over the data,
         # except when a user callable must first see the whole (checked) arrays.
         targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
@@ -269,7 +295,8 @@ class _Instances:
     def sum(self, block_sums, row_bytes=None, chunk_bytes=None):
         """Sum ``block_sums(u, v, weights, true_empty, pred_empty)`` over row chunks.
 
-        ``u`` and ``v`` are the L1-normalized rows (zero rows stay zero).
+        ``u`` and ``v`` are the L1-normalized rows (zero rows stay zero). Returns the
+        sums and the number of instances skipped (``empty="skip"``).
         """
         n_samples = self.targets.n_samples
         if self.chunk_size is not None:
@@ -286,19 +313,16 @@ class _Instances:
             return (*block_sums(*block, true_empty, pred_empty), np.asarray(n_empty))
 
         *totals, n_empty = sum_over_chunks(one_block, n_samples, step, self.n_jobs)
-        if self.empty == "skip" and n_empty:
-            warnings.warn(f"{n_empty} instance(s) with an all-zero label or prediction were "
-                          "skipped (empty='skip').", UserWarning, stacklevel=4)
-        return totals
+        return totals, int(n_empty) if self.empty == "skip" else 0
 
-    def confusion(self, matrix, none_parts):
+    def confusion(self, matrix, none_parts, n_skipped):
         """The full matrix, with the "none" row and column when the policy asks for it."""
         if self.has_none:
             none_row, none_column, corner = none_parts
             matrix = np.block([[matrix, none_column[:, None]],
                                [none_row[None, :], corner.reshape(1, 1)]])
         return Confusion.from_parts(matrix, self.targets.classes, self.targets.selection,
-                                    self.has_none)
+                                    self.has_none, self.targets.n_samples, n_skipped)
 
     def _normalized(self, rows):
         y_true, y_pred, true_norm, pred_norm = self.targets.rows(rows)

@@ -350,7 +350,7 @@ def _encode_labels(names, targets, labels):
     if labels is None:
         classes, selection = present, None
     else:
-        listed = _check_label_list(labels, present)
+        listed = check_label_list(labels, present)
         if not np.isin(listed, targets[0]).any():
             raise ValueError(
                 f"None of labels {listed.tolist()} appear in {names[0]}; at least "
@@ -373,7 +373,8 @@ def _encode_labels(names, targets, labels):
     return TargetSet(masses, [np.ones(y.shape[0]) for y in targets], classes, selection, True)
 
 
-def _check_label_list(labels, present):
+def check_label_list(labels, present):
+    """``labels`` of 1-D targets: unique class labels of the same type as ``present``."""
     labels = np.asarray(labels)
     if labels.ndim != 1 or labels.size == 0:
         raise ValueError(f"labels must be a non-empty 1-D list of class labels; got {labels!r}.")
@@ -400,25 +401,29 @@ def _check_matrix_targets(names, targets, labels, defer_value_checks):
         raise ValueError(f"{' and '.join(names)} have no columns; at least one class is required.")
     if any(sp.issparse(y) for y in targets):
         targets = [sp.csr_array(y) for y in targets]
-    selection = None
-    if labels is not None:
-        selection = np.asarray(labels)
-        if selection.ndim != 1 or selection.size == 0 or selection.dtype.kind not in "iu":
-            raise ValueError(
-                "For 2-D targets labels must be a non-empty 1-D list of integer "
-                f"column indices; got {labels!r}."
-            )
-        if selection.min() < 0 or selection.max() >= n_classes:
-            raise ValueError(
-                f"labels must be column indices in [0, {n_classes}); got {selection.tolist()}."
-            )
-        if len(np.unique(selection)) != len(selection):
-            raise ValueError(f"labels must be unique; got {selection.tolist()}.")
+    selection = None if labels is None else check_column_selection(labels, n_classes)
     if defer_value_checks and not sp.issparse(targets[0]):
         norms = [None] * len(targets)
     else:
         norms = [_scanned_row_sums(name, y) for name, y in zip(names, targets)]
     return TargetSet(targets, norms, np.arange(n_classes), selection, False)
+
+
+def check_column_selection(labels, n_classes):
+    """``labels`` of 2-D targets: unique integer column indices in ``[0, n_classes)``."""
+    selection = np.asarray(labels)
+    if selection.ndim != 1 or selection.size == 0 or selection.dtype.kind not in "iu":
+        raise ValueError(
+            "For 2-D targets labels must be a non-empty 1-D list of integer "
+            f"column indices; got {labels!r}."
+        )
+    if selection.min() < 0 or selection.max() >= n_classes:
+        raise ValueError(
+            f"labels must be column indices in [0, {n_classes}); got {selection.tolist()}."
+        )
+    if len(np.unique(selection)) != len(selection):
+        raise ValueError(f"labels must be unique; got {selection.tolist()}.")
+    return selection
 
 
 def _is_binary(y):

@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from kinds import CASES, one_shot, random_batches, random_targets
 from sklearn.metrics import confusion_matrix
 
 from sklearn_confusion_ext import (
@@ -17,64 +18,24 @@ from sklearn_confusion_ext import (
 )
 
 
-def _batches(rng, n_samples):
-    edges = np.sort(rng.choice(np.arange(1, n_samples), size=4, replace=False))
-    return np.split(np.arange(n_samples), edges)
-
-
-def _one_shot(kind, y_true, y_pred, weights, labels, params):
-    if kind == "classic":
-        return confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weights)
-    if kind == "transport":
-        return transport_confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weights,
-                                          **params)
-    if kind == "subpixel":
-        return subpixel_confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weights,
-                                         **params)
-    if kind == "mlct":
-        return multilabel_confusion_tensor(y_true, y_pred, labels=labels, sample_weight=weights,
-                                           **params)
-    method = "krstinic" if kind == "mlcm_krstinic" else "heydarian"
-    return mlcm(y_true, y_pred, labels=labels, sample_weight=weights, method=method)
-
-
-CASES = [
-    ("classic", "labels", {}), ("transport", "labels", {}),
-    ("transport", "soft", {"weighting": "true"}), ("transport", "indicator", {"empty": "skip"}),
-    ("subpixel", "soft", {"weighting": "pred"}), ("mlcm", "indicator", {}),
-    ("mlcm_krstinic", "indicator", {}), ("mlct", "indicator", {"unique": False}),
-    ("mlcm", "labels", {}),
-]
-
-
-def _targets(rng, form, n_samples=120):
-    if form == "labels":
-        return rng.choice(["ant", "bee", "cat", "dog"], n_samples), \
-            rng.choice(["ant", "bee", "cat", "dog"], n_samples)
-    if form == "soft":
-        return rng.random((n_samples, 4)), rng.random((n_samples, 4))
-    return (rng.random((n_samples, 4)) < 0.3).astype(int), \
-        (rng.random((n_samples, 4)) < 0.3).astype(int)
-
-
 @pytest.mark.parametrize("kind, form, params", CASES)
 def test_batches_equal_the_one_shot_function(rng, kind, form, params):
-    y_true, y_pred = _targets(rng, form)
+    y_true, y_pred = random_targets(rng, form)
     weights = rng.random(len(y_true))
     labels = ["dog", "ant", "emu"] if form == "labels" else [3, 0]
     for chosen in (None, labels):
         accumulator = ConfusionAccumulator(kind, labels=chosen, **params)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # empty="skip" warns per batch
-            for rows in _batches(rng, len(y_true)):
+            for rows in random_batches(rng, len(y_true)):
                 accumulator.update(y_true[rows], y_pred[rows], sample_weight=weights[rows])
-            expected = _one_shot(kind, y_true, y_pred, weights, chosen, params)
+            expected = one_shot(kind, y_true, y_pred, weights, chosen, params)
         np.testing.assert_allclose(accumulator.result(), expected, atol=1e-10)
         assert accumulator.n_samples_ == len(y_true)
 
 
 def test_merge_pickle_reset_and_normalize(rng):
-    y_true, y_pred = _targets(rng, "indicator", 200)
+    y_true, y_pred = random_targets(rng, "indicator", 200)
     left, right = ConfusionAccumulator("transport"), ConfusionAccumulator("transport")
     left.update(y_true[:80], y_pred[:80])
     left = pickle.loads(pickle.dumps(left))  # mid-stream round trip

@@ -1,0 +1,117 @@
+"""Dask collections: one partial matrix per block of rows, then a tree sum.
+
+The matrix builders hand Dask inputs here. Each block of rows becomes a
+:class:`ConfusionAccumulator` (NumPy or scipy.sparse inside) in a task of its own;
+the accumulators are merged up a tree of fan-in ``_FAN_IN``, so only the small
+matrices travel between workers. The graph runs on Dask's current scheduler:
+with a ``dask.distributed.Client`` active, on that cluster's workers.
+"""
+
+import operator
+from functools import reduce
+
+import numpy as np
+import scipy.sparse as sp
+
+# Accumulators merged by one task of the tree sum.
+_FAN_IN = 8
+
+
+def is_dask_collection(*arrays):
+    """Whether any of ``arrays`` is a Dask collection (array, series, dataframe)."""
+    return any(hasattr(type(array), "__dask_graph__") for array in arrays)
+
+
+def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chunk_size,
+                    **params):
+    """The :class:`Confusion` objects of ``ConfusionAccumulator(kind).confusions()``.
+
+    Parameters are those of the accumulator; ``labels`` is applied once, to the sum.
+    """
+    try:
+        import dask
+    except ImportError:
+        raise ImportError("Dask inputs need dask: pip install 'sklearn-confusion-ext[dask]'."
+                          ) from None
+    blocks = _row_blocks({"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight})
+    build = dask.delayed(_block_accumulator, pure=True)
+    partial = [build(kind, n_jobs, chunk_size, params, index, rows, *block)
+               for index, (rows, block) in enumerate(blocks)]
+    merge = dask.delayed(_merged, pure=True)
+    while len(partial) > 1:
+        partial = [merge(*partial[start:start + _FAN_IN])
+                   for start in range(0, len(partial), _FAN_IN)]
+    (accumulator,) = dask.compute(partial[0])
+    accumulator.labels = labels
+    return accumulator.confusions()
+
+
+def _row_blocks(named):
+    """``(rows, (y_true, y_pred[, sample_weight]))`` per block: a range and delayed blocks.
+
+    Every input becomes a Dask array chunked like the first Dask array's rows, with all
+    its columns in one chunk; blocks of no rows are left out.
+    """
+    import dask.array as da
+
+    arrays = {name: _as_dask_array(name, y) for name, y in named.items() if y is not None}
+    reference = next(a for a in arrays.values() if isinstance(a, da.Array))
+    rows = reference.chunks[0]
+    n_samples = sum(rows)
+    for name, array in arrays.items():
+        if not isinstance(array, da.Array):
+            if sp.issparse(array):
+                raise ValueError(f"{name} is a scipy.sparse matrix beside a Dask input; wrap "
+                                 "it with dask.array.from_array(..., asarray=False).")
+            array = np.asarray(array)
+        if array.ndim not in (1, 2):
+            raise ValueError(f"{name} must be 1-D or 2-D; got shape {array.shape}.")
+        if array.shape[0] != n_samples:
+            raise ValueError(f"{name} has {array.shape[0]} rows; the other inputs have "
+                             f"{n_samples}.")
+        if isinstance(array, da.Array):
+            array = array.rechunk((rows,) + tuple((-1,) * (array.ndim - 1)))
+        else:
+            array = da.from_array(array, chunks=(rows,) + array.shape[1:])
+        arrays[name] = array
+    if n_samples == 0:
+        raise ValueError("y_true is empty; at least one sample is required.")
+    columns = [arrays[name].to_delayed().ravel() for name in arrays]
+    stops = np.cumsum(rows)
+    return [(range(stop - size, stop), block)
+            for block, size, stop in zip(zip(*columns), rows, stops.tolist()) if size > 0]
+
+
+def _as_dask_array(name, y):
+    """A Dask array for a Dask array, series or dataframe; anything else unchanged."""
+    if not is_dask_collection(y):
+        return y
+    if hasattr(y, "to_dask_array"):  # dask.dataframe: partition lengths are counted first
+        if getattr(y, "ndim", 2) == 1 and y.dtype.kind not in "biuf":
+            y = y.astype(object)  # string columns become object arrays of labels
+        return y.to_dask_array(lengths=True)
+    if not hasattr(y, "chunks"):
+        raise ValueError(f"{name} is a Dask collection of type {type(y).__name__}; pass a "
+                         "dask.array.Array, a dask.dataframe.Series or DataFrame.")
+    if any(np.isnan(size) for size in y.chunks[0]):
+        return y.compute_chunk_sizes()
+    return y
+
+
+def _block_accumulator(kind, n_jobs, chunk_size, params, index, rows, y_true, y_pred,
+                       sample_weight=None):
+    """One block's accumulator (a task); errors say which block and rows it holds."""
+    from ._accumulator import ConfusionAccumulator
+
+    accumulator = ConfusionAccumulator(kind, n_jobs=n_jobs, chunk_size=chunk_size, **params)
+    try:
+        accumulator._update(y_true, y_pred, sample_weight, warn=False)
+    except ValueError as error:
+        raise ValueError(f"Dask block {index}, rows {rows.start} to {rows.stop - 1} (row "
+                         f"numbers below count from {rows.start}): {error}") from None
+    return accumulator
+
+
+def _merged(*accumulators):
+    """The sum of accumulators (a task of the tree sum); the inputs are left unchanged."""
+    return reduce(operator.add, accumulators)
