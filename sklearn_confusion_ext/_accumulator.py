@@ -91,6 +91,7 @@ default="transport"
         self._has_none = None
         self._single_label = None
         self._sums = None
+        self._namespace = None  # (xp, device) of array-API batches: where result() goes
         self.n_samples_ = 0
         self.n_skipped_ = 0
 
@@ -111,6 +112,7 @@ default="transport"
                                      f"n_classes={self.n_classes}.")
                 self.n_classes = width
             self._classes, self._has_none = list(classes), first.has_none
+            self._namespace = first.namespace
             self._sums = [np.zeros_like(c.matrix) for c in confusions]
         elif _is_one_dimensional(y_true) != self._single_label:
             raise ValueError("this batch mixes 1-D class labels and 2-D targets with the "
@@ -132,6 +134,7 @@ default="transport"
         if self._sums is None:
             self._classes, self._has_none = list(other._classes), other._has_none
             self._single_label, self.n_classes = other._single_label, other.n_classes
+            self._namespace = other._namespace
             self._sums = [np.zeros_like(s) for s in other._sums]
         elif other._single_label != self._single_label or (
                 not self._single_label and other.n_classes != self.n_classes):
@@ -159,22 +162,25 @@ default="transport"
         -------
         ndarray, or ``(lower, upper)`` for ``kind="subpixel"``
         """
-        matrices = [confusion.selected() for confusion in self.confusions()]
+        if self.kind == "subpixel" and normalize is not None:
+            raise ValueError("the sub-pixel bounds take no normalize.")
+        if self.kind == "mlct" and normalize not in (None, False, True):
+            raise ValueError(f"normalize must be True or False for kind='mlct'; got "
+                             f"{normalize!r}.")
+        if self.kind not in ("subpixel", "mlct"):
+            check_option("normalize", normalize, NORMALIZE_OPTIONS)
+        confusions = self.confusions()
+        like_input = confusions[0].like_input  # the batches' array library, if not NumPy
+        matrices = [confusion.selected() for confusion in confusions]
         if self.kind == "subpixel":
-            if normalize is not None:
-                raise ValueError("the sub-pixel bounds take no normalize.")
-            return tuple(matrices)
+            return tuple(map(like_input, matrices))
         if self.kind == "mlct":
-            if normalize not in (None, False, True):
-                raise ValueError(f"normalize must be True or False for kind='mlct'; got "
-                                 f"{normalize!r}.")
             recall, precision = matrices
             if normalize:
                 recall, precision = (normalize_confusion(recall, "true"),
                                      normalize_confusion(precision, "pred"))
-            return np.stack([recall, precision])
-        check_option("normalize", normalize, NORMALIZE_OPTIONS)
-        return normalize_confusion(matrices[0], normalize)
+            return like_input(np.stack([recall, precision]))
+        return like_input(normalize_confusion(matrices[0], normalize))
 
     def confusions(self):
         """The running sums as :class:`Confusion` objects (full matrices, ``labels`` selection).
@@ -200,7 +206,8 @@ default="transport"
         if self._has_none:
             order = np.append(order, len(self._classes))
         return [Confusion.from_parts(s[np.ix_(order, order)], classes, selection,
-                                     self._has_none, self.n_samples_, self.n_skipped_)
+                                     self._has_none, self.n_samples_, self.n_skipped_,
+                                     self._namespace)
                 for s in self._sums]
 
     def _build(self, y_true, y_pred, sample_weight, warn):

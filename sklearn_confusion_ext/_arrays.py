@@ -1,7 +1,21 @@
-"""Row operations that work alike on dense ndarrays and scipy.sparse CSR arrays."""
+"""Row operations that work alike on dense ndarrays, scipy.sparse CSR arrays and the
+arrays of other libraries implementing the array API standard (PyTorch, CuPy, ...).
+
+NumPy and scipy.sparse take their fastest NumPy route; any other array is computed
+with its own namespace (through ``array-api-compat``), on its own device.
+"""
 
 import numpy as np
 import scipy.sparse as sp
+
+
+def namespace(array):
+    """``numpy`` for NumPy and scipy.sparse arrays, else the array's array-API namespace."""
+    if isinstance(array, np.ndarray) or sp.issparse(array) or np.isscalar(array):
+        return np
+    import array_api_compat
+
+    return array_api_compat.array_namespace(array)
 
 
 def scale_rows(matrix, scale):
@@ -22,13 +36,16 @@ def scaled_rows(matrix, scale):
 
 def weighted_sum(matrix, weights):
     """``sum_n weights[n] * matrix[n]``, a dense vector."""
-    return np.asarray(matrix.T @ weights).ravel()
+    total = matrix.T @ weights
+    return np.asarray(total).ravel() if namespace(weights) is np else total
 
 
 def row_sums(matrix):
     if sp.issparse(matrix):
         return np.asarray(matrix.sum(axis=1)).ravel()
-    return matrix @ np.ones(matrix.shape[1])
+    if isinstance(matrix, np.ndarray):
+        return matrix @ np.ones(matrix.shape[1])
+    return namespace(matrix).sum(matrix, axis=1)
 
 
 def multiply(a, b):
@@ -38,3 +55,70 @@ def multiply(a, b):
 
 def dense(matrix):
     return matrix.toarray() if sp.issparse(matrix) else matrix
+
+
+def as_float(array):
+    """``array`` (booleans, integers) as float64, in its own namespace."""
+    xp = namespace(array)
+    if xp is np:
+        return np.asarray(array, dtype=np.float64)
+    return xp.astype(array, xp.float64)
+
+
+def safe_divide(numerator, denominator):
+    """``numerator / denominator`` where the denominator is positive, else 0.
+
+    ``numerator`` is a number or an array (booleans count as 0/1) shaped like
+    ``denominator``.
+    """
+    xp = namespace(denominator)
+    positive = denominator > 0
+    if xp is np:
+        numerator = np.broadcast_to(np.asarray(numerator, dtype=float), np.shape(denominator))
+        return np.divide(numerator, denominator, out=np.zeros(np.shape(denominator)),
+                         where=positive)
+    if not isinstance(numerator, (int, float)):
+        numerator = as_float(numerator)
+    return xp.where(positive, numerator / xp.where(positive, denominator, 1.0), 0.0)
+
+
+def masked_sum(values, mask):
+    """The sum of ``values`` where ``mask`` holds, as a 0-d array."""
+    xp = namespace(values)
+    if xp is np:
+        return np.asarray(values[mask].sum())
+    return xp.sum(xp.where(mask, values, 0.0))
+
+
+def count_true(mask):
+    """The number of true entries of a boolean vector, as a 0-d array."""
+    xp = namespace(mask)
+    if xp is np:
+        return np.asarray(np.count_nonzero(mask))
+    return xp.sum(xp.astype(mask, xp.int64))
+
+
+def any_true(mask):
+    """Whether a boolean array holds a true entry (a Python bool)."""
+    return bool(namespace(mask).any(mask))
+
+
+def ones_like(vector):
+    return namespace(vector).ones_like(vector)
+
+
+def zeros_like(vector):
+    return namespace(vector).zeros_like(vector)
+
+
+def to_numpy(array):
+    """A NumPy copy of an array from any namespace or device (NumPy arrays unchanged)."""
+    if isinstance(array, np.ndarray):
+        return array
+    import array_api_compat
+
+    if array_api_compat.is_cupy_array(array):
+        return array.get()
+    if array_api_compat.is_torch_array(array):
+        return array.detach().cpu().numpy()
+    return np.from_dlpack(array)  # CPU arrays of any other library

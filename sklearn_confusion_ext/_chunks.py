@@ -34,7 +34,7 @@ def map_chunks(function, n_rows, step, n_jobs=None):
 
     ``n_jobs``: threads, joblib-style (-1 all cores); None chooses by the number of chunks.
     """
-    slices = [slice(start, start + step) for start in range(0, n_rows, step)]
+    slices = [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
     if n_jobs is None:
         n_threads = min(_cpu_count(), len(slices) // _MIN_CHUNKS_FOR_THREADS)
     else:

@@ -28,6 +28,9 @@ class Confusion:
         Instances read (0 for a matrix built elsewhere).
     n_skipped : int
         Instances left out (``empty="skip"``), for the caller to warn about.
+    namespace : tuple or None
+        ``(xp, device)`` of targets from another array-API library, where the
+        public functions return their result (:meth:`like_input`).
     """
 
     matrix: np.ndarray
@@ -36,9 +39,11 @@ class Confusion:
     has_none: bool
     n_samples: int = 0
     n_skipped: int = 0
+    namespace: tuple = None
 
     @classmethod
-    def from_parts(cls, matrix, classes, selection, has_none, n_samples=0, n_skipped=0):
+    def from_parts(cls, matrix, classes, selection, has_none, n_samples=0, n_skipped=0,
+                   namespace=None):
         """Build from a full matrix, its class labels and a ``labels=`` selection."""
         labels = list(classes) + ([NONE_LABEL] if has_none else [])
         if selection is None:
@@ -46,11 +51,18 @@ class Confusion:
         elif has_none:
             selection = np.append(selection, len(labels) - 1)
         return cls(matrix, labels, np.asarray(selection), has_none, int(n_samples),
-                   int(n_skipped))
+                   int(n_skipped), namespace)
 
     def selected(self):
         """The reported sub-matrix, rows and columns in ``selection`` order."""
         return self.matrix[np.ix_(self.selection, self.selection)]
+
+    def like_input(self, array):
+        """``array`` (a NumPy result) in the namespace and on the device of the input."""
+        if self.namespace is None:
+            return array
+        xp, device = self.namespace
+        return xp.asarray(array, device=device)
 
     def selected_labels(self):
         return [self.display_labels[i] for i in self.selection]

@@ -19,7 +19,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._arrays import dense, multiply, row_sums, scale_rows, scaled_rows, weighted_sum
+from ._arrays import (
+    as_float,
+    dense,
+    masked_sum,
+    multiply,
+    namespace,
+    ones_like,
+    row_sums,
+    safe_divide,
+    scale_rows,
+    scaled_rows,
+    to_numpy,
+    weighted_sum,
+)
 from ._chunks import check_parallelism, chunk_rows, sum_over_chunks
 from ._dask import dask_confusions, is_dask_collection
 from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
@@ -107,7 +120,7 @@ def mlcm(y_true, y_pred, *, labels=None, normalize=None, sample_weight=None,
     check_option("normalize", normalize, NORMALIZE_OPTIONS)
     confusion = mlcm_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight,
                                method=method, n_jobs=n_jobs, chunk_size=chunk_size)
-    return normalize_confusion(confusion.selected(), normalize)
+    return confusion.like_input(normalize_confusion(confusion.selected(), normalize))
 
 
 def mlcm_confusion(y_true, y_pred, *, labels, sample_weight, method, n_jobs=None,
@@ -180,13 +193,14 @@ def multilabel_confusion_tensor(y_true, y_pred, *, labels=None, unique=True, nor
     """
     if not isinstance(normalize, (bool, np.bool_)):
         raise ValueError(f"normalize must be True or False; got {normalize!r}.")
-    recall, precision = (confusion.selected() for confusion in tensor_confusions(
-        y_true, y_pred, labels=labels, unique=unique, sample_weight=sample_weight,
-        n_jobs=n_jobs, chunk_size=chunk_size))
+    confusions = tensor_confusions(y_true, y_pred, labels=labels, unique=unique,
+                                   sample_weight=sample_weight, n_jobs=n_jobs,
+                                   chunk_size=chunk_size)
+    recall, precision = (confusion.selected() for confusion in confusions)
     if normalize:
         recall = normalize_confusion(recall, "true")
         precision = normalize_confusion(precision, "pred")
-    return np.stack([recall, precision])
+    return confusions[0].like_input(np.stack([recall, precision]))
 
 
 def tensor_confusions(y_true, y_pred, *, labels, unique, sample_weight, n_jobs=None,
@@ -228,18 +242,19 @@ class _BinaryInstances:
 
         def one_block(rows):
             t, p, n_true, n_pred = targets.rows(rows)
-            weights = (np.ones(len(n_true)) if targets.sample_weight is None
+            weights = (ones_like(n_true) if targets.sample_weight is None
                        else targets.sample_weight[rows])
-            return block_sums(t, p, n_true, n_pred, weights)
+            return tuple(map(to_numpy, block_sums(t, p, n_true, n_pred, weights)))
 
-        step = self.chunk_size or chunk_rows(8 * targets.y_true.shape[1])
-        return sum_over_chunks(one_block, targets.n_samples, step, self.n_jobs)
+        step = self.chunk_size or chunk_rows(8 * len(targets.classes)) * targets.chunk_factor
+        return sum_over_chunks(one_block, targets.n_samples, step, targets.threads(self.n_jobs))
 
     def confusion(self, diagonal, off_diagonal, none_row, none_column, corner):
         matrix = np.block([[np.diag(diagonal) + off_diagonal, none_column[:, None]],
                            [none_row[None, :], corner.reshape(1, 1)]])
         return Confusion.from_parts(matrix, self.targets.classes, self.targets.selection,
-                                    True, self.targets.n_samples)
+                                    True, self.targets.n_samples,
+                                    namespace=self.targets.namespace)
 
 
 def _overlaps(t, p):
@@ -254,13 +269,13 @@ def _heydarian_block(t, p, n_true, n_pred, weights):
     t1, t2, p2, n_missed, n_wrong = _overlaps(t, p)
     # Category 2 (nothing missed): every true label takes the wrong predictions;
     # category 3: only the missed labels do. Category 1 has no wrong prediction.
-    rows = t - scaled_rows(t1, (n_missed > 0).astype(float))
+    rows = t - scaled_rows(t1, as_float(n_missed > 0))
     off_diagonal = dense(scale_rows(rows, weights).T @ p2)
-    no_true_label = weights * (n_true == 0)
+    no_true_label = weights * as_float(n_true == 0)
     return (weighted_sum(t1, weights), off_diagonal,
             weighted_sum(p2, no_true_label),  # NTL row (Algorithm 4, T empty)
-            weighted_sum(t2, weights * (n_wrong == 0)),  # NPL column (Algorithm 3)
-            np.asarray(no_true_label[n_pred == 0].sum()))  # Algorithm 2, both empty
+            weighted_sum(t2, weights * as_float(n_wrong == 0)),  # NPL column (Algorithm 3)
+            masked_sum(no_true_label, n_pred == 0))  # Algorithm 2, both empty
 
 
 def _krstinic_block(t, p, n_true, n_pred, weights):
@@ -270,11 +285,11 @@ def _krstinic_block(t, p, n_true, n_pred, weights):
     pred_inside = both & (n_missed == 0) & (n_wrong > 0)  # y strictly inside y_hat
     true_inside = both & (n_missed > 0) & (n_wrong == 0)  # y_hat strictly inside y
     neither = both & (n_missed > 0) & (n_wrong > 0)
-    diagonal_scale = np.where(pred_inside, _safe_divide(n_true, n_pred), 1.0)
-    row_scale = weights * (_safe_divide(pred_inside | true_inside, n_pred)
-                           + _safe_divide(neither, n_wrong))
-    rows = t2 + scaled_rows(m, pred_inside.astype(float))
-    columns = p2 + scaled_rows(m, true_inside.astype(float))
+    diagonal_scale = namespace(n_true).where(pred_inside, safe_divide(n_true, n_pred), 1.0)
+    row_scale = weights * (safe_divide(pred_inside | true_inside, n_pred)
+                           + safe_divide(neither, n_wrong))
+    rows = t2 + scaled_rows(m, as_float(pred_inside))
+    columns = p2 + scaled_rows(m, as_float(true_inside))
     off_diagonal = dense(scaled_rows(rows, row_scale).T @ columns)
     return (weighted_sum(m, weights * diagonal_scale), off_diagonal,
             *_unknown_parts(t, p, n_true, n_pred, weights, true_per_pred=False))
@@ -285,8 +300,8 @@ def _tensor_block_unique(t, p, n_true, n_pred, weights):
     t1, t2, p2, _, _ = _overlaps(t, p)
     both = (n_true > 0) & (n_pred > 0)
     diagonal = weighted_sum(t1, weights)
-    recall = dense(scaled_rows(t2, weights * _safe_divide(both, n_pred)).T @ p)
-    precision = dense(scaled_rows(t, weights * _safe_divide(both, n_true)).T @ p2)
+    recall = dense(scaled_rows(t2, weights * safe_divide(both, n_pred)).T @ p)
+    precision = dense(scaled_rows(t, weights * safe_divide(both, n_true)).T @ p2)
     return _tensor_parts(diagonal, recall, precision, t, p, n_true, n_pred, weights)
 
 
@@ -298,12 +313,12 @@ def _tensor_block(t, p, n_true, n_pred, weights):
     true_inside = both & (n_missed > 0) & (n_wrong == 0)
     neither = both & (n_missed > 0) & (n_wrong > 0)
     diagonal = weighted_sum(t1, weights)
-    recall_columns = p2 + scaled_rows(t1, true_inside.astype(float))
-    recall_scale = weights * (_safe_divide(true_inside, n_pred) + _safe_divide(neither, n_wrong))
+    recall_columns = p2 + scaled_rows(t1, as_float(true_inside))
+    recall_scale = weights * (safe_divide(true_inside, n_pred) + safe_divide(neither, n_wrong))
     recall = dense(scaled_rows(t2, recall_scale).T @ recall_columns)
-    precision_rows = t2 + scaled_rows(t1, pred_inside.astype(float))
-    precision_scale = weights * (_safe_divide(pred_inside, n_true)
-                                 + _safe_divide(neither, n_missed))
+    precision_rows = t2 + scaled_rows(t1, as_float(pred_inside))
+    precision_scale = weights * (safe_divide(pred_inside, n_true)
+                                 + safe_divide(neither, n_missed))
     precision = dense(scaled_rows(precision_rows, precision_scale).T @ p2)
     return _tensor_parts(diagonal, recall, precision, t, p, n_true, n_pred, weights)
 
@@ -322,16 +337,8 @@ def _unknown_parts(t, p, n_true, n_pred, weights, true_per_pred):
     with no prediction, the column gets the true labels, each counted once
     unless ``true_per_pred`` (normalized by their number).
     """
-    no_true = weights * ((n_true == 0) & (n_pred > 0))
-    no_pred = weights * ((n_pred == 0) & (n_true > 0))
-    row = weighted_sum(p, no_true if true_per_pred else no_true * _safe_divide(1.0, n_pred))
-    column = weighted_sum(t, no_pred * _safe_divide(1.0, n_true) if true_per_pred else no_pred)
-    corner = weights[(n_true == 0) & (n_pred == 0)].sum()
-    return row, column, np.asarray(corner)
-
-
-def _safe_divide(numerator, denominator):
-    """``numerator / denominator`` where the denominator is positive, else 0."""
-    numerator = np.broadcast_to(np.asarray(numerator, dtype=float), np.shape(denominator))
-    return np.divide(numerator, denominator, out=np.zeros(np.shape(denominator)),
-                     where=denominator > 0)
+    no_true = weights * as_float((n_true == 0) & (n_pred > 0))
+    no_pred = weights * as_float((n_pred == 0) & (n_true > 0))
+    row = weighted_sum(p, no_true if true_per_pred else no_true * safe_divide(1.0, n_pred))
+    column = weighted_sum(t, no_pred * safe_divide(1.0, n_true) if true_per_pred else no_pred)
+    return row, column, masked_sum(weights, (n_true == 0) & (n_pred == 0))

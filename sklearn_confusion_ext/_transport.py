@@ -14,7 +14,21 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._arrays import dense, row_sums, scale_rows, scaled_rows, weighted_sum
+from ._arrays import (
+    any_true,
+    as_float,
+    count_true,
+    dense,
+    masked_sum,
+    namespace,
+    ones_like,
+    row_sums,
+    safe_divide,
+    scale_rows,
+    scaled_rows,
+    to_numpy,
+    weighted_sum,
+)
 from ._chunks import check_parallelism, chunk_rows, scratch, sum_over_chunks
 from ._dask import dask_confusions, is_dask_collection
 from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion, warn_skipped
@@ -114,7 +128,7 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
     confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
                                     sample_weight=sample_weight, empty=empty, n_jobs=n_jobs,
                                     chunk_size=chunk_size)
-    return normalize_confusion(confusion.selected(), normalize)
+    return confusion.like_input(normalize_confusion(confusion.selected(), normalize))
 
 
 def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty,
@@ -180,7 +194,7 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
            [0.   , 0.   , 0.   , 0.   ],
            [0.   , 0.   , 0.   , 0.   ]])
     """
-    return tuple(confusion.selected() for confusion in subpixel_confusions(
+    return tuple(confusion.like_input(confusion.selected()) for confusion in subpixel_confusions(
         y_true, y_pred, labels=labels, weighting=weighting, sample_weight=sample_weight,
         empty=empty, n_jobs=n_jobs, chunk_size=chunk_size))
 
@@ -199,6 +213,8 @@ def subpixel_confusions(y_true, y_pred, *, labels, weighting, sample_weight, emp
         (diagonal, lower_off, upper_off, *none_parts), n_skipped = instances.sum(
             _bounds_block, row_bytes=8 * instances.n_classes ** 2,
             chunk_bytes=_BOUNDS_CHUNK_BYTES)
+        for off_diagonal in (lower_off, upper_off):
+            np.fill_diagonal(off_diagonal, 0)
         confusions = tuple(instances.confusion(np.diag(diagonal) + off, none_parts, n_skipped)
                            for off in (lower_off, upper_off))
     if warn:
@@ -281,12 +297,16 @@ class _Instances:
         # except when a user callable must first see the whole (checked) arrays.
         targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
                                 defer_value_checks=not callable(weighting))
+        if callable(weighting) and targets.namespace is not None:
+            raise ValueError("a callable weighting takes NumPy or scipy.sparse targets; with "
+                             f"{targets.namespace[0].__name__} arrays pass 'uniform', 'true' "
+                             "or 'pred', or weights as sample_weight.")
         weights = _callable_weights(weighting, targets) if callable(weighting) else None
         return cls(targets, weighting, empty, weights, n_jobs, chunk_size)
 
     @property
     def n_classes(self):
-        return self.targets.y_true.shape[1]
+        return len(self.targets.classes)
 
     @property
     def has_none(self):
@@ -298,21 +318,23 @@ class _Instances:
         ``u`` and ``v`` are the L1-normalized rows (zero rows stay zero). Returns the
         sums and the number of instances skipped (``empty="skip"``).
         """
-        n_samples = self.targets.n_samples
+        targets = self.targets
         if self.chunk_size is not None:
             step = self.chunk_size
-        elif sp.issparse(self.targets.y_true):
+        elif sp.issparse(targets.y_true):
             step = _SPARSE_CHUNK_ROWS
         else:
             step = max(chunk_rows(row_bytes or 8 * self.n_classes, chunk_bytes),
-                       _MIN_DENSE_CHUNK_ROWS)
+                       _MIN_DENSE_CHUNK_ROWS) * targets.chunk_factor
 
         def one_block(rows):
             *block, true_empty, pred_empty = self._normalized(rows)
-            n_empty = np.count_nonzero(true_empty | pred_empty)
-            return (*block_sums(*block, true_empty, pred_empty), np.asarray(n_empty))
+            sums = (*block_sums(*block, true_empty, pred_empty),
+                    count_true(true_empty | pred_empty))
+            return tuple(map(to_numpy, sums))
 
-        *totals, n_empty = sum_over_chunks(one_block, n_samples, step, self.n_jobs)
+        *totals, n_empty = sum_over_chunks(one_block, targets.n_samples, step,
+                                           targets.threads(self.n_jobs))
         return totals, int(n_empty) if self.empty == "skip" else 0
 
     def confusion(self, matrix, none_parts, n_skipped):
@@ -322,21 +344,22 @@ class _Instances:
             matrix = np.block([[matrix, none_column[:, None]],
                                [none_row[None, :], corner.reshape(1, 1)]])
         return Confusion.from_parts(matrix, self.targets.classes, self.targets.selection,
-                                    self.has_none, self.targets.n_samples, n_skipped)
+                                    self.has_none, self.targets.n_samples, n_skipped,
+                                    self.targets.namespace)
 
     def _normalized(self, rows):
         y_true, y_pred, true_norm, pred_norm = self.targets.rows(rows)
         true_empty, pred_empty = true_norm == 0, pred_norm == 0
-        if self.empty == "error" and (true_empty.any() or pred_empty.any()):
-            bad = rows.start + np.flatnonzero(true_empty | pred_empty)
+        if self.empty == "error" and any_true(true_empty | pred_empty):
+            bad = rows.start + np.flatnonzero(to_numpy(true_empty | pred_empty))
             raise ValueError(
                 f"Instances have an all-zero label or prediction (rows {bad[:5].tolist()}"
                 f"{' ...' if bad.size > 5 else ''}); pass empty='null_class' to count them in "
                 "a 'none' class or empty='skip' to drop them."
             )
         weights = self._weights(rows, true_norm, pred_norm)
-        if self.empty == "skip" and (true_empty.any() or pred_empty.any()):
-            weights = np.where(true_empty | pred_empty, 0.0, weights)
+        if self.empty == "skip" and any_true(true_empty | pred_empty):
+            weights = weights * as_float(~(true_empty | pred_empty))
         return (_normalize_rows(y_true, true_norm, "u"), _normalize_rows(y_pred, pred_norm, "v"),
                 weights, true_empty, pred_empty)
 
@@ -345,11 +368,11 @@ class _Instances:
         if self.callable_weights is not None:
             weights = self.callable_weights[rows]
         elif self.weighting == "true":
-            weights = np.where(true_norm == 0, 1.0, true_norm)
+            weights = true_norm + as_float(true_norm == 0)  # an empty side weighs 1
         elif self.weighting == "pred":
-            weights = np.where(pred_norm == 0, 1.0, pred_norm)
+            weights = pred_norm + as_float(pred_norm == 0)
         else:
-            weights = np.ones(true_norm.shape[0])
+            weights = ones_like(true_norm)
         sample_weight = self.targets.sample_weight
         return weights if sample_weight is None else weights * sample_weight[rows]
 
@@ -378,23 +401,21 @@ def _bounds_block(u, v, weights, true_empty, pred_empty):
     common, deficit, excess = _split(dense(u), dense(v))
     diagonal = weighted_sum(common, weights)
     none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
-    deficit_mass = deficit.sum(axis=1)
+    deficit_mass = row_sums(deficit)
     keep = (deficit_mass > DEFICIT_TOLERANCE) & (weights > 0)
-    deficit, excess = deficit[keep, :, None], excess[keep, None, :]
-    weights, deficit_mass = weights[keep], deficit_mass[keep, None, None]
-    lower = np.tensordot(weights, np.maximum(deficit + excess - deficit_mass, 0), axes=1)
-    upper = np.tensordot(weights, np.minimum(deficit, excess), axes=1)
-    n_classes = common.shape[1]
-    for bound in (lower, upper):
-        np.fill_diagonal(bound.reshape(n_classes, n_classes), 0)
-    return (diagonal, lower.reshape(n_classes, n_classes), upper.reshape(n_classes, n_classes),
-            *none_parts)
+    deficit, excess = deficit[keep][:, :, None], excess[keep][:, None, :]
+    weights, deficit_mass = weights[keep], deficit_mass[keep][:, None, None]
+    xp = namespace(weights)
+    lower = xp.tensordot(weights, xp.maximum(deficit + excess - deficit_mass, 0.0), axes=1)
+    upper = xp.tensordot(weights, xp.minimum(deficit, excess), axes=1)
+    # The diagonal of both bounds is zeroed after the sum (subpixel_confusions).
+    return diagonal, lower, upper, *none_parts
 
 
 def _split(u, v):
     """Common mass ``min(u, v)``, deficits ``u - m`` and excesses ``v - m``."""
-    if sp.issparse(u):
-        common = u.minimum(v)
+    if sp.issparse(u) or namespace(u) is not np:
+        common = u.minimum(v) if sp.issparse(u) else namespace(u).minimum(u, v)
         return common, u - common, v - common
     common = np.minimum(u, v, out=scratch("common", u.shape))
     u -= common
@@ -409,25 +430,23 @@ def _none_parts(deficit, excess, weights, true_empty, pred_empty):
     label sends its whole (normalized) prediction, its excess, from "none"; a
     row with no prediction sends its whole label, its deficit, to "none".
     """
-    if not (true_empty.any() or pred_empty.any()):
+    if not any_true(true_empty | pred_empty):
         zeros = np.zeros(deficit.shape[1])
         return zeros, zeros.copy(), np.asarray(0.0)
-    no_label = np.flatnonzero(true_empty & ~pred_empty)
-    no_prediction = np.flatnonzero(pred_empty & ~true_empty)
-    corner = weights[true_empty & pred_empty].sum()
-    return (weighted_sum(excess[no_label], weights[no_label]),
-            weighted_sum(deficit[no_prediction], weights[no_prediction]), np.asarray(corner))
+    no_label = weights * as_float(true_empty & ~pred_empty)
+    no_prediction = weights * as_float(pred_empty & ~true_empty)
+    return (weighted_sum(excess, no_label), weighted_sum(deficit, no_prediction),
+            masked_sum(weights, true_empty & pred_empty))
 
 
 def _plan_scale(deficit_mass, weights):
     """``lambda / s`` per row; zero where the deficit is rounding noise (eq. 9)."""
-    return np.divide(weights, deficit_mass, out=np.zeros_like(deficit_mass),
-                     where=deficit_mass > DEFICIT_TOLERANCE)
+    return safe_divide(weights, deficit_mass * as_float(deficit_mass > DEFICIT_TOLERANCE))
 
 
 def _normalize_rows(matrix, norms, slot):
     """Rows divided by their L1 norms (empty rows stay zero); dense into scratch ``slot``."""
-    inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-    if sp.issparse(matrix):
+    inverse = safe_divide(1.0, norms)
+    if sp.issparse(matrix) or namespace(matrix) is not np:
         return scaled_rows(matrix, inverse)
     return np.multiply(matrix, inverse[:, None], out=scratch(slot, matrix.shape))

@@ -11,12 +11,13 @@ before any work is done.
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.multiclass import unique_labels
 
-from ._arrays import row_sums
+from ._arrays import namespace, row_sums
 from ._chunks import chunk_rows, map_chunks
 
 SINGLE_LABEL = "single-label"
@@ -58,6 +59,13 @@ class Targets:
     pred_norm: np.ndarray
     sample_weight: object
 
+    # Rows of a chunk are this many times the cache-sized default (device arrays: more).
+    chunk_factor: ClassVar[int] = 1
+
+    def threads(self, n_jobs):
+        """Threads over chunks for the user's ``n_jobs`` (None: chosen from the data)."""
+        return n_jobs
+
     @property
     def n_samples(self):
         return self.y_true.shape[0]
@@ -74,6 +82,11 @@ class Targets:
                     checked_row_sums("y_pred", y_pred, rows.start))
         return y_true, y_pred, self.true_norm[rows], self.pred_norm[rows]
 
+    @property
+    def namespace(self):
+        """``(xp, device)`` of targets from another array library, else None."""
+        return None
+
     @cached_property
     def kind(self):
         """"single-label" (1-D labels), "multilabel" (2-D 0/1) or "soft"."""
@@ -84,7 +97,7 @@ def target_kind(single_label, masses):
     """The kind of targets: 1-D labels, 2-D binary indicators or 2-D soft labels."""
     if single_label:
         return SINGLE_LABEL
-    return MULTILABEL if all(_is_binary(y) for y in masses) else SOFT
+    return MULTILABEL if all(is_binary(y) for y in masses) else SOFT
 
 
 def check_option(name, value, allowed, alternative=None):
@@ -162,7 +175,15 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
     Returns
     -------
     Targets
+        A :class:`~sklearn_confusion_ext._array_api.DeviceTargets` for arrays of another
+        array-API library (PyTorch, CuPy, ...), computed in their namespace.
     """
+    from ._array_api import check_device_targets, foreign_namespace  # (subclasses Targets)
+
+    space = foreign_namespace(y_true, y_pred, sample_weight)
+    if space is not None:
+        return check_device_targets(y_true, y_pred, labels=labels,
+                                    sample_weight=sample_weight, space=space)
     target_set = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels,
                                   defer_value_checks)
     (mass_true, mass_pred), (true_norm, pred_norm) = target_set.masses, target_set.norms
@@ -185,7 +206,7 @@ def check_binary_targets(y_true, y_pred, *, labels=None, sample_weight=None, adv
     """
     targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
     for name, y in (("y_true", targets.y_true), ("y_pred", targets.y_pred)):
-        if not _is_binary(y):
+        if not targets.single_label and not is_binary(y):
             raise ValueError(f"{name} has values other than 0 and 1; {advice}")
     return targets
 
@@ -347,17 +368,7 @@ def _encode_labels(names, targets, labels):
         present = unique_labels(*targets)
     except ValueError as exc:
         raise ValueError(f"{' and '.join(names)} are not class labels: {exc}") from None
-    if labels is None:
-        classes, selection = present, None
-    else:
-        listed = check_label_list(labels, present)
-        if not np.isin(listed, targets[0]).any():
-            raise ValueError(
-                f"None of labels {listed.tolist()} appear in {names[0]}; at least "
-                f"one label must be in {names[0]}."
-            )
-        classes = np.concatenate([listed, np.setdiff1d(present, listed)])
-        selection = np.arange(len(listed))
+    classes, selection = label_classes(names[0], targets[0], present, labels)
     order = np.argsort(classes, kind="stable")
     sorted_classes = classes[order]
 
@@ -371,6 +382,24 @@ def _encode_labels(names, targets, labels):
 
     masses = [one_hot(y) for y in targets]
     return TargetSet(masses, [np.ones(y.shape[0]) for y in targets], classes, selection, True)
+
+
+def label_classes(first_name, first, present, labels):
+    """The classes of 1-D targets, ``labels`` first, and the positions ``labels`` select.
+
+    ``present``: the sorted labels of all targets; ``first``: the labels of the first
+    target, where at least one of ``labels`` must appear.
+    """
+    if labels is None:
+        return present, None
+    listed = check_label_list(labels, present)
+    if not np.isin(listed, first).any():
+        raise ValueError(
+            f"None of labels {listed.tolist()} appear in {first_name}; at least "
+            f"one label must be in {first_name}."
+        )
+    return (np.concatenate([listed, np.setdiff1d(present, listed)]),
+            np.arange(len(listed)))
 
 
 def check_label_list(labels, present):
@@ -426,7 +455,11 @@ def check_column_selection(labels, n_classes):
     return selection
 
 
-def _is_binary(y):
+def is_binary(y):
+    """Whether a 2-D mass array holds only zeros and ones."""
+    if not (sp.issparse(y) or isinstance(y, np.ndarray)):
+        xp = namespace(y)
+        return bool(xp.all((y == 0) | (y == 1)))
     values = y.data if sp.issparse(y) else y
     return np.count_nonzero(values) == np.count_nonzero(values == 1)
 

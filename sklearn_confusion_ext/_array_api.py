@@ -1,0 +1,171 @@
+"""Targets from other array libraries (PyTorch, CuPy, ``array_api_strict``, ...).
+
+Arrays that implement the array API standard are validated and summed in their own
+namespace and on their own device, through ``array-api-compat``: only the per-chunk
+partial matrices, of size ``(n_classes + 1)**2``, travel to the host, where the matrix
+is assembled; the builders then return it in the input's namespace, on its device.
+"""
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._arrays import as_float, ones_like, to_numpy
+from ._validation import (
+    MULTILABEL,
+    SINGLE_LABEL,
+    SOFT,
+    Targets,
+    check_column_selection,
+    check_sample_weight,
+    checked_row_sums,
+    is_binary,
+    label_classes,
+)
+
+# Libraries whose arrays are recognised even without ``__array_namespace__``.
+_ARRAY_LIBRARIES = {"torch", "cupy", "jax", "jaxlib", "mlx"}
+
+
+def foreign_namespace(*arrays):
+    """``(xp, device)`` of the inputs that are arrays of another array-API library.
+
+    None when every input is NumPy, scipy.sparse, a Python sequence, pandas or Dask.
+    """
+    foreign = [array for array in arrays if _is_foreign(array)]
+    if not foreign:
+        return None
+    try:
+        import array_api_compat
+    except ImportError:
+        raise ImportError(f"{type(foreign[0]).__module__} arrays are computed through "
+                          "array-api-compat: pip install 'sklearn-confusion-ext[array-api]'."
+                          ) from None
+    try:
+        xp = array_api_compat.array_namespace(*foreign)
+    except TypeError as error:
+        raise ValueError(f"the inputs come from different array libraries: {error}") from None
+    devices = {str(array_api_compat.device(array)) for array in foreign}
+    if len(devices) > 1:
+        raise ValueError(f"the inputs lie on different devices: {sorted(devices)}.")
+    return xp, array_api_compat.device(foreign[0])
+
+
+def _is_foreign(array):
+    if array is None or isinstance(array, (np.ndarray, np.generic, list, tuple)) or \
+            sp.issparse(array) or hasattr(type(array), "__dask_graph__"):
+        return False
+    return hasattr(array, "__array_namespace__") or \
+        type(array).__module__.split(".")[0] in _ARRAY_LIBRARIES
+
+
+@dataclass(frozen=True)
+class DeviceTargets(Targets):
+    """:class:`Targets` held in another array library.
+
+    ``y_true`` and ``y_pred`` are float64 masses of shape (n_samples, n_classes), or,
+    for 1-D class labels, the labels themselves, one-hot encoded chunk by chunk
+    against ``class_values`` (``classes`` on the device). Values are checked chunk by
+    chunk in :meth:`rows`.
+    """
+
+    class_values: object = None
+    space: tuple = None
+
+    # A kernel launch costs more than a NumPy call: bigger chunks, no thread pool.
+    chunk_factor = 16
+
+    def threads(self, n_jobs):
+        return 1 if n_jobs is None else n_jobs
+
+    @property
+    def namespace(self):
+        return self.space
+
+    def rows(self, rows):
+        y_true, y_pred = (y[rows.start:rows.stop, ...] for y in (self.y_true, self.y_pred))
+        if self.single_label:
+            y_true, y_pred = (as_float(y[:, None] == self.class_values[None, :])
+                              for y in (y_true, y_pred))
+            ones = ones_like(y_true[:, 0])
+            return y_true, y_pred, ones, ones
+        return (y_true, y_pred, _checked_row_sums("y_true", y_true, rows.start),
+                _checked_row_sums("y_pred", y_pred, rows.start))
+
+    @cached_property
+    def kind(self):
+        if self.single_label:
+            return SINGLE_LABEL
+        return MULTILABEL if is_binary(self.y_true) and is_binary(self.y_pred) else SOFT
+
+
+def check_device_targets(y_true, y_pred, *, labels, sample_weight, space):
+    """:func:`check_targets` for arrays of another library; see :class:`DeviceTargets`."""
+    xp, device = space
+    named = {"y_true": _as_device_array(xp, device, "y_true", y_true),
+             "y_pred": _as_device_array(xp, device, "y_pred", y_pred)}
+    (true, pred) = named.values()
+    if true.ndim != pred.ndim:
+        raise ValueError(
+            "y_true and y_pred must both be 1-D class labels or both be 2-D "
+            f"(n_samples, n_classes) arrays; got {true.ndim} and {pred.ndim} dimension(s).")
+    if true.shape[0] != pred.shape[0]:
+        raise ValueError("y_true and y_pred must have the same number of samples; got "
+                         f"{true.shape[0]} and {pred.shape[0]}.")
+    n_samples = true.shape[0]
+    weight = check_sample_weight(None if sample_weight is None else _host(sample_weight),
+                                 n_samples)
+    if weight is not None:
+        weight = xp.asarray(weight, device=device)
+    if true.ndim == 1:
+        for name, y in named.items():
+            if xp.isdtype(y.dtype, "real floating") and not bool(
+                    xp.all(xp.isfinite(y)) and xp.all(y == xp.round(y))):
+                raise ValueError(f"{name} holds NaN, infinite or non-integer class labels; "
+                                 "pass soft labels as a 2-D (n_samples, n_classes) array.")
+        first = to_numpy(xp.unique_values(true))
+        present = np.union1d(first, to_numpy(xp.unique_values(pred)))
+        classes, selection = label_classes("y_true", first, present, labels)
+        return DeviceTargets(true, pred, classes, selection, True, None, None, weight,
+                             xp.asarray(classes, device=device), space)
+    if true.shape[1] != pred.shape[1]:
+        raise ValueError("y_true and y_pred must have the same number of columns (classes); "
+                         f"got {true.shape[1]} and {pred.shape[1]}.")
+    if true.shape[1] == 0:
+        raise ValueError("y_true and y_pred have no columns; at least one class is required.")
+    selection = None if labels is None else check_column_selection(labels, true.shape[1])
+    true, pred = (xp.astype(y, xp.float64) for y in (true, pred))
+    return DeviceTargets(true, pred, np.arange(true.shape[1]), selection, False, None, None,
+                         weight, None, space)
+
+
+def _as_device_array(xp, device, name, y):
+    """``y`` as a 1-D or 2-D numeric array of ``xp`` on ``device`` (one column: 1-D)."""
+    y = xp.asarray(y if _is_foreign(y) else np.asarray(y), device=device)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = xp.reshape(y, (-1,))
+    if y.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D or 2-D; got an array of shape {tuple(y.shape)}.")
+    if not xp.isdtype(y.dtype, ("bool", "integral", "real floating")):
+        raise ValueError(f"{name} must hold real numbers; got dtype {y.dtype}.")
+    if y.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one sample is required.")
+    return y
+
+
+def _host(array):
+    return to_numpy(array) if _is_foreign(array) else array
+
+
+def _checked_row_sums(name, y, first_row):
+    """Row sums of a chunk, checked on the device; a bad chunk is diagnosed on the host."""
+    from ._arrays import namespace
+
+    xp = namespace(y)
+    sums = xp.sum(y, axis=1)
+    if bool(xp.all(xp.isfinite(sums))) and bool(xp.min(y) >= 0):
+        return sums
+    checked_row_sums(name, to_numpy(y), first_row)  # raises, naming the row
+    return sums

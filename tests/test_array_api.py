@@ -1,0 +1,148 @@
+"""Arrays of other array-API libraries are computed there and come back there."""
+
+import warnings
+
+import numpy as np
+import pytest
+from kinds import CASES, one_shot, random_targets
+
+from sklearn_confusion_ext import (
+    ConfusionAccumulator,
+    mlcm,
+    transport_confusion_matrix,
+    transport_precision_recall_fscore_support,
+)
+
+compat = pytest.importorskip("array_api_compat")
+
+
+def _library(name):
+    if name == "torch":
+        torch = pytest.importorskip(
+            "torch", reason="PyTorch is not installed (pip install torch==2.13.0: CPU build)")
+        return torch.asarray
+    return pytest.importorskip("array_api_strict").asarray
+
+
+LIBRARIES = ["array_api_strict", "torch"]
+ANIMALS = ["ant", "bee", "cat", "dog"]
+
+
+def _numeric_targets(rng, form):
+    """Random targets; 1-D labels as integers (no strings outside NumPy)."""
+    y_true, y_pred = random_targets(rng, form)
+    if form == "labels":
+        return np.searchsorted(ANIMALS, y_true), np.searchsorted(ANIMALS, y_pred), [3, 0, 4]
+    return y_true, y_pred, [3, 0]
+
+
+def _assert_in_namespace_of(result, example):
+    for matrix in result if isinstance(result, tuple) else (result,):
+        assert compat.array_namespace(matrix) is compat.array_namespace(example)
+        assert compat.device(matrix) == compat.device(example)
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+@pytest.mark.parametrize("kind, form, params", CASES)
+def test_every_kind_equals_numpy_and_returns_in_the_input_namespace(rng, library, kind, form,
+                                                                     params):
+    asarray = _library(library)
+    y_true, y_pred, labels = _numeric_targets(rng, form)
+    weights = rng.random(len(y_true))
+    function = "transport" if kind == "classic" else kind  # the library's own builder
+    for chosen in (None, labels):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # empty="skip" warns
+            expected = one_shot(kind, y_true, y_pred, weights, chosen, params)
+            got = one_shot(function, asarray(y_true), asarray(y_pred), asarray(weights),
+                           chosen, params)
+            accumulator = ConfusionAccumulator(kind, labels=chosen, **params)
+            for rows in (slice(0, 50), slice(50, None)):
+                accumulator.update(asarray(y_true[rows]), asarray(y_pred[rows]),
+                                   sample_weight=asarray(weights[rows]))
+        for result in (got, accumulator.result()):
+            _assert_in_namespace_of(result, asarray(y_true))
+            np.testing.assert_allclose(_host(result), expected, atol=1e-10)
+
+
+def _host(result):
+    if isinstance(result, tuple):
+        return tuple(_host(matrix) for matrix in result)
+    return np.from_dlpack(result)
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_chunks_and_normalize_on_the_device(rng, library):
+    asarray = _library(library)
+    y_true, y_pred = rng.random((3000, 6)), rng.random((3000, 6))
+    expected = transport_confusion_matrix(y_true, y_pred, normalize="true", weighting="pred")
+    got = transport_confusion_matrix(asarray(y_true), asarray(y_pred), normalize="true",
+                                     weighting="pred", chunk_size=128, n_jobs=2)
+    _assert_in_namespace_of(got, asarray(y_true))
+    np.testing.assert_allclose(np.from_dlpack(got), expected, atol=1e-12)
+    # Derived scores read the same matrix.
+    np.testing.assert_allclose(
+        transport_precision_recall_fscore_support(asarray(y_true), asarray(y_pred))[:3],
+        transport_precision_recall_fscore_support(y_true, y_pred)[:3])
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_bad_device_inputs(rng, library):
+    asarray = _library(library)
+    y_true, y_pred = rng.random((300, 4)), rng.random((300, 4))
+    bad = y_true.copy()
+    bad[211, 1] = -0.5
+    with pytest.raises(ValueError, match="y_true has negative entries .* row 211"):
+        transport_confusion_matrix(asarray(bad), asarray(y_pred), chunk_size=100)
+    bad[211, 1] = np.nan
+    with pytest.raises(ValueError, match="y_true contains nan .* row 211"):
+        transport_confusion_matrix(asarray(bad), asarray(y_pred), chunk_size=100)
+    with pytest.raises(ValueError, match="same number of samples; got 300 and 299"):
+        transport_confusion_matrix(asarray(y_true), asarray(y_pred[:-1]))
+    with pytest.raises(ValueError, match="same number of columns"):
+        transport_confusion_matrix(asarray(y_true), asarray(y_pred[:, :3]))
+    with pytest.raises(ValueError, match="non-integer class labels"):
+        transport_confusion_matrix(asarray(np.array([0.5, 1.0])), asarray(np.array([0., 1.])))
+    with pytest.raises(ValueError, match="values other than 0 and 1"):
+        mlcm(asarray(y_true), asarray(y_pred))
+    with pytest.raises(ValueError, match="callable weighting takes NumPy"):
+        transport_confusion_matrix(asarray(y_true), asarray(y_pred),
+                                   weighting=lambda t, p: np.ones(len(t)))
+    with pytest.raises(ValueError, match="sample_weight has negative entries"):
+        transport_confusion_matrix(asarray(y_true), asarray(y_pred),
+                                   sample_weight=asarray(-np.ones(300)))
+
+
+def test_mixed_libraries_are_refused(rng):
+    strict = _library("array_api_strict")
+    torch = _library("torch")
+    y = rng.random((10, 3))
+    with pytest.raises(ValueError, match="different array libraries"):
+        transport_confusion_matrix(strict(y), torch(y))
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_numpy_beside_a_device_array_joins_it(rng, library):
+    asarray = _library(library)
+    y_true, y_pred = rng.random((50, 3)), rng.random((50, 3))
+    got = transport_confusion_matrix(asarray(y_true), y_pred.tolist())
+    _assert_in_namespace_of(got, asarray(y_true))
+    np.testing.assert_allclose(np.from_dlpack(got), transport_confusion_matrix(y_true, y_pred))
+
+
+def test_the_sums_run_on_the_input_arrays(rng, monkeypatch):
+    """The block sums see the library's own arrays, not NumPy copies."""
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    from sklearn_confusion_ext import _transport
+
+    seen = []
+    plan_block = _transport._plan_block
+
+    def spy(u, v, *rest):
+        seen.append((type(u), type(v)))
+        return plan_block(u, v, *rest)
+
+    monkeypatch.setattr(_transport, "_plan_block", spy)
+    y = rng.random((40, 3))
+    transport_confusion_matrix(torch.asarray(y), torch.asarray(y[::-1].copy()))
+    assert seen and all(types == (torch.Tensor, torch.Tensor) for types in seen)
