@@ -34,10 +34,10 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
         raise ImportError("Dask inputs need dask: pip install 'sklearn-confusion-ext[dask]'."
                           ) from None
     blocks = _row_blocks({"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight})
-    build = dask.delayed(_block_accumulator, pure=True)
+    build = dask.delayed(_block_accumulator, pure=False)
     partial = [build(kind, n_jobs, chunk_size, params, index, rows, *block)
                for index, (rows, block) in enumerate(blocks)]
-    merge = dask.delayed(_merged, pure=True)
+    merge = dask.delayed(_merged, pure=False)
     while len(partial) > 1:
         partial = [merge(*partial[start:start + _FAN_IN])
                    for start in range(0, len(partial), _FAN_IN)]
