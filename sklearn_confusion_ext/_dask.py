@@ -34,6 +34,8 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
         raise ImportError("Dask inputs need dask: pip install 'sklearn-confusion-ext[dask]'."
                           ) from None
     blocks = _row_blocks({"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight})
+    if n_jobs is None:
+        n_jobs = 1  # Dask runs the blocks in parallel: threads within them oversubscribe
     build = dask.delayed(_block_accumulator, pure=False)
     partial = [build(kind, n_jobs, chunk_size, params, index, rows, *block)
                for index, (rows, block) in enumerate(blocks)]
