@@ -74,8 +74,11 @@ class DeviceTargets(Targets):
     class_values: object = None
     space: tuple = None
 
-    # A kernel launch costs more than a NumPy call: bigger chunks, no thread pool.
-    chunk_factor = 16
+    @property
+    def chunk_factor(self):
+        """A GPU kernel launch costs more than a NumPy call: chunks 16 times the NumPy
+        default on accelerators, twice on the CPU (measured best for PyTorch there)."""
+        return 2 if "cpu" in str(self.space[1]).lower() else 16
 
     def threads(self, n_jobs):
         return 1 if n_jobs is None else n_jobs
@@ -136,7 +139,7 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space):
     if true.shape[1] == 0:
         raise ValueError("y_true and y_pred have no columns; at least one class is required.")
     selection = None if labels is None else check_column_selection(labels, true.shape[1])
-    true, pred = (xp.astype(y, xp.float64) for y in (true, pred))
+    true, pred = (xp.astype(y, xp.float64, copy=False) for y in (true, pred))
     return DeviceTargets(true, pred, np.arange(true.shape[1]), selection, False, None, None,
                          weight, None, space)
 

@@ -414,10 +414,12 @@ def _bounds_block(u, v, weights, true_empty, pred_empty):
 
 def _split(u, v):
     """Common mass ``min(u, v)``, deficits ``u - m`` and excesses ``v - m``."""
-    if sp.issparse(u) or namespace(u) is not np:
-        common = u.minimum(v) if sp.issparse(u) else namespace(u).minimum(u, v)
+    if sp.issparse(u):
+        common = u.minimum(v)
         return common, u - common, v - common
-    common = np.minimum(u, v, out=scratch("common", u.shape))
+    xp = namespace(u)
+    # u and v are the caller's own (normalized) copies: they become the deficit and excess.
+    common = np.minimum(u, v, out=scratch("common", u.shape)) if xp is np else xp.minimum(u, v)
     u -= common
     v -= common
     return common, u, v
