@@ -67,7 +67,8 @@ def mlcm(y_true, y_pred, *, labels=None, normalize=None, sample_weight=None,
     ----------
     y_true : array-like or sparse matrix of shape (n_samples, n_classes)
         Binary indicator matrix of the true labels; 1-D class labels are read
-        as one-hot rows.
+        as one-hot rows. Dask and array-API inputs as in
+        :func:`transport_confusion_matrix`.
     y_pred : array-like or sparse matrix of shape (n_samples, n_classes)
         Binary indicator matrix of the predicted labels.
     labels : array-like, default=None
@@ -88,7 +89,8 @@ def mlcm(y_true, y_pred, *, labels=None, normalize=None, sample_weight=None,
     Returns
     -------
     ndarray of shape (n_labels + 1, n_labels + 1)
-        Rows: true classes, then NTL; columns: predicted classes, then NPL.
+        Rows: true classes, then NTL; columns: predicted classes, then NPL (in
+        the input's array library for array-API inputs).
 
     Notes
     -----

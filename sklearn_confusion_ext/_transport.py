@@ -64,7 +64,9 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
     y_true : array-like or sparse matrix
         Ground truth: 1-D class labels, a 2-D binary indicator matrix of shape
         (n_samples, n_classes), or 2-D non-negative soft labels (rows of any
-        positive norm).
+        positive norm). Dask arrays and dataframe columns are reduced block by
+        block; PyTorch, CuPy and other array-API arrays are computed on their
+        device (user guide, "Scaling out").
     y_pred : array-like or sparse matrix
         Predictions, of the same kind and shape as ``y_true``.
     labels : array-like, default=None
@@ -98,7 +100,8 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
     Returns
     -------
     ndarray of shape (n_labels, n_labels)
-        Rows are true classes, columns predicted classes; float64.
+        Rows are true classes, columns predicted classes; float64. An array of
+        the input's library, on its device, for array-API inputs.
 
     See Also
     --------
