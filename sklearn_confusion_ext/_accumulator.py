@@ -5,6 +5,8 @@ classes it holds) can be added to a running sum aligned by class label; the clas
 user asked for are selected, and the matrix normalized, only in :meth:`result`.
 """
 
+import importlib
+
 import numpy as np
 
 from ._chunks import check_parallelism
@@ -148,6 +150,20 @@ default="transport"
         import copy
 
         return copy.deepcopy(self).merge(other)
+
+    def __getstate__(self):
+        # The array-API namespace of the batches is a module: pickle its name.
+        state = self.__dict__.copy()
+        if self._namespace is not None:
+            xp, device = self._namespace
+            state["_namespace"] = (xp.__name__, device)
+        return state
+
+    def __setstate__(self, state):
+        if state["_namespace"] is not None:
+            name, device = state["_namespace"]
+            state["_namespace"] = (importlib.import_module(name), device)
+        self.__dict__.update(state)
 
     def result(self, normalize=None):
         """The matrix of every batch so far, as the one-shot function returns it.

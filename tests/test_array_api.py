@@ -146,3 +146,20 @@ def test_the_sums_run_on_the_input_arrays(rng, monkeypatch):
     y = rng.random((40, 3))
     transport_confusion_matrix(torch.asarray(y), torch.asarray(y[::-1].copy()))
     assert seen and all(types == (torch.Tensor, torch.Tensor) for types in seen)
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_accumulator_pickles_and_adds_mid_stream(rng, library):
+    import pickle
+
+    asarray = _library(library)
+    y_true, y_pred = random_targets(rng, "soft", 90)
+    accumulator = ConfusionAccumulator("transport", weighting="true")
+    accumulator.update(asarray(y_true[:40]), asarray(y_pred[:40]))
+    accumulator = pickle.loads(pickle.dumps(accumulator))
+    other = ConfusionAccumulator("transport", weighting="true")
+    other.update(asarray(y_true[40:]), asarray(y_pred[40:]))
+    result = (accumulator + other).result()
+    _assert_in_namespace_of(result, asarray(y_true))
+    np.testing.assert_allclose(np.from_dlpack(result),
+                               transport_confusion_matrix(y_true, y_pred, weighting="true"))
