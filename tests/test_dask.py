@@ -87,6 +87,18 @@ def test_dataframe_columns_of_labels(client, rng):
         np.testing.assert_allclose(got, expected)
 
 
+def test_unknown_chunk_sizes_are_counted(client, rng):
+    y_true, y_pred = random_targets(rng, "soft", 200)
+    columns = [f"c{i}" for i in range(4)]
+    frame = dd.from_pandas(pd.DataFrame(np.hstack([y_true, y_pred]),
+                                        columns=columns + [f"p{i}" for i in range(4)]),
+                           npartitions=3)
+    true_values = frame[columns].values  # a Dask array of unknown chunk sizes
+    assert np.isnan(true_values.chunks[0]).all()
+    np.testing.assert_allclose(transport_confusion_matrix(true_values, y_pred),
+                               transport_confusion_matrix(y_true, y_pred))
+
+
 def test_derived_scores_and_sparse_blocks(client, rng):
     import scipy.sparse as sp
 

@@ -1,5 +1,8 @@
 """The validation layer: every target kind in, one kind of mass array out, clear errors."""
 
+import re
+import sys
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -98,3 +101,27 @@ def test_input_arrays_are_not_modified(rng):
     sparse = sp.csr_array(y_true)
     transport_confusion_matrix(sparse, sp.csr_array(y_pred))
     np.testing.assert_array_equal(sparse.toarray(), copies[0])
+
+
+class _FakeDaskArray:
+    """Looks like a Dask collection (the protocol's ``__dask_graph__``)."""
+
+    def __dask_graph__(self):
+        return {}
+
+
+class _FakeForeignArray:
+    """Looks like an array of another array-API library."""
+
+    def __array_namespace__(self, api_version=None):
+        raise AssertionError("never called without array-api-compat")
+
+
+@pytest.mark.parametrize("module, array, extra", [
+    ("dask", _FakeDaskArray(), "sklearn-confusion-ext[dask]"),
+    ("array_api_compat", _FakeForeignArray(), "sklearn-confusion-ext[array-api]"),
+])
+def test_optional_libraries_missing_say_which_extra(monkeypatch, module, array, extra):
+    monkeypatch.setitem(sys.modules, module, None)  # import now raises ImportError
+    with pytest.raises(ImportError, match=re.escape(extra)):
+        transport_confusion_matrix(array, [[1, 0]])
