@@ -146,7 +146,8 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space):
 
 def _as_device_array(xp, device, name, y):
     """``y`` as a 1-D or 2-D numeric array of ``xp`` on ``device`` (one column: 1-D)."""
-    y = xp.asarray(y if _is_foreign(y) else np.asarray(y), device=device)
+    if not _is_foreign(y):  # NumPy or a list beside the library's arrays: moved there
+        y = xp.asarray(np.asarray(y), device=device)
     if y.ndim == 2 and y.shape[1] == 1:
         y = xp.reshape(y, (-1,))
     if y.ndim not in (1, 2):
