@@ -162,7 +162,12 @@ default="transport"
     def __setstate__(self, state):
         if state["_namespace"] is not None:
             name, device = state["_namespace"]
-            state["_namespace"] = (importlib.import_module(name), device)
+            xp = importlib.import_module(name)
+            try:  # a device that compares by identity does not survive pickling:
+                xp.asarray(0.0, device=device)
+            except (TypeError, ValueError):
+                device = None  # then the library's default device
+            state["_namespace"] = (xp, device)
         self.__dict__.update(state)
 
     def result(self, normalize=None):

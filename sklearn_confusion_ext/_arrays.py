@@ -77,9 +77,10 @@ def safe_divide(numerator, denominator):
         numerator = np.broadcast_to(np.asarray(numerator, dtype=float), np.shape(denominator))
         return np.divide(numerator, denominator, out=np.zeros(np.shape(denominator)),
                          where=positive)
-    if not isinstance(numerator, (int, float)):
-        numerator = as_float(numerator)
-    return xp.where(positive, numerator / xp.where(positive, denominator, 1.0), 0.0)
+    # Arrays, not Python scalars, in where(): older versions of the standard take no scalars.
+    one, zero = xp.ones_like(denominator), xp.zeros_like(denominator)
+    numerator = one * numerator if isinstance(numerator, (int, float)) else as_float(numerator)
+    return xp.where(positive, numerator / xp.where(positive, denominator, one), zero)
 
 
 def masked_sum(values, mask):
@@ -87,7 +88,23 @@ def masked_sum(values, mask):
     xp = namespace(values)
     if xp is np:
         return np.asarray(values[mask].sum())
-    return xp.sum(xp.where(mask, values, 0.0))
+    return xp.sum(values * as_float(mask))
+
+
+def minimum(a, b, out=None):
+    """Element-wise minimum (``out``: a NumPy array to write it to)."""
+    xp = namespace(a)
+    if xp is np:
+        return np.minimum(a, b, out=out)
+    return xp.where(a < b, a, b)  # minimum() is in the standard from its 2023.12 version
+
+
+def positive_part(array):
+    """``max(array, 0)``, element-wise."""
+    xp = namespace(array)
+    if xp is np:
+        return np.maximum(array, 0)
+    return array * as_float(array > 0)
 
 
 def count_true(mask):

@@ -287,7 +287,8 @@ def _krstinic_block(t, p, n_true, n_pred, weights):
     pred_inside = both & (n_missed == 0) & (n_wrong > 0)  # y strictly inside y_hat
     true_inside = both & (n_missed > 0) & (n_wrong == 0)  # y_hat strictly inside y
     neither = both & (n_missed > 0) & (n_wrong > 0)
-    diagonal_scale = namespace(n_true).where(pred_inside, safe_divide(n_true, n_pred), 1.0)
+    diagonal_scale = namespace(n_true).where(pred_inside, safe_divide(n_true, n_pred),
+                                             ones_like(n_true))
     row_scale = weights * (safe_divide(pred_inside | true_inside, n_pred)
                            + safe_divide(neither, n_wrong))
     rows = t2 + scaled_rows(m, as_float(pred_inside))

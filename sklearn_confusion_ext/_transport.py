@@ -20,8 +20,10 @@ from ._arrays import (
     count_true,
     dense,
     masked_sum,
+    minimum,
     namespace,
     ones_like,
+    positive_part,
     row_sums,
     safe_divide,
     scale_rows,
@@ -409,8 +411,8 @@ def _bounds_block(u, v, weights, true_empty, pred_empty):
     deficit, excess = deficit[keep][:, :, None], excess[keep][:, None, :]
     weights, deficit_mass = weights[keep], deficit_mass[keep][:, None, None]
     xp = namespace(weights)
-    lower = xp.tensordot(weights, xp.maximum(deficit + excess - deficit_mass, 0.0), axes=1)
-    upper = xp.tensordot(weights, xp.minimum(deficit, excess), axes=1)
+    lower = xp.tensordot(weights, positive_part(deficit + excess - deficit_mass), axes=1)
+    upper = xp.tensordot(weights, minimum(deficit, excess), axes=1)
     # The diagonal of both bounds is zeroed after the sum (subpixel_confusions).
     return diagonal, lower, upper, *none_parts
 
@@ -420,9 +422,8 @@ def _split(u, v):
     if sp.issparse(u):
         common = u.minimum(v)
         return common, u - common, v - common
-    xp = namespace(u)
     # u and v are the caller's own (normalized) copies: they become the deficit and excess.
-    common = np.minimum(u, v, out=scratch("common", u.shape)) if xp is np else xp.minimum(u, v)
+    common = minimum(u, v, out=scratch("common", u.shape) if namespace(u) is np else None)
     u -= common
     v -= common
     return common, u, v
