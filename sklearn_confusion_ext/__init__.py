@@ -47,6 +47,7 @@ from ._quantification import (
 from ._quantification_audit import audit_quantification_measure
 from ._reading import f1_ranking_disorder, prevalence_ranking
 from ._scorer import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
+from ._scores import precision_recall_fscore_support_from_confusion
 from ._stats import (
     bhapkar_test,
     marginal_homogeneity_posthoc,
@@ -106,6 +107,7 @@ __all__ = [
     "normalized_relative_absolute_error",
     "normalized_squared_error",
     "pearson_divergence",
+    "precision_recall_fscore_support_from_confusion",
     "prevalence",
     "prevalence_protocol_samples",
     "prevalence_ranking",

@@ -12,7 +12,8 @@ import warnings
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._validation import check_option
+from ._matrix import Confusion
+from ._validation import check_column_selection, check_confusion_matrix, check_option
 
 AVERAGE_OPTIONS = (None, "binary", "micro", "macro", "weighted")
 INCLUDE_NONE_OPTIONS = ("auto", True, False)
@@ -126,6 +127,73 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
     weights = support if average == "weighted" else np.ones_like(support)
     return (*(_average(score, weights, zero_division) for score in (precision, recall, fscore)),
             None)
+
+
+def precision_recall_fscore_support_from_confusion(confusion, *, labels=None, beta=1.0,
+                                                   average=None, zero_division="warn",
+                                                   none_class=False, include_none="auto"):
+    """Precision, recall, F-beta and support of a confusion matrix.
+
+    For a matrix built elsewhere or in pieces, such as
+    :meth:`ConfusionAccumulator.result`: recall of class ``k`` is the diagonal
+    cell over row ``k``, precision over column ``k`` (Erbani et al. 2024,
+    eqs. 37-42; Heydarian et al. 2022, eqs. 2-7). On the full matrix this
+    returns what :func:`transport_precision_recall_fscore_support` and
+    :func:`mlcm_precision_recall_fscore_support` return on the instances.
+
+    Parameters
+    ----------
+    confusion : array-like of shape (n_classes, n_classes)
+        Rows are true classes, columns predicted classes; non-negative.
+    labels : array-like of int, default=None
+        Row indices of the classes to report, in that order (the "none" class,
+        with ``none_class``, is not listed: it follows ``include_none``). The
+        counts are read from the whole matrix, as the one-shot functions read
+        them, so pass a matrix over every class.
+    beta : float, default=1.0
+        Weight of recall in the F-score.
+    average : {None, "micro", "macro", "weighted"}, default=None
+        ``None`` returns per-class arrays; "micro" pools the counts of the
+        reported classes ("none" included); "macro" averages per-class scores
+        equally, "weighted" by support.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of a score whose denominator is zero; "warn" gives 0.0 with an
+        ``UndefinedMetricWarning``.
+    none_class : bool, default=False
+        Whether the last row and column is the "none" class of 2-D targets
+        (the TCM's empty labels, MLCM's NTL/NPL, the MLCT's "unknown").
+    include_none : {"auto", True, False}, default="auto"
+        With ``none_class``: whether "none" gets its own entry and joins the
+        macro and weighted averages ("auto": when its row has mass).
+
+    Returns
+    -------
+    precision, recall, fbeta_score : float or ndarray of shape (n_labels,)
+    support : ndarray of shape (n_labels,) or None
+        Row sums of the reported classes; ``None`` when ``average`` is set.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import (
+    ...     ConfusionAccumulator, precision_recall_fscore_support_from_confusion)
+    >>> accumulator = ConfusionAccumulator("mlcm")
+    >>> accumulator.update([[1, 1, 0], [0, 1, 0]], [[1, 0, 0], [0, 1, 1]])
+    >>> accumulator.update([[0, 0, 1]], [[0, 0, 1]])
+    >>> precision, recall, f1, weight = precision_recall_fscore_support_from_confusion(
+    ...     accumulator.result(), none_class=True)
+    >>> precision, recall.round(3)
+    (array([1. , 1. , 0.5]), array([1.   , 0.333, 1.   ]))
+    """
+    check_option("average", average, tuple(a for a in AVERAGE_OPTIONS if a != "binary"))
+    check_zero_division(zero_division)
+    if not isinstance(none_class, (bool, np.bool_)):
+        raise ValueError(f"none_class must be True or False; got {none_class!r}.")
+    matrix = check_confusion_matrix(confusion, min_classes=1 + bool(none_class))
+    n_classes = matrix.shape[0] - bool(none_class)
+    selection = None if labels is None else check_column_selection(labels, n_classes)
+    return precision_recall_fscore_from_confusion(
+        Confusion.from_parts(matrix, range(n_classes), selection, bool(none_class)),
+        beta=beta, average=average, zero_division=zero_division, include_none=include_none)
 
 
 def check_zero_division(zero_division):

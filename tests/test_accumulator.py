@@ -104,3 +104,53 @@ def test_bad_parallelism_parameters(options, match):
         transport_confusion_matrix([0, 1], [0, 1], **options)
     with pytest.raises(ValueError, match=match):
         mlcm([[1, 0]], [[1, 0]], **options)
+
+
+@pytest.mark.parametrize("kind, form, params", CASES)
+def test_derived_scores_accept_the_result(rng, kind, form, params):
+    """Precision/recall/F, the measures and the tests read ``result()`` as the one-shot."""
+    from sklearn_confusion_ext import (
+        generalized_means_from_confusion,
+        mlcm_precision_recall_fscore_support,
+        precision_recall_fscore_support_from_confusion,
+        stuart_maxwell_test,
+        transport_precision_recall_fscore_support,
+    )
+
+    y_true, y_pred = random_targets(rng, form)
+    weights = rng.random(len(y_true))
+    accumulator = ConfusionAccumulator(kind, **params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # empty="skip" warns
+        for rows in random_batches(rng, len(y_true)):
+            accumulator.update(y_true[rows], y_pred[rows], sample_weight=weights[rows])
+        matrix = accumulator.result()
+        if kind == "subpixel":
+            matrix = matrix[1]
+        elif kind == "mlct":
+            matrix = matrix[0]
+        none_class = accumulator.confusions()[0].has_none  # a last "none" row?
+        assert none_class == (kind.startswith("mlc") or (
+            form != "labels" and params.get("empty") != "skip"))
+        one_shot_scores = {"transport": transport_precision_recall_fscore_support,
+                           "classic": transport_precision_recall_fscore_support,
+                           "mlcm": mlcm_precision_recall_fscore_support}.get(kind)
+        labels = ["cat", "ant"] if form == "labels" else [2, 0]
+        positions = [2, 0]  # "cat" and "ant" are rows 2 and 0 of the sorted classes
+        for average in (None, "macro", "micro"):
+            got = precision_recall_fscore_support_from_confusion(
+                matrix, labels=positions, average=average, none_class=none_class)
+            if one_shot_scores is not None:
+                expected = one_shot_scores(y_true, y_pred, labels=labels, average=average,
+                                           sample_weight=weights, **params)
+                for value, reference in zip(got[:3], expected[:3]):
+                    np.testing.assert_allclose(value, reference, atol=1e-12)
+    # The measures and the statistics take the same matrix.
+    square = matrix if not none_class else matrix[:-1, :-1]
+    assert np.isfinite(generalized_means_from_confusion(square, r=1, average="macro"))
+    if kind == "classic":
+        expected = confusion_matrix(y_true, y_pred, sample_weight=weights)
+        assert stuart_maxwell_test(np.round(matrix)).statistic == pytest.approx(
+            stuart_maxwell_test(np.round(expected)).statistic)
+        assert generalized_means_from_confusion(matrix, r=0, average="macro") == pytest.approx(
+            generalized_means_from_confusion(expected, r=0, average="macro"))
