@@ -13,7 +13,12 @@ from ._chunks import check_parallelism
 from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
 from ._mlcm import mlcm_confusion, tensor_confusions
 from ._transport import subpixel_confusions, transport_confusion
-from ._validation import check_column_selection, check_label_list, check_option
+from ._validation import (
+    check_column_selection,
+    check_label_list,
+    check_labels_occur,
+    check_option,
+)
 
 KINDS = ("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic", "mlct")
 # Each kind's own parameters, with the defaults of its one-shot function.
@@ -90,6 +95,7 @@ default="transport"
     def reset(self):
         """Forget every batch."""
         self._classes = None  # class labels of the running sums (without "none")
+        self._true_classes = set()  # labels seen in y_true (1-D targets), to check labels=
         self._has_none = None
         self._single_label = None
         self._sums = None
@@ -123,6 +129,8 @@ default="transport"
             raise ValueError(f"the batch has {len(classes)} classes (columns); the previous "
                              f"batches had {self.n_classes}.")
         self._add(classes, [c.matrix for c in confusions])
+        if first.true_classes is not None:
+            self._true_classes.update(first.true_classes.tolist())
         self.n_samples_ += first.n_samples
         self.n_skipped_ += first.n_skipped
 
@@ -142,6 +150,7 @@ default="transport"
                 not self._single_label and other.n_classes != self.n_classes):
             raise ValueError("the accumulators hold targets of different kinds or widths.")
         self._add(other._classes, other._sums)
+        self._true_classes |= other._true_classes
         self.n_samples_ += other.n_samples_
         self.n_skipped_ += other.n_skipped_
         return self
@@ -216,6 +225,7 @@ default="transport"
         if self.labels is not None:
             if self._single_label:
                 wanted = check_label_list(self.labels, np.asarray(classes))
+                check_labels_occur("y_true", wanted, list(self._true_classes))
                 missing = [label for label in wanted if label not in classes]
                 self._classes += missing
                 self._sums = [_pad(s, len(missing), self._has_none) for s in self._sums]
@@ -226,9 +236,10 @@ default="transport"
                 selection = check_column_selection(self.labels, len(classes))
         if self._has_none:
             order = np.append(order, len(self._classes))
+        true_classes = np.asarray(list(self._true_classes)) if self._single_label else None
         return [Confusion.from_parts(s[np.ix_(order, order)], classes, selection,
                                      self._has_none, self.n_samples_, self.n_skipped_,
-                                     self._namespace)
+                                     self._namespace, true_classes)
                 for s in self._sums]
 
     def _build(self, y_true, y_pred, sample_weight, warn):

@@ -12,7 +12,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-from ._arrays import as_float, ones_like, to_numpy
+from ._arrays import as_float, namespace, ones_like, to_numpy
 from ._validation import (
     MULTILABEL,
     SINGLE_LABEL,
@@ -98,6 +98,12 @@ class DeviceTargets(Targets):
                 _checked_row_sums("y_pred", y_pred, rows.start))
 
     @cached_property
+    def true_classes(self):
+        if not self.single_label:
+            return None
+        return to_numpy(namespace(self.y_true).unique_values(self.y_true))
+
+    @cached_property
     def kind(self):
         if self.single_label:
             return SINGLE_LABEL
@@ -165,8 +171,6 @@ def _host(array):
 
 def _checked_row_sums(name, y, first_row):
     """Row sums of a chunk, checked on the device; a bad chunk is diagnosed on the host."""
-    from ._arrays import namespace
-
     xp = namespace(y)
     sums = xp.sum(y, axis=1)
     if bool(xp.all(xp.isfinite(sums))) and bool(xp.min(y) >= 0):

@@ -31,6 +31,9 @@ class Confusion:
     namespace : tuple or None
         ``(xp, device)`` of targets from another array-API library, where the
         public functions return their result (:meth:`like_input`).
+    true_classes : ndarray or None
+        The labels that occur in ``y_true`` (1-D targets), to check ``labels=`` of a
+        matrix summed in pieces as the one-shot functions check it.
     """
 
     matrix: np.ndarray
@@ -40,10 +43,11 @@ class Confusion:
     n_samples: int = 0
     n_skipped: int = 0
     namespace: tuple = None
+    true_classes: object = None
 
     @classmethod
     def from_parts(cls, matrix, classes, selection, has_none, n_samples=0, n_skipped=0,
-                   namespace=None):
+                   namespace=None, true_classes=None):
         """Build from a full matrix, its class labels and a ``labels=`` selection."""
         labels = list(classes) + ([NONE_LABEL] if has_none else [])
         if selection is None:
@@ -51,7 +55,7 @@ class Confusion:
         elif has_none:
             selection = np.append(selection, len(labels) - 1)
         return cls(matrix, labels, np.asarray(selection), has_none, int(n_samples),
-                   int(n_skipped), namespace)
+                   int(n_skipped), namespace, true_classes)
 
     def selected(self):
         """The reported sub-matrix, rows and columns in ``selection`` order."""

@@ -256,7 +256,8 @@ class _BinaryInstances:
                            [none_row[None, :], corner.reshape(1, 1)]])
         return Confusion.from_parts(matrix, self.targets.classes, self.targets.selection,
                                     True, self.targets.n_samples,
-                                    namespace=self.targets.namespace)
+                                    namespace=self.targets.namespace,
+                                    true_classes=self.targets.true_classes)
 
 
 def _overlaps(t, p):

@@ -350,7 +350,7 @@ class _Instances:
                                [none_row[None, :], corner.reshape(1, 1)]])
         return Confusion.from_parts(matrix, self.targets.classes, self.targets.selection,
                                     self.has_none, self.targets.n_samples, n_skipped,
-                                    self.targets.namespace)
+                                    self.targets.namespace, self.targets.true_classes)
 
     def _normalized(self, rows):
         y_true, y_pred, true_norm, pred_norm = self.targets.rows(rows)

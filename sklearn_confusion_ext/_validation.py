@@ -88,6 +88,14 @@ class Targets:
         return None
 
     @cached_property
+    def true_classes(self):
+        """The labels that occur in ``y_true`` (1-D targets; None for 2-D)."""
+        if not self.single_label:
+            return None
+        counts = np.bincount(self.y_true.indices, minlength=len(self.classes))
+        return self.classes[counts > 0]
+
+    @cached_property
     def kind(self):
         """"single-label" (1-D labels), "multilabel" (2-D 0/1) or "soft"."""
         return target_kind(self.single_label, [self.y_true, self.y_pred])
@@ -393,13 +401,18 @@ def label_classes(first_name, first, present, labels):
     if labels is None:
         return present, None
     listed = check_label_list(labels, present)
+    check_labels_occur(first_name, listed, first)
+    return (np.concatenate([listed, np.setdiff1d(present, listed)]),
+            np.arange(len(listed)))
+
+
+def check_labels_occur(first_name, listed, first):
+    """Raise ``ValueError`` unless one of the ``listed`` labels occurs in ``first``."""
     if not np.isin(listed, first).any():
         raise ValueError(
             f"None of labels {listed.tolist()} appear in {first_name}; at least "
             f"one label must be in {first_name}."
         )
-    return (np.concatenate([listed, np.setdiff1d(present, listed)]),
-            np.arange(len(listed)))
 
 
 def check_label_list(labels, present):

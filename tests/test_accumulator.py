@@ -79,6 +79,26 @@ def test_new_classes_in_later_batches_and_mismatches():
         ConfusionAccumulator("mlcm").merge(ConfusionAccumulator("mlct"))
 
 
+@pytest.mark.parametrize("labels, batches, match", [
+    (["z"], [(["a"], ["z"]), (["b"], ["b"])], r"None of labels \['z'\] appear in y_true"),
+    (["a", "a"], [(["a"], ["b"])], "labels must be unique"),
+    ([1], [(["a"], ["b"])], "labels holds numbers but the targets hold strings"),
+    ([3], [([[1, 0]], [[0, 1]])], r"labels must be column indices in \[0, 2\)"),
+])
+def test_labels_are_checked_as_the_one_shot_functions_check_them(labels, batches, match):
+    all_true = [row for y_true, _ in batches for row in y_true]
+    all_pred = [row for _, y_pred in batches for row in y_pred]
+    with pytest.raises(ValueError, match=match):
+        transport_confusion_matrix(all_true, all_pred, labels=labels)
+    merged = ConfusionAccumulator("transport", labels=labels)
+    for y_true, y_pred in batches:  # one accumulator per batch, merged as workers would
+        part = ConfusionAccumulator("transport", labels=labels)
+        part.update(y_true, y_pred)
+        merged.merge(part)
+    with pytest.raises(ValueError, match=match):
+        merged.result()
+
+
 @pytest.mark.parametrize("n_jobs, chunk_size", [(1, None), (2, 7), (-1, 50), (None, 1)])
 def test_n_jobs_and_chunk_size_do_not_change_results(rng, n_jobs, chunk_size):
     y_true, y_pred = rng.random((300, 5)), rng.random((300, 5))

@@ -134,3 +134,6 @@ def test_bad_dask_inputs(client, rng):
         transport_confusion_matrix(_dask(y_true, 50), y_pred, labels=[7])
     with pytest.raises(ValueError, match="values other than 0 and 1"):
         mlcm(_dask(y_true, 50), y_pred)
+    with pytest.raises(ValueError, match=r"None of labels \[7\] appear in y_true"):
+        transport_confusion_matrix(_dask(np.arange(200) % 5, 50), np.full(200, 7),
+                                   labels=[7])
