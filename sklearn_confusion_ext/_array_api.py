@@ -124,7 +124,7 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space):
         raise ValueError("y_true and y_pred must have the same number of samples; got "
                          f"{true.shape[0]} and {pred.shape[0]}.")
     n_samples = true.shape[0]
-    weight = check_sample_weight(None if sample_weight is None else _host(sample_weight),
+    weight = check_sample_weight(None if sample_weight is None else host_array(sample_weight),
                                  n_samples)
     if weight is not None:
         weight = xp.asarray(weight, device=device)
@@ -165,7 +165,8 @@ def _as_device_array(xp, device, name, y):
     return y
 
 
-def _host(array):
+def host_array(array):
+    """``array`` as NumPy if it comes from another array library, else unchanged."""
     return to_numpy(array) if _is_foreign(array) else array
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ._array_api import host_array
 from ._arrays import (
     any_true,
     as_float,
@@ -302,10 +303,6 @@ class _Instances:
         # except when a user callable must first see the whole (checked) arrays.
         targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
                                 defer_value_checks=not callable(weighting))
-        if callable(weighting) and targets.namespace is not None:
-            raise ValueError("a callable weighting takes NumPy or scipy.sparse targets; with "
-                             f"{targets.namespace[0].__name__} arrays pass 'uniform', 'true' "
-                             "or 'pred', or weights as sample_weight.")
         weights = _callable_weights(weighting, targets) if callable(weighting) else None
         return cls(targets, weighting, empty, weights, n_jobs, chunk_size)
 
@@ -383,12 +380,23 @@ class _Instances:
 
 
 def _callable_weights(weighting, targets):
-    weights = np.asarray(weighting(targets.y_true, targets.y_pred), dtype=np.float64)
+    """The callable's weights, checked; on the device of array-API targets.
+
+    The callable gets the checked masses: for array-API targets, arrays of their library
+    (1-D labels one-hot encoded), read once through :meth:`Targets.rows`.
+    """
+    y_true, y_pred = targets.y_true, targets.y_pred
+    if targets.namespace is not None:
+        y_true, y_pred, _, _ = targets.rows(slice(0, targets.n_samples))
+    weights = np.asarray(host_array(weighting(y_true, y_pred)), dtype=np.float64)
     if weights.shape != (targets.n_samples,):
         raise ValueError(f"weighting callable must return {targets.n_samples} weights; got "
                          f"shape {weights.shape}.")
     if not np.isfinite(weights).all() or weights.min() < 0:
         raise ValueError("weighting callable must return finite non-negative weights.")
+    if targets.namespace is not None:
+        xp, device = targets.namespace
+        return xp.asarray(weights, device=device)
     return weights
 
 

@@ -105,12 +105,30 @@ def test_bad_device_inputs(rng, library):
         transport_confusion_matrix(asarray(np.array([0.5, 1.0])), asarray(np.array([0., 1.])))
     with pytest.raises(ValueError, match="values other than 0 and 1"):
         mlcm(asarray(y_true), asarray(y_pred))
-    with pytest.raises(ValueError, match="callable weighting takes NumPy"):
+    with pytest.raises(ValueError, match="weighting callable must return 300 weights"):
         transport_confusion_matrix(asarray(y_true), asarray(y_pred),
-                                   weighting=lambda t, p: np.ones(len(t)))
+                                   weighting=lambda t, p: np.ones(3))
     with pytest.raises(ValueError, match="sample_weight has negative entries"):
         transport_confusion_matrix(asarray(y_true), asarray(y_pred),
                                    sample_weight=asarray(-np.ones(300)))
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_a_weighting_callable_gets_the_library_arrays(rng, library):
+    asarray = _library(library)
+    seen = []
+
+    def total_mass(y_true, y_pred):
+        seen.append(compat.array_namespace(y_true))
+        xp = compat.array_namespace(y_true)
+        return xp.sum(y_true, axis=1) + xp.sum(y_pred, axis=1)
+
+    y_true, y_pred = rng.random((200, 4)), rng.random((200, 4))
+    got = transport_confusion_matrix(asarray(y_true), asarray(y_pred), weighting=total_mass)
+    _assert_in_namespace_of(got, asarray(y_true))
+    assert seen[-1] is compat.array_namespace(asarray(y_true))
+    np.testing.assert_allclose(np.from_dlpack(got), transport_confusion_matrix(
+        y_true, y_pred, weighting=lambda t, p: t.sum(axis=1) + p.sum(axis=1)))
 
 
 def test_mixed_libraries_are_refused(rng):
