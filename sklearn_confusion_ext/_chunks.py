@@ -14,6 +14,8 @@ import numpy as np
 from joblib import cpu_count
 from threadpoolctl import ThreadpoolController
 
+from ._arrays import to_numpy
+
 # Bytes of one dense working chunk (per array): measured best on the 2-core CI machine.
 CHUNK_BYTES = 1 << 21
 # Below this many chunks the thread pool costs more than it saves.
@@ -64,10 +66,12 @@ def sum_over_chunks(function, n_rows, step, n_jobs=None):
     """Sum the tuples of arrays ``function(rows)`` returns over all row chunks.
 
     The tuples are added element-wise in row order, so the result does not
-    depend on the number of threads.
+    depend on the number of threads. Arrays of another array library (on a
+    device) come to the host chunk by chunk: they are small partial matrices.
     """
     total = None
     for result in map_chunks(function, n_rows, step, n_jobs):
+        result = [to_numpy(part) for part in result]
         if total is None:
             total = [part.copy() for part in result]
         else:

@@ -30,7 +30,6 @@ from ._arrays import (
     safe_divide,
     scale_rows,
     scaled_rows,
-    to_numpy,
     weighted_sum,
 )
 from ._chunks import check_parallelism, chunk_rows, sum_over_chunks
@@ -246,7 +245,7 @@ class _BinaryInstances:
             t, p, n_true, n_pred = targets.rows(rows)
             weights = (ones_like(n_true) if targets.sample_weight is None
                        else targets.sample_weight[rows])
-            return tuple(map(to_numpy, block_sums(t, p, n_true, n_pred, weights)))
+            return block_sums(t, p, n_true, n_pred, weights)
 
         step = self.chunk_size or chunk_rows(8 * len(targets.classes)) * targets.chunk_factor
         return sum_over_chunks(one_block, targets.n_samples, step, targets.threads(self.n_jobs))

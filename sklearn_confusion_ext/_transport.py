@@ -331,9 +331,8 @@ class _Instances:
 
         def one_block(rows):
             *block, true_empty, pred_empty = self._normalized(rows)
-            sums = (*block_sums(*block, true_empty, pred_empty),
+            return (*block_sums(*block, true_empty, pred_empty),
                     count_true(true_empty | pred_empty))
-            return tuple(map(to_numpy, sums))
 
         *totals, n_empty = sum_over_chunks(one_block, targets.n_samples, step,
                                            targets.threads(self.n_jobs))
