@@ -4,8 +4,8 @@ Functions are called like :mod:`sklearn.metrics`: ``f(y_true, y_pred, *, labels=
 sample_weight=None, ...)``.
 """
 
-from ._accumulator import ConfusionAccumulator
 from ._audit import AuditResult, audit_measure
+from ._core.accumulator import ConfusionAccumulator
 from ._measures import (
     confusion_entropy,
     confusion_entropy_from_confusion,

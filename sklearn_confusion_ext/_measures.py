@@ -11,8 +11,8 @@ Singularities are resolved as Appendix B of the paper says, never into NaN.
 
 import numpy as np
 
+from ._core.validation import check_confusion_matrix, check_option
 from ._transport import transport_confusion
-from ._validation import check_confusion_matrix, check_option
 
 GM_AVERAGE_OPTIONS = ("binary", "micro", "macro", "weighted")
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._arrays import (
+from ._core.arrays import (
     as_float,
     dense,
     masked_sum,
@@ -32,10 +32,10 @@ from ._arrays import (
     scaled_rows,
     weighted_sum,
 )
-from ._chunks import check_parallelism, chunk_rows, sum_over_chunks
-from ._dask import dask_confusions, is_dask_collection
-from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
-from ._validation import check_binary_targets, check_option
+from ._core.chunks import check_parallelism, chunk_rows, sum_over_chunks
+from ._core.confusion import NORMALIZE_OPTIONS, Confusion, normalize_confusion
+from ._core.dask_collections import dask_confusions, is_dask_collection
+from ._core.validation import check_binary_targets, check_option
 
 METHOD_OPTIONS = ("heydarian", "krstinic")
 

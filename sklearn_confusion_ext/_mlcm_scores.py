@@ -6,6 +6,7 @@ matrix-level functions of :mod:`sklearn_confusion_ext._scores`. NTL/NPL is one
 more class, "none", as in the paper and its authors' code.
 """
 
+from ._core.validation import check_option
 from ._mlcm import mlcm_confusion
 from ._scores import (
     AVERAGE_OPTIONS,
@@ -14,7 +15,6 @@ from ._scores import (
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
 )
-from ._validation import check_option
 
 
 def mlcm_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None,

@@ -10,7 +10,7 @@ multinomial with probabilities ``theta_{j|k} = P[predicted j | actual k]``; with
 import numpy as np
 from scipy import integrate, optimize, stats
 
-from ._validation import check_class_names, check_confusion_matrix
+from ._core.validation import check_class_names, check_confusion_matrix
 
 
 def dirichlet_posterior(confusion, *, prior=1.0, labels=None):

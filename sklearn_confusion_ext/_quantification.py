@@ -9,7 +9,7 @@ or many of them (one per row), and aggregates over rows. Lower is better.
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_option, check_sample_weight, check_target_set
+from ._core.validation import check_option, check_sample_weight, check_target_set
 
 AGGREGATE_OPTIONS = ("mean", "median", None)
 _SUM_TOLERANCE = 1e-6

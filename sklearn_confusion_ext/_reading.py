@@ -8,8 +8,8 @@ classes by F1-score.
 
 import numpy as np
 
+from ._core.validation import check_confusion_matrix, check_target_set
 from ._scores import class_counts
-from ._validation import check_confusion_matrix, check_target_set
 
 
 def prevalence_ranking(y_test, y_train=None, *, labels=None):

@@ -10,6 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics import make_scorer
 
+from ._core.validation import check_option
 from ._measures import (
     confusion_entropy,
     correlation_distance,
@@ -29,7 +30,6 @@ from ._transport_scores import (
     transport_accuracy_score,
     transport_precision_recall_fscore_support,
 )
-from ._validation import check_option
 
 METRICS = ("accuracy", "precision", "recall", "f1")
 AVERAGES = ("micro", "macro", "weighted")

@@ -12,8 +12,8 @@ import warnings
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._matrix import Confusion
-from ._validation import check_column_selection, check_confusion_matrix, check_option
+from ._core.confusion import Confusion
+from ._core.validation import check_column_selection, check_confusion_matrix, check_option
 
 AVERAGE_OPTIONS = (None, "binary", "micro", "macro", "weighted")
 INCLUDE_NONE_OPTIONS = ("auto", True, False)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ._validation import check_class_names, check_confusion_matrix, check_option
+from ._core.validation import check_class_names, check_confusion_matrix, check_option
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 CORRECTIONS = ("bonferroni", "holm", "fdr_bh", None)

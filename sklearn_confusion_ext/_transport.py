@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._array_api import host_array
-from ._arrays import (
+from ._core.array_api import host_array
+from ._core.arrays import (
     any_true,
     as_float,
     count_true,
@@ -32,10 +32,10 @@ from ._arrays import (
     to_numpy,
     weighted_sum,
 )
-from ._chunks import check_parallelism, chunk_rows, scratch, sum_over_chunks
-from ._dask import dask_confusions, is_dask_collection
-from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion, warn_skipped
-from ._validation import check_option, check_targets
+from ._core.chunks import check_parallelism, chunk_rows, scratch, sum_over_chunks
+from ._core.confusion import NORMALIZE_OPTIONS, Confusion, normalize_confusion, warn_skipped
+from ._core.dask_collections import dask_confusions, is_dask_collection
+from ._core.validation import check_option, check_targets
 
 WEIGHTING_OPTIONS = ("uniform", "true", "pred")
 EMPTY_OPTIONS = ("null_class", "skip", "error")

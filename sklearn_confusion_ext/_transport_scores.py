@@ -7,6 +7,7 @@ the matrix-level functions of :mod:`sklearn_confusion_ext._scores`.
 
 import numpy as np
 
+from ._core.validation import check_option
 from ._scores import (
     AVERAGE_OPTIONS,
     accuracy_from_confusion,
@@ -16,7 +17,6 @@ from ._scores import (
     precision_recall_fscore_from_confusion,
 )
 from ._transport import transport_confusion
-from ._validation import check_option
 
 
 def transport_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from sklearn_confusion_ext.__main__ import main
+from sklearn_confusion_ext._cli import main
 
 
 def run(*args):

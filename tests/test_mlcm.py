@@ -289,7 +289,7 @@ def test_none_class_joins_only_when_ntl_row_has_mass():
 
 
 def test_table_12_from_table_8a():
-    from sklearn_confusion_ext._matrix import Confusion
+    from sklearn_confusion_ext._core.confusion import Confusion
     from sklearn_confusion_ext._scores import classification_report_from_confusion
 
     table_8a = np.array([

@@ -8,7 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 from sklearn_confusion_ext import transport_confusion_matrix
-from sklearn_confusion_ext._validation import check_target_set, check_targets
+from sklearn_confusion_ext._core.validation import check_target_set, check_targets
 
 
 def test_one_d_labels_become_one_hot_with_labels_order():

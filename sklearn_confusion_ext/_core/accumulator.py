@@ -9,11 +9,11 @@ import importlib
 
 import numpy as np
 
-from ._chunks import check_parallelism
-from ._matrix import NORMALIZE_OPTIONS, Confusion, normalize_confusion
-from ._mlcm import mlcm_confusion, tensor_confusions
-from ._transport import subpixel_confusions, transport_confusion
-from ._validation import (
+from .._mlcm import mlcm_confusion, tensor_confusions
+from .._transport import subpixel_confusions, transport_confusion
+from .chunks import check_parallelism
+from .confusion import NORMALIZE_OPTIONS, Confusion, normalize_confusion
+from .validation import (
     check_column_selection,
     check_label_list,
     check_labels_occur,

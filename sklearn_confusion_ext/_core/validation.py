@@ -17,8 +17,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.multiclass import unique_labels
 
-from ._arrays import namespace, row_sums
-from ._chunks import chunk_rows, map_chunks
+from .arrays import namespace, row_sums
+from .chunks import chunk_rows, map_chunks
 
 SINGLE_LABEL = "single-label"
 MULTILABEL = "multilabel"
@@ -186,7 +186,7 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
         A :class:`~sklearn_confusion_ext._array_api.DeviceTargets` for arrays of another
         array-API library (PyTorch, CuPy, ...), computed in their namespace.
     """
-    from ._array_api import check_device_targets, foreign_namespace  # (subclasses Targets)
+    from .array_api import check_device_targets, foreign_namespace  # (subclasses Targets)
 
     space = foreign_namespace(y_true, y_pred, sample_weight)
     if space is not None:

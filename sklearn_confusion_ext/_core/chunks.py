@@ -14,7 +14,7 @@ import numpy as np
 from joblib import cpu_count
 from threadpoolctl import ThreadpoolController
 
-from ._arrays import to_numpy
+from .arrays import to_numpy
 
 # Bytes of one dense working chunk (per array): measured best on the 2-core CI machine.
 CHUNK_BYTES = 1 << 21

@@ -12,8 +12,8 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-from ._arrays import as_float, namespace, ones_like, to_numpy
-from ._validation import (
+from .arrays import as_float, namespace, ones_like, to_numpy
+from .validation import (
     MULTILABEL,
     SINGLE_LABEL,
     SOFT,

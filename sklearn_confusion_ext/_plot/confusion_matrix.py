@@ -5,15 +5,14 @@ matplotlib is optional: it is imported inside ``plot``, after a check that raise
 classmethods build the matrix with the library's functions and call ``plot``.
 """
 
-import importlib.util
-
 import numpy as np
 
-from ._matrix import NORMALIZE_OPTIONS, normalize_confusion
-from ._mlcm import mlcm_confusion
-from ._reading import prevalence_ranking
-from ._transport import transport_confusion
-from ._validation import check_option
+from .._core.confusion import NORMALIZE_OPTIONS, normalize_confusion
+from .._core.validation import check_option
+from .._mlcm import mlcm_confusion
+from .._reading import prevalence_ranking
+from .._transport import transport_confusion
+from .matplotlib_check import check_matplotlib
 
 # Above this many classes, values are hidden unless include_values=True is passed.
 _MAX_CLASSES_WITH_VALUES = 20
@@ -47,7 +46,7 @@ class _ConfusionDisplay:
         -------
         self
         """
-        _check_matplotlib(f"{type(self).__name__}.plot")
+        check_matplotlib(f"{type(self).__name__}.plot")
         import matplotlib.pyplot as plt
 
         if ax is None:
@@ -162,7 +161,7 @@ class _ConfusionDisplay:
         """
         check_option("response_method", response_method, ("auto", "predict", "predict_proba"))
         if response_method == "predict_proba":
-            from ._scorer import _predictions
+            from .._scorer import _predictions
 
             y_pred, y = _predictions(estimator, X, y, "predict_proba")
             params.setdefault("display_labels", None)
@@ -245,12 +244,6 @@ class MLCMDisplay(_ConfusionDisplay):
                               method=method)
 
 
-def _check_matplotlib(caller):
-    if importlib.util.find_spec("matplotlib") is None:
-        raise ImportError(f"{caller} requires matplotlib: pip install matplotlib, or "
-                          "pip install \"sklearn-confusion-ext[plot]\".")
-
-
 def _test_training_order(confusion, y_true, y_train, labels):
     """Positions (into the selected matrix) by test and by training prevalence."""
     if labels is None and not confusion.has_none:  # 1-D labels: the matrix's own classes
@@ -260,201 +253,3 @@ def _test_training_order(confusion, y_true, y_train, labels):
         none = len(confusion.selection) - 1
         rows, columns = np.append(rows, none), np.append(columns, none)
     return rows, columns
-
-
-class PosteriorIntervalDisplay:
-    """Forest plot of the Dirichlet posterior of each actual class (Barranco-Chamorro 2021).
-
-    One panel per actual class: for each predicted class, the posterior mean of
-    ``P[predicted j | actual k]`` and its credible interval.
-
-    Parameters
-    ----------
-    mean, lower, upper : ndarray of shape (n_classes, n_classes)
-        Posterior means and interval bounds, rows actual classes.
-    display_labels : list, default=None
-        Class names.
-
-    Attributes
-    ----------
-    mean, lower, upper, figure_, axes_
-
-    Examples
-    --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> from sklearn_confusion_ext import PosteriorIntervalDisplay
-    >>> display = PosteriorIntervalDisplay.from_confusion(
-    ...     [[37, 1, 15], [6, 19, 26], [15, 3, 77]], display_labels=["nonIBD", "UC", "CD"])
-    >>> round(float(display.upper[1, 2]), 4)  # Table A2, HPD upper bound of P[CD | UC]
-    0.6316
-    """
-
-    def __init__(self, *, mean, lower, upper, display_labels=None):
-        self.mean, self.lower, self.upper = (np.asarray(x) for x in (mean, lower, upper))
-        self.display_labels = display_labels
-
-    @classmethod
-    def from_confusion(cls, confusion, *, prior=1.0, level=0.95, method="hpd",
-                       display_labels=None, figsize=None):
-        """Posterior of a confusion matrix (:func:`dirichlet_posterior`), then plot.
-
-        Parameters
-        ----------
-        confusion : array-like of shape (n_classes, n_classes)
-            Counts, rows actual and columns predicted classes.
-        prior : float, {"uniform", "perks"} or array-like, default=1.0
-        level : float, default=0.95
-        method : {"hpd", "equal-tailed"}, default="hpd"
-        display_labels : list, default=None
-        figsize : tuple, default=None
-
-        Returns
-        -------
-        PosteriorIntervalDisplay
-        """
-        from ._posterior import dirichlet_posterior
-
-        posterior = dirichlet_posterior(confusion, prior=prior)
-        lower, upper = posterior.credible_interval(level, method=method)
-        display = cls(mean=posterior.mean(), lower=lower, upper=upper,
-                      display_labels=display_labels)
-        return display.plot(figsize=figsize)
-
-    def plot(self, *, figsize=None):
-        """Draw one panel per actual class.
-
-        Parameters
-        ----------
-        figsize : tuple, default=None
-
-        Returns
-        -------
-        self
-        """
-        _check_matplotlib(f"{type(self).__name__}.plot")
-        import matplotlib.pyplot as plt
-
-        n_classes = self.mean.shape[0]
-        names = ([str(k) for k in range(n_classes)] if self.display_labels is None
-                 else [str(name) for name in self.display_labels])
-        n_columns = int(np.ceil(np.sqrt(n_classes)))
-        n_rows = -(-n_classes // n_columns)
-        fig, axes = plt.subplots(n_rows, n_columns, squeeze=False,
-                                 figsize=figsize or (4 * n_columns,
-                                                     0.4 * n_classes * n_rows + 1.2),
-                                 layout="constrained")
-        positions = np.arange(n_classes)
-        for k, ax in enumerate(axes.ravel()):
-            if k >= n_classes:
-                ax.set_visible(False)
-                continue
-            errors = np.vstack([self.mean[k] - self.lower[k], self.upper[k] - self.mean[k]])
-            ax.errorbar(self.mean[k], positions, xerr=np.maximum(errors, 0), fmt="o",
-                        capsize=3)
-            ax.set(yticks=positions, yticklabels=names, xlim=(0, 1),
-                   title=f"actual {names[k]}")
-            ax.invert_yaxis()
-            ax.grid(axis="x", alpha=0.3)
-            if k + n_columns >= n_classes:  # no panel below
-                ax.set_xlabel("P[predicted | actual]")
-        self.figure_, self.axes_ = fig, axes
-        return self
-
-
-class RankingComparisonDisplay:
-    """F1 re-ordering bar charts of two confusion matrices (Erbani et al. 2024, Fig. 6-7).
-
-    Left: ``matrix_a``'s F1-scores in the order of ``matrix_b``'s ranking; right: the
-    converse. Ordered charts mean the two matrices rank the classes alike; the titles give
-    the F1 ranking disorder Delta of eq. (52).
-
-    Parameters
-    ----------
-    f1_a, f1_b : ndarray of shape (n_classes,)
-        Per-class F1-scores of the two matrices.
-    names : tuple of str, default=("A", "B")
-    display_labels : list, default=None
-
-    Attributes
-    ----------
-    f1_a, f1_b, delta_ab, delta_ba, figure_, axes_
-
-    Examples
-    --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> from sklearn_confusion_ext import RankingComparisonDisplay
-    >>> a = [[8, 2, 0], [1, 5, 4], [0, 3, 7]]
-    >>> b = [[5, 2, 3], [1, 8, 1], [2, 0, 8]]
-    >>> display = RankingComparisonDisplay.from_matrices(a, b, names=("TCM", "MLCM"))
-    >>> round(display.delta_ab, 3)
-    113.537
-    """
-
-    def __init__(self, f1_a, f1_b, *, names=("A", "B"), display_labels=None):
-        self.f1_a, self.f1_b = np.asarray(f1_a), np.asarray(f1_b)
-        self.names, self.display_labels = tuple(names), display_labels
-
-    @classmethod
-    def from_matrices(cls, matrix_a, matrix_b, *, names=("A", "B"), display_labels=None,
-                      figsize=None):
-        """Compare two confusion matrices over the same classes, then plot.
-
-        Parameters
-        ----------
-        matrix_a, matrix_b : array-like of shape (n_classes, n_classes)
-        names : tuple of str, default=("A", "B")
-        display_labels : list, default=None
-        figsize : tuple, default=None
-
-        Returns
-        -------
-        RankingComparisonDisplay
-        """
-        from ._reading import _f1_scores, f1_ranking_disorder
-        from ._validation import check_confusion_matrix
-
-        if len(names) != 2:
-            raise ValueError(f"names must hold two names; got {names!r}.")
-        first = check_confusion_matrix(matrix_a, "matrix_a")
-        second = check_confusion_matrix(matrix_b, "matrix_b")
-        display = cls(_f1_scores(first), _f1_scores(second), names=names,
-                      display_labels=display_labels)
-        display.delta_ab = f1_ranking_disorder(first, second)
-        display.delta_ba = f1_ranking_disorder(second, first)
-        return display.plot(figsize=figsize)
-
-    def plot(self, *, figsize=None):
-        """Draw the two re-ordered bar charts.
-
-        Parameters
-        ----------
-        figsize : tuple, default=None
-
-        Returns
-        -------
-        self
-        """
-        _check_matplotlib(f"{type(self).__name__}.plot")
-        import matplotlib.pyplot as plt
-
-        n_classes = len(self.f1_a)
-        labels = ([str(k) for k in range(n_classes)] if self.display_labels is None
-                  else [str(name) for name in self.display_labels])
-        fig, axes = plt.subplots(1, 2, figsize=figsize or (max(6, 0.5 * n_classes + 4), 3.5),
-                                 layout="constrained", sharey=True)
-        (name_a, name_b) = self.names
-        panels = ((self.f1_a, np.argsort(-self.f1_b, kind="stable"), name_a, name_b,
-                   getattr(self, "delta_ab", None)),
-                  (self.f1_b, np.argsort(-self.f1_a, kind="stable"), name_b, name_a,
-                   getattr(self, "delta_ba", None)))
-        for ax, (scores, order, shown, ranking, delta) in zip(axes, panels):
-            ax.bar(np.arange(n_classes), scores[order], color="tab:blue")
-            ax.set_xticks(np.arange(n_classes), [labels[i] for i in order],
-                          rotation=90 if n_classes > 10 else 0)
-            title = f"F1 of {shown}, ranked by {ranking}"
-            ax.set_title(title if delta is None else f"{title}\nDelta = {delta:.1f}")
-        axes[0].set_ylabel("F1-score")
-        self.figure_, self.axes_ = fig, axes
-        return self

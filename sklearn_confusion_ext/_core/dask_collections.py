@@ -103,7 +103,7 @@ def _as_dask_array(name, y):
 def _block_accumulator(kind, n_jobs, chunk_size, params, index, rows, y_true, y_pred,
                        sample_weight=None):
     """One block's accumulator (a task); errors say which block and rows it holds."""
-    from ._accumulator import ConfusionAccumulator
+    from .accumulator import ConfusionAccumulator
 
     accumulator = ConfusionAccumulator(kind, n_jobs=n_jobs, chunk_size=chunk_size, **params)
     try:

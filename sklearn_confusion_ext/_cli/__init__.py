@@ -1,0 +1,73 @@
+"""Command line: ``python -m sklearn_confusion_ext demo`` and ``... report``.
+
+``demo`` trains small models on data shipped with scikit-learn (no download) and prints a
+report of every method of the library, optionally saving the plots. ``report`` prints the
+same report for a user's own predictions read from CSV or ``.npy`` files; files are data,
+never code, and a bad file gives one error line and exit status 2.
+"""
+
+import argparse
+import json
+import math
+import sys
+
+import numpy as np
+
+from .demo import demo
+from .files import InputError, load_target
+from .report import build_report, format_report, save_plots
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m sklearn_confusion_ext",
+                                     description="sklearn-confusion-ext command line.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    demo_parser = commands.add_parser("demo", help="report every method on built-in data")
+    demo_parser.add_argument("--output", help="directory for the PNG plots")
+    report_parser = commands.add_parser("report", help="report on your own predictions")
+    report_parser.add_argument("--true", required=True, help="true labels (.csv or .npy)")
+    report_parser.add_argument("--pred", required=True, help="predictions (.csv or .npy)")
+    report_parser.add_argument("--kind", default="auto",
+                               choices=["auto", "single", "multilabel", "soft"])
+    report_parser.add_argument("--labels", nargs="+", help="classes to report, in order")
+    report_parser.add_argument("--format", default="text", choices=["text", "json"])
+    report_parser.add_argument("--plots", help="directory for the PNG plots")
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        demo(args.output)
+        return 0
+    try:
+        y_true, y_pred = load_target(args.true), load_target(args.pred)
+        labels = _parse_labels(args.labels, y_true)
+        report = build_report(y_true, y_pred, kind=args.kind, labels=labels)
+        if args.plots:
+            save_plots(y_true, y_pred, args.plots, labels=labels)
+    except (InputError, ValueError) as exc:
+        message = " ".join(str(exc).split())
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(report, indent=2, default=_json_default))
+    else:
+        print(format_report(report), end="")
+    return 0
+
+
+def _parse_labels(labels, y_true):
+    if labels is None:
+        return None
+    if np.asarray(y_true).ndim == 2 or np.asarray(y_true).dtype.kind in "iuf":
+        try:
+            return [int(label) for label in labels]
+        except ValueError:
+            raise InputError("--labels must be integers for these targets") from None
+    return labels
+
+
+def _json_default(value):
+    if isinstance(value, (np.floating, np.integer)):
+        return value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    raise TypeError(f"cannot serialize {type(value).__name__}")
+

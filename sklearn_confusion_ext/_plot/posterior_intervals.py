@@ -1,0 +1,104 @@
+"""Forest plot of the Dirichlet posteriors of the rows of a confusion matrix."""
+
+import numpy as np
+
+from .._posterior import dirichlet_posterior
+from .matplotlib_check import check_matplotlib
+
+
+class PosteriorIntervalDisplay:
+    """Forest plot of the Dirichlet posterior of each actual class (Barranco-Chamorro 2021).
+
+    One panel per actual class: for each predicted class, the posterior mean of
+    ``P[predicted j | actual k]`` and its credible interval.
+
+    Parameters
+    ----------
+    mean, lower, upper : ndarray of shape (n_classes, n_classes)
+        Posterior means and interval bounds, rows actual classes.
+    display_labels : list, default=None
+        Class names.
+
+    Attributes
+    ----------
+    mean, lower, upper, figure_, axes_
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn_confusion_ext import PosteriorIntervalDisplay
+    >>> display = PosteriorIntervalDisplay.from_confusion(
+    ...     [[37, 1, 15], [6, 19, 26], [15, 3, 77]], display_labels=["nonIBD", "UC", "CD"])
+    >>> round(float(display.upper[1, 2]), 4)  # Table A2, HPD upper bound of P[CD | UC]
+    0.6316
+    """
+
+    def __init__(self, *, mean, lower, upper, display_labels=None):
+        self.mean, self.lower, self.upper = (np.asarray(x) for x in (mean, lower, upper))
+        self.display_labels = display_labels
+
+    @classmethod
+    def from_confusion(cls, confusion, *, prior=1.0, level=0.95, method="hpd",
+                       display_labels=None, figsize=None):
+        """Posterior of a confusion matrix (:func:`dirichlet_posterior`), then plot.
+
+        Parameters
+        ----------
+        confusion : array-like of shape (n_classes, n_classes)
+            Counts, rows actual and columns predicted classes.
+        prior : float, {"uniform", "perks"} or array-like, default=1.0
+        level : float, default=0.95
+        method : {"hpd", "equal-tailed"}, default="hpd"
+        display_labels : list, default=None
+        figsize : tuple, default=None
+
+        Returns
+        -------
+        PosteriorIntervalDisplay
+        """
+        posterior = dirichlet_posterior(confusion, prior=prior)
+        lower, upper = posterior.credible_interval(level, method=method)
+        display = cls(mean=posterior.mean(), lower=lower, upper=upper,
+                      display_labels=display_labels)
+        return display.plot(figsize=figsize)
+
+    def plot(self, *, figsize=None):
+        """Draw one panel per actual class.
+
+        Parameters
+        ----------
+        figsize : tuple, default=None
+
+        Returns
+        -------
+        self
+        """
+        check_matplotlib(f"{type(self).__name__}.plot")
+        import matplotlib.pyplot as plt
+
+        n_classes = self.mean.shape[0]
+        names = ([str(k) for k in range(n_classes)] if self.display_labels is None
+                 else [str(name) for name in self.display_labels])
+        n_columns = int(np.ceil(np.sqrt(n_classes)))
+        n_rows = -(-n_classes // n_columns)
+        fig, axes = plt.subplots(n_rows, n_columns, squeeze=False,
+                                 figsize=figsize or (4 * n_columns,
+                                                     0.4 * n_classes * n_rows + 1.2),
+                                 layout="constrained")
+        positions = np.arange(n_classes)
+        for k, ax in enumerate(axes.ravel()):
+            if k >= n_classes:
+                ax.set_visible(False)
+                continue
+            errors = np.vstack([self.mean[k] - self.lower[k], self.upper[k] - self.mean[k]])
+            ax.errorbar(self.mean[k], positions, xerr=np.maximum(errors, 0), fmt="o",
+                        capsize=3)
+            ax.set(yticks=positions, yticklabels=names, xlim=(0, 1),
+                   title=f"actual {names[k]}")
+            ax.invert_yaxis()
+            ax.grid(axis="x", alpha=0.3)
+            if k + n_columns >= n_classes:  # no panel below
+                ax.set_xlabel("P[predicted | actual]")
+        self.figure_, self.axes_ = fig, axes
+        return self

@@ -1,0 +1,103 @@
+"""Bar charts comparing how two confusion matrices rank the classes by F1-score."""
+
+import numpy as np
+
+from .._core.validation import check_confusion_matrix
+from .._reading import _f1_scores, f1_ranking_disorder
+from .matplotlib_check import check_matplotlib
+
+
+class RankingComparisonDisplay:
+    """F1 re-ordering bar charts of two confusion matrices (Erbani et al. 2024, Fig. 6-7).
+
+    Left: ``matrix_a``'s F1-scores in the order of ``matrix_b``'s ranking; right: the
+    converse. Ordered charts mean the two matrices rank the classes alike; the titles give
+    the F1 ranking disorder Delta of eq. (52).
+
+    Parameters
+    ----------
+    f1_a, f1_b : ndarray of shape (n_classes,)
+        Per-class F1-scores of the two matrices.
+    names : tuple of str, default=("A", "B")
+    display_labels : list, default=None
+
+    Attributes
+    ----------
+    f1_a, f1_b, delta_ab, delta_ba, figure_, axes_
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn_confusion_ext import RankingComparisonDisplay
+    >>> a = [[8, 2, 0], [1, 5, 4], [0, 3, 7]]
+    >>> b = [[5, 2, 3], [1, 8, 1], [2, 0, 8]]
+    >>> display = RankingComparisonDisplay.from_matrices(a, b, names=("TCM", "MLCM"))
+    >>> round(display.delta_ab, 3)
+    113.537
+    """
+
+    def __init__(self, f1_a, f1_b, *, names=("A", "B"), display_labels=None):
+        self.f1_a, self.f1_b = np.asarray(f1_a), np.asarray(f1_b)
+        self.names, self.display_labels = tuple(names), display_labels
+
+    @classmethod
+    def from_matrices(cls, matrix_a, matrix_b, *, names=("A", "B"), display_labels=None,
+                      figsize=None):
+        """Compare two confusion matrices over the same classes, then plot.
+
+        Parameters
+        ----------
+        matrix_a, matrix_b : array-like of shape (n_classes, n_classes)
+        names : tuple of str, default=("A", "B")
+        display_labels : list, default=None
+        figsize : tuple, default=None
+
+        Returns
+        -------
+        RankingComparisonDisplay
+        """
+
+        if len(names) != 2:
+            raise ValueError(f"names must hold two names; got {names!r}.")
+        first = check_confusion_matrix(matrix_a, "matrix_a")
+        second = check_confusion_matrix(matrix_b, "matrix_b")
+        display = cls(_f1_scores(first), _f1_scores(second), names=names,
+                      display_labels=display_labels)
+        display.delta_ab = f1_ranking_disorder(first, second)
+        display.delta_ba = f1_ranking_disorder(second, first)
+        return display.plot(figsize=figsize)
+
+    def plot(self, *, figsize=None):
+        """Draw the two re-ordered bar charts.
+
+        Parameters
+        ----------
+        figsize : tuple, default=None
+
+        Returns
+        -------
+        self
+        """
+        check_matplotlib(f"{type(self).__name__}.plot")
+        import matplotlib.pyplot as plt
+
+        n_classes = len(self.f1_a)
+        labels = ([str(k) for k in range(n_classes)] if self.display_labels is None
+                  else [str(name) for name in self.display_labels])
+        fig, axes = plt.subplots(1, 2, figsize=figsize or (max(6, 0.5 * n_classes + 4), 3.5),
+                                 layout="constrained", sharey=True)
+        (name_a, name_b) = self.names
+        panels = ((self.f1_a, np.argsort(-self.f1_b, kind="stable"), name_a, name_b,
+                   getattr(self, "delta_ab", None)),
+                  (self.f1_b, np.argsort(-self.f1_a, kind="stable"), name_b, name_a,
+                   getattr(self, "delta_ba", None)))
+        for ax, (scores, order, shown, ranking, delta) in zip(axes, panels):
+            ax.bar(np.arange(n_classes), scores[order], color="tab:blue")
+            ax.set_xticks(np.arange(n_classes), [labels[i] for i in order],
+                          rotation=90 if n_classes > 10 else 0)
+            title = f"F1 of {shown}, ranked by {ranking}"
+            ax.set_title(title if delta is None else f"{title}\nDelta = {delta:.1f}")
+        axes[0].set_ylabel("F1-score")
+        self.figure_, self.axes_ = fig, axes
+        return self
