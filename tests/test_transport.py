@@ -230,7 +230,7 @@ def test_sparse_equals_dense(rng, weighting):
 
 
 def test_chunked_and_threaded_sum_equals_one_block(rng, monkeypatch):
-    import sklearn_confusion_ext._chunks as chunks
+    import sklearn_confusion_ext._core.chunks as chunks
 
     y_true, y_pred = _random_soft(rng, 2000, 5), _random_soft(rng, 2000, 5)
     whole = transport_confusion_matrix(y_true, y_pred)
@@ -399,7 +399,7 @@ def test_property_single_label_equals_confusion_matrix(pairs, weighting):
 
 
 def test_bad_values_found_in_any_chunk_name_their_global_row(rng, monkeypatch):
-    import sklearn_confusion_ext._chunks as chunks
+    import sklearn_confusion_ext._core.chunks as chunks
 
     monkeypatch.setattr(chunks, "CHUNK_BYTES", 8)  # 64 rows a chunk: row 137 in the third
     y_true, y_pred = _random_soft(rng, 200, 4), _random_soft(rng, 200, 4)

@@ -1,0 +1,576 @@
+"""The parameter contract: every public parameter's constraint, declared once, checked once.
+
+:data:`PARAMETERS` maps each public function, class constructor and Display method to the
+constraints of its parameters, as data: a value is valid when it satisfies one constraint of
+its list. :func:`validate_params` wraps a public callable so that its arguments are checked
+before any work, and :func:`check_params` checks keywords against a declaration (a scorer's
+keywords against the function it will call, the accumulator's against its kind's builder).
+The tests read the same data to generate invalid values (``tests/test_common.py``).
+
+The idea is scikit-learn's ``sklearn/utils/_param_validation.py``; this is a small
+independent implementation (scikit-learn's private modules change between releases).
+
+Errors: a value of a type that no constraint takes raises ``TypeError``; a value of an
+accepted type outside every constraint raises ``ValueError``. Both name the callable, the
+parameter, what was found and what is expected. NumPy scalars count as numbers; ``bool`` is
+not a number, and a boolean parameter takes ``True``/``False`` (or ``numpy.bool_``) only.
+"""
+
+import functools
+import inspect
+import math
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+
+
+class Constraint:
+    """One constraint on a parameter's value."""
+
+    def accepts_type(self, value):
+        """Whether ``value`` is of a type this constraint is about (else: a TypeError)."""
+        return self.is_satisfied_by(value)
+
+    def is_satisfied_by(self, value):
+        raise NotImplementedError
+
+    def invalid_values(self):
+        """Values near this constraint that violate it (the tests try them)."""
+        return []
+
+    def valid_values(self):
+        """Values that satisfy it, NumPy scalars included (the tests try them)."""
+        return []
+
+
+class Options(Constraint):
+    """One of a fixed set of strings or numbers (compared by value: ``1 == np.int64(1)``)."""
+
+    def __init__(self, *options):
+        self.options = options
+
+    def accepts_type(self, value):
+        return any(_same_kind(value, option) for option in self.options)
+
+    def is_satisfied_by(self, value):
+        return any(_same_kind(value, option) and value == option for option in self.options)
+
+    def __str__(self):
+        shown = ", ".join(repr(option) for option in self.options)
+        return shown if len(self.options) == 1 else f"one of {{{shown}}}"
+
+    def invalid_values(self):
+        if any(isinstance(option, str) for option in self.options):
+            return ["bogus"]
+        return [0.5]
+
+    def valid_values(self):
+        return [np.float64(option) if _is_number(option) else option
+                for option in self.options]
+
+
+class NaN(Constraint):
+    """``nan`` (``float("nan")`` or ``np.nan``)."""
+
+    def accepts_type(self, value):
+        return _is_number(value)
+
+    def is_satisfied_by(self, value):
+        return _is_number(value) and math.isnan(value)
+
+    def __str__(self):
+        return "nan"
+
+    def valid_values(self):
+        return [np.float32("nan")]
+
+
+class Interval(Constraint):
+    """A number of ``kind`` (``Integral`` or ``Real``) between ``left`` and ``right``.
+
+    ``None`` leaves a side open; ``closed`` is "both", "left", "right" or "neither".
+    Real intervals take finite numbers only: an infinite ``beta`` or ``eps`` is no value.
+    """
+
+    def __init__(self, kind, left, right, closed="both"):
+        self.kind, self.left, self.right, self.closed = kind, left, right, closed
+
+    def accepts_type(self, value):
+        return _is_number(value) and (self.kind is Real or isinstance(value, Integral))
+
+    def is_satisfied_by(self, value):
+        if not self.accepts_type(value) or not math.isfinite(value):
+            return False
+        if self.left is not None and (value < self.left or (
+                value == self.left and self.closed in ("right", "neither"))):
+            return False
+        return self.right is None or not (value > self.right or (
+            value == self.right and self.closed in ("left", "neither")))
+
+    def __str__(self):
+        kind = "an integer" if self.kind is Integral else "a finite real number"
+        if self.left is not None and self.right is not None:
+            low = "[" if self.closed in ("both", "left") else "("
+            high = "]" if self.closed in ("both", "right") else ")"
+            return f"{kind} in {low}{self.left}, {self.right}{high}"
+        if self.left is not None:
+            return f"{kind} {'>=' if self.closed in ('both', 'left') else '>'} {self.left}"
+        if self.right is not None:
+            return f"{kind} {'<=' if self.closed in ('both', 'right') else '<'} {self.right}"
+        return kind
+
+    def invalid_values(self):
+        values = ["1", True]
+        if self.left is not None:
+            values.append(self.left - 1)
+            if self.closed in ("right", "neither"):
+                values.append(self.left)
+        if self.right is not None:
+            values.append(self.right + 1)
+            if self.closed in ("left", "neither"):
+                values.append(self.right)
+        if self.kind is Integral:
+            values.append(1.5)
+        else:
+            values += [float("nan"), float("inf")]
+        return values
+
+    def valid_values(self):
+        if self.left is not None and self.right is not None:
+            value = (self.left + self.right) / 2
+            value = math.floor(value) if self.kind is Integral else value
+        elif self.left is not None:
+            value = self.left + 1
+        elif self.right is not None:
+            value = self.right - 1
+        else:
+            value = 1
+        if self.kind is Integral:
+            return [np.int64(value), np.int32(value)]
+        return [np.float32(value), np.float64(value), np.int64(round(value))] if float(
+            value).is_integer() else [np.float32(value), np.float64(value)]
+
+
+class Boolean(Constraint):
+    """``True`` or ``False`` (``numpy.bool_`` too); not 0, 1 or a string."""
+
+    def is_satisfied_by(self, value):
+        return isinstance(value, (bool, np.bool_))
+
+    def __str__(self):
+        return "a boolean (True or False)"
+
+    def invalid_values(self):
+        return ["no", 1]
+
+    def valid_values(self):
+        return [np.True_, np.False_]
+
+
+class CallableValue(Constraint):
+    """A callable."""
+
+    def is_satisfied_by(self, value):
+        return callable(value)
+
+    def __str__(self):
+        return "a callable"
+
+    def invalid_values(self):
+        return [1.5]
+
+
+class ArrayLike(Constraint):
+    """An array-like: a sequence, an array of any library, a sparse matrix, a DataFrame."""
+
+    def is_satisfied_by(self, value):
+        if isinstance(value, (str, bytes)) or isinstance(value, type):
+            return False
+        return (sp.issparse(value) or hasattr(value, "__array__") or hasattr(value, "shape")
+                or hasattr(value, "__array_namespace__") or hasattr(value, "__len__"))
+
+    def __str__(self):
+        return "an array-like"
+
+    def invalid_values(self):
+        return [1.5]
+
+
+class Label(Constraint):
+    """One class label: a string, a number or a boolean."""
+
+    def is_satisfied_by(self, value):
+        return isinstance(value, (str, Real, bool, np.bool_))
+
+    def __str__(self):
+        return "a class label (a string, a number or a boolean)"
+
+    def invalid_values(self):
+        return [[1, 2]]
+
+
+class HasMethods(Constraint):
+    """An object with the named methods (an estimator, a matplotlib Axes)."""
+
+    def __init__(self, *methods, description):
+        self.methods, self.description = methods, description
+
+    def is_satisfied_by(self, value):
+        return all(callable(getattr(value, method, None)) for method in self.methods)
+
+    def __str__(self):
+        return self.description
+
+    def invalid_values(self):
+        return [1.5]
+
+
+class RandomState(Constraint):
+    """``None``, a non-negative integer seed, or a NumPy ``Generator``/``RandomState``."""
+
+    def is_satisfied_by(self, value):
+        if isinstance(value, (np.random.Generator, np.random.RandomState)):
+            return True
+        return Interval(Integral, 0, None).is_satisfied_by(value)
+
+    def accepts_type(self, value):
+        return self.is_satisfied_by(value) or Interval(Integral, 0, None).accepts_type(value)
+
+    def __str__(self):
+        return "an integer seed >= 0, a numpy.random.Generator or RandomState"
+
+    def invalid_values(self):
+        return [-1, "seed"]
+
+    def valid_values(self):
+        return [np.int64(0), np.random.default_rng(0)]
+
+
+class InstanceOf(Constraint):
+    """An instance of a type (a string, a dict); written as the bare type in a declaration."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def is_satisfied_by(self, value):
+        return isinstance(value, self.kind)
+
+    def __str__(self):
+        return f"an instance of {self.kind.__name__}"
+
+    def invalid_values(self):
+        return [1.5] if self.kind is not float else ["1.5"]
+
+
+class NoneValue(Constraint):
+    """``None``; written ``None`` in a declaration."""
+
+    def is_satisfied_by(self, value):
+        return value is None
+
+    def __str__(self):
+        return "None"
+
+
+def _is_number(value):
+    return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
+
+
+def _same_kind(value, option):
+    if isinstance(option, str):
+        return isinstance(value, str)
+    return _is_number(value) and _is_number(option)
+
+
+def _either(descriptions):
+    if len(descriptions) == 1:
+        return descriptions[0]
+    return ", ".join(descriptions[:-1]) + " or " + descriptions[-1]
+
+
+def constraints_of(declared):
+    """A declaration's list as constraints: ``None`` and bare types become constraints."""
+    return [NoneValue() if constraint is None else InstanceOf(constraint)
+            if isinstance(constraint, type) else constraint for constraint in declared]
+
+
+def check_value(owner, name, value, declared):
+    """Raise ``TypeError``/``ValueError`` unless ``value`` satisfies one of ``declared``."""
+    constraints = constraints_of(declared)
+    if any(constraint.is_satisfied_by(value) for constraint in constraints):
+        return
+    expected = _either([str(constraint) for constraint in constraints])
+    error = ValueError if any(c.accepts_type(value) for c in constraints) else TypeError
+    raise error(f"The {name!r} parameter of {owner} must be {expected}; got {value!r}.")
+
+
+def check_params(owner, values, declaration=None):
+    """Check ``values`` (a dict) against ``PARAMETERS[owner]`` (or ``declaration``).
+
+    A keyword that is not declared raises ``TypeError`` naming the accepted ones.
+    """
+    declaration = PARAMETERS[owner] if declaration is None else declaration
+    for name, value in values.items():
+        if name not in declaration:
+            raise TypeError(f"{owner} got an unexpected keyword argument {name!r}; it takes "
+                            f"{_either(sorted(declaration))}.")
+        check_value(owner, name, value, declaration[name])
+
+
+def validate_params(key=None):
+    """Decorate a public function or method: its arguments are checked before it runs.
+
+    ``key`` is its entry in :data:`PARAMETERS` (by default its ``__qualname__``). The
+    declaration must name every parameter of the signature (checked at import). A method's
+    errors name the class it was called on, so a subclass's message names the public class.
+    """
+
+    def decorate(function):
+        entry = key or function.__qualname__
+        declaration = PARAMETERS[entry]
+        signature = inspect.signature(function)
+        parameters = [name for name, p in signature.parameters.items()
+                      if name not in ("self", "cls") and p.kind is not p.VAR_KEYWORD]
+        if set(parameters) != set(declaration):
+            raise RuntimeError(f"PARAMETERS[{entry!r}] declares {sorted(declaration)}; the "
+                               f"signature has {sorted(parameters)}.")
+        method = next(iter(signature.parameters), None) in ("self", "cls")
+        name = entry.rsplit(".", 1)[-1]
+
+        @functools.wraps(function)
+        def checked(*args, **kwargs):
+            arguments = signature.bind(*args, **kwargs).arguments
+            if method:
+                owner = args[0] if isinstance(args[0], type) else type(args[0])
+                where = f"{owner.__name__}.{name}"
+            else:
+                where = entry
+            for parameter, value in arguments.items():
+                if parameter in declaration:
+                    check_value(where, parameter, value, declaration[parameter])
+            return function(*args, **kwargs)
+
+        checked.parameter_constraints = declaration
+        return checked
+
+    return decorate
+
+
+# --- The declarations -------------------------------------------------------------------
+
+ARRAY = ArrayLike()
+BOOLEAN = Boolean()
+CALLABLE = CallableValue()
+POSITIVE_INT = Interval(Integral, 1, None)
+NON_NEGATIVE_INT = Interval(Integral, 0, None)
+PROBABILITY_LEVEL = Interval(Real, 0, 1, closed="neither")
+
+TARGETS = {"y_true": [ARRAY], "y_pred": [ARRAY]}
+PARALLEL = {
+    "n_jobs": [None, Interval(Integral, 1, None), Interval(Integral, None, -1)],
+    "chunk_size": [None, POSITIVE_INT],
+}
+NORMALIZE = [None, Options("true", "pred", "all")]
+WEIGHTING = [Options("uniform", "true", "pred"), CALLABLE]
+EMPTY = [Options("null_class", "skip", "error")]
+MLCM_METHOD = [Options("heydarian", "krstinic")]
+BETA = [Interval(Real, 0, None)]
+ZERO_DIVISION = [Options("warn"), Options(0.0, 1.0), NaN()]
+INCLUDE_NONE = [Options("auto"), BOOLEAN]
+AVERAGES = ("micro", "macro", "weighted")
+REPORT = {"target_names": [None, ARRAY], "digits": [NON_NEGATIVE_INT],
+          "output_dict": [BOOLEAN], "zero_division": ZERO_DIVISION,
+          "include_none": INCLUDE_NONE}
+# The keywords of every TCM builder, and of every MLCM one.
+TRANSPORT = {**TARGETS, "labels": [None, ARRAY], "sample_weight": [None, ARRAY],
+             "weighting": WEIGHTING, "empty": EMPTY}
+MLCM = {**TARGETS, "labels": [None, ARRAY], "sample_weight": [None, ARRAY],
+        "method": MLCM_METHOD}
+MEASURE_SCORE = {**TARGETS, "labels": [None, ARRAY], "sample_weight": [None, ARRAY],
+                 "weighting": WEIGHTING}
+QUANTIFICATION_ERROR = {"p_true": [ARRAY], "p_pred": [ARRAY],
+                        "eps": [None, Interval(Real, 0, None, closed="neither")],
+                        "aggregate": [None, Options("mean", "median")]}
+# Statistical tests name their rows with display_labels; labels is its deprecated name.
+ROW_NAMES = {"display_labels": [None, ARRAY], "labels": [None, ARRAY]}
+SCORER_METRIC = [Options("accuracy", "precision", "recall", "f1")]
+RANDOM_STATE = [None, RandomState()]
+ESTIMATOR = [HasMethods("predict", description="a fitted estimator with predict")]
+DISPLAY_PLOT = {
+    "include_values": [BOOLEAN],
+    "cmap": [str, HasMethods("__call__", "reversed", description="a matplotlib Colormap")],
+    "xticks_rotation": [Options("vertical", "horizontal"), Interval(Real, None, None)],
+    "values_format": [None, str],
+    "ax": [None, HasMethods("imshow", description="a matplotlib Axes")],
+    "colorbar": [BOOLEAN], "im_kw": [None, dict], "text_kw": [None, dict],
+}
+DISPLAY_BUILD = {
+    "labels": [None, ARRAY], "sample_weight": [None, ARRAY], "normalize": NORMALIZE,
+    "display_labels": [None, ARRAY], "order": [None, Options("test-training")],
+    "y_train": [None, ARRAY], **{k: v for k, v in DISPLAY_PLOT.items()},
+    "include_values": [None, BOOLEAN],
+}
+TRANSPORT_DISPLAY = {"weighting": WEIGHTING, "empty": EMPTY}
+MLCM_DISPLAY = {"method": MLCM_METHOD}
+FROM_ESTIMATOR = {"estimator": ESTIMATOR, "X": [ARRAY], "y": [ARRAY],
+                  "response_method": [Options("auto", "predict", "predict_proba")]}
+MATRIX_DISPLAY = {"confusion_matrix": [ARRAY], "display_labels": [None, ARRAY],
+                  "column_labels": [None, ARRAY]}
+FIGSIZE = {"figsize": [None, ARRAY]}
+
+
+def _displays(name, own):
+    return {
+        name: MATRIX_DISPLAY,
+        f"{name}.plot": DISPLAY_PLOT,
+        f"{name}.from_predictions": {**TARGETS, **DISPLAY_BUILD, **own},
+        f"{name}.from_estimator": {**FROM_ESTIMATOR, **DISPLAY_BUILD, **own},
+    }
+
+
+PARAMETERS = {
+    # Transport-based confusion matrix (Erbani et al. 2024)
+    "transport_confusion_matrix": {**TRANSPORT, "normalize": NORMALIZE, **PARALLEL},
+    "subpixel_confusion_matrix": {**TRANSPORT, **PARALLEL},
+    "transport_plan": {"y_true_row": [ARRAY], "y_pred_row": [ARRAY]},
+    "transport_multilabel_confusion_matrix": {**TRANSPORT, "include_none": INCLUDE_NONE},
+    "transport_precision_recall_fscore_support": {
+        **TRANSPORT, "beta": BETA, "pos_label": [Label()],
+        "average": [None, Options("binary", *AVERAGES)], "zero_division": ZERO_DIVISION,
+        "include_none": INCLUDE_NONE},
+    "transport_accuracy_score": {**TRANSPORT, "normalize": [BOOLEAN]},
+    "transport_classification_report": {**TRANSPORT, **REPORT},
+    # Multi-label confusion matrices (Heydarian et al. 2022, Krstinic et al.)
+    "mlcm": {**MLCM, "normalize": NORMALIZE, **PARALLEL},
+    "multilabel_confusion_tensor": {
+        **TARGETS, "labels": [None, ARRAY], "sample_weight": [None, ARRAY],
+        "unique": [BOOLEAN], "normalize": [BOOLEAN], **PARALLEL},
+    "mlcm_multilabel_confusion_matrix": MLCM,
+    "mlcm_precision_recall_fscore_support": {
+        **MLCM, "beta": BETA, "average": [None, Options(*AVERAGES)],
+        "zero_division": ZERO_DIVISION, "include_none": INCLUDE_NONE},
+    "mlcm_classification_report": {**MLCM, **REPORT},
+    "precision_recall_fscore_support_from_confusion": {
+        "confusion": [ARRAY], "labels": [None, ARRAY], "beta": BETA,
+        "average": [None, Options(*AVERAGES)], "zero_division": ZERO_DIVISION,
+        "none_class": [BOOLEAN], "include_none": INCLUDE_NONE},
+    # Classification measures (Gosgens et al. 2021)
+    "generalized_means_from_confusion": {
+        "matrix": [ARRAY], "r": [Interval(Real, None, None)],
+        "average": [Options("binary", *AVERAGES)]},
+    "symmetric_balanced_accuracy_from_confusion": {"matrix": [ARRAY]},
+    "correlation_distance_from_confusion": {"matrix": [ARRAY]},
+    "confusion_entropy_from_confusion": {"matrix": [ARRAY]},
+    "generalized_means_score": {
+        **MEASURE_SCORE, "r": [Interval(Real, None, None)],
+        "average": [Options("binary", *AVERAGES)], "pos_label": [Label()]},
+    "symmetric_balanced_accuracy_score": MEASURE_SCORE,
+    "correlation_distance": MEASURE_SCORE,
+    "confusion_entropy": MEASURE_SCORE,
+    "audit_measure": {"measure": [CALLABLE], "n_classes": [Interval(Integral, 2, None)],
+                      "max_n": [Interval(Integral, 2, None)], "n_trials": [NON_NEGATIVE_INT],
+                      "random_state": RANDOM_STATE},
+    "AuditResult": {"satisfied": [dict], "counterexamples": [dict]},
+    # Statistics of the off-diagonal cells (Barranco-Chamorro and Carrillo-Garcia 2021)
+    "mcnemar_test": {"table": [ARRAY], "exact": [BOOLEAN], "correction": [BOOLEAN],
+                     "alternative": [Options("two-sided", "less", "greater")]},
+    "stuart_maxwell_test": {"confusion": [ARRAY], **ROW_NAMES},
+    "bhapkar_test": {"confusion": [ARRAY], **ROW_NAMES},
+    "marginal_homogeneity_posthoc": {
+        "confusion": [ARRAY], "alpha": [PROBABILITY_LEVEL],
+        "method": [None, Options("bonferroni", "holm", "fdr_bh")], **ROW_NAMES},
+    "dirichlet_posterior": {
+        "confusion": [ARRAY],
+        "prior": [Interval(Real, 0, None, closed="neither"), Options("uniform", "perks"),
+                  ARRAY], **ROW_NAMES},
+    "ConfusionPosterior": {"alpha": [ARRAY], **ROW_NAMES},
+    "ConfusionPosterior.credible_interval": {
+        "level": [PROBABILITY_LEVEL], "method": [Options("equal-tailed", "hpd")]},
+    "ConfusionPosterior.rvs": {"size": [POSITIVE_INT], "random_state": RANDOM_STATE},
+    "ConfusionPosterior.update": {"confusion": [ARRAY]},
+    "ConfusionPosterior.prob_confusion_exceeds": {"i": [NON_NEGATIVE_INT],
+                                                  "j": [NON_NEGATIVE_INT]},
+    # Quantification (Sebastiani 2020)
+    **{name: QUANTIFICATION_ERROR for name in (
+        "absolute_error", "normalized_absolute_error", "relative_absolute_error",
+        "normalized_relative_absolute_error", "squared_error", "normalized_squared_error",
+        "discordance_ratio", "kl_divergence", "normalized_kl_divergence",
+        "pearson_divergence")},
+    "prevalence": {"y": [ARRAY], "labels": [None, ARRAY], "sample_weight": [None, ARRAY]},
+    "make_quantification_scorer": {
+        "error": [CALLABLE],
+        "method": [Options("classify_and_count", "probabilistic_classify_and_count")],
+        "labels": [None, ARRAY]},
+    "prevalence_protocol_samples": {
+        "y": [ARRAY], "n_samples": [POSITIVE_INT], "sample_size": [None, POSITIVE_INT],
+        "protocol": [Options("natural", "artificial")], "random_state": RANDOM_STATE},
+    "audit_quantification_measure": {
+        "measure": [CALLABLE], "n_classes": [Interval(Integral, 2, None), ARRAY],
+        "n_trials": [POSITIVE_INT], "random_state": RANDOM_STATE},
+    # Reading confusion matrices (Erbani et al. 2024, Sections VI-VII)
+    "prevalence_ranking": {"y_test": [ARRAY], "y_train": [None, ARRAY],
+                           "labels": [None, ARRAY]},
+    "f1_ranking_disorder": {"matrix_a": [ARRAY], "matrix_b": [ARRAY]},
+    # Scorers
+    "make_transport_scorer": {
+        "metric": SCORER_METRIC, "average": [Options(*AVERAGES)], "weighting": WEIGHTING,
+        "response_method": [Options("predict", "predict_proba")], "beta": BETA,
+        "zero_division": ZERO_DIVISION, "empty": EMPTY},
+    "make_mlcm_scorer": {"metric": SCORER_METRIC, "average": [Options(*AVERAGES)],
+                         "method": MLCM_METHOD, "zero_division": ZERO_DIVISION},
+    "get_scorer": {"name": [str]},
+    "get_scorer_names": {},
+    # Scaling out
+    "ConfusionAccumulator": {
+        "kind": [Options("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic",
+                         "mlct")],
+        "n_classes": [None, POSITIVE_INT], "labels": [None, ARRAY], **PARALLEL},
+    "ConfusionAccumulator.update": {**TARGETS, "sample_weight": [None, ARRAY]},
+    # Displays
+    **_displays("TransportConfusionMatrixDisplay", TRANSPORT_DISPLAY),
+    **_displays("MLCMDisplay", MLCM_DISPLAY),
+    "PosteriorIntervalDisplay": {"mean": [ARRAY], "lower": [ARRAY], "upper": [ARRAY],
+                                 "display_labels": [None, ARRAY]},
+    "PosteriorIntervalDisplay.from_confusion": {
+        "confusion": [ARRAY],
+        "prior": [Interval(Real, 0, None, closed="neither"), Options("uniform", "perks"),
+                  ARRAY],
+        "level": [PROBABILITY_LEVEL], "method": [Options("hpd", "equal-tailed")],
+        "display_labels": [None, ARRAY], **FIGSIZE},
+    "PosteriorIntervalDisplay.plot": FIGSIZE,
+    "RankingComparisonDisplay": {"f1_a": [ARRAY], "f1_b": [ARRAY], "names": [ARRAY],
+                                 "display_labels": [None, ARRAY]},
+    "RankingComparisonDisplay.from_matrices": {
+        "matrix_a": [ARRAY], "matrix_b": [ARRAY], "names": [ARRAY],
+        "display_labels": [None, ARRAY], **FIGSIZE},
+    "RankingComparisonDisplay.plot": FIGSIZE,
+    # Command line: the report command's options (argparse's choices come from here)
+    "report": {"kind": [Options("auto", "single", "multilabel", "soft")],
+               "format": [Options("text", "json")]},
+}
+
+
+def options_of(owner, name):
+    """The options a declared parameter takes (for argparse's ``choices``)."""
+    return [option for constraint in PARAMETERS[owner][name]
+            if isinstance(constraint, Options) for option in constraint.options]
+
+
+def check_keywords(function, keywords, owner):
+    """Check keywords that ``owner`` will pass to ``function`` (a scorer's, say).
+
+    ``function`` decorated with :func:`validate_params` is checked against its declaration;
+    any other callable against its signature's names.
+    """
+    declaration = getattr(function, "parameter_constraints", None)
+    if declaration is not None:
+        check_params(owner, keywords, declaration)
+        return
+    parameters = inspect.signature(function).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return
+    unknown = sorted(set(keywords) - set(parameters))
+    if unknown:
+        raise TypeError(f"{owner} got keyword(s) {unknown} that {function.__name__} does not "
+                        f"take; it takes {sorted(parameters)}.")
