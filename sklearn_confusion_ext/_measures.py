@@ -11,12 +11,14 @@ Singularities are resolved as Appendix B of the paper says, never into NaN.
 
 import numpy as np
 
-from ._core.validation import check_confusion_matrix, check_option
+from ._core.confusion import class_counts
+from ._core.params import validate_params
+from ._core.validation import check_confusion_matrix
+from ._scores import binary_matrix
 from ._transport import transport_confusion
 
-GM_AVERAGE_OPTIONS = ("binary", "micro", "macro", "weighted")
 
-
+@validate_params()
 def generalized_means_from_confusion(matrix, *, r=1.0, average="binary"):
     """Generalized Means measure GM_r of a confusion matrix (Definition 10).
 
@@ -54,9 +56,7 @@ def generalized_means_from_confusion(matrix, *, r=1.0, average="binary"):
     >>> round(generalized_means_from_confusion([[5, 1], [2, 2]], r=0), 4)  # Matthews
     0.3563
     """
-    matrix = _check_matrix(matrix)
-    check_option("average", average, GM_AVERAGE_OPTIONS)
-    r = _check_exponent(r)
+    matrix, r = _check_matrix(matrix), float(r)
     if average == "binary":
         if matrix.shape != (2, 2):
             raise ValueError(
@@ -66,18 +66,17 @@ def generalized_means_from_confusion(matrix, *, r=1.0, average="binary"):
         return float(_binary_generalized_means(*_binary_cells(matrix), r))
     matrix = _present_classes(matrix)
     n, n_classes = matrix.sum(), matrix.shape[0]
-    tp = np.diag(matrix)
-    true_sizes, pred_sizes = matrix.sum(axis=1), matrix.sum(axis=0)
+    tp, fp, fn, tn = class_counts(matrix)
     if average == "micro":
         correct = tp.sum()
         return float(_binary_generalized_means(
             correct, n - correct, n - correct, (n_classes - 2) * n + correct, r))
-    scores = _binary_generalized_means(tp, true_sizes - tp, pred_sizes - tp,
-                                       n - true_sizes - pred_sizes + tp, r)
-    weights = true_sizes if average == "weighted" else np.ones(n_classes)
+    scores = _binary_generalized_means(tp, fn, fp, tn, r)
+    weights = tp + fn if average == "weighted" else np.ones(n_classes)
     return float(np.average(scores, weights=weights))
 
 
+@validate_params()
 def symmetric_balanced_accuracy_from_confusion(matrix):
     """Symmetric Balanced Accuracy of a confusion matrix (Table 1, Statement 2).
 
@@ -113,6 +112,7 @@ def symmetric_balanced_accuracy_from_confusion(matrix):
     return float((recall + precision).sum() / (2 * matrix.shape[0]))
 
 
+@validate_params()
 def correlation_distance_from_confusion(matrix):
     """Correlation Distance ``arccos(CC) / pi`` of a confusion matrix (Statement 4).
 
@@ -139,6 +139,7 @@ def correlation_distance_from_confusion(matrix):
     return float(np.arccos(np.clip(_correlation(_check_matrix(matrix)), -1, 1)) / np.pi)
 
 
+@validate_params()
 def confusion_entropy_from_confusion(matrix):
     """Confusion Entropy of Wei et al. (2010), exactly as Table 1 writes it.
 
@@ -180,6 +181,7 @@ def confusion_entropy_from_confusion(matrix):
     return float(-total / (2 * matrix.sum()) + 0.0)
 
 
+@validate_params()
 def generalized_means_score(y_true, y_pred, *, r=1.0, average="binary", pos_label=1,
                             labels=None, sample_weight=None, weighting="uniform"):
     """Generalized Means measure GM_r of predictions (Gosgens et al. 2021, Definition 10).
@@ -224,14 +226,13 @@ def generalized_means_score(y_true, y_pred, *, r=1.0, average="binary", pos_labe
     >>> round(generalized_means_score(y_true, y_pred, r=0), 4)  # matthews_corrcoef
     0.3563
     """
-    check_option("average", average, GM_AVERAGE_OPTIONS)
-    _check_exponent(r)
     confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
     if average != "binary":
         return generalized_means_from_confusion(confusion.selected(), r=r, average=average)
-    return generalized_means_from_confusion(_binary_matrix(confusion, pos_label), r=r)
+    return generalized_means_from_confusion(binary_matrix(confusion, pos_label), r=r)
 
 
+@validate_params()
 def symmetric_balanced_accuracy_score(y_true, y_pred, *, labels=None, sample_weight=None,
                                       weighting="uniform"):
     """Symmetric Balanced Accuracy of predictions (Gosgens et al. 2021, Table 1).
@@ -260,6 +261,7 @@ def symmetric_balanced_accuracy_score(y_true, y_pred, *, labels=None, sample_wei
     return symmetric_balanced_accuracy_from_confusion(confusion.selected())
 
 
+@validate_params()
 def correlation_distance(y_true, y_pred, *, labels=None, sample_weight=None,
                          weighting="uniform"):
     """Correlation Distance ``arccos(CC) / pi`` of predictions (Statement 4).
@@ -288,6 +290,7 @@ def correlation_distance(y_true, y_pred, *, labels=None, sample_weight=None,
     return correlation_distance_from_confusion(confusion.selected())
 
 
+@validate_params()
 def confusion_entropy(y_true, y_pred, *, labels=None, sample_weight=None,
                       weighting="uniform"):
     """Confusion Entropy of predictions (Wei et al. 2010, as Table 1 of Gosgens et al.).
@@ -319,29 +322,6 @@ def confusion_entropy(y_true, y_pred, *, labels=None, sample_weight=None,
 def _confusion(y_true, y_pred, labels, sample_weight, weighting):
     return transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
                                sample_weight=sample_weight, empty="null_class")
-
-
-def _binary_matrix(confusion, pos_label):
-    """The 2 x 2 matrix (negative, positive) of binary 1-D targets; ValueError otherwise."""
-    classes = confusion.display_labels
-    if confusion.has_none or len(classes) > 2:
-        kind = "multilabel or soft" if confusion.has_none else "multiclass"
-        raise ValueError(
-            f"Target is {kind} but average='binary'; choose another average setting, "
-            "one of ['micro', 'macro', 'weighted']."
-        )
-    positive = [i for i, label in enumerate(classes) if label == pos_label]
-    if not positive and len(classes) == 2:
-        raise ValueError(f"pos_label={pos_label!r} is not a valid label; it should be one "
-                         f"of {list(classes)}.")
-    matrix = np.zeros((2, 2))
-    if positive:
-        negative = [i for i in range(len(classes)) if i != positive[0]]
-        order = negative + positive
-        matrix[2 - len(order):, 2 - len(order):] = confusion.matrix[np.ix_(order, order)]
-    else:  # a single class, not the positive one: every element is negative
-        matrix[0, 0] = confusion.matrix.sum()
-    return matrix
 
 
 def _binary_cells(matrix):
@@ -423,10 +403,3 @@ def _present_classes(matrix):
 
 def _check_matrix(matrix):
     return check_confusion_matrix(matrix, "matrix", nonzero=True)
-
-
-def _check_exponent(r):
-    if isinstance(r, bool) or not isinstance(r, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(r):
-        raise ValueError(f"r must be a finite real number; got {r!r}.")
-    return float(r)

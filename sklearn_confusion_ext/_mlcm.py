@@ -15,8 +15,6 @@ last row and column ("none": NTL/NPL, or the "unknown" class) receive the
 instances with an empty label or prediction.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ._core.arrays import (
@@ -32,14 +30,14 @@ from ._core.arrays import (
     scaled_rows,
     weighted_sum,
 )
-from ._core.chunks import check_parallelism, chunk_rows, sum_over_chunks
-from ._core.confusion import NORMALIZE_OPTIONS, Confusion, normalize_confusion
-from ._core.dask_collections import dask_confusions, is_dask_collection
-from ._core.validation import check_binary_targets, check_option
+from ._core.confusion import finish_matrix, finish_tensor
+from ._core.dispatch import confusions
+from ._core.kinds import Instances, MatrixKind, register
+from ._core.params import validate_params
+from ._core.validation import require_binary
 
-METHOD_OPTIONS = ("heydarian", "krstinic")
 
-
+@validate_params()
 def mlcm(y_true, y_pred, *, labels=None, normalize=None, sample_weight=None,
          method="heydarian", n_jobs=None, chunk_size=None):
     """Multi-label confusion matrix with no-true-label and no-predicted-label cells.
@@ -118,30 +116,20 @@ def mlcm(y_true, y_pred, *, labels=None, normalize=None, sample_weight=None,
            [0., 0., 1., 0.],
            [0., 1., 1., 1.]])
     """
-    check_option("normalize", normalize, NORMALIZE_OPTIONS)
-    confusion = mlcm_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight,
-                               method=method, n_jobs=n_jobs, chunk_size=chunk_size)
-    return confusion.like_input(normalize_confusion(confusion.selected(), normalize))
+    kind = _MLCM_METHODS[method]
+    return kind.finish(confusions(kind, y_true, y_pred, labels=labels,
+                                  sample_weight=sample_weight, n_jobs=n_jobs,
+                                  chunk_size=chunk_size), normalize)
 
 
-def mlcm_confusion(y_true, y_pred, *, labels, sample_weight, method, n_jobs=None,
-                   chunk_size=None):
-    """Validate, build the full MLCM and return it as a :class:`Confusion`."""
-    check_option("method", method, METHOD_OPTIONS)
-    check_parallelism(n_jobs, chunk_size)
-    if is_dask_collection(y_true, y_pred, sample_weight):
-        kind = {"heydarian": "mlcm", "krstinic": "mlcm_krstinic"}[method]
-        (confusion,) = dask_confusions(kind, y_true, y_pred, labels=labels,
-                                       sample_weight=sample_weight, n_jobs=n_jobs,
-                                       chunk_size=chunk_size)
-        return confusion
-    block_sums = {"heydarian": _heydarian_block, "krstinic": _krstinic_block}[method]
-    instances = _BinaryInstances.check(y_true, y_pred, labels, sample_weight, "mlcm",
-                                       n_jobs, chunk_size)
-    diagonal, off_diagonal, none_row, none_column, corner = instances.sum(block_sums)
-    return instances.confusion(diagonal, off_diagonal, none_row, none_column, corner)
+def mlcm_confusion(y_true, y_pred, *, labels, sample_weight, method):
+    """The full MLCM of checked parameters, as a :class:`Confusion` (for the scores)."""
+    (confusion,) = confusions(_MLCM_METHODS[method], y_true, y_pred, labels=labels,
+                              sample_weight=sample_weight)
+    return confusion
 
 
+@validate_params()
 def multilabel_confusion_tensor(y_true, y_pred, *, labels=None, unique=True, normalize=False,
                                 sample_weight=None, n_jobs=None, chunk_size=None):
     """Multi-label confusion tensor (MLCT): a recall matrix and a precision matrix.
@@ -192,71 +180,25 @@ def multilabel_confusion_tensor(y_true, y_pred, *, labels=None, unique=True, nor
            [0. , 0. , 0. , 0. ],
            [0. , 0. , 0. , 0. ]])
     """
-    if not isinstance(normalize, (bool, np.bool_)):
-        raise ValueError(f"normalize must be True or False; got {normalize!r}.")
-    confusions = tensor_confusions(y_true, y_pred, labels=labels, unique=unique,
-                                   sample_weight=sample_weight, n_jobs=n_jobs,
-                                   chunk_size=chunk_size)
-    recall, precision = (confusion.selected() for confusion in confusions)
-    if normalize:
-        recall = normalize_confusion(recall, "true")
-        precision = normalize_confusion(precision, "pred")
-    return confusions[0].like_input(np.stack([recall, precision]))
+    return MLCT.finish(confusions(MLCT, y_true, y_pred, labels=labels,
+                                  sample_weight=sample_weight, n_jobs=n_jobs,
+                                  chunk_size=chunk_size, params={"unique": unique}), normalize)
 
 
-def tensor_confusions(y_true, y_pred, *, labels, unique, sample_weight, n_jobs=None,
-                      chunk_size=None):
-    """Validate and build the full MLCT: recall and precision :class:`Confusion` objects."""
-    if not isinstance(unique, (bool, np.bool_)):
-        raise ValueError(f"unique must be True or False; got {unique!r}.")
-    check_parallelism(n_jobs, chunk_size)
-    if is_dask_collection(y_true, y_pred, sample_weight):
-        return tuple(dask_confusions("mlct", y_true, y_pred, labels=labels,
-                                     sample_weight=sample_weight, n_jobs=n_jobs,
-                                     chunk_size=chunk_size, unique=unique))
-    instances = _BinaryInstances.check(y_true, y_pred, labels, sample_weight,
-                                       "multilabel_confusion_tensor", n_jobs, chunk_size)
-    sums = instances.sum(_tensor_block_unique if unique else _tensor_block)
-    return instances.confusion(*sums[:5]), instances.confusion(*sums[5:])
+class _BinaryInstances(Instances):
+    """Validated 0/1 indicator targets (or 1-D labels, read as one-hot rows)."""
 
+    def __init__(self, targets, params, n_jobs=None, chunk_size=None):
+        require_binary(targets, "the multi-label matrices need 0/1 indicators; for soft "
+                                "labels use transport_confusion_matrix.")
+        super().__init__(targets, n_jobs, chunk_size)
 
-@dataclass(frozen=True)
-class _BinaryInstances:
-    """Validated binary targets, summed in blocks of rows."""
-
-    targets: object
-    n_jobs: object = None
-    chunk_size: object = None
-
-    @classmethod
-    def check(cls, y_true, y_pred, labels, sample_weight, function, n_jobs=None,
-              chunk_size=None):
-        """Validate the targets (``n_jobs`` and ``chunk_size`` are checked by the caller)."""
-        return cls(check_binary_targets(
-            y_true, y_pred, labels=labels, sample_weight=sample_weight,
-            advice=f"{function} needs 0/1 indicators; for soft labels use "
-                   "transport_confusion_matrix."), n_jobs, chunk_size)
-
-    def sum(self, block_sums):
-        """Sum ``block_sums(t, p, n_true, n_pred, weights)`` over row chunks."""
-        targets = self.targets
-
-        def one_block(rows):
-            t, p, n_true, n_pred = targets.rows(rows)
-            weights = (ones_like(n_true) if targets.sample_weight is None
-                       else targets.sample_weight[rows])
-            return block_sums(t, p, n_true, n_pred, weights)
-
-        step = self.chunk_size or chunk_rows(8 * len(targets.classes)) * targets.chunk_factor
-        return sum_over_chunks(one_block, targets.n_samples, step, targets.threads(self.n_jobs))
-
-    def confusion(self, diagonal, off_diagonal, none_row, none_column, corner):
-        matrix = np.block([[np.diag(diagonal) + off_diagonal, none_column[:, None]],
-                           [none_row[None, :], corner.reshape(1, 1)]])
-        return Confusion.from_parts(matrix, self.targets.classes, self.targets.selection,
-                                    True, self.targets.n_samples,
-                                    namespace=self.targets.namespace,
-                                    true_classes=self.targets.true_classes)
+    def read(self, rows):
+        """``(t, p, n_true, n_pred, weights)``; no instance is left out."""
+        t, p, n_true, n_pred = self.targets.rows(rows)
+        sample_weight = self.targets.sample_weight
+        weights = ones_like(n_true) if sample_weight is None else sample_weight[rows]
+        return (t, p, n_true, n_pred, weights), np.asarray(0)
 
 
 def _overlaps(t, p):
@@ -327,6 +269,7 @@ def _tensor_block(t, p, n_true, n_pred, weights):
 
 
 def _tensor_parts(diagonal, recall, precision, t, p, n_true, n_pred, weights):
+    """The parts of the recall matrix, then of the precision matrix."""
     recall_unknown = _unknown_parts(t, p, n_true, n_pred, weights, true_per_pred=False)
     precision_unknown = _unknown_parts(t, p, n_true, n_pred, weights, true_per_pred=True)
     return (diagonal, recall, *recall_unknown, diagonal, precision, *precision_unknown)
@@ -345,3 +288,14 @@ def _unknown_parts(t, p, n_true, n_pred, weights, true_per_pred):
     row = weighted_sum(p, no_true if true_per_pred else no_true * safe_divide(1.0, n_pred))
     column = weighted_sum(t, no_pred * safe_divide(1.0, n_true) if true_per_pred else no_pred)
     return row, column, masked_sum(weights, (n_true == 0) & (n_pred == 0))
+
+
+MLCM = register(MatrixKind("mlcm", "mlcm", {}, _BinaryInstances,
+                           block=lambda params: _heydarian_block, finish=finish_matrix))
+MLCM_KRSTINIC = register(MatrixKind("mlcm_krstinic", "mlcm", {}, _BinaryInstances,
+                                    block=lambda params: _krstinic_block, finish=finish_matrix))
+MLCT = register(MatrixKind(
+    "mlct", "multilabel_confusion_tensor", {"unique": True}, _BinaryInstances,
+    block=lambda params: _tensor_block_unique if params["unique"] else _tensor_block,
+    finish=finish_tensor))
+_MLCM_METHODS = {"heydarian": MLCM, "krstinic": MLCM_KRSTINIC}

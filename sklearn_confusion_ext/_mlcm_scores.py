@@ -6,17 +6,16 @@ matrix-level functions of :mod:`sklearn_confusion_ext._scores`. NTL/NPL is one
 more class, "none", as in the paper and its authors' code.
 """
 
-from ._core.validation import check_option
+from ._core.params import validate_params
 from ._mlcm import mlcm_confusion
 from ._scores import (
-    AVERAGE_OPTIONS,
-    check_zero_division,
     classification_report_from_confusion,
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
 )
 
 
+@validate_params()
 def mlcm_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None,
                                      method="heydarian"):
     """Per-class ``[[TN, FP], [FN, TP]]`` read off the MLCM (eqs. 15-18).
@@ -50,6 +49,7 @@ def mlcm_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, sample_weig
                                             true_negatives="diagonal")
 
 
+@validate_params()
 def mlcm_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None,
                                          average=None, sample_weight=None,
                                          zero_division="warn", include_none="auto",
@@ -98,8 +98,6 @@ def mlcm_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=Non
     ...     y_true, y_pred, average="macro")[:3]]
     [0.5028, 0.5303, 0.3972]
     """
-    check_option("average", average, tuple(a for a in AVERAGE_OPTIONS if a != "binary"))
-    check_zero_division(zero_division)
     confusion = mlcm_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight,
                                method=method)
     return precision_recall_fscore_from_confusion(
@@ -107,6 +105,7 @@ def mlcm_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=Non
         include_none=include_none)
 
 
+@validate_params()
 def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None,
                                sample_weight=None, digits=2, output_dict=False,
                                zero_division="warn", include_none="auto", method="heydarian"):
@@ -150,7 +149,6 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
     weighted avg       0.88      0.75      0.75         4
     <BLANKLINE>
     """
-    check_zero_division(zero_division)
     confusion = mlcm_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight,
                                method=method)
     return classification_report_from_confusion(

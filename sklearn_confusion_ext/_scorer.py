@@ -10,7 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics import make_scorer
 
-from ._core.validation import check_option
+from ._core.params import validate_params
 from ._measures import (
     confusion_entropy,
     correlation_distance,
@@ -31,7 +31,6 @@ from ._transport_scores import (
     transport_precision_recall_fscore_support,
 )
 
-METRICS = ("accuracy", "precision", "recall", "f1")
 AVERAGES = ("micro", "macro", "weighted")
 
 
@@ -86,6 +85,7 @@ class MLCMScorer(_MatrixScorer):
             y_true, y_pred, average=self.average, sample_weight=sample_weight, **self.params)
 
 
+@validate_params()
 def make_transport_scorer(metric="f1", *, average="macro", weighting="uniform",
                           response_method="predict", beta=1.0, zero_division="warn",
                           empty="null_class"):
@@ -127,13 +127,13 @@ def make_transport_scorer(metric="f1", *, average="macro", weighting="uniform",
     >>> bool(((0 < scores) & (scores < 1)).all())
     True
     """
-    _check_metric(metric, average, response_method)
     params = {"weighting": weighting, "zero_division": zero_division, "empty": empty}
     if metric == "f1" and beta != 1.0:
         params["beta"] = beta
     return TransportScorer(metric, average, response_method, params)
 
 
+@validate_params()
 def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian",
                      zero_division="warn"):
     """Scorer from the multi-label confusion matrix (Heydarian et al. 2022).
@@ -158,7 +158,6 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian",
     make_mlcm_scorer('recall', average='weighted', response_method='predict', \
 method='heydarian', zero_division='warn')
     """
-    _check_metric(metric, average, "predict")
     return MLCMScorer(metric, average, "predict",
                       {"method": method, "zero_division": zero_division})
 
@@ -191,6 +190,7 @@ def _scorers():
     return scorers
 
 
+@validate_params()
 def get_scorer_names():
     """Names accepted by :func:`get_scorer`.
 
@@ -207,6 +207,7 @@ def get_scorer_names():
     return sorted(_scorers())
 
 
+@validate_params()
 def get_scorer(name):
     """A scorer of this library by name, for ``scoring=``.
 
@@ -245,12 +246,6 @@ def get_scorer(name):
         raise ValueError(f"{name!r} is not a scorer of sklearn_confusion_ext; use one of "
                          f"get_scorer_names(): {sorted(scorers)}.")
     return scorers[name]
-
-
-def _check_metric(metric, average, response_method):
-    check_option("metric", metric, METRICS)
-    check_option("average", average, AVERAGES)
-    check_option("response_method", response_method, ("predict", "predict_proba"))
 
 
 def _predictions(estimator, X, y_true, response_method):

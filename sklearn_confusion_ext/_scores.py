@@ -1,7 +1,7 @@
-"""Scores read off a confusion matrix: TP/FP/FN/TN, precision, recall, F, accuracy.
+"""Scores read off a confusion matrix: precision, recall, F, accuracy, reports.
 
 The matrix-level functions here serve every builder (TCM, MLCM, ...): a
-builder returns a :class:`~sklearn_confusion_ext._matrix.Confusion` and these
+builder returns a :class:`~sklearn_confusion_ext._core.confusion.Confusion` and these
 functions read it, as eqs. (36)-(43) of Erbani et al. (2024) do for the TCM.
 Per-class counts are always taken from the full matrix, then the classes
 asked for with ``labels=`` are kept, as :mod:`sklearn.metrics` does.
@@ -12,24 +12,9 @@ import warnings
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._core.confusion import Confusion
-from ._core.validation import check_column_selection, check_confusion_matrix, check_option
-
-AVERAGE_OPTIONS = (None, "binary", "micro", "macro", "weighted")
-INCLUDE_NONE_OPTIONS = ("auto", True, False)
-
-
-def class_counts(matrix):
-    """Per-class ``tp, fp, fn, tn`` of a confusion matrix (eq. 36).
-
-    TP is the diagonal entry, FN the rest of the row, FP the rest of the
-    column and TN everything outside the row and the column.
-    """
-    tp = np.diag(matrix).copy()
-    fp = matrix.sum(axis=0) - tp
-    fn = matrix.sum(axis=1) - tp
-    tn = matrix.sum() - tp - fp - fn
-    return tp, fp, fn, tn
+from ._core.confusion import Confusion, class_counts
+from ._core.params import validate_params
+from ._core.validation import check_column_selection, check_confusion_matrix
 
 
 def reported_classes(confusion, include_none):
@@ -38,7 +23,6 @@ def reported_classes(confusion, include_none):
     The "none" class joins only when ``include_none`` is True, or when it is
     "auto" and some instance had an empty label (its row has mass).
     """
-    check_option("include_none", include_none, INCLUDE_NONE_OPTIONS)
     selection = confusion.selection
     if not confusion.has_none:
         return selection
@@ -54,7 +38,6 @@ def multilabel_counts_from_confusion(confusion, include_none="auto", true_negati
     column (scikit-learn, TCM eq. 36); ``"diagonal"`` the other diagonal cells
     only (MLCM eq. 16).
     """
-    check_option("true_negatives", true_negatives, ("rest", "diagonal"))
     tp, fp, fn, tn = class_counts(confusion.matrix)
     if true_negatives == "diagonal":
         tn = tp.sum() - tp
@@ -103,9 +86,6 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
     precision, recall, fbeta, support
         Arrays for ``average=None``; floats and ``None`` support otherwise.
     """
-    check_zero_division(zero_division)
-    if not (isinstance(beta, (int, float)) and beta >= 0 and np.isfinite(beta)):
-        raise ValueError(f"beta must be a non-negative finite number; got {beta!r}.")
     tp, fp, fn, _ = class_counts(confusion.matrix)
     if classes is None:
         classes = reported_classes(confusion, include_none)
@@ -129,6 +109,7 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
             None)
 
 
+@validate_params()
 def precision_recall_fscore_support_from_confusion(confusion, *, labels=None, beta=1.0,
                                                    average=None, zero_division="warn",
                                                    none_class=False, include_none="auto"):
@@ -184,10 +165,6 @@ def precision_recall_fscore_support_from_confusion(confusion, *, labels=None, be
     >>> precision, recall.round(3)
     (array([1. , 1. , 0.5]), array([1.   , 0.333, 1.   ]))
     """
-    check_option("average", average, tuple(a for a in AVERAGE_OPTIONS if a != "binary"))
-    check_zero_division(zero_division)
-    if not isinstance(none_class, (bool, np.bool_)):
-        raise ValueError(f"none_class must be True or False; got {none_class!r}.")
     matrix = check_confusion_matrix(confusion, min_classes=1 + bool(none_class))
     n_classes = matrix.shape[0] - bool(none_class)
     selection = None if labels is None else check_column_selection(labels, n_classes)
@@ -196,13 +173,30 @@ def precision_recall_fscore_support_from_confusion(confusion, *, labels=None, be
         beta=beta, average=average, zero_division=zero_division, include_none=include_none)
 
 
-def check_zero_division(zero_division):
-    if isinstance(zero_division, str):
-        check_option("zero_division", zero_division, ("warn",))
-    elif not (zero_division in (0, 1) or np.isnan(zero_division)):
-        raise ValueError(
-            f"zero_division must be 'warn', 0.0, 1.0 or np.nan; got {zero_division!r}."
-        )
+def binary_matrix(confusion, pos_label):
+    """The 2 x 2 matrix (negative, positive) that ``average="binary"`` reads.
+
+    scikit-learn's rule: 1-D targets of at most two classes; ``pos_label`` must be one of
+    them only when two are present. With one class present that is not ``pos_label``,
+    every instance is negative and the positive class is empty (its scores then follow
+    ``zero_division``), as a cross-validation fold with one class gives.
+    """
+    classes = confusion.display_labels
+    if confusion.has_none or len(classes) > 2:
+        kind = "multilabel or soft" if confusion.has_none else "multiclass"
+        raise ValueError(f"Target is {kind} but average='binary'; choose another average "
+                         "setting.")
+    positive = [i for i, label in enumerate(classes) if label == pos_label]
+    if not positive and len(classes) == 2:
+        raise ValueError(f"pos_label={pos_label!r} is not a valid label; it should be one "
+                         f"of {list(classes)}.")
+    matrix = np.zeros((2, 2))
+    if positive:
+        order = [i for i in range(len(classes)) if i != positive[0]] + positive
+        matrix[2 - len(order):, 2 - len(order):] = confusion.matrix[np.ix_(order, order)]
+    else:
+        matrix[0, 0] = confusion.matrix.sum()
+    return matrix
 
 
 def _ratio(numerator, denominator, metric, side, zero_division):
@@ -238,8 +232,6 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
     the accuracy); otherwise a "micro avg" row does. ``support_name`` names
     the last column (the MLCM paper calls it "weight").
     """
-    if not (isinstance(digits, (int, np.integer)) and digits >= 0):
-        raise ValueError(f"digits must be a non-negative integer; got {digits!r}.")
     classes = reported_classes(confusion, include_none)
     names = [str(confusion.display_labels[i]) for i in classes]
     if target_names is not None:

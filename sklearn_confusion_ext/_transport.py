@@ -9,8 +9,6 @@ eq. 8) is ``diag(m) + outer(u - m, v - m) / s`` with ``m = min(u, v)`` and
 a diagonal vector plus one matrix product, computed here in row chunks.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 import scipy.sparse as sp
 
@@ -31,25 +29,22 @@ from ._core.arrays import (
     scaled_rows,
     to_numpy,
     weighted_sum,
+    zero_diagonal,
 )
-from ._core.chunks import check_parallelism, chunk_rows, scratch, sum_over_chunks
-from ._core.confusion import NORMALIZE_OPTIONS, Confusion, normalize_confusion, warn_skipped
-from ._core.dask_collections import dask_confusions, is_dask_collection
-from ._core.validation import check_option, check_targets
-
-WEIGHTING_OPTIONS = ("uniform", "true", "pred")
-EMPTY_OPTIONS = ("null_class", "skip", "error")
+from ._core.chunks import scratch
+from ._core.confusion import finish_bounds, finish_matrix
+from ._core.dispatch import confusions
+from ._core.kinds import Instances, MatrixKind, register
+from ._core.params import validate_params
 
 # Deficit mass below which an instance counts as perfectly proportional: the
 # plan is then its diagonal (eq. 9). Rounding leaves ~1e-16 there.
 DEFICIT_TOLERANCE = 1e-12
 # Bytes of one (rows, C, C) chunk of the sub-pixel bounds.
 _BOUNDS_CHUNK_BYTES = 1 << 25
-# Rows of one chunk of sparse targets, and the fewest rows of a dense chunk.
-_SPARSE_CHUNK_ROWS = 1 << 16
-_MIN_DENSE_CHUNK_ROWS = 64
 
 
+@validate_params()
 def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
                                normalize=None, sample_weight=None, empty="null_class",
                                n_jobs=None, chunk_size=None):
@@ -130,34 +125,29 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
            [0. , 0. , 1. , 0. ],
            [0. , 0. , 0. , 0. ]])
     """
-    check_option("normalize", normalize, NORMALIZE_OPTIONS)
-    confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
-                                    sample_weight=sample_weight, empty=empty, n_jobs=n_jobs,
-                                    chunk_size=chunk_size)
-    return confusion.like_input(normalize_confusion(confusion.selected(), normalize))
+    return TRANSPORT.finish(transport_confusions(
+        TRANSPORT, y_true, y_pred, labels=labels, weighting=weighting,
+        sample_weight=sample_weight, empty=empty, n_jobs=n_jobs, chunk_size=chunk_size),
+        normalize)
 
 
-def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty,
-                        n_jobs=None, chunk_size=None, warn=True):
-    """Validate, build the full TCM and return it as a :class:`Confusion`.
-
-    ``warn``: warn about the instances ``empty="skip"`` dropped (else only count them).
-    """
-    _check_options(weighting, empty, n_jobs, chunk_size)
-    if is_dask_collection(y_true, y_pred, sample_weight):
-        (confusion,) = dask_confusions("transport", y_true, y_pred, labels=labels,
-                                       sample_weight=sample_weight, n_jobs=n_jobs,
-                                       chunk_size=chunk_size, weighting=weighting, empty=empty)
-    else:
-        instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty,
-                                     n_jobs, chunk_size)
-        (diagonal, off_diagonal, *none_parts), n_skipped = instances.sum(_plan_block)
-        confusion = instances.confusion(np.diag(diagonal) + off_diagonal, none_parts, n_skipped)
-    if warn:
-        warn_skipped(confusion.n_skipped, stacklevel=3)
+def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty):
+    """The full TCM of checked parameters, as a :class:`Confusion` (for the scores)."""
+    (confusion,) = transport_confusions(TRANSPORT, y_true, y_pred, labels=labels,
+                                        weighting=weighting, sample_weight=sample_weight,
+                                        empty=empty)
     return confusion
 
 
+def transport_confusions(kind, y_true, y_pred, *, labels, weighting, sample_weight, empty,
+                         n_jobs=None, chunk_size=None):
+    """The full matrices of the TCM or its SCM bounds (``kind``) as :class:`Confusion`."""
+    return confusions(kind, y_true, y_pred, labels=labels, sample_weight=sample_weight,
+                      n_jobs=n_jobs, chunk_size=chunk_size,
+                      params={"weighting": weighting, "empty": empty})
+
+
+@validate_params()
 def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
                               sample_weight=None, empty="null_class", n_jobs=None,
                               chunk_size=None):
@@ -200,34 +190,12 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
            [0.   , 0.   , 0.   , 0.   ],
            [0.   , 0.   , 0.   , 0.   ]])
     """
-    return tuple(confusion.like_input(confusion.selected()) for confusion in subpixel_confusions(
-        y_true, y_pred, labels=labels, weighting=weighting, sample_weight=sample_weight,
-        empty=empty, n_jobs=n_jobs, chunk_size=chunk_size))
+    return SUBPIXEL.finish(transport_confusions(
+        SUBPIXEL, y_true, y_pred, labels=labels, weighting=weighting,
+        sample_weight=sample_weight, empty=empty, n_jobs=n_jobs, chunk_size=chunk_size), None)
 
 
-def subpixel_confusions(y_true, y_pred, *, labels, weighting, sample_weight, empty,
-                        n_jobs=None, chunk_size=None, warn=True):
-    """Validate and build the full SCM bounds as two :class:`Confusion` objects."""
-    _check_options(weighting, empty, n_jobs, chunk_size)
-    if is_dask_collection(y_true, y_pred, sample_weight):
-        confusions = dask_confusions("subpixel", y_true, y_pred, labels=labels,
-                                     sample_weight=sample_weight, n_jobs=n_jobs,
-                                     chunk_size=chunk_size, weighting=weighting, empty=empty)
-    else:
-        instances = _Instances.check(y_true, y_pred, labels, weighting, sample_weight, empty,
-                                     n_jobs, chunk_size)
-        (diagonal, lower_off, upper_off, *none_parts), n_skipped = instances.sum(
-            _bounds_block, row_bytes=8 * instances.n_classes ** 2,
-            chunk_bytes=_BOUNDS_CHUNK_BYTES)
-        for off_diagonal in (lower_off, upper_off):
-            np.fill_diagonal(off_diagonal, 0)
-        confusions = tuple(instances.confusion(np.diag(diagonal) + off, none_parts, n_skipped)
-                           for off in (lower_off, upper_off))
-    if warn:
-        warn_skipped(confusions[0].n_skipped, stacklevel=3)
-    return tuple(confusions)
-
-
+@validate_params()
 def transport_plan(y_true_row, y_pred_row):
     """Maximum-entropy optimal transference plan of one instance (eq. 8).
 
@@ -277,92 +245,35 @@ def transport_plan(y_true_row, y_pred_row):
     return np.diag(diagonal) + off_diagonal
 
 
-def _check_options(weighting, empty, n_jobs, chunk_size):
-    check_parallelism(n_jobs, chunk_size)
-    if not callable(weighting):
-        check_option("weighting", weighting, WEIGHTING_OPTIONS, alternative="a callable")
-    check_option("empty", empty, EMPTY_OPTIONS)
-
-
-@dataclass(frozen=True)
-class _Instances:
+class _TransportInstances(Instances):
     """Validated instances, read in blocks of rows as normalized masses with weights."""
 
-    targets: object
-    weighting: object
-    empty: str
-    callable_weights: object
-    n_jobs: object = None
-    chunk_size: object = None
+    def __init__(self, targets, params, n_jobs=None, chunk_size=None):
+        super().__init__(targets, n_jobs, chunk_size)
+        self.weighting, self.empty = params["weighting"], params["empty"]
+        self.has_none = not targets.single_label and self.empty == "null_class"
+        self.callable_weights = (_callable_weights(self.weighting, targets)
+                                 if callable(self.weighting) else None)
 
-    @classmethod
-    def check(cls, y_true, y_pred, labels, weighting, sample_weight, empty, n_jobs=None,
-              chunk_size=None):
-        """Validate the targets (the options are checked by :func:`_check_options`)."""
-        # Dense values are checked block by block in the single pass over the data,
-        # except when a user callable must first see the whole (checked) arrays.
-        targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
-                                defer_value_checks=not callable(weighting))
-        weights = _callable_weights(weighting, targets) if callable(weighting) else None
-        return cls(targets, weighting, empty, weights, n_jobs, chunk_size)
-
-    @property
-    def n_classes(self):
-        return len(self.targets.classes)
-
-    @property
-    def has_none(self):
-        return not self.targets.single_label and self.empty == "null_class"
-
-    def sum(self, block_sums, row_bytes=None, chunk_bytes=None):
-        """Sum ``block_sums(u, v, weights, true_empty, pred_empty)`` over row chunks.
-
-        ``u`` and ``v`` are the L1-normalized rows (zero rows stay zero). Returns the
-        sums and the number of instances skipped (``empty="skip"``).
-        """
-        targets = self.targets
-        if self.chunk_size is not None:
-            step = self.chunk_size
-        elif sp.issparse(targets.y_true):
-            step = _SPARSE_CHUNK_ROWS
-        else:
-            step = max(chunk_rows(row_bytes or 8 * self.n_classes, chunk_bytes),
-                       _MIN_DENSE_CHUNK_ROWS) * targets.chunk_factor
-
-        def one_block(rows):
-            *block, true_empty, pred_empty = self._normalized(rows)
-            return (*block_sums(*block, true_empty, pred_empty),
-                    count_true(true_empty | pred_empty))
-
-        *totals, n_empty = sum_over_chunks(one_block, targets.n_samples, step,
-                                           targets.threads(self.n_jobs))
-        return totals, int(n_empty) if self.empty == "skip" else 0
-
-    def confusion(self, matrix, none_parts, n_skipped):
-        """The full matrix, with the "none" row and column when the policy asks for it."""
-        if self.has_none:
-            none_row, none_column, corner = none_parts
-            matrix = np.block([[matrix, none_column[:, None]],
-                               [none_row[None, :], corner.reshape(1, 1)]])
-        return Confusion.from_parts(matrix, self.targets.classes, self.targets.selection,
-                                    self.has_none, self.targets.n_samples, n_skipped,
-                                    self.targets.namespace, self.targets.true_classes)
-
-    def _normalized(self, rows):
+    def read(self, rows):
+        """``(u, v, weights, true_empty, pred_empty)``: the L1-normalized rows (empty rows
+        stay zero) and the instances' weights; and the instances ``empty="skip"`` drops."""
         y_true, y_pred, true_norm, pred_norm = self.targets.rows(rows)
         true_empty, pred_empty = true_norm == 0, pred_norm == 0
-        if self.empty == "error" and any_true(true_empty | pred_empty):
-            bad = rows.start + np.flatnonzero(to_numpy(true_empty | pred_empty))
+        either_empty = true_empty | pred_empty
+        if self.empty == "error" and any_true(either_empty):
+            bad = rows.start + np.flatnonzero(to_numpy(either_empty))
             raise ValueError(
                 f"Instances have an all-zero label or prediction (rows {bad[:5].tolist()}"
                 f"{' ...' if bad.size > 5 else ''}); pass empty='null_class' to count them in "
                 "a 'none' class or empty='skip' to drop them."
             )
         weights = self._weights(rows, true_norm, pred_norm)
-        if self.empty == "skip" and any_true(true_empty | pred_empty):
-            weights = weights * as_float(~(true_empty | pred_empty))
+        skipped = count_true(either_empty) if self.empty == "skip" else np.asarray(0)
+        if self.empty == "skip" and any_true(either_empty):
+            weights = weights * as_float(~either_empty)
         return (_normalize_rows(y_true, true_norm, "u"), _normalize_rows(y_pred, pred_norm, "v"),
-                weights, true_empty, pred_empty)
+                weights, true_empty, pred_empty), skipped
 
     def _weights(self, rows, true_norm, pred_norm):
         """``lambda`` of Section III-F times the sample weights; an empty side has norm 1."""
@@ -376,6 +287,15 @@ class _Instances:
             weights = ones_like(true_norm)
         sample_weight = self.targets.sample_weight
         return weights if sample_weight is None else weights * sample_weight[rows]
+
+
+def _classic_instances(targets, params, n_jobs=None, chunk_size=None):
+    """The classic confusion matrix: the TCM of 1-D class labels (Proposition 7)."""
+    if not targets.single_label:
+        raise ValueError("kind='classic' takes 1-D class labels; use kind='transport' for "
+                         "2-D targets.")
+    return _TransportInstances(targets, {"weighting": "uniform", "empty": "null_class"},
+                               n_jobs, chunk_size)
 
 
 def _callable_weights(weighting, targets):
@@ -409,7 +329,7 @@ def _plan_block(u, v, weights, true_empty, pred_empty):
 
 
 def _bounds_block(u, v, weights, true_empty, pred_empty):
-    """SCM bounds of a block: diagonal, lower and upper off-diagonal, "none" parts."""
+    """SCM bounds of a block: the parts of the lower bound, then of the upper bound."""
     common, deficit, excess = _split(dense(u), dense(v))
     diagonal = weighted_sum(common, weights)
     none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
@@ -420,8 +340,9 @@ def _bounds_block(u, v, weights, true_empty, pred_empty):
     xp = namespace(weights)
     lower = xp.tensordot(weights, positive_part(deficit + excess - deficit_mass), axes=1)
     upper = xp.tensordot(weights, minimum(deficit, excess), axes=1)
-    # The diagonal of both bounds is zeroed after the sum (subpixel_confusions).
-    return diagonal, lower, upper, *none_parts
+    # Deficits and excesses never share a class: the diagonal holds only rounding noise.
+    return (diagonal, zero_diagonal(lower), *none_parts,
+            diagonal, zero_diagonal(upper), *none_parts)
 
 
 def _split(u, v):
@@ -463,3 +384,25 @@ def _normalize_rows(matrix, norms, slot):
     if sp.issparse(matrix) or namespace(matrix) is not np:
         return scaled_rows(matrix, inverse)
     return np.multiply(matrix, inverse[:, None], out=scratch(slot, matrix.shape))
+
+
+def _transport_values_deferred(params):
+    """Dense values are checked block by block in the single pass over the data, except
+    when a user callable must first see the whole (checked) arrays."""
+    return not callable(params["weighting"])
+
+
+_TRANSPORT_PARAMETERS = {"weighting": "uniform", "empty": "null_class"}
+TRANSPORT = register(MatrixKind(
+    "transport", "transport_confusion_matrix", _TRANSPORT_PARAMETERS, _TransportInstances,
+    block=lambda params: _plan_block, finish=finish_matrix,
+    deferred_checks=_transport_values_deferred))
+SUBPIXEL = register(MatrixKind(
+    "subpixel", "subpixel_confusion_matrix", _TRANSPORT_PARAMETERS, _TransportInstances,
+    block=lambda params: _bounds_block, finish=finish_bounds,
+    row_bytes=lambda n_classes: 8 * n_classes ** 2, chunk_bytes=_BOUNDS_CHUNK_BYTES,
+    deferred_checks=_transport_values_deferred))
+CLASSIC = register(MatrixKind(
+    "classic", "transport_confusion_matrix", {}, _classic_instances,
+    block=lambda params: _plan_block, finish=finish_matrix,
+    deferred_checks=lambda params: True))

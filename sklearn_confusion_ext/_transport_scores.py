@@ -7,11 +7,11 @@ the matrix-level functions of :mod:`sklearn_confusion_ext._scores`.
 
 import numpy as np
 
-from ._core.validation import check_option
+from ._core.confusion import Confusion
+from ._core.params import validate_params
 from ._scores import (
-    AVERAGE_OPTIONS,
     accuracy_from_confusion,
-    check_zero_division,
+    binary_matrix,
     classification_report_from_confusion,
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
@@ -19,6 +19,7 @@ from ._scores import (
 from ._transport import transport_confusion
 
 
+@validate_params()
 def transport_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
                                           sample_weight=None, empty="null_class",
                                           include_none="auto"):
@@ -56,6 +57,7 @@ def transport_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, weight
     return multilabel_counts_from_confusion(confusion, include_none)
 
 
+@validate_params()
 def transport_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None,
                                               pos_label=1, average=None,
                                               weighting="uniform", sample_weight=None,
@@ -108,31 +110,19 @@ def transport_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, label
     >>> transport_precision_recall_fscore_support(y_true, y_pred, average="micro")[:3]
     (0.6666666666666666, 0.6666666666666666, 0.6666666666666666)
     """
-    check_option("average", average, AVERAGE_OPTIONS)
-    check_zero_division(zero_division)
     confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
                                     sample_weight=sample_weight, empty=empty)
     if average != "binary":
         return precision_recall_fscore_from_confusion(
             confusion, beta=beta, average=average, zero_division=zero_division,
             include_none=include_none)
-    classes = confusion.display_labels
-    if confusion.has_none or len(classes) > 2:
-        kind = "multilabel or soft" if confusion.has_none else "multiclass"
-        raise ValueError(
-            f"Target is {kind} but average='binary'; choose another average setting, "
-            "one of [None, 'micro', 'macro', 'weighted']."
-        )
-    positions = [i for i, label in enumerate(classes) if label == pos_label]
-    if not positions:
-        raise ValueError(f"pos_label={pos_label!r} is not a valid label; it should be one "
-                         f"of {list(classes)}.")
+    binary = Confusion.from_parts(binary_matrix(confusion, pos_label), (0, 1), None, False)
     precision, recall, fscore, _ = precision_recall_fscore_from_confusion(
-        confusion, beta=beta, average=None, zero_division=zero_division,
-        classes=np.array(positions))
+        binary, beta=beta, average=None, zero_division=zero_division, classes=np.array([1]))
     return float(precision[0]), float(recall[0]), float(fscore[0]), None
 
 
+@validate_params()
 def transport_accuracy_score(y_true, y_pred, *, normalize=True, labels=None,
                              weighting="uniform", sample_weight=None, empty="null_class"):
     """Accuracy of the transport confusion matrix: diagonal mass over total mass.
@@ -161,13 +151,12 @@ def transport_accuracy_score(y_true, y_pred, *, normalize=True, labels=None,
     >>> transport_accuracy_score([[1, 1, 0]], [[1, 0, 1]])
     0.5
     """
-    if not isinstance(normalize, (bool, np.bool_)):
-        raise ValueError(f"normalize must be True or False; got {normalize!r}.")
     confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
                                     sample_weight=sample_weight, empty=empty)
     return accuracy_from_confusion(confusion.selected(), normalize)
 
 
+@validate_params()
 def transport_classification_report(y_true, y_pred, *, labels=None, target_names=None,
                                     weighting="uniform", sample_weight=None, digits=2,
                                     output_dict=False, zero_division="warn",
@@ -212,7 +201,6 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     weighted avg       0.83      0.67      0.67         3
     <BLANKLINE>
     """
-    check_zero_division(zero_division)
     confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
                                     sample_weight=sample_weight, empty=empty)
     return classification_report_from_confusion(

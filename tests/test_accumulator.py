@@ -71,9 +71,14 @@ def test_new_classes_in_later_batches_and_mismatches():
         ConfusionAccumulator("mlcm", n_classes=4).update([[1, 0, 1]], [[1, 1, 0]])
     with pytest.raises(ValueError, match="kind='classic' takes 1-D"):
         ConfusionAccumulator("classic").update([[1, 0]], [[1, 0]])
-    with pytest.raises(ValueError, match="not parameters of kind='mlcm'"):
+    with pytest.raises(TypeError, match="ConfusionAccumulator.kind='mlcm'. got an unexpected "
+                                        "keyword argument 'weighting'; it takes no keyword"):
         ConfusionAccumulator("mlcm", weighting="true")
-    with pytest.raises(ValueError, match="kind must be"):
+    with pytest.raises(ValueError, match="'weighting' parameter of ConfusionAccumulator"):
+        ConfusionAccumulator("transport", weighting="bogus")
+    with pytest.raises(TypeError, match="'unique' parameter"):
+        ConfusionAccumulator("mlct", unique="no")
+    with pytest.raises(ValueError, match="'kind' parameter"):
         ConfusionAccumulator("tensor")
     with pytest.raises(ValueError, match="same kind"):
         ConfusionAccumulator("mlcm").merge(ConfusionAccumulator("mlct"))
@@ -90,6 +95,10 @@ def test_labels_are_checked_as_the_one_shot_functions_check_them(labels, batches
     all_pred = [row for _, y_pred in batches for row in y_pred]
     with pytest.raises(ValueError, match=match):
         transport_confusion_matrix(all_true, all_pred, labels=labels)
+    if len(set(map(str, labels))) < len(labels):  # the list alone is wrong: refused at once
+        with pytest.raises(ValueError, match=match):
+            ConfusionAccumulator("transport", labels=labels)
+        return
     merged = ConfusionAccumulator("transport", labels=labels)
     for y_true, y_pred in batches:  # one accumulator per batch, merged as workers would
         part = ConfusionAccumulator("transport", labels=labels)
@@ -115,15 +124,19 @@ def test_n_jobs_and_chunk_size_do_not_change_results(rng, n_jobs, chunk_size):
                                rtol=1e-12)
 
 
-@pytest.mark.parametrize("options, match", [({"n_jobs": 0}, "n_jobs must be"),
-                                             ({"n_jobs": 1.5}, "n_jobs must be"),
-                                             ({"chunk_size": 0}, "chunk_size must be"),
-                                             ({"chunk_size": -5}, "chunk_size must be")])
-def test_bad_parallelism_parameters(options, match):
-    with pytest.raises(ValueError, match=match):
+@pytest.mark.parametrize("options, error, match", [
+    ({"n_jobs": 0}, ValueError, "'n_jobs' parameter"),
+    ({"n_jobs": 1.5}, TypeError, "'n_jobs' parameter"),
+    ({"chunk_size": 0}, ValueError, "'chunk_size' parameter"),
+    ({"chunk_size": -5}, ValueError, "'chunk_size' parameter"),
+])
+def test_bad_parallelism_parameters(options, error, match):
+    with pytest.raises(error, match=match):
         transport_confusion_matrix([0, 1], [0, 1], **options)
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(error, match=match):
         mlcm([[1, 0]], [[1, 0]], **options)
+    with pytest.raises(error, match=match):
+        ConfusionAccumulator("mlcm", **options)
 
 
 @pytest.mark.parametrize("kind, form, params", CASES)

@@ -229,9 +229,9 @@ def test_soft_labels_use_the_transport_matrix(rng):
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda: generalized_means_score([0, 1], [0, 1], r=np.nan), "r must be a finite"),
-    (lambda: generalized_means_score([0, 1], [0, 1], r=np.inf), "r must be a finite"),
-    (lambda: generalized_means_score([0, 1], [0, 1], average="samples"), "average must be"),
+    (lambda: generalized_means_score([0, 1], [0, 1], r=np.nan), "'r' parameter"),
+    (lambda: generalized_means_score([0, 1], [0, 1], r=np.inf), "'r' parameter"),
+    (lambda: generalized_means_score([0, 1], [0, 1], average="samples"), "'average' parameter"),
     (lambda: generalized_means_score([0, 1, 1], [0, 1]), "same number of samples"),
     (lambda: generalized_means_score([0, 1], [0, 1], pos_label=2), "pos_label=2 is not"),
     (lambda: generalized_means_from_confusion(np.eye(3)), "needs a 2 x 2 matrix"),

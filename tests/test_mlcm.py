@@ -340,16 +340,26 @@ def test_multilabel_confusion_matrix_uses_eq_16_true_negatives():
     (lambda: mlcm([[1, 0]], [[2, 0]]), "y_pred has values other than 0 and 1"),
     (lambda: mlcm([[1, 0]], [[1, 0, 0]]), "same number of columns"),
     (lambda: mlcm([0, 1], [[1, 0], [0, 1]]), "all be 1-D class labels or all be 2-D"),
-    (lambda: mlcm([[1, 0]], [[1, 0]], method="sklearn"), "method must be one of"),
-    (lambda: mlcm([[1, 0]], [[1, 0]], normalize="rows"), "normalize must be one of"),
-    (lambda: multilabel_confusion_tensor([[1, 0]], [[1, 0]], unique="yes"), "unique must be"),
+    (lambda: mlcm([[1, 0]], [[1, 0]], method="sklearn"), "'method' parameter"),
+    (lambda: mlcm([[1, 0]], [[1, 0]], normalize="rows"), "'normalize' parameter"),
     (lambda: multilabel_confusion_tensor([[1, 0]], [[0.2, 0]]), "y_pred has values other"),
     (lambda: mlcm_precision_recall_fscore_support([[1, 0]], [[1, 0]], average="binary"),
-     "average must be one of"),
+     "'average' parameter"),
 ])
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_boolean_parameters_take_booleans_only():
+    with pytest.raises(TypeError, match="'unique' parameter of multilabel_confusion_tensor "
+                                        "must be a boolean"):
+        multilabel_confusion_tensor([[1, 0]], [[1, 0]], unique="yes")
+    with pytest.raises(TypeError, match="'normalize' parameter"):
+        multilabel_confusion_tensor([[1, 0]], [[1, 0]], normalize=1)
+    np.testing.assert_array_equal(
+        multilabel_confusion_tensor([[1, 0]], [[1, 0]], unique=np.True_),
+        multilabel_confusion_tensor([[1, 0]], [[1, 0]], unique=True))
 
 
 @pytest.fixture

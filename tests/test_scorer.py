@@ -114,11 +114,11 @@ def test_absent_class_on_a_fold_warns_and_scores():
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda: make_transport_scorer("auc"), "metric must be"),
-    (lambda: make_transport_scorer(average="samples"), "average must be"),
+    (lambda: make_transport_scorer("auc"), "'metric' parameter"),
+    (lambda: make_transport_scorer(average="samples"), "'average' parameter"),
     (lambda: make_transport_scorer(response_method="decision_function"),
-     "response_method must be"),
-    (lambda: make_mlcm_scorer("f2"), "metric must be"),
+     "'response_method' parameter"),
+    (lambda: make_mlcm_scorer("f2"), "'metric' parameter"),
 ])
 def test_bad_parameters(call, match):
     with pytest.raises(ValueError, match=match):

@@ -70,7 +70,7 @@ def test_accuracy_equals_sklearn(labels_1d):
         accuracy_score(y_true, y_pred, sample_weight=weights))
     assert transport_accuracy_score(y_true, y_pred, normalize=False) == accuracy_score(
         y_true, y_pred, normalize=False)
-    with pytest.raises(ValueError, match="normalize must be True or False"):
+    with pytest.raises(TypeError, match="'normalize' parameter"):
         transport_accuracy_score(y_true, y_pred, normalize="true")
 
 
@@ -159,7 +159,7 @@ def test_none_class_rows_follow_include_none():
                                                       include_none=False)
     per_class = transport_precision_recall_fscore_support(*with_empty_label, zero_division=0.0)
     assert macro[1] == pytest.approx(per_class[1][:4].mean())
-    with pytest.raises(ValueError, match="include_none must be"):
+    with pytest.raises(ValueError, match="'include_none' parameter"):
         transport_precision_recall_fscore_support(Y_TRUE, Y_PRED, include_none="yes")
 
 
@@ -177,7 +177,7 @@ def test_report_shows_none_row_and_float_supports():
     assert "micro avg" in subset and "accuracy" not in subset
     with pytest.raises(ValueError, match="target_names has 2 names but the report has 3 classes"):
         transport_classification_report(y_true, y_pred, target_names=["a", "b"])
-    with pytest.raises(ValueError, match="digits must be"):
+    with pytest.raises(ValueError, match="'digits' parameter"):
         transport_classification_report(y_true, y_pred, digits=-1)
 
 
@@ -197,11 +197,44 @@ def test_zero_division_policies():
     # Class 1 has no predicted mass: its precision (NaN) is left out of the
     # average; its F-score is defined (0), as in scikit-learn >= 1.4.
     np.testing.assert_allclose(got[:3], [2 / 3, 0.5, (0.8 + 0.0) / 2])
-    with pytest.raises(ValueError, match="zero_division must be"):
+    with pytest.raises(ValueError, match="'zero_division' parameter"):
         transport_precision_recall_fscore_support(y_true, y_pred, zero_division=2)
-    with pytest.raises(ValueError, match="zero_division must be"):
+    with pytest.raises(ValueError, match="'zero_division' parameter"):
         transport_precision_recall_fscore_support(y_true, y_pred, zero_division="ignore")
-    with pytest.raises(ValueError, match="average must be one of"):
+    with pytest.raises(ValueError, match="'average' parameter"):
         transport_precision_recall_fscore_support(y_true, y_pred, average="samples")
-    with pytest.raises(ValueError, match="beta must be"):
+    with pytest.raises(ValueError, match="'beta' parameter"):
         transport_precision_recall_fscore_support(y_true, y_pred, beta=-1)
+
+
+@pytest.mark.parametrize("y_true, y_pred", [
+    ([0, 0, 0], [0, 0, 0]), ([1, 1, 1], [1, 1, 1]), ([0, 0, 1], [0, 1, 1]),
+    ([0, 0, 0], [0, 1, 1]), ([0, 0, 0], [1, 1, 1]), (["a", "a"], ["a", "a"]),
+])
+@pytest.mark.parametrize("zero_division", ["warn", 0.0, 1.0, np.nan])
+def test_binary_average_follows_sklearn_on_one_class_folds(y_true, y_pred, zero_division):
+    from sklearn.metrics import precision_recall_fscore_support
+
+    pos_label = "b" if isinstance(y_true[0], str) else 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = transport_precision_recall_fscore_support(
+            y_true, y_pred, average="binary", pos_label=pos_label, zero_division=zero_division)
+        theirs = precision_recall_fscore_support(
+            y_true, y_pred, average="binary", pos_label=pos_label, zero_division=zero_division)
+    np.testing.assert_equal(ours[:3], theirs[:3])
+    assert ours[3] is None
+
+
+def test_binary_average_rule_is_shared_by_generalized_means():
+    from sklearn_confusion_ext import generalized_means_score
+
+    # One class present, not pos_label: every instance negative, as scikit-learn reads it.
+    assert generalized_means_score([0, 0, 0], [0, 0, 0]) == 1.0
+    for function in (transport_precision_recall_fscore_support, generalized_means_score):
+        with pytest.raises(ValueError, match="pos_label=2 is not a valid label"):
+            function([0, 1], [0, 1], average="binary", pos_label=2)
+        with pytest.raises(ValueError, match="Target is multiclass but average='binary'"):
+            function([0, 1, 2], [0, 1, 2], average="binary")
+        with pytest.raises(ValueError, match="Target is multilabel or soft"):
+            function([[1, 0]], [[1, 0]], average="binary")

@@ -344,9 +344,10 @@ def test_result_dtype_is_float64():
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda: transport_confusion_matrix([0, 1], [0, 1], weighting="label"), "weighting must be"),
-    (lambda: transport_confusion_matrix([0, 1], [0, 1], normalize="rows"), "normalize must be"),
-    (lambda: transport_confusion_matrix([[1, 0]], [[1, 0]], empty="drop"), "empty must be"),
+    (lambda: transport_confusion_matrix([0, 1], [0, 1], weighting="label"),
+     "'weighting' parameter"),
+    (lambda: transport_confusion_matrix([0, 1], [0, 1], normalize="rows"), "'normalize' parameter"),
+    (lambda: transport_confusion_matrix([[1, 0]], [[1, 0]], empty="drop"), "'empty' parameter"),
     (lambda: transport_plan([1, 0], [1, 0, 0]), "same length"),
     (lambda: transport_plan([0, 0], [1, 0]), "no mass"),
     (lambda: transport_plan([-1, 2], [1, 0]), "non-negative"),

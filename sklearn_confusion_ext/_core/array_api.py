@@ -20,6 +20,7 @@ from .validation import (
     Targets,
     check_column_selection,
     check_sample_weight,
+    check_targets,
     checked_row_sums,
     is_binary,
     label_classes,
@@ -27,6 +28,21 @@ from .validation import (
 
 # Libraries whose arrays are recognised even without ``__array_namespace__``.
 _ARRAY_LIBRARIES = {"torch", "cupy", "jax", "jaxlib", "mlx"}
+
+
+def check_any_targets(y_true, y_pred, *, labels=None, sample_weight=None,
+                      defer_value_checks=False):
+    """:func:`~.validation.check_targets` for in-memory targets of any array library.
+
+    Arrays of another array-API library (PyTorch, CuPy, ...) give :class:`DeviceTargets`,
+    validated and later summed in their namespace, on their device.
+    """
+    space = foreign_namespace(y_true, y_pred, sample_weight)
+    if space is not None:
+        return check_device_targets(y_true, y_pred, labels=labels,
+                                    sample_weight=sample_weight, space=space)
+    return check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
+                         defer_value_checks=defer_value_checks)
 
 
 def foreign_namespace(*arrays):

@@ -139,3 +139,15 @@ def to_numpy(array):
     if array_api_compat.is_torch_array(array):
         return array.detach().cpu().numpy()
     return np.from_dlpack(array)  # CPU arrays of any other library
+
+
+def zero_diagonal(matrix):
+    """``matrix`` (square) with a zero diagonal; NumPy arrays are changed in place."""
+    if isinstance(matrix, np.ndarray):
+        np.fill_diagonal(matrix, 0)
+        return matrix
+    import array_api_compat
+
+    xp = namespace(matrix)
+    off = 1 - xp.eye(matrix.shape[0], dtype=matrix.dtype, device=array_api_compat.device(matrix))
+    return matrix * off

@@ -1,4 +1,5 @@
-"""Operations on a built confusion matrix, shared by every matrix builder."""
+"""The confusion object every builder returns, and what every reader of a matrix shares:
+the per-class counts, normalization and the finishing steps of the public functions."""
 
 import warnings
 from dataclasses import dataclass
@@ -93,3 +94,37 @@ def normalize_confusion(matrix, normalize):
         "all": matrix.sum(keepdims=True),
     }[normalize]
     return np.divide(matrix, totals, out=np.zeros_like(matrix), where=totals != 0)
+
+
+def class_counts(matrix):
+    """Per-class ``tp, fp, fn, tn`` of a square confusion matrix (rows true classes).
+
+    TP is the diagonal cell, FN the rest of the row, FP the rest of the column and TN
+    everything outside the row and the column (Erbani et al. 2024, eq. 36).
+    """
+    tp = np.diag(matrix).copy()
+    fp = matrix.sum(axis=0) - tp
+    fn = matrix.sum(axis=1) - tp
+    tn = matrix.sum() - tp - fp - fn
+    return tp, fp, fn, tn
+
+
+def finish_matrix(confusions, normalize):
+    """One matrix: the selected classes, normalized, in the input's array library."""
+    (confusion,) = confusions
+    return confusion.like_input(normalize_confusion(confusion.selected(), normalize))
+
+
+def finish_bounds(confusions, normalize):
+    """The sub-pixel bounds: ``(lower, upper)`` over the selected classes (no normalize)."""
+    return tuple(confusion.like_input(confusion.selected()) for confusion in confusions)
+
+
+def finish_tensor(confusions, normalize):
+    """The MLCT: recall and precision matrices stacked; ``normalize`` (a bool) makes their
+    diagonals the per-class recall and precision."""
+    recall, precision = (confusion.selected() for confusion in confusions)
+    if normalize:
+        recall, precision = (normalize_confusion(recall, "true"),
+                             normalize_confusion(precision, "pred"))
+    return confusions[0].like_input(np.stack([recall, precision]))

@@ -1,17 +1,18 @@
 """Dask collections: one partial matrix per block of rows, then a tree sum.
 
-The matrix builders hand Dask inputs here. Each block of rows becomes a
-:class:`ConfusionAccumulator` (NumPy or scipy.sparse inside) in a task of its own;
-the accumulators are merged up a tree of fan-in ``_FAN_IN``, so only the small
-matrices travel between workers. The graph runs on Dask's current scheduler:
+The dispatch hands Dask inputs here. Each block of rows is validated and built in a task of
+its own (NumPy or scipy.sparse inside) into a :class:`~.sums.ConfusionSum`; the sums are
+merged up a tree of fan-in ``_FAN_IN``, so only the small matrices travel between
+workers. The graph runs on Dask's current scheduler:
 with a ``dask.distributed.Client`` active, on that cluster's workers.
 """
 
-import operator
-from functools import reduce
-
 import numpy as np
 import scipy.sparse as sp
+
+from .array_api import check_any_targets
+from .kinds import KINDS, build
+from .sums import ConfusionSum
 
 # Accumulators merged by one task of the tree sum.
 _FAN_IN = 8
@@ -23,10 +24,10 @@ def is_dask_collection(*arrays):
 
 
 def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chunk_size,
-                    **params):
-    """The :class:`Confusion` objects of ``ConfusionAccumulator(kind).confusions()``.
+                    params):
+    """The full :class:`Confusion` objects of ``kind`` (a name of the registry).
 
-    Parameters are those of the accumulator; ``labels`` is applied once, to the sum.
+    ``params`` are the kind's parameters; ``labels`` is applied once, to the sum.
     """
     try:
         import dask
@@ -36,16 +37,15 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
     blocks = _row_blocks({"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight})
     if n_jobs is None:
         n_jobs = 1  # Dask runs the blocks in parallel: threads within them oversubscribe
-    build = dask.delayed(_block_accumulator, pure=False)
-    partial = [build(kind, n_jobs, chunk_size, params, index, rows, *block)
+    block_sum = dask.delayed(_block_sum, pure=False)
+    partial = [block_sum(kind, n_jobs, chunk_size, params, index, rows, *block)
                for index, (rows, block) in enumerate(blocks)]
     merge = dask.delayed(_merged, pure=False)
     while len(partial) > 1:
         partial = [merge(*partial[start:start + _FAN_IN])
                    for start in range(0, len(partial), _FAN_IN)]
-    (accumulator,) = dask.compute(partial[0])
-    accumulator.labels = labels
-    return accumulator.confusions()
+    (total,) = dask.compute(partial[0])
+    return tuple(total.confusions(labels))
 
 
 def _row_blocks(named):
@@ -100,20 +100,23 @@ def _as_dask_array(name, y):
     return y
 
 
-def _block_accumulator(kind, n_jobs, chunk_size, params, index, rows, y_true, y_pred,
-                       sample_weight=None):
-    """One block's accumulator (a task); errors say which block and rows it holds."""
-    from .accumulator import ConfusionAccumulator
-
-    accumulator = ConfusionAccumulator(kind, n_jobs=n_jobs, chunk_size=chunk_size, **params)
+def _block_sum(kind, n_jobs, chunk_size, params, index, rows, y_true, y_pred,
+               sample_weight=None):
+    """One block's :class:`ConfusionSum` (a task); errors say which block and rows it holds."""
+    kind = KINDS[kind]
     try:
-        accumulator._update(y_true, y_pred, sample_weight, warn=False)
+        targets = check_any_targets(y_true, y_pred, sample_weight=sample_weight,
+                                    defer_value_checks=kind.deferred_checks(params))
+        confusions = build(kind, targets, params, n_jobs, chunk_size)
     except ValueError as error:
         raise ValueError(f"Dask block {index}, rows {rows.start} to {rows.stop - 1} (row "
                          f"numbers below count from {rows.start}): {error}") from None
-    return accumulator
+    return ConfusionSum().add(confusions, targets.single_label)
 
 
-def _merged(*accumulators):
-    """The sum of accumulators (a task of the tree sum); the inputs are left unchanged."""
-    return reduce(operator.add, accumulators)
+def _merged(*sums):
+    """The sum of block sums (a task of the tree sum); the inputs are left unchanged."""
+    total = ConfusionSum()
+    for one in sums:
+        total.merge(one)
+    return total

@@ -188,6 +188,7 @@ class ArrayLike(Constraint):
         if isinstance(value, (str, bytes)) or isinstance(value, type):
             return False
         return (sp.issparse(value) or hasattr(value, "__array__") or hasattr(value, "shape")
+                or hasattr(type(value), "__dask_graph__")
                 or hasattr(value, "__array_namespace__") or hasattr(value, "__len__"))
 
     def __str__(self):
@@ -313,8 +314,9 @@ def check_params(owner, values, declaration=None):
     declaration = PARAMETERS[owner] if declaration is None else declaration
     for name, value in values.items():
         if name not in declaration:
+            takes = _either(sorted(declaration)) if declaration else "no keyword argument"
             raise TypeError(f"{owner} got an unexpected keyword argument {name!r}; it takes "
-                            f"{_either(sorted(declaration))}.")
+                            f"{takes}.")
         check_value(owner, name, value, declaration[name])
 
 
@@ -513,12 +515,6 @@ PARAMETERS = {
                            "labels": [None, ARRAY]},
     "f1_ranking_disorder": {"matrix_a": [ARRAY], "matrix_b": [ARRAY]},
     # Scorers
-    "make_transport_scorer": {
-        "metric": SCORER_METRIC, "average": [Options(*AVERAGES)], "weighting": WEIGHTING,
-        "response_method": [Options("predict", "predict_proba")], "beta": BETA,
-        "zero_division": ZERO_DIVISION, "empty": EMPTY},
-    "make_mlcm_scorer": {"metric": SCORER_METRIC, "average": [Options(*AVERAGES)],
-                         "method": MLCM_METHOD, "zero_division": ZERO_DIVISION},
     "get_scorer": {"name": [str]},
     "get_scorer_names": {},
     # Scaling out
@@ -527,6 +523,8 @@ PARAMETERS = {
                          "mlct")],
         "n_classes": [None, POSITIVE_INT], "labels": [None, ARRAY], **PARALLEL},
     "ConfusionAccumulator.update": {**TARGETS, "sample_weight": [None, ARRAY]},
+    "ConfusionAccumulator.merge": {"other": [HasMethods(
+        "merge", "confusions", description="a ConfusionAccumulator")]},
     # Displays
     **_displays("TransportConfusionMatrixDisplay", TRANSPORT_DISPLAY),
     **_displays("MLCMDisplay", MLCM_DISPLAY),
@@ -549,6 +547,24 @@ PARAMETERS = {
     "report": {"kind": [Options("auto", "single", "multilabel", "soft")],
                "format": [Options("text", "json")]},
 }
+
+
+
+
+def _scorer_factory(function, own, passed_on):
+    """A scorer factory's declaration: its own parameters and those it passes on to
+    ``function``, whose constraints they take, so a scorer that would fail on every fold
+    is never built."""
+    return {**own, **{name: PARAMETERS[function][name] for name in passed_on}}
+
+
+_SCORER = {"metric": SCORER_METRIC, "average": [Options(*AVERAGES)]}
+PARAMETERS["make_transport_scorer"] = _scorer_factory(
+    "transport_precision_recall_fscore_support",
+    {**_SCORER, "response_method": [Options("predict", "predict_proba")]},
+    ("weighting", "beta", "zero_division", "empty"))
+PARAMETERS["make_mlcm_scorer"] = _scorer_factory(
+    "mlcm_precision_recall_fscore_support", _SCORER, ("method", "zero_division"))
 
 
 def options_of(owner, name):

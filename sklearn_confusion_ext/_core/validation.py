@@ -183,15 +183,9 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
     Returns
     -------
     Targets
-        A :class:`~sklearn_confusion_ext._array_api.DeviceTargets` for arrays of another
-        array-API library (PyTorch, CuPy, ...), computed in their namespace.
+        For NumPy, scipy.sparse, lists and pandas; arrays of other array-API libraries
+        go through :func:`~.array_api.check_any_targets`.
     """
-    from .array_api import check_device_targets, foreign_namespace  # (subclasses Targets)
-
-    space = foreign_namespace(y_true, y_pred, sample_weight)
-    if space is not None:
-        return check_device_targets(y_true, y_pred, labels=labels,
-                                    sample_weight=sample_weight, space=space)
     target_set = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels,
                                   defer_value_checks)
     (mass_true, mass_pred), (true_norm, pred_norm) = target_set.masses, target_set.norms
@@ -206,17 +200,13 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
                    target_set.single_label, true_norm, pred_norm, sample_weight)
 
 
-def check_binary_targets(y_true, y_pred, *, labels=None, sample_weight=None, advice=""):
-    """:func:`check_targets` for functions defined on 0/1 indicators only.
-
-    Raises ``ValueError`` naming the target that holds other values, followed
-    by ``advice``.
-    """
-    targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+def require_binary(targets, advice):
+    """Raise ``ValueError`` unless 2-D targets hold only 0/1 indicators (``advice`` follows)."""
+    if targets.single_label:
+        return
     for name, y in (("y_true", targets.y_true), ("y_pred", targets.y_pred)):
-        if not targets.single_label and not is_binary(y):
+        if not is_binary(y):
             raise ValueError(f"{name} has values other than 0 and 1; {advice}")
-    return targets
 
 
 @dataclass(frozen=True)
@@ -415,12 +405,13 @@ def check_labels_occur(first_name, listed, first):
         )
 
 
-def check_label_list(labels, present):
-    """``labels`` of 1-D targets: unique class labels of the same type as ``present``."""
+def check_label_list(labels, present=None):
+    """``labels`` of 1-D targets: unique class labels of the same type as ``present``
+    (the labels of the targets; None checks the list alone)."""
     labels = np.asarray(labels)
     if labels.ndim != 1 or labels.size == 0:
         raise ValueError(f"labels must be a non-empty 1-D list of class labels; got {labels!r}.")
-    if (labels.dtype.kind in "USO") != (present.dtype.kind in "USO"):
+    if present is not None and (labels.dtype.kind in "USO") != (present.dtype.kind in "USO"):
         raise ValueError(
             f"labels holds {labels.dtype.kind in 'USO' and 'strings' or 'numbers'} "
             f"but the targets hold {present.dtype.kind in 'USO' and 'strings' or 'numbers'}."

@@ -1,0 +1,34 @@
+"""The one entrance of every matrix builder: targets of any library to full confusions.
+
+Dask collections are recognized here and reduced block by block
+(:mod:`.dask_collections`); in-memory targets (NumPy, scipy.sparse, pandas, lists, or
+arrays of another array-API library, recognized by :func:`~.array_api.check_any_targets`)
+are validated and built by :func:`~.kinds.build`. Nothing below this module knows about
+Dask.
+"""
+
+from .array_api import check_any_targets
+from .confusion import warn_skipped
+from .dask_collections import dask_confusions, is_dask_collection
+from .kinds import build
+
+
+def confusions(kind, y_true, y_pred, *, labels=None, sample_weight=None, n_jobs=None,
+               chunk_size=None, params=None, warn=True):
+    """The full :class:`~.confusion.Confusion` objects of ``kind`` (a :class:`MatrixKind`).
+
+    ``params``: the kind's own parameters (checked by the public caller); ``warn``: warn
+    about the instances ``empty="skip"`` left out (else they are only counted).
+    """
+    params = {**kind.parameters, **(params or {})}
+    if is_dask_collection(y_true, y_pred, sample_weight):
+        result = dask_confusions(kind.name, y_true, y_pred, labels=labels,
+                                 sample_weight=sample_weight, n_jobs=n_jobs,
+                                 chunk_size=chunk_size, params=params)
+    else:
+        targets = check_any_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
+                                    defer_value_checks=kind.deferred_checks(params))
+        result = build(kind, targets, params, n_jobs, chunk_size)
+    if warn:
+        warn_skipped(result[0].n_skipped, stacklevel=3)
+    return result

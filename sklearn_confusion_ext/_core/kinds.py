@@ -1,0 +1,135 @@
+"""The registry of matrix kinds, and the one way every kind is built from validated targets.
+
+Every confusion matrix of the library is a sum over instances of a diagonal plus an outer
+product, so each kind is described by the same few pieces (:class:`MatrixKind`): how its
+instances are read in blocks of rows (an :class:`Instances` subclass), the block function
+that turns one block into partial sums, its own parameters, and its finishing step (what
+the public function returns). The paper modules register their kinds here
+(``_transport.py``: classic, transport, subpixel; ``_mlcm.py``: mlcm, mlcm_krstinic,
+mlct); the one-shot functions, :class:`ConfusionAccumulator` and the Dask blocks all build
+through :func:`build`, so a new kind is one :func:`register` call plus its block function.
+
+A block function returns its partial sums as groups of five parts, one group per matrix:
+the diagonal, the off-diagonal matrix, and the row, column and corner of the "none" class.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from .chunks import chunk_rows, sum_over_chunks
+from .confusion import Confusion
+
+# Rows of one chunk of sparse targets, and the fewest rows of a dense chunk.
+_SPARSE_CHUNK_ROWS = 1 << 16
+_MIN_DENSE_CHUNK_ROWS = 64
+# Parts of one matrix in a block function's result.
+_PARTS = 5
+
+KINDS = {}
+
+
+@dataclass(frozen=True)
+class MatrixKind:
+    """One kind of confusion matrix.
+
+    Attributes
+    ----------
+    name : str
+        Its name for :class:`ConfusionAccumulator` (``kind=``).
+    function : str
+        The public one-shot function: its declaration in ``PARAMETERS`` gives the
+        constraints of the kind's parameters and of ``normalize``.
+    parameters : dict
+        The kind's own parameters and their defaults (``weighting``, ``empty``, ...).
+    instances : callable
+        ``instances(targets, params, n_jobs, chunk_size)`` -> :class:`Instances`; raises
+        ``ValueError`` for targets the kind does not take.
+    block : callable
+        ``block(params)`` -> the block function ``f(*instances.read(rows)[0])``.
+    finish : callable
+        ``finish(confusions, normalize)`` -> what the one-shot function returns.
+    row_bytes : callable
+        Working bytes per row for ``n_classes`` classes (sizes the chunks).
+    chunk_bytes : int or None
+        Bytes of one chunk (None: the cache-sized default).
+    deferred_checks : callable
+        ``deferred_checks(params)``: whether dense values may be checked block by block
+        (else the whole targets are checked before the blocks run).
+    """
+
+    name: str
+    function: str
+    parameters: dict
+    instances: object
+    block: object
+    finish: object
+    row_bytes: object = field(default=lambda n_classes: 8 * n_classes)
+    chunk_bytes: object = None
+    deferred_checks: object = field(default=lambda params: False)
+
+
+def register(kind):
+    """Add ``kind`` to the registry and return it."""
+    KINDS[kind.name] = kind
+    return kind
+
+
+def build(kind, targets, params, n_jobs=None, chunk_size=None):
+    """The full :class:`Confusion` objects of ``kind`` over validated in-memory targets."""
+    instances = kind.instances(targets, params, n_jobs, chunk_size)
+    sums, n_skipped = instances.sum(kind.block(params), kind.row_bytes(instances.n_classes),
+                                    kind.chunk_bytes)
+    return tuple(instances.confusion(*sums[start:start + _PARTS], n_skipped=n_skipped)
+                 for start in range(0, len(sums), _PARTS))
+
+
+class Instances:
+    """Validated targets read in blocks of rows and summed by a block function.
+
+    Subclasses define :meth:`read` and say whether the matrix has a "none" class.
+    """
+
+    has_none = True
+
+    def __init__(self, targets, n_jobs=None, chunk_size=None):
+        self.targets, self.n_jobs, self.chunk_size = targets, n_jobs, chunk_size
+
+    @property
+    def n_classes(self):
+        return len(self.targets.classes)
+
+    def read(self, rows):
+        """``(arguments of the block function, instances left out)`` for a slice of rows."""
+        raise NotImplementedError
+
+    def sum(self, block, row_bytes, chunk_bytes=None):
+        """The sums of ``block`` over all row chunks, and the number of instances left out."""
+        targets = self.targets
+        if self.chunk_size is not None:
+            step = self.chunk_size
+        elif sp.issparse(targets.y_true):
+            step = _SPARSE_CHUNK_ROWS
+        else:
+            step = max(chunk_rows(row_bytes, chunk_bytes),
+                       _MIN_DENSE_CHUNK_ROWS) * targets.chunk_factor
+
+        def one_block(rows):
+            arguments, n_left_out = self.read(rows)
+            return (*block(*arguments), n_left_out)
+
+        *sums, n_left_out = sum_over_chunks(one_block, targets.n_samples, step,
+                                            targets.threads(self.n_jobs))
+        return sums, int(n_left_out)
+
+    def confusion(self, diagonal, off_diagonal, none_row, none_column, corner, n_skipped=0):
+        """The full matrix, with the "none" row and column when the kind has them."""
+        matrix = np.diag(diagonal) + off_diagonal
+        if self.has_none:
+            matrix = np.block([[matrix, none_column[:, None]],
+                               [none_row[None, :], np.reshape(corner, (1, 1))]])
+        targets = self.targets
+        return Confusion.from_parts(matrix, targets.classes, targets.selection, self.has_none,
+                                    targets.n_samples, n_skipped, targets.namespace,
+                                    targets.true_classes)

@@ -1,0 +1,142 @@
+"""The accumulator's core: full confusion matrices of batches added up, aligned by class.
+
+Every matrix of the library is a sum over instances, so the full matrices of two batches
+(each over the classes it holds) add once their rows and columns are aligned by class
+label. :class:`ConfusionSum` keeps that running sum; it is what a Dask block returns and
+what :class:`ConfusionAccumulator` holds. The classes a user asked for are selected only
+when the sum is read (:meth:`ConfusionSum.confusions`).
+"""
+
+import importlib
+
+import numpy as np
+
+from .confusion import Confusion
+from .validation import check_column_selection, check_label_list, check_labels_occur
+
+
+class ConfusionSum:
+    """A running sum of full confusion matrices (one or two per kind), aligned by class."""
+
+    def __init__(self):
+        self.classes = None  # class labels of the sums (without "none")
+        self.true_classes = set()  # labels seen in y_true (1-D targets), to check labels=
+        self.has_none = None
+        self.single_label = None
+        self.sums = None
+        self.namespace = None  # (xp, device) of array-API batches: where results go
+        self.n_samples = 0
+        self.n_skipped = 0
+
+    @property
+    def n_classes(self):
+        return None if self.classes is None else len(self.classes)
+
+    def add(self, confusions, single_label):
+        """Add a batch's full matrices (the :class:`Confusion` objects of one build)."""
+        first = confusions[0]
+        classes = first.display_labels[:-1] if first.has_none else first.display_labels
+        self._align(classes, single_label, first.has_none, first.namespace,
+                    [np.zeros_like(c.matrix) for c in confusions])
+        self._add(classes, [c.matrix for c in confusions])
+        if first.true_classes is not None:
+            self.true_classes.update(first.true_classes.tolist())
+        self.n_samples += first.n_samples
+        self.n_skipped += first.n_skipped
+        return self
+
+    def merge(self, other):
+        """Add another sum of the same kind (``other`` is left unchanged)."""
+        if other.sums is None:
+            return self
+        self._align(other.classes, other.single_label, other.has_none, other.namespace,
+                    [np.zeros_like(s) for s in other.sums])
+        self._add(other.classes, other.sums)
+        self.true_classes |= other.true_classes
+        self.n_samples += other.n_samples
+        self.n_skipped += other.n_skipped
+        return self
+
+    def confusions(self, labels=None):
+        """The sums as :class:`Confusion` objects: classes sorted as the one-shot functions
+        sort them, ``labels`` selected (checked as the one-shot functions check it)."""
+        if self.sums is None:
+            raise ValueError("no batch yet: call update first.")
+        classes, sums = list(self.classes), self.sums
+        selection = None
+        if labels is not None and self.single_label:
+            wanted = check_label_list(labels, np.asarray(classes))
+            check_labels_occur("y_true", wanted, list(self.true_classes))
+            missing = [label for label in wanted if label not in classes]
+            classes += missing
+            sums = [_pad(s, len(missing), self.has_none) for s in sums]
+        order = np.argsort(np.asarray(classes), kind="stable")
+        classes_sorted = [classes[i] for i in order]
+        if labels is not None:
+            selection = ([classes_sorted.index(label) for label in wanted] if self.single_label
+                         else check_column_selection(labels, len(classes_sorted)))
+        if self.has_none:
+            order = np.append(order, len(classes))
+        true_classes = np.asarray(list(self.true_classes)) if self.single_label else None
+        return [Confusion.from_parts(s[np.ix_(order, order)], classes_sorted, selection,
+                                     self.has_none, self.n_samples, self.n_skipped,
+                                     self.namespace, true_classes)
+                for s in sums]
+
+    def __getstate__(self):
+        # The array-API namespace of the batches is a module: pickle its name.
+        state = self.__dict__.copy()
+        if self.namespace is not None:
+            xp, device = self.namespace
+            state["namespace"] = (xp.__name__, device)
+        return state
+
+    def __setstate__(self, state):
+        if state["namespace"] is not None:
+            name, device = state["namespace"]
+            xp = importlib.import_module(name)
+            try:  # a device that compares by identity does not survive pickling:
+                xp.asarray(0.0, device=device)
+            except (TypeError, ValueError):
+                device = None  # then the library's default device
+            state["namespace"] = (xp, device)
+        self.__dict__.update(state)
+
+    def _align(self, classes, single_label, has_none, namespace, zeros):
+        """Start the sums on the first batch; refuse a batch of another kind or width."""
+        if self.sums is None:
+            self.classes, self.single_label = [], single_label
+            self.has_none, self.namespace = has_none, namespace
+            self.sums = [z[:0, :0] if not has_none else z[-1:, -1:] for z in zeros]
+            return
+        if single_label != self.single_label:
+            raise ValueError("this batch mixes 1-D class labels and 2-D targets with the "
+                             "previous ones.")
+        if not single_label and len(classes) != len(self.classes):
+            raise ValueError(f"the batch has {len(classes)} classes (columns); the previous "
+                             f"batches had {len(self.classes)}.")
+
+    def _add(self, classes, matrices):
+        """Add full matrices over ``classes`` (plus "none") to the running sums."""
+        new = [c for c in classes if c not in self.classes]
+        if new:
+            if len({isinstance(c, str) for c in self.classes + new}) > 1:
+                raise ValueError("the batch's class labels mix strings and numbers with the "
+                                 "previous batches'.")
+            self.classes += new
+            self.sums = [_pad(s, len(new), self.has_none) for s in self.sums]
+        positions = [self.classes.index(c) for c in classes]
+        if self.has_none:
+            positions.append(self.sums[0].shape[0] - 1)
+        for total, matrix in zip(self.sums, matrices):
+            total[np.ix_(positions, positions)] += matrix
+
+
+def _pad(matrix, grow, has_none):
+    """A copy with ``grow`` zero classes inserted before the "none" class (or at the end)."""
+    size = matrix.shape[0]
+    at = size - 1 if has_none else size
+    padded = np.zeros((size + grow, size + grow))
+    keep = list(range(at)) + ([size + grow - 1] if has_none else [])
+    padded[np.ix_(keep, keep)] = matrix
+    return padded
