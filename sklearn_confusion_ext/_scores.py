@@ -201,7 +201,7 @@ def binary_matrix(confusion, pos_label):
 
 def _ratio(numerator, denominator, metric, side, zero_division):
     undefined = denominator == 0
-    value = np.nan if isinstance(zero_division, str) else float(zero_division)
+    value = np.nan if zero_division == "warn" else float(zero_division)
     result = np.divide(numerator, denominator, out=np.full(numerator.shape, value),
                        where=~undefined)
     if undefined.any() and zero_division == "warn":
@@ -217,7 +217,7 @@ def _ratio(numerator, denominator, metric, side, zero_division):
 def _average(scores, weights, zero_division):
     defined = ~np.isnan(scores)
     if weights[defined].sum() == 0:
-        return 0.0 if isinstance(zero_division, str) else float(zero_division)
+        return 0.0 if zero_division == "warn" else float(zero_division)
     return float(np.average(scores[defined], weights=weights[defined]))
 
 

@@ -50,18 +50,6 @@ def map_chunks(function, n_rows, step, n_jobs=None):
         yield from pool.map(function, slices)
 
 
-def check_parallelism(n_jobs, chunk_size):
-    """Validate the public ``n_jobs`` and ``chunk_size`` parameters."""
-    for name, value, allowed in (("n_jobs", n_jobs, "a non-zero integer (-1: all cores)"),
-                                 ("chunk_size", chunk_size, "a positive number of rows")):
-        if value is None:
-            continue
-        integer = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-        if not integer or value == 0 or (name == "chunk_size" and value < 0) or (
-                name == "n_jobs" and value < -_cpu_count()):
-            raise ValueError(f"{name} must be None or {allowed}; got {value!r}.")
-
-
 def sum_over_chunks(function, n_rows, step, n_jobs=None):
     """Sum the tuples of arrays ``function(rows)`` returns over all row chunks.
 
