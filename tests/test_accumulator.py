@@ -187,3 +187,18 @@ def test_derived_scores_accept_the_result(rng, kind, form, params):
             stuart_maxwell_test(np.round(expected)).statistic)
         assert generalized_means_from_confusion(matrix, r=0, average="macro") == pytest.approx(
             generalized_means_from_confusion(expected, r=0, average="macro"))
+
+
+def test_reading_the_sums_changes_nothing():
+    accumulator = ConfusionAccumulator("transport", labels=["cat", "zebra"])
+    accumulator.update(["cat", "dog"], ["dog", "dog"])
+    first = [c.matrix.copy() for c in accumulator.confusions()]
+    assert accumulator.confusions()[0].display_labels == ["cat", "dog", "zebra"]
+    again = accumulator.confusions()
+    np.testing.assert_array_equal(again[0].matrix, first[0])
+    # The label asked for but never seen was added to the copy read, not to the sums.
+    accumulator.update(["zebra"], ["cat"])
+    np.testing.assert_array_equal(accumulator.result(),
+                                  transport_confusion_matrix(["cat", "dog", "zebra"],
+                                                             ["dog", "dog", "cat"],
+                                                             labels=["cat", "zebra"]))

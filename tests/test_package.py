@@ -60,3 +60,63 @@ def test_api_page_lists_every_public_name():
     listed = {line.strip() for line in api.read_text().splitlines()}
     missing = set(sklearn_confusion_ext.__all__) - listed
     assert not missing, f"doc/api.rst does not list {sorted(missing)}"
+
+
+def _import_graph():
+    """Modules of the package and the package modules each imports, functions included."""
+    import ast
+    from pathlib import Path
+
+    root = Path(sklearn_confusion_ext.__file__).parent
+    graph = {}
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                target = f"{base}.{node.module}" if node.module else base
+                # A name may be a module itself (from . import _cli): kept if it is one.
+                imported.update(f"{target}.{alias.name}" for alias in node.names)
+                imported.add(target)
+            elif isinstance(node, ast.Import):
+                imported.update(a.name for a in node.names
+                                if a.name.startswith("sklearn_confusion_ext"))
+        graph[module] = imported
+    return {module: {m for m in imported if m in graph and m != module}
+            for module, imported in graph.items()}
+
+
+def test_import_graph_has_no_cycle():
+    graph = _import_graph()
+    graph = {module: {m for m in imported if m != "sklearn_confusion_ext"}
+             for module, imported in graph.items() if module != "sklearn_confusion_ext"}
+    state = {}
+
+    def visit(module, path):
+        state[module] = "open"
+        for target in sorted(graph[module]):
+            if state.get(target) == "open":
+                raise AssertionError("import cycle: " + " -> ".join(path + [target]))
+            if target not in state:
+                visit(target, path + [target])
+        state[module] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+
+
+def test_machinery_never_imports_the_papers_modules_or_the_faces():
+    graph = _import_graph()
+    for module, imported in graph.items():
+        if module.startswith("sklearn_confusion_ext._core"):
+            above = {m for m in imported if not m.startswith("sklearn_confusion_ext._core")}
+            assert not above, f"{module} imports {sorted(above)} from above _core"
+        if not module.startswith(("sklearn_confusion_ext._plot", "sklearn_confusion_ext._cli")):
+            faces = {m for m in imported
+                     if m.startswith(("sklearn_confusion_ext._plot", "sklearn_confusion_ext._cli"))}
+            allowed = module in ("sklearn_confusion_ext", "sklearn_confusion_ext.__main__")
+            assert allowed or not faces, f"{module} imports the faces {sorted(faces)}"
