@@ -7,13 +7,12 @@ Per-class counts are always taken from the full matrix, then the classes
 asked for with ``labels=`` are kept, as :mod:`sklearn.metrics` does.
 """
 
-import warnings
-
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from ._core.confusion import Confusion, class_counts
 from ._core.params import validate_params
+from ._core.user_warnings import warn
 from ._core.validation import check_column_selection, check_confusion_matrix
 
 
@@ -52,8 +51,8 @@ def accuracy_from_confusion(matrix, normalize=True):
         return float(correct)
     total = matrix.sum()
     if total == 0:
-        warnings.warn("Accuracy is ill-defined on an empty matrix and is set to 0.0.",
-                      UndefinedMetricWarning, stacklevel=3)
+        warn("Accuracy is ill-defined on an empty matrix and is set to 0.0.",
+             UndefinedMetricWarning)
         return 0.0
     return float(correct / total)
 
@@ -206,10 +205,10 @@ def _ratio(numerator, denominator, metric, side, zero_division):
                        where=~undefined)
     if undefined.any() and zero_division == "warn":
         result[undefined] = 0.0
-        warnings.warn(
+        warn(
             f"{metric} is ill-defined and being set to 0.0 in {np.count_nonzero(undefined)} "
             f"class(es) with no {side} mass. Use `zero_division` to control this behavior.",
-            UndefinedMetricWarning, stacklevel=5,
+            UndefinedMetricWarning,
         )
     return result
 

@@ -238,3 +238,13 @@ def test_binary_average_rule_is_shared_by_generalized_means():
             function([0, 1, 2], [0, 1, 2], average="binary")
         with pytest.raises(ValueError, match="Target is multilabel or soft"):
             function([[1, 0]], [[1, 0]], average="binary")
+
+
+def test_warnings_point_at_the_callers_line():
+    with pytest.warns(UserWarning) as record:
+        transport_precision_recall_fscore_support([[1, 0], [0, 0]], [[1, 0], [1, 0]],
+                                                  empty="skip", zero_division=0.0)
+    assert {entry.filename for entry in record} == {__file__}
+    with pytest.warns(UndefinedMetricWarning) as record:
+        transport_precision_recall_fscore_support([0, 1], [0, 0], average="macro")
+    assert {entry.filename for entry in record} == {__file__}

@@ -1,10 +1,11 @@
 """The confusion object every builder returns, and what every reader of a matrix shares:
 the per-class counts, normalization and the finishing steps of the public functions."""
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
+
+from .user_warnings import warn
 
 NORMALIZE_OPTIONS = (None, "true", "pred", "all")
 NONE_LABEL = "none"
@@ -73,11 +74,11 @@ class Confusion:
         return [self.display_labels[i] for i in self.selection]
 
 
-def warn_skipped(n_skipped, stacklevel):
+def warn_skipped(n_skipped):
     """Warn that ``n_skipped`` instances with an empty side were dropped (``empty="skip"``)."""
     if n_skipped:
-        warnings.warn(f"{n_skipped} instance(s) with an all-zero label or prediction were "
-                      "skipped (empty='skip').", UserWarning, stacklevel=stacklevel + 1)
+        warn(f"{n_skipped} instance(s) with an all-zero label or prediction were skipped "
+             "(empty='skip').")
 
 
 def normalize_confusion(matrix, normalize):

@@ -30,5 +30,5 @@ def confusions(kind, y_true, y_pred, *, labels=None, sample_weight=None, n_jobs=
                                     defer_value_checks=kind.deferred_checks(params))
         result = build(kind, targets, params, n_jobs, chunk_size)
     if warn:
-        warn_skipped(result[0].n_skipped, stacklevel=3)
+        warn_skipped(result[0].n_skipped)
     return result
