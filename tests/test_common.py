@@ -582,15 +582,7 @@ def test_accumulator_result_checks_normalize_against_its_kind(kind):
         assert "'normalize'" in str(caught.value) and ".result" in str(caught.value)
 
 
-REPEATED_NONE = pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "_core/accumulator.py checks result(normalize) against [None, *PARAMETERS[function]"
-    "['normalize']] although NORMALIZE already holds None: the message reads 'must be None, "
-    "None or one of {'true', 'pred', 'all'}'"))
-
-
-@pytest.mark.parametrize("kind", [
-    pytest.param(kind, marks=REPEATED_NONE) if kind not in ("subpixel", "mlct") else kind
-    for kind in ACCUMULATOR_KINDS])
+@pytest.mark.parametrize("kind", ACCUMULATOR_KINDS)
 def test_accumulator_result_message_names_each_option_once(kind):
     with pytest.raises((TypeError, ValueError)) as caught:
         sce.ConfusionAccumulator(kind).result(normalize="bogus")

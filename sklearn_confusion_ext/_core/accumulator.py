@@ -149,8 +149,9 @@ default="transport"
         ndarray, or ``(lower, upper)`` for ``kind="subpixel"``
         """
         kind = KINDS[self.kind]
+        declared = PARAMETERS[kind.function].get("normalize", [])
         check_value(f"ConfusionAccumulator(kind={self.kind!r}).result", "normalize", normalize,
-                    [None, *PARAMETERS[kind.function].get("normalize", [])])
+                    [None, *(constraint for constraint in declared if constraint is not None)])
         return kind.finish(self.confusions(), normalize)
 
     def confusions(self):
