@@ -101,3 +101,22 @@ def test_cli_subprocess_exit_status(tmp_path):
     result = run("report", "--true", str(true), "--pred", str(tmp_path / "missing.npy"))
     assert result.returncode == 2 and result.stderr.startswith("error: ")
     assert result.stdout == ""
+
+
+def test_report_choices_are_the_declared_options(label_files, capsys):
+    from sklearn_confusion_ext._core.params import options_of
+
+    with pytest.raises(SystemExit) as caught:
+        main(["report", "--help"])
+    assert caught.value.code == 0
+    usage = capsys.readouterr().out
+    for option in ("kind", "format"):
+        assert "{" + ",".join(options_of("report", option)) + "}" in usage
+    true, pred = label_files
+    with pytest.raises(SystemExit) as caught:
+        main(["report", "--true", str(true), "--pred", str(pred), "--format", "yaml"])
+    assert caught.value.code == 2 and "invalid choice: 'yaml'" in capsys.readouterr().err
+    for kind in options_of("report", "kind"):
+        expected = 0 if kind in ("auto", "single") else 2
+        assert main(["report", "--true", str(true), "--pred", str(pred), "--kind", kind]) \
+            == expected

@@ -1,5 +1,7 @@
 """Displays of the confusion matrices (rendered with the Agg backend)."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -12,10 +14,15 @@ from sklearn.metrics import confusion_matrix  # noqa: E402
 
 from sklearn_confusion_ext import (  # noqa: E402
     MLCMDisplay,
+    PosteriorIntervalDisplay,
+    RankingComparisonDisplay,
     TransportConfusionMatrixDisplay,
+    dirichlet_posterior,
     mlcm,
     transport_confusion_matrix,
 )
+
+MULTILABEL = ([[1, 1, 0], [0, 1, 0], [0, 0, 1]], [[1, 0, 1], [0, 1, 0], [0, 0, 0]])
 
 
 @pytest.fixture(autouse=True)
@@ -77,7 +84,7 @@ def test_test_training_order():
     assert _tick_labels(display.ax_.xaxis) == ["c", "a", "b"]  # a and b tie: label order
     full = confusion_matrix(y_test, y_pred, labels=["a", "b", "c"])
     np.testing.assert_array_equal(display.confusion_matrix, full[np.ix_([1, 0, 2], [2, 0, 1])])
-    with pytest.raises(ValueError, match="order must be"):
+    with pytest.raises(ValueError, match="'order' parameter of TransportConfusionMatrixDisplay"):
         TransportConfusionMatrixDisplay.from_predictions(y_test, y_pred, order="alpha")
 
 
@@ -136,3 +143,131 @@ def test_ranking_comparison_display():
     assert "Delta" in left.get_title()
     with pytest.raises(ValueError, match="names must hold two names"):
         RankingComparisonDisplay.from_matrices(a, b, names=("A",))
+
+
+def _fitted():
+    X, y = load_iris(return_X_y=True)
+    return LogisticRegression(max_iter=500).fit(X, y), X, y
+
+
+@pytest.mark.parametrize("display", [TransportConfusionMatrixDisplay, MLCMDisplay])
+def test_from_methods_list_every_keyword(display):
+    own = {TransportConfusionMatrixDisplay: ["weighting", "empty"], MLCMDisplay: ["method"]}
+    shared = ["labels", "sample_weight", "normalize", "display_labels", "order", "y_train",
+              "include_values", "cmap", "xticks_rotation", "values_format", "ax", "colorbar",
+              "im_kw", "text_kw"]
+    for method, leading in (("from_predictions", ["y_true", "y_pred"]),
+                            ("from_estimator", ["estimator", "X", "y", "response_method"])):
+        parameters = inspect.signature(getattr(display, method)).parameters
+        assert sorted(parameters) == sorted(leading + shared + own[display])
+        assert not any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+        assert all(name in getattr(display, method).__doc__ for name in parameters)
+    assert {"weighting", "cmap"} <= set(
+        inspect.signature(TransportConfusionMatrixDisplay.from_predictions).parameters)
+
+
+@pytest.mark.parametrize("display, method, keyword", [
+    (TransportConfusionMatrixDisplay, "from_predictions", "weigthing"),
+    (TransportConfusionMatrixDisplay, "from_estimator", "cmpa"),
+    (MLCMDisplay, "from_predictions", "methd"),
+    (MLCMDisplay, "from_estimator", "weighting"),  # the other Display's keyword
+])
+def test_typo_keyword_is_a_type_error(display, method, keyword):
+    arguments = MULTILABEL if method == "from_predictions" else _fitted()
+    before = plt.get_fignums()
+    with pytest.raises(TypeError, match=f"unexpected keyword argument '{keyword}'"):
+        getattr(display, method)(*arguments, **{keyword: "x"})
+    assert plt.get_fignums() == before
+
+
+@pytest.mark.xfail(strict=True, reason="validate_params (_core/params.py) passes on the "
+                   "TypeError of signature.bind, which does not name the callable")
+def test_typo_keyword_error_names_the_public_method():
+    with pytest.raises(TypeError, match=r"TransportConfusionMatrixDisplay\.from_predictions"):
+        TransportConfusionMatrixDisplay.from_predictions(*MULTILABEL, weigthing="true")
+
+
+def _call(display, method, keywords):
+    if method == "from_predictions":
+        return getattr(display, method)(*MULTILABEL, **keywords)
+    if method == "from_estimator":
+        return getattr(display, method)(*_fitted(), **keywords)
+    if method == "from_confusion":
+        return display.from_confusion([[8, 2], [1, 9]], **keywords)
+    if method == "from_matrices":
+        return display.from_matrices([[8, 2], [1, 9]], [[5, 5], [2, 8]], **keywords)
+    if display is PosteriorIntervalDisplay:
+        instance = display(mean=[[0.8, 0.2], [0.3, 0.7]], lower=[[0.6, 0.1], [0.1, 0.5]],
+                           upper=[[0.9, 0.4], [0.5, 0.9]])
+    elif display is RankingComparisonDisplay:
+        instance = display([0.9, 0.5], [0.8, 0.6])
+    else:
+        instance = display([[2.0, 1.0], [0.0, 3.0]])
+    return getattr(instance, method)(**keywords)
+
+
+@pytest.mark.parametrize("display, method, name, value, error", [
+    (TransportConfusionMatrixDisplay, "from_predictions", "normalize", "bogus", ValueError),
+    (TransportConfusionMatrixDisplay, "from_predictions", "include_values", "yes", TypeError),
+    (TransportConfusionMatrixDisplay, "from_predictions", "weighting", "unifrom", ValueError),
+    (TransportConfusionMatrixDisplay, "from_predictions", "order", "x", ValueError),
+    (TransportConfusionMatrixDisplay, "from_estimator", "response_method", "proba", ValueError),
+    (TransportConfusionMatrixDisplay, "from_estimator", "empty", "drop", ValueError),
+    (TransportConfusionMatrixDisplay, "plot", "colorbar", 1, TypeError),
+    (TransportConfusionMatrixDisplay, "plot", "xticks_rotation", "diagonal", ValueError),
+    (MLCMDisplay, "from_predictions", "method", "x", ValueError),
+    (MLCMDisplay, "from_predictions", "normalize", "bogus", ValueError),
+    (MLCMDisplay, "from_estimator", "include_values", "yes", TypeError),
+    (MLCMDisplay, "plot", "im_kw", "nearest", TypeError),
+    (PosteriorIntervalDisplay, "from_confusion", "level", 2, ValueError),
+    (PosteriorIntervalDisplay, "from_confusion", "method", "x", ValueError),
+    (PosteriorIntervalDisplay, "plot", "figsize", 1.5, TypeError),
+    (RankingComparisonDisplay, "from_matrices", "display_labels", 1.5, TypeError),
+])
+def test_invalid_value_is_refused_before_plotting(display, method, name, value, error):
+    before = plt.get_fignums()
+    with pytest.raises(error) as caught:
+        _call(display, method, {name: value})
+    message = str(caught.value)
+    assert f"'{name}'" in message and f"{display.__name__}.{method}" in message, message
+    assert repr(value) in message, message
+    assert plt.get_fignums() == before, "a figure was created before the check"
+
+
+@pytest.mark.parametrize("display", [TransportConfusionMatrixDisplay, MLCMDisplay])
+def test_plot_of_the_shared_base_names_the_public_class(display):
+    with pytest.raises(TypeError, match=f"'colorbar' parameter of {display.__name__}.plot"):
+        display([[1.0, 0.0], [0.0, 1.0]]).plot(colorbar="no")
+    with pytest.raises(TypeError, match=f"'confusion_matrix' parameter of {display.__name__}"):
+        display(1.5)
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError, reason="ConfusionPosterior."
+                   "credible_interval (_posterior.py) still checks level by hand and refuses "
+                   "NumPy scalars")
+def test_numpy_scalar_level_is_accepted():
+    confusion = [[8, 2], [1, 9]]
+    display = PosteriorIntervalDisplay.from_confusion(confusion, level=np.float32(0.9),
+                                                      method="equal-tailed")
+    lower, upper = dirichlet_posterior(confusion).credible_interval(0.9)
+    np.testing.assert_allclose(display.lower, lower, rtol=1e-6)
+    np.testing.assert_allclose(display.upper, upper, rtol=1e-6)
+
+
+def test_numpy_scalars_are_accepted():
+    rotated = TransportConfusionMatrixDisplay.from_predictions(
+        *MULTILABEL, xticks_rotation=np.float64(30), include_values=np.True_,
+        colorbar=np.False_)
+    assert rotated.ax_.get_xticklabels()[0].get_rotation() == 30
+    assert rotated.text_.shape == (4, 4) and len(rotated.figure_.axes) == 1
+
+
+def test_predict_proba_on_multilabel_targets_names_columns_by_index(rng):
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X = rng.random((60, 2))
+    Y = np.column_stack([X[:, 0] > 0.5, X[:, 1] > 0.5, X.sum(axis=1) > 1]).astype(int)
+    model = KNeighborsClassifier().fit(X, Y)
+    display = TransportConfusionMatrixDisplay.from_estimator(model, X, Y,
+                                                             response_method="predict_proba")
+    assert _tick_labels(display.ax_.xaxis) == ["0", "1", "2", "none"]

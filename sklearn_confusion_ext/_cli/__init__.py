@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 
+from .._core.params import options_of
 from .demo import demo
 from .files import InputError, load_target
 from .report import build_report, format_report, save_plots
@@ -27,10 +28,10 @@ def main(argv=None):
     report_parser = commands.add_parser("report", help="report on your own predictions")
     report_parser.add_argument("--true", required=True, help="true labels (.csv or .npy)")
     report_parser.add_argument("--pred", required=True, help="predictions (.csv or .npy)")
-    report_parser.add_argument("--kind", default="auto",
-                               choices=["auto", "single", "multilabel", "soft"])
+    report_parser.add_argument("--kind", default="auto", choices=options_of("report", "kind"))
     report_parser.add_argument("--labels", nargs="+", help="classes to report, in order")
-    report_parser.add_argument("--format", default="text", choices=["text", "json"])
+    report_parser.add_argument("--format", default="text",
+                               choices=options_of("report", "format"))
     report_parser.add_argument("--plots", help="directory for the PNG plots")
     args = parser.parse_args(argv)
     if args.command == "demo":

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .._core.params import validate_params
 from .._posterior import dirichlet_posterior
 from .matplotlib_check import check_matplotlib
 
@@ -34,11 +35,13 @@ class PosteriorIntervalDisplay:
     0.6316
     """
 
+    @validate_params("PosteriorIntervalDisplay")
     def __init__(self, *, mean, lower, upper, display_labels=None):
         self.mean, self.lower, self.upper = (np.asarray(x) for x in (mean, lower, upper))
         self.display_labels = display_labels
 
     @classmethod
+    @validate_params()
     def from_confusion(cls, confusion, *, prior=1.0, level=0.95, method="hpd",
                        display_labels=None, figsize=None):
         """Posterior of a confusion matrix (:func:`dirichlet_posterior`), then plot.
@@ -48,14 +51,33 @@ class PosteriorIntervalDisplay:
         confusion : array-like of shape (n_classes, n_classes)
             Counts, rows actual and columns predicted classes.
         prior : float, {"uniform", "perks"} or array-like, default=1.0
+            Dirichlet prior, as in :func:`dirichlet_posterior`.
         level : float, default=0.95
+            Posterior mass of each interval, in (0, 1).
         method : {"hpd", "equal-tailed"}, default="hpd"
-        display_labels : list, default=None
-        figsize : tuple, default=None
+            Highest posterior density or equal-tailed intervals, as in
+            :meth:`ConfusionPosterior.credible_interval`.
+        display_labels : list of str, default=None
+            Class names; class indices by default.
+        figsize : tuple of two floats, default=None
+            Figure size in inches; sized to the number of classes by default.
 
         Returns
         -------
-        PosteriorIntervalDisplay
+        display : PosteriorIntervalDisplay
+            With ``mean``, ``lower``, ``upper``, ``figure_`` and ``axes_``.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_confusion_ext import PosteriorIntervalDisplay
+        >>> display = PosteriorIntervalDisplay.from_confusion([[8, 2], [1, 9]], level=0.9)
+        >>> display.mean.round(3)
+        array([[0.75 , 0.25 ],
+               [0.167, 0.833]])
+        >>> [ax.get_title() for ax in display.axes_.ravel()]
+        ['actual 0', 'actual 1']
         """
         posterior = dirichlet_posterior(confusion, prior=prior)
         lower, upper = posterior.credible_interval(level, method=method)
@@ -63,16 +85,31 @@ class PosteriorIntervalDisplay:
                       display_labels=display_labels)
         return display.plot(figsize=figsize)
 
+    @validate_params()
     def plot(self, *, figsize=None):
         """Draw one panel per actual class.
 
         Parameters
         ----------
-        figsize : tuple, default=None
+        figsize : tuple of two floats, default=None
+            Figure size in inches; sized to the number of classes by default.
 
         Returns
         -------
         self
+            With ``figure_`` and ``axes_`` (one panel per actual class).
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_confusion_ext import PosteriorIntervalDisplay
+        >>> display = PosteriorIntervalDisplay(
+        ...     mean=[[0.8, 0.2], [0.3, 0.7]], lower=[[0.6, 0.1], [0.1, 0.5]],
+        ...     upper=[[0.9, 0.4], [0.5, 0.9]], display_labels=["cat", "dog"])
+        >>> display = display.plot(figsize=(6, 2))
+        >>> [ax.get_title() for ax in display.axes_.ravel()]
+        ['actual cat', 'actual dog']
         """
         check_matplotlib(f"{type(self).__name__}.plot")
         import matplotlib.pyplot as plt

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .._core.params import validate_params
 from .._core.validation import check_confusion_matrix
 from .._reading import _f1_scores, f1_ranking_disorder
 from .matplotlib_check import check_matplotlib
@@ -37,11 +38,13 @@ class RankingComparisonDisplay:
     113.537
     """
 
+    @validate_params("RankingComparisonDisplay")
     def __init__(self, f1_a, f1_b, *, names=("A", "B"), display_labels=None):
         self.f1_a, self.f1_b = np.asarray(f1_a), np.asarray(f1_b)
         self.names, self.display_labels = tuple(names), display_labels
 
     @classmethod
+    @validate_params()
     def from_matrices(cls, matrix_a, matrix_b, *, names=("A", "B"), display_labels=None,
                       figsize=None):
         """Compare two confusion matrices over the same classes, then plot.
@@ -49,15 +52,31 @@ class RankingComparisonDisplay:
         Parameters
         ----------
         matrix_a, matrix_b : array-like of shape (n_classes, n_classes)
-        names : tuple of str, default=("A", "B")
-        display_labels : list, default=None
-        figsize : tuple, default=None
+            The two confusion matrices, rows true and columns predicted classes.
+        names : tuple of two str, default=("A", "B")
+            Names of the two matrices, in the titles.
+        display_labels : list of str, default=None
+            Class names; class indices by default.
+        figsize : tuple of two floats, default=None
+            Figure size in inches; sized to the number of classes by default.
 
         Returns
         -------
-        RankingComparisonDisplay
-        """
+        display : RankingComparisonDisplay
+            With ``f1_a``, ``f1_b``, ``delta_ab``, ``delta_ba``, ``figure_`` and ``axes_``.
 
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_confusion_ext import RankingComparisonDisplay
+        >>> a = [[8, 2, 0], [1, 5, 4], [0, 3, 7]]
+        >>> b = [[5, 2, 3], [1, 8, 1], [2, 0, 8]]
+        >>> display = RankingComparisonDisplay.from_matrices(
+        ...     a, b, names=("TCM", "MLCM"), display_labels=["x", "y", "z"])
+        >>> [tick.get_text() for tick in display.axes_[0].get_xticklabels()]
+        ['y', 'z', 'x']
+        """
         if len(names) != 2:
             raise ValueError(f"names must hold two names; got {names!r}.")
         first = check_confusion_matrix(matrix_a, "matrix_a")
@@ -68,16 +87,29 @@ class RankingComparisonDisplay:
         display.delta_ba = f1_ranking_disorder(second, first)
         return display.plot(figsize=figsize)
 
+    @validate_params()
     def plot(self, *, figsize=None):
         """Draw the two re-ordered bar charts.
 
         Parameters
         ----------
-        figsize : tuple, default=None
+        figsize : tuple of two floats, default=None
+            Figure size in inches; sized to the number of classes by default.
 
         Returns
         -------
         self
+            With ``figure_`` and ``axes_`` (the two panels).
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_confusion_ext import RankingComparisonDisplay
+        >>> display = RankingComparisonDisplay([0.9, 0.5, 0.7], [0.8, 0.6, 0.4])
+        >>> display = display.plot(figsize=(6, 3))
+        >>> [tick.get_text() for tick in display.axes_[1].get_xticklabels()]
+        ['0', '2', '1']
         """
         check_matplotlib(f"{type(self).__name__}.plot")
         import matplotlib.pyplot as plt
