@@ -180,8 +180,6 @@ def test_typo_keyword_is_a_type_error(display, method, keyword):
     assert plt.get_fignums() == before
 
 
-@pytest.mark.xfail(strict=True, reason="validate_params (_core/params.py) passes on the "
-                   "TypeError of signature.bind, which does not name the callable")
 def test_typo_keyword_error_names_the_public_method():
     with pytest.raises(TypeError, match=r"TransportConfusionMatrixDisplay\.from_predictions"):
         TransportConfusionMatrixDisplay.from_predictions(*MULTILABEL, weigthing="true")

@@ -338,16 +338,19 @@ def validate_params(key=None):
             raise RuntimeError(f"PARAMETERS[{entry!r}] declares {sorted(declaration)}; the "
                                f"signature has {sorted(parameters)}.")
         method = next(iter(signature.parameters), None) in ("self", "cls")
-        name = entry.rsplit(".", 1)[-1]
+        name = "" if function.__name__ == "__init__" else "." + function.__name__
 
         @functools.wraps(function)
         def checked(*args, **kwargs):
-            arguments = signature.bind(*args, **kwargs).arguments
             if method:
                 owner = args[0] if isinstance(args[0], type) else type(args[0])
-                where = f"{owner.__name__}.{name}"
+                where = f"{owner.__name__}{name}"
             else:
                 where = entry
+            try:
+                arguments = signature.bind(*args, **kwargs).arguments
+            except TypeError as error:  # an unknown keyword, a missing argument
+                raise TypeError(f"{where}: {error}") from None
             for parameter, value in arguments.items():
                 if parameter in declaration:
                     check_value(where, parameter, value, declaration[parameter])
