@@ -49,6 +49,9 @@ from ._reading import f1_ranking_disorder, prevalence_ranking
 from ._scorer import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
 from ._scores import precision_recall_fscore_support_from_confusion
 from ._stats import (
+    MarginalHomogeneityResult,
+    McNemarResult,
+    PosthocResult,
     bhapkar_test,
     marginal_homogeneity_posthoc,
     mcnemar_test,
@@ -73,7 +76,10 @@ __all__ = [
     "ConfusionAccumulator",
     "ConfusionPosterior",
     "MLCMDisplay",
+    "MarginalHomogeneityResult",
+    "McNemarResult",
     "PosteriorIntervalDisplay",
+    "PosthocResult",
     "RankingComparisonDisplay",
     "TransportConfusionMatrixDisplay",
     "absolute_error",

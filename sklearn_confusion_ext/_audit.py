@@ -14,6 +14,8 @@ from functools import cache
 import numpy as np
 from scipy.special import gammaln
 
+from ._core.params import validate_params
+
 PROPERTIES = (
     "maximal_agreement",
     "minimal_agreement",
@@ -55,6 +57,7 @@ class AuditResult(Mapping):
     (False, [0.1, 0.2])
     """
 
+    @validate_params("AuditResult")
     def __init__(self, satisfied, counterexamples):
         self._satisfied = dict(satisfied)
         self.counterexamples = dict(counterexamples)
@@ -75,6 +78,7 @@ class AuditResult(Mapping):
         return "AuditResult(\n  " + "\n  ".join(lines) + "\n)"
 
 
+@validate_params()
 def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=None):
     """Check a classification measure for the properties of Gosgens et al. (2021).
 
@@ -136,8 +140,8 @@ def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=
     >>> bool(low < high)  # expected accuracy of random predictions varies
     True
     """
-    _check_parameters(measure, n_classes, max_n, n_trials)
-    audit = _Audit(measure, n_classes, max_n, np.random.default_rng(random_state), n_trials)
+    audit = _Audit(measure, int(n_classes), int(max_n), np.random.default_rng(random_state),
+                   int(n_trials))
     return audit.run()
 
 
@@ -340,15 +344,6 @@ class _Audit:
             total += probability * self.value(np.asarray(table))
             weight += probability
         return total / weight
-
-
-def _check_parameters(measure, n_classes, max_n, n_trials):
-    if not callable(measure):
-        raise ValueError(f"measure must be a callable measure(y_true, y_pred); got {measure!r}.")
-    for name, value, low in (("n_classes", n_classes, 2), ("max_n", max_n, 2),
-                             ("n_trials", n_trials, 0)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}; got {value!r}.")
 
 
 def _matrices(n, m):

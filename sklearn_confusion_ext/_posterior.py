@@ -10,10 +10,16 @@ multinomial with probabilities ``theta_{j|k} = P[predicted j | actual k]``; with
 import numpy as np
 from scipy import integrate, optimize, stats
 
-from ._core.validation import check_class_names, check_confusion_matrix
+from ._core.params import PRIOR_NAMES, validate_params
+from ._core.validation import (
+    RENAMED_LABELS_ATTRIBUTE,
+    check_confusion_matrix,
+    check_display_labels,
+)
 
 
-def dirichlet_posterior(confusion, *, prior=1.0, labels=None):
+@validate_params()
+def dirichlet_posterior(confusion, *, prior=1.0, display_labels=None, labels=None):
     """Posterior of the misclassification probabilities of each actual class (Section 4).
 
     Parameters
@@ -26,8 +32,14 @@ default=1.0
         Dirichlet prior parameters: a positive scalar for every cell, "uniform" (1, the
         paper's noninformative prior), "perks" (``1 / n_classes``, Remark A1), or one
         positive value per cell.
-    labels : list, default=None
-        Class names, kept for display.
+    display_labels : array-like of shape (n_classes,), default=None
+        Class names, kept for display (default ``0 .. n_classes - 1``).
+    labels : array-like of shape (n_classes,), default=None
+        Deprecated name of ``display_labels``.
+
+        .. deprecated:: 0.1
+           ``labels`` was renamed ``display_labels`` in 0.1 and will be removed in 0.2
+           (elsewhere in the library ``labels=`` selects and reorders classes).
 
     Returns
     -------
@@ -42,7 +54,9 @@ default=1.0
     array([0.6785714, 0.0357143, 0.2857143])
     """
     confusion = _check_confusion(confusion)
-    return ConfusionPosterior(confusion + _check_prior(prior, confusion.shape), labels=labels)
+    names = check_display_labels(display_labels, labels, confusion.shape[0])
+    return ConfusionPosterior(confusion + _check_prior(prior, confusion.shape),
+                              display_labels=names)
 
 
 class ConfusionPosterior:
@@ -55,13 +69,21 @@ class ConfusionPosterior:
     alpha : array-like of shape (n_classes, n_classes)
         Positive Dirichlet parameters; row ``k`` is the distribution of
         ``P[predicted j | actual k]`` over ``j``.
-    labels : list, default=None
-        Class names.
+    display_labels : array-like of shape (n_classes,), default=None
+        Class names (default ``0 .. n_classes - 1``).
+    labels : array-like of shape (n_classes,), default=None
+        Deprecated name of ``display_labels`` (keyword-only).
+
+        .. deprecated:: 0.1
+           Use ``display_labels``; ``labels`` will be removed in 0.2, and so will the
+           ``labels`` attribute.
 
     Attributes
     ----------
     alpha : ndarray of shape (n_classes, n_classes)
+    display_labels : list
     labels : list
+        Deprecated name of ``display_labels`` (a ``FutureWarning``; removed in 0.2).
 
     Examples
     --------
@@ -72,7 +94,8 @@ class ConfusionPosterior:
     array([0.867, 0.08 , 0.   , 0.053])
     """
 
-    def __init__(self, alpha, labels=None):
+    @validate_params("ConfusionPosterior")
+    def __init__(self, alpha, display_labels=None, *, labels=None):
         alpha = np.asarray(alpha, dtype=np.float64)
         if alpha.ndim != 2 or alpha.shape[0] != alpha.shape[1] or alpha.shape[0] < 2:
             raise ValueError(f"alpha must be a square matrix with at least two classes; got "
@@ -80,11 +103,13 @@ class ConfusionPosterior:
         if not np.isfinite(alpha).all() or alpha.min() <= 0:
             raise ValueError("alpha must hold finite positive Dirichlet parameters.")
         self.alpha = alpha
-        self.labels = check_class_names(labels, alpha.shape[0])
+        self.display_labels = check_display_labels(display_labels, labels, alpha.shape[0])
+
+    labels = RENAMED_LABELS_ATTRIBUTE
 
     def __repr__(self):
-        return (f"ConfusionPosterior(n_classes={self.alpha.shape[0]}, labels={self.labels}, "
-                f"rows: Dirichlet(alpha[k]))")
+        return (f"ConfusionPosterior(n_classes={self.alpha.shape[0]}, "
+                f"display_labels={self.display_labels}, rows: Dirichlet(alpha[k]))")
 
     @property
     def _totals(self):
@@ -118,6 +143,7 @@ class ConfusionPosterior:
         modes[flat, np.argmax(self.alpha[flat], axis=1)] = 1.0
         return modes
 
+    @validate_params()
     def credible_interval(self, level=0.95, method="equal-tailed"):
         """Credible intervals of every ``P[predicted j | actual k]`` from its Beta marginal.
 
@@ -136,34 +162,54 @@ class ConfusionPosterior:
         -------
         lower, upper : ndarray of shape (n_classes, n_classes)
         """
-        if not (isinstance(level, (int, float)) and 0 < level < 1):
-            raise ValueError(f"level must be in (0, 1); got {level!r}.")
-        if method not in ("equal-tailed", "hpd"):
-            raise ValueError(f"method must be 'equal-tailed' or 'hpd'; got {method!r}.")
+        level = float(level)
         a, b = self.alpha, self._totals - self.alpha
         if method == "equal-tailed":
             return (stats.beta.ppf((1 - level) / 2, a, b), stats.beta.ppf((1 + level) / 2, a, b))
         bounds = np.array([_beta_hpd(x, y, level) for x, y in zip(a.ravel(), b.ravel())])
         return bounds[:, 0].reshape(a.shape), bounds[:, 1].reshape(a.shape)
 
+    @validate_params()
     def rvs(self, size=1, random_state=None):
-        """Random conditional-probability matrices, shape ``(size, n_classes, n_classes)``."""
-        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-            raise ValueError(f"size must be a positive integer; got {size!r}.")
+        """Random conditional-probability matrices, shape ``(size, n_classes, n_classes)``.
+
+        Parameters
+        ----------
+        size : int, default=1
+            Number of matrices.
+        random_state : int, numpy.random.Generator or None, default=None
+            Seed or generator.
+
+        Returns
+        -------
+        ndarray of shape (size, n_classes, n_classes)
+            Each matrix's row ``k`` is a draw of ``P[predicted j | actual k]``.
+        """
         rng = np.random.default_rng(random_state)
         return np.stack([rng.dirichlet(row, size) for row in self.alpha], axis=1)
 
+    @validate_params()
     def update(self, confusion):
         """The posterior after observing another confusion matrix (Section 5.3.3).
 
         The current posterior is the prior of the new data: ``alpha + confusion``.
+
+        Parameters
+        ----------
+        confusion : array-like of shape (n_classes, n_classes)
+            Counts of the new data, rows actual and columns predicted classes.
+
+        Returns
+        -------
+        ConfusionPosterior
         """
         confusion = _check_confusion(confusion)
         if confusion.shape != self.alpha.shape:
             raise ValueError(f"confusion has shape {confusion.shape}; the posterior is over "
                              f"{self.alpha.shape[0]} classes.")
-        return ConfusionPosterior(self.alpha + confusion, labels=self.labels)
+        return ConfusionPosterior(self.alpha + confusion, display_labels=self.display_labels)
 
+    @validate_params()
     def prob_confusion_exceeds(self, i, j):
         """Posterior probability that class ``i`` is mistaken for ``j`` more than ``j`` for ``i``.
 
@@ -183,8 +229,7 @@ class ConfusionPosterior:
         """
         n_classes = self.alpha.shape[0]
         for name, value in (("i", i), ("j", j)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-                    or not 0 <= value < n_classes:
+            if value >= n_classes:
                 raise ValueError(f"{name} must be a class position in [0, {n_classes}); "
                                  f"got {value!r}.")
         if i == j:
@@ -217,13 +262,8 @@ def _check_confusion(confusion):
 
 
 def _check_prior(prior, shape):
-    if isinstance(prior, str):
-        if prior == "uniform":
-            return np.ones(shape)
-        if prior == "perks":
-            return np.full(shape, 1.0 / shape[0])
-        raise ValueError(f"prior must be a positive number, 'uniform', 'perks' or an array; "
-                         f"got {prior!r}.")
+    if PRIOR_NAMES.is_satisfied_by(prior):
+        return np.full(shape, 1.0 if prior == "uniform" else 1.0 / shape[0])
     prior = np.asarray(prior, dtype=np.float64)
     if prior.ndim == 0:
         prior = np.full(shape, float(prior))

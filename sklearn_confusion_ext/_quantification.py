@@ -6,15 +6,20 @@ Each measure compares a true class-prevalence vector ``p`` with a predicted one 
 or many of them (one per row), and aggregates over rows. Lower is better.
 """
 
+import inspect
+
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ._core.validation import check_option, check_sample_weight, check_target_set
+from ._core.params import Options, check_keywords, validate_params
+from ._core.validation import check_sample_weight, check_target_set
 
-AGGREGATE_OPTIONS = ("mean", "median", None)
 _SUM_TOLERANCE = 1e-6
+# A scorer's eps="auto" is the paper's 1 / (2 |sample|) on each fold.
+_AUTO = Options("auto")
 
 
+@validate_params()
 def absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     """Absolute error AE (eq. 1): ``mean_c |p_hat(c) - p(c)|``.
 
@@ -42,6 +47,7 @@ def absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     return _measure(p_true, p_pred, eps, aggregate, _ae, smoothed=False)
 
 
+@validate_params()
 def normalized_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     """Normalized absolute error NAE (eq. 3): AE divided by its maximum for ``p``, in [0, 1].
 
@@ -65,6 +71,7 @@ def normalized_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     return _measure(p_true, p_pred, eps, aggregate, _nae, smoothed=False)
 
 
+@validate_params()
 def relative_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     """Relative absolute error RAE (eq. 5): ``mean_c |p_hat(c) - p(c)| / p(c)``.
 
@@ -90,6 +97,7 @@ def relative_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     return _measure(p_true, p_pred, eps, aggregate, _rae)
 
 
+@validate_params()
 def normalized_relative_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     """Normalized relative absolute error NRAE (eq. 8), in [0, 1].
 
@@ -113,6 +121,7 @@ def normalized_relative_absolute_error(p_true, p_pred, *, eps=None, aggregate="m
     return _measure(p_true, p_pred, eps, aggregate, _nrae)
 
 
+@validate_params()
 def squared_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     """Squared error SE (eq. 9): ``mean_c (p(c) - p_hat(c))^2``.
 
@@ -134,6 +143,7 @@ def squared_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     return _measure(p_true, p_pred, eps, aggregate, _se, smoothed=False)
 
 
+@validate_params()
 def normalized_squared_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     """Normalized squared error NSE (eq. 11): SE over its maximum for ``p``, in [0, 1].
 
@@ -155,6 +165,7 @@ def normalized_squared_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     return _measure(p_true, p_pred, eps, aggregate, _nse, smoothed=False)
 
 
+@validate_params()
 def discordance_ratio(p_true, p_pred, *, eps=None, aggregate="mean"):
     """Discordance ratio DR (eq. 13): ``mean_c |p(c) - p_hat(c)| / max(p(c), p_hat(c))``.
 
@@ -176,6 +187,7 @@ def discordance_ratio(p_true, p_pred, *, eps=None, aggregate="mean"):
     return _measure(p_true, p_pred, eps, aggregate, _dr)
 
 
+@validate_params()
 def kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
     """Kullback-Leibler divergence KLD (eq. 14): ``sum_c p(c) log(p(c) / p_hat(c))``.
 
@@ -198,6 +210,7 @@ def kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
     return _measure(p_true, p_pred, eps, aggregate, _kld)
 
 
+@validate_params()
 def normalized_kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
     """Normalized KLD (eq. 16): ``2 e^KLD / (e^KLD + 1) - 1``, in [0, 1).
 
@@ -219,6 +232,7 @@ def normalized_kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
     return _measure(p_true, p_pred, eps, aggregate, _nkld)
 
 
+@validate_params()
 def pearson_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
     """Pearson divergence PD (eq. 17): ``mean_c (p(c) - p_hat(c))^2 / p_hat(c)``.
 
@@ -310,14 +324,9 @@ def _require_positive(values, name, what):
 
 
 def _measure(p_true, p_pred, eps, aggregate, formula, smoothed=True):
-    check_option("aggregate", aggregate, AGGREGATE_OPTIONS)
     p_true, p_pred = _check_distributions(p_true, p_pred)
-    if eps is not None:
-        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not np.isfinite(eps) \
-                or eps <= 0:
-            raise ValueError(f"eps must be a positive number; got {eps!r}.")
-        if smoothed:
-            p_true, p_pred = smooth(p_true, eps), smooth(p_pred, eps)
+    if eps is not None and smoothed:
+        p_true, p_pred = smooth(p_true, float(eps)), smooth(p_pred, float(eps))
     values = formula(p_true, p_pred)
     if values.ndim == 0 or aggregate is None:
         return float(values) if values.ndim == 0 else values
@@ -345,6 +354,7 @@ def _check_distributions(p_true, p_pred):
     return arrays
 
 
+@validate_params()
 def prevalence(y, *, labels=None, sample_weight=None):
     """Class prevalence vector of labels (Section 2).
 
@@ -446,11 +456,12 @@ class QuantificationScorer:
             predicted = weights @ columns / weights.sum()
             predicted = predicted / predicted.sum()
         params = dict(self.error_params)
-        if params.get("eps") == "auto":  # the paper's 1 / (2 |sample|)
+        if _AUTO.is_satisfied_by(params.get("eps")):
             params["eps"] = 1 / (2 * n_samples)
         return -self.error(true, predicted, **params)
 
 
+@validate_params()
 def make_quantification_scorer(error, *, method="classify_and_count", labels=None,
                                **error_params):
     """Scorer for ``cross_val_score`` / ``GridSearchCV`` from a quantification error.
@@ -470,7 +481,9 @@ default="classify_and_count"
     labels : array-like, default=None
         The classes, in order; by default the estimator's ``classes_``.
     **error_params
-        Passed to ``error`` (``eps``; ``aggregate`` is not allowed). ``eps="auto"`` smooths
+        Passed to ``error`` (``eps``; ``aggregate`` is not allowed), and checked against
+        its parameters when the scorer is built: a keyword ``error`` does not take, or a
+        value it refuses, raises at once rather than on every fold. ``eps="auto"`` smooths
         with the paper's ``1 / (2 * fold size)``.
 
     Returns
@@ -489,14 +502,21 @@ default="classify_and_count"
     >>> bool((scores <= 0).all())
     True
     """
-    if not callable(error):
-        raise ValueError(f"error must be a quantification measure; got {error!r}.")
-    check_option("method", method, ("classify_and_count", "probabilistic_classify_and_count"))
     if "aggregate" in error_params:
         raise ValueError("aggregate is not a scorer parameter: a fold gives one sample.")
+    passed_by_scorer = list(inspect.signature(error).parameters)[:2]
+    distributions = sorted(set(passed_by_scorer) & set(error_params))
+    if distributions:
+        raise TypeError(f"make_quantification_scorer got {distributions}: the scorer passes "
+                        "each fold's true and predicted prevalences itself.")
+    checked = dict(error_params)
+    if _AUTO.is_satisfied_by(checked.get("eps")):
+        checked["eps"] = 0.5  # 1 / (2 * fold size) for a fold of one element, the largest
+    check_keywords(error, checked, "make_quantification_scorer")
     return QuantificationScorer(error, method, labels, error_params)
 
 
+@validate_params()
 def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol="natural",
                                 random_state=None):
     """Index arrays of test samples for evaluating quantifiers over many samples (Sec. 5.3).
@@ -517,10 +537,12 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
     protocol : {"natural", "artificial"}, default="natural"
     random_state : int, numpy.random.Generator or None, default=None
 
-    Yields
-    ------
-    ndarray of int
-        Positions into ``y`` of one sample.
+    Returns
+    -------
+    generator of ndarray of int
+        ``n_samples`` arrays of positions into ``y``, one per sample, drawn lazily. The
+        parameters and ``y`` are checked when the function is called, not at the first
+        ``next()``.
 
     Examples
     --------
@@ -534,19 +556,19 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
     y = np.asarray(y)
     if y.ndim != 1 or y.size == 0:
         raise ValueError(f"y must be non-empty 1-D class labels; got shape {y.shape}.")
-    check_option("protocol", protocol, ("natural", "artificial"))
-    for name, value in (("n_samples", n_samples), ("sample_size", sample_size)):
-        integer = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-        if value is not None and (not integer or value < 1):
-            raise ValueError(f"{name} must be a positive integer; got {value!r}.")
-    size = len(y) if sample_size is None else sample_size
-    rng = np.random.default_rng(random_state)
     classes, codes = np.unique(y, return_inverse=True)
     members = [np.flatnonzero(codes == k) for k in range(len(classes))]
+    size = len(y) if sample_size is None else int(sample_size)
+    return _protocol_samples(len(y), members, int(n_samples), size, protocol,
+                             np.random.default_rng(random_state))
+
+
+def _protocol_samples(n_elements, members, n_samples, size, protocol, rng):
+    """The samples of :func:`prevalence_protocol_samples`, its arguments checked."""
     for _ in range(n_samples):
         if protocol == "natural":
-            yield rng.choice(len(y), size=size, replace=size > len(y))
+            yield rng.choice(n_elements, size=size, replace=size > n_elements)
             continue
-        counts = rng.multinomial(size, rng.dirichlet(np.ones(len(classes))))
+        counts = rng.multinomial(size, rng.dirichlet(np.ones(len(members))))
         yield np.concatenate([rng.choice(pool, size=count, replace=count > len(pool))
                               for pool, count in zip(members, counts)])

@@ -7,6 +7,7 @@ Appendix B counterexamples, for violations of the eight properties of Table 1.
 import numpy as np
 
 from ._audit import AuditResult
+from ._core.params import CODEFRAME_SIZE, check_value, validate_params
 
 QUANTIFICATION_PROPERTIES = ("IoI", "NN", "MAX", "MON", "IMP", "REL", "ABS", "IND")
 _EQUAL = 1e-9  # relative tolerance of "equal" values
@@ -14,6 +15,7 @@ _EQUAL = 1e-9  # relative tolerance of "equal" values
 _MAX_TOLERANCE = 1e-3
 
 
+@validate_params()
 def audit_quantification_measure(measure, *, n_classes=(2, 3, 4), n_trials=2000,
                                  random_state=None):
     """Check a quantification error measure for the properties of Sebastiani (2020).
@@ -24,8 +26,8 @@ def audit_quantification_measure(measure, *, n_classes=(2, 3, 4), n_trials=2000,
         ``measure(p_true, p_pred) -> float``, an error (lower is better) on prevalence
         vectors. Fix its smoothing first, e.g. ``lambda p, q: kl_divergence(p, q,
         eps=1e-12)``.
-    n_classes : sequence of int, default=(2, 3, 4)
-        Codeframe sizes to test (``IND`` needs one of at least 3).
+    n_classes : int or sequence of int, default=(2, 3, 4)
+        Codeframe sizes to test, each at least 2 (``IND`` needs one of at least 3).
     n_trials : int, default=2000
         Random scenarios per property and codeframe size.
     random_state : int, numpy.random.Generator or None, default=None
@@ -58,8 +60,9 @@ def audit_quantification_measure(measure, *, n_classes=(2, 3, 4), n_trials=2000,
     >>> [name for name, holds in result.items() if not holds]
     ['MAX', 'REL']
     """
-    sizes = _check_parameters(measure, n_classes, n_trials)
-    audit = _QuantificationAudit(measure, sizes, n_trials, np.random.default_rng(random_state))
+    sizes = _codeframe_sizes(n_classes)
+    audit = _QuantificationAudit(measure, sizes, int(n_trials),
+                                 np.random.default_rng(random_state))
     return audit.run()
 
 
@@ -209,15 +212,12 @@ def _order(first, second):
     return -1 if first < second else 1
 
 
-def _check_parameters(measure, n_classes, n_trials):
-    if not callable(measure):
-        raise ValueError(f"measure must be a callable measure(p_true, p_pred); got "
-                         f"{measure!r}.")
-    sizes = [n_classes] if isinstance(n_classes, (int, np.integer)) else list(n_classes)
-    if not sizes or any(isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2
-                        for n in sizes):
-        raise ValueError(f"n_classes must be integers >= 2; got {n_classes!r}.")
-    if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) \
-            or n_trials < 1:
-        raise ValueError(f"n_trials must be a positive integer; got {n_trials!r}.")
-    return [int(n) for n in sizes]
+def _codeframe_sizes(n_classes):
+    """The sizes ``n_classes`` names (one, or a sequence), each checked as one size."""
+    sizes = [n_classes] if np.ndim(n_classes) == 0 else list(n_classes)
+    if not sizes:
+        raise ValueError("The 'n_classes' parameter of audit_quantification_measure must name "
+                         f"at least one codeframe size; got {n_classes!r}.")
+    for size in sizes:
+        check_value("audit_quantification_measure", "n_classes", size, [CODEFRAME_SIZE])
+    return [int(size) for size in sizes]

@@ -8,10 +8,12 @@ classes by F1-score.
 
 import numpy as np
 
+from ._core.params import validate_params
 from ._core.validation import check_confusion_matrix, check_target_set
 from ._scores import class_counts
 
 
+@validate_params()
 def prevalence_ranking(y_test, y_train=None, *, labels=None):
     """Test-training ranking of the classes (Section VI-A).
 
@@ -70,6 +72,7 @@ def prevalence_ranking(y_test, y_train=None, *, labels=None):
     return orders[0], orders[-1]
 
 
+@validate_params()
 def f1_ranking_disorder(matrix_a, matrix_b):
     """F1 ranking disorder ``Delta(M_a, M_b)`` of eq. (52).
 

@@ -7,35 +7,120 @@ McNemar tests as a post-hoc analysis. Every function takes a square matrix of co
 rows actual classes and columns predicted classes.
 """
 
-import warnings
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 from scipy import stats
 
-from ._core.validation import check_class_names, check_confusion_matrix, check_option
+from ._core.params import validate_params
+from ._core.user_warnings import warn
+from ._core.validation import (
+    RENAMED_LABELS_ATTRIBUTE,
+    check_confusion_matrix,
+    check_display_labels,
+)
 
-ALTERNATIVES = ("two-sided", "less", "greater")
-CORRECTIONS = ("bonferroni", "holm", "fdr_bh", None)
+
+def _result(**options):
+    """A frozen dataclass whose constructor checks its fields against ``PARAMETERS``."""
+
+    def decorate(cls):
+        cls = dataclass(frozen=True, **options)(cls)
+        cls.__init__ = validate_params(cls.__name__)(cls.__init__)
+        return cls
+
+    return decorate
 
 
-@dataclass(frozen=True)
-class McNemarResult:
-    """Result of :func:`mcnemar_test`: the statistic and its p-value."""
+class _UnpacksLikeScipy:
+    """Unpacks like scipy's results: ``statistic, pvalue = result``.
+
+    ``_unpacked`` names the attributes the tuple holds; the others are attributes only,
+    as ``df`` of ``scipy.stats.ttest_ind``'s result.
+    """
+
+    _unpacked = ("statistic", "pvalue")
+
+    def __iter__(self):
+        return iter(tuple(getattr(self, name) for name in self._unpacked))
+
+    def __len__(self):
+        return len(self._unpacked)
+
+    def __getitem__(self, index):
+        return tuple(self)[index]
+
+
+@_result()
+class McNemarResult(_UnpacksLikeScipy):
+    """Result of :func:`mcnemar_test`.
+
+    Unpacks like scipy's results: ``statistic, pvalue = mcnemar_test(table)``.
+
+    Parameters
+    ----------
+    statistic : float
+        ``n_12`` for the exact test, the chi-square value otherwise.
+    pvalue : float
+        The p-value of the chosen alternative.
+
+    Attributes
+    ----------
+    statistic : float
+    pvalue : float
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import mcnemar_test
+    >>> statistic, pvalue = mcnemar_test([[65, 10], [50, 309]], exact=False)
+    >>> round(statistic, 3), f"{pvalue:.3g}"
+    (26.667, '2.42e-07')
+    """
 
     statistic: float
     pvalue: float
 
 
-@dataclass(frozen=True)
-class MarginalHomogeneityResult:
-    """Result of :func:`stuart_maxwell_test` and :func:`bhapkar_test`."""
+@_result()
+class MarginalHomogeneityResult(_UnpacksLikeScipy):
+    """Result of :func:`stuart_maxwell_test` and :func:`bhapkar_test`.
+
+    Unpacks like scipy's results, to the statistic and the p-value only:
+    ``statistic, pvalue = stuart_maxwell_test(confusion)``; ``df`` is an attribute, as in
+    ``scipy.stats.ttest_ind``'s result.
+
+    Parameters
+    ----------
+    statistic : float
+        The chi-square statistic (infinite for Bhapkar's when the Stuart-Maxwell statistic
+        equals the number of elements).
+    pvalue : float
+        ``P[chi2_df > statistic]``.
+    df : int
+        Degrees of freedom: the number of informative classes minus one (keyword-only).
+
+    Attributes
+    ----------
+    statistic : float
+    pvalue : float
+    df : int
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import stuart_maxwell_test
+    >>> result = stuart_maxwell_test([[37, 1, 15], [6, 19, 26], [15, 3, 77]])
+    >>> statistic, pvalue = result
+    >>> round(statistic, 3), f"{pvalue:.3g}", result.df
+    (21.783, '1.86e-05', 2)
+    """
 
     statistic: float
     pvalue: float
+    _: KW_ONLY
     df: int
 
 
+@validate_params()
 def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"):
     """McNemar's test of a 2 x 2 confusion matrix (Section 3.1, eqs. 5-8).
 
@@ -78,21 +163,20 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     1e-07
     >>> mcnemar_test([[65, 10], [50, 309]], exact=False)
     McNemarResult(statistic=26.666666666666668, pvalue=2.4175638811190183e-07)
+    >>> statistic, pvalue = mcnemar_test([[65, 10], [50, 309]], exact=False)
     """
     table = _check_counts(table, "table", integer=exact)
     if table.shape != (2, 2):
         raise ValueError(f"table must be 2 x 2 for McNemar's test; got shape {table.shape}. "
                          "Use stuart_maxwell_test or marginal_homogeneity_posthoc for more "
                          "classes.")
-    check_option("alternative", alternative, ALTERNATIVES)
     if not exact and alternative != "two-sided":
         raise ValueError("One-sided alternatives need the exact test: pass exact=True.")
     upper, lower = table[0, 1], table[1, 0]
     discordant = upper + lower
     if discordant == 0:
-        warnings.warn("The table has no discordant pairs (both off-diagonal cells are 0): "
-                      "McNemar's test has no information; statistic 0, p-value 1.",
-                      UserWarning, stacklevel=2)
+        warn("The table has no discordant pairs (both off-diagonal cells are 0): McNemar's "
+             "test has no information; statistic 0, p-value 1.")
         return McNemarResult(0.0, 1.0)
     if exact:
         less, greater, two_sided = _binomial_pvalues(upper, discordant)
@@ -103,7 +187,8 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     return McNemarResult(float(statistic), float(stats.chi2.sf(statistic, 1)))
 
 
-def stuart_maxwell_test(confusion, *, labels=None):
+@validate_params()
+def stuart_maxwell_test(confusion, *, display_labels=None, labels=None):
     """Stuart-Maxwell test of marginal homogeneity (Section 3.2, eqs. 9-10).
 
     Tests whether every class is predicted as often as it occurs (``pi_i+ = pi_+i`` for
@@ -116,13 +201,19 @@ def stuart_maxwell_test(confusion, *, labels=None):
     ----------
     confusion : array-like of shape (n_classes, n_classes)
         Counts, rows actual and columns predicted classes (fractional counts allowed).
-    labels : list, default=None
+    display_labels : array-like of shape (n_classes,), default=None
         Class names, used in warnings and errors (default ``0 .. n_classes - 1``).
+    labels : array-like of shape (n_classes,), default=None
+        Deprecated name of ``display_labels`` (a ``FutureWarning``).
+
+        .. deprecated:: 0.1
+           ``labels`` was renamed ``display_labels`` in 0.1 and will be removed in 0.2
+           (elsewhere in the library ``labels=`` selects and reorders classes).
 
     Returns
     -------
     MarginalHomogeneityResult
-        ``statistic``, ``pvalue`` and ``df``.
+        ``statistic``, ``pvalue`` and ``df``; unpacks as ``statistic, pvalue``.
 
     Notes
     -----
@@ -142,11 +233,13 @@ def stuart_maxwell_test(confusion, *, labels=None):
     (21.783, 2)
     """
     confusion = _check_counts(confusion, "confusion", integer=False)
-    statistic, df = _stuart_maxwell(confusion, check_class_names(labels, confusion.shape[0]))
-    return MarginalHomogeneityResult(statistic, float(stats.chi2.sf(statistic, df)), df)
+    names = check_display_labels(display_labels, labels, confusion.shape[0])
+    statistic, df = _stuart_maxwell(confusion, names)
+    return MarginalHomogeneityResult(statistic, float(stats.chi2.sf(statistic, df)), df=df)
 
 
-def bhapkar_test(confusion, *, labels=None):
+@validate_params()
+def bhapkar_test(confusion, *, display_labels=None, labels=None):
     """Bhapkar test of marginal homogeneity (Section 3.2).
 
     The Wald form of the Stuart-Maxwell test, ``SM / (1 - SM / N)``, against chi-square
@@ -157,13 +250,18 @@ def bhapkar_test(confusion, *, labels=None):
     ----------
     confusion : array-like of shape (n_classes, n_classes)
         Counts, rows actual and columns predicted classes.
-    labels : list, default=None
+    display_labels : array-like of shape (n_classes,), default=None
         Class names, used in warnings and errors.
+    labels : array-like of shape (n_classes,), default=None
+        Deprecated name of ``display_labels``.
+
+        .. deprecated:: 0.1
+           Use ``display_labels``; ``labels`` will be removed in 0.2.
 
     Returns
     -------
     MarginalHomogeneityResult
-        ``statistic``, ``pvalue`` and ``df``.
+        ``statistic``, ``pvalue`` and ``df``; unpacks as ``statistic, pvalue``.
 
     Notes
     -----
@@ -176,35 +274,67 @@ def bhapkar_test(confusion, *, labels=None):
     24.461
     """
     confusion = _check_counts(confusion, "confusion", integer=False)
-    stuart_maxwell, df = _stuart_maxwell(confusion, check_class_names(labels, confusion.shape[0]))
+    names = check_display_labels(display_labels, labels, confusion.shape[0])
+    stuart_maxwell, df = _stuart_maxwell(confusion, names)
     statistic = stuart_maxwell / (1 - stuart_maxwell / confusion.sum())
-    return MarginalHomogeneityResult(float(statistic), float(stats.chi2.sf(statistic, df)), df)
+    return MarginalHomogeneityResult(float(statistic), float(stats.chi2.sf(statistic, df)),
+                                     df=df)
 
 
-@dataclass(frozen=True, repr=False)
-class PosthocResult:
+@_result(repr=False, kw_only=True)
+class PosthocResult(_UnpacksLikeScipy):
     """Result of :func:`marginal_homogeneity_posthoc`, one entry per class.
+
+    Unpacks as ``statistic, pvalue = marginal_homogeneity_posthoc(confusion)``, with
+    ``pvalue`` the two-sided p-values *after* the correction across classes
+    (``pvalue_two_sided_corrected``), as scipy's many-comparison tests
+    (``scipy.stats.dunnett``, ``tukey_hsd``) report adjusted p-values. The one-sided and
+    uncorrected p-values are attributes. Built by :func:`marginal_homogeneity_posthoc`;
+    every parameter is keyword-only.
+
+    Parameters
+    ----------
+    display_labels : list
+        Class names.
+    statistic : ndarray of shape (n_classes,)
+        ``T_i = n_i+ - n_ii``, the elements of class ``i`` predicted as another class.
+    n_discordant : ndarray of shape (n_classes,)
+        ``n_i+ + n_+i - 2 n_ii``, the elements in the off-diagonal cells of row or
+        column ``i``.
+    pvalue_less, pvalue_greater, pvalue_two_sided : ndarray of shape (n_classes,)
+        Exact binomial p-values of ``T_i`` against ``B(n_discordant, 1/2)``.
+    pvalue_less_corrected, pvalue_greater_corrected, pvalue_two_sided_corrected : \
+ndarray of shape (n_classes,)
+        The same after the multiple-comparison correction ``method`` across classes.
+    verdict : ndarray of str of shape (n_classes,)
+        "over-predicted", "under-predicted" or "no evidence", at level ``alpha``.
+    method : {"bonferroni", "holm", "fdr_bh"} or None
+        The correction.
+    alpha : float
+        The significance level of the verdicts.
 
     Attributes
     ----------
+    display_labels, statistic, n_discordant, pvalue_less, pvalue_greater, \
+pvalue_two_sided, pvalue_less_corrected, pvalue_greater_corrected, \
+pvalue_two_sided_corrected, verdict, method, alpha
+        The parameters.
     labels : list
-        Class names.
-    statistic : ndarray
-        ``T_i = n_i+ - n_ii``, the elements of class ``i`` predicted as another class.
-    n_discordant : ndarray
-        ``n_i+ + n_+i - 2 n_ii``, the elements in the off-diagonal cells of row or
-        column ``i``.
-    pvalue_less, pvalue_greater, pvalue_two_sided : ndarray
-        Exact binomial p-values of ``T_i`` against ``B(n_discordant, 1/2)``.
-    pvalue_less_corrected, pvalue_greater_corrected, pvalue_two_sided_corrected : ndarray
-        The same after the multiple-comparison correction ``method`` across classes.
-    verdict : ndarray of str
-        "over-predicted", "under-predicted" or "no evidence", at level ``alpha``.
-    method : str or None
-    alpha : float
+        Deprecated name of ``display_labels`` (a ``FutureWarning``; removed in 0.2).
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import marginal_homogeneity_posthoc
+    >>> land_use = [[65, 6, 0, 4], [4, 81, 11, 7], [22, 5, 85, 3], [24, 8, 19, 90]]
+    >>> statistic, pvalue = marginal_homogeneity_posthoc(land_use)
+    >>> statistic.tolist(), pvalue.round(6).tolist()  # Bonferroni-corrected, two-sided
+    ([10.0, 22.0, 30.0, 51.0], [1e-06, 1.0, 1.0, 1.8e-05])
     """
 
-    labels: list
+    _unpacked = ("statistic", "pvalue_two_sided_corrected")
+    labels = RENAMED_LABELS_ATTRIBUTE  # deprecated, removed in 0.2
+
+    display_labels: list
     statistic: np.ndarray
     n_discordant: np.ndarray
     pvalue_less: np.ndarray
@@ -223,7 +353,7 @@ class PosthocResult:
         rows = [[str(label), f"{t:g}", f"{n:g}", f"{a:.4g}", f"{b:.4g}", f"{c:.4g}",
                  f"{d:.4g}", f"{e:.4g}", v]
                 for label, t, n, a, b, c, d, e, v in zip(
-                    self.labels, self.statistic, self.n_discordant, self.pvalue_less,
+                    self.display_labels, self.statistic, self.n_discordant, self.pvalue_less,
                     self.pvalue_greater, self.pvalue_two_sided, self.pvalue_less_corrected,
                     self.pvalue_greater_corrected, self.verdict)]
         widths = [max(len(column), *(len(row[i]) for row in rows))
@@ -234,7 +364,9 @@ class PosthocResult:
                 + "\n".join(lines))
 
 
-def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni", labels=None):
+@validate_params()
+def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni",
+                                 display_labels=None, labels=None):
     """One-versus-all McNemar tests of every class (Section 3.3).
 
     For class ``i`` the matrix collapses to 2 x 2 (class ``i`` against the others) and
@@ -251,27 +383,31 @@ def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni", 
         Significance level, after correction.
     method : {"bonferroni", "holm", "fdr_bh", None}, default="bonferroni"
         Correction across classes, applied to each kind of p-value separately.
-    labels : list, default=None
+    display_labels : array-like of shape (n_classes,), default=None
         Class names for the result (default ``0 .. n_classes - 1``).
+    labels : array-like of shape (n_classes,), default=None
+        Deprecated name of ``display_labels``.
+
+        .. deprecated:: 0.1
+           Use ``display_labels``; ``labels`` will be removed in 0.2.
 
     Returns
     -------
     PosthocResult
+        Unpacks as ``statistic, pvalue`` with the corrected two-sided p-values.
 
     Examples
     --------
     >>> from sklearn_confusion_ext import marginal_homogeneity_posthoc
     >>> land_use = [[65, 6, 0, 4], [4, 81, 11, 7], [22, 5, 85, 3], [24, 8, 19, 90]]
     >>> result = marginal_homogeneity_posthoc(
-    ...     land_use, labels=["FallenLeaf", "Conifers", "Agricultural", "Scrub"])
+    ...     land_use, display_labels=["FallenLeaf", "Conifers", "Agricultural", "Scrub"])
     >>> result.verdict.tolist()
     ['over-predicted', 'no evidence', 'no evidence', 'under-predicted']
     """
     confusion = _check_counts(confusion, "confusion", integer=True)
-    check_option("method", method, CORRECTIONS)
-    if not (isinstance(alpha, (int, float)) and 0 < alpha < 1):
-        raise ValueError(f"alpha must be in (0, 1); got {alpha!r}.")
-    labels = check_class_names(labels, confusion.shape[0])
+    names = check_display_labels(display_labels, labels, confusion.shape[0])
+    alpha = float(alpha)
     diagonal = np.diag(confusion)
     statistic = confusion.sum(axis=1) - diagonal
     n_discordant = statistic + confusion.sum(axis=0) - diagonal
@@ -279,8 +415,11 @@ def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni", 
     corrected = [_correct(p, method) for p in (less, greater, two_sided)]
     verdict = np.where(corrected[0] < alpha, "over-predicted",
                        np.where(corrected[1] < alpha, "under-predicted", "no evidence"))
-    return PosthocResult(labels, statistic, n_discordant, less, greater, two_sided,
-                         *corrected, verdict, method, alpha)
+    return PosthocResult(
+        display_labels=names, statistic=statistic, n_discordant=n_discordant,
+        pvalue_less=less, pvalue_greater=greater, pvalue_two_sided=two_sided,
+        pvalue_less_corrected=corrected[0], pvalue_greater_corrected=corrected[1],
+        pvalue_two_sided_corrected=corrected[2], verdict=verdict, method=method, alpha=alpha)
 
 
 def _binomial_pvalues(statistic, n):
@@ -320,9 +459,8 @@ def _stuart_maxwell(confusion, labels):
     informative = (off_diagonal.sum(axis=0) + off_diagonal.sum(axis=1)) > 0
     if not informative.all():
         dropped = [labels[i] for i in np.flatnonzero(~informative)]
-        warnings.warn(f"Classes {dropped} have no misclassification in their row or column "
-                      "and carry no information on marginal homogeneity; they are dropped.",
-                      UserWarning, stacklevel=3)
+        warn(f"Classes {dropped} have no misclassification in their row or column and carry "
+             "no information on marginal homogeneity; they are dropped.")
         confusion = confusion[np.ix_(informative, informative)]
     n_classes = confusion.shape[0]
     if n_classes < 2:

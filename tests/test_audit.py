@@ -148,17 +148,37 @@ def test_reproducible_and_readable():
     assert "constant_baseline" in repr(first) and "no" in repr(first)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"measure": "accuracy"}, "measure must be a callable"),
-    ({"n_classes": 1}, "n_classes must be an integer >= 2"),
-    ({"max_n": 1}, "max_n must be an integer >= 2"),
-    ({"n_trials": -1}, "n_trials must be an integer >= 0"),
-    ({"n_trials": 2.5}, "n_trials must be an integer"),
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"measure": "accuracy"}, TypeError,
+     "'measure' parameter of audit_measure must be a callable; got 'accuracy'"),
+    ({"n_classes": 1}, ValueError,
+     "'n_classes' parameter of audit_measure must be an integer >= 2; got 1"),
+    ({"n_classes": True}, TypeError, "'n_classes' parameter of audit_measure"),
+    ({"max_n": 1}, ValueError, "'max_n' parameter of audit_measure must be an integer >= 2"),
+    ({"n_trials": -1}, ValueError,
+     "'n_trials' parameter of audit_measure must be an integer >= 0; got -1"),
+    ({"n_trials": 2.5}, TypeError, "'n_trials' parameter of audit_measure must be an integer"),
+    ({"random_state": "seed"}, TypeError, "'random_state' parameter of audit_measure"),
 ])
-def test_bad_parameters(kwargs, match):
+def test_bad_parameters(kwargs, error, match):
     arguments = {"measure": accuracy_score, **kwargs}
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(error, match=match):
         audit_measure(**arguments)
+
+
+def test_numpy_integers_are_accepted():
+    expected = audit_measure(accuracy_score, n_classes=2, max_n=3, n_trials=20, random_state=1)
+    got = audit_measure(accuracy_score, n_classes=np.int64(2), max_n=np.int32(3),
+                        n_trials=np.int64(20), random_state=np.int64(1))
+    assert dict(got) == dict(expected) and got.counterexamples == expected.counterexamples
+    assert got["distance"] and not got["constant_baseline"]
+
+
+def test_audit_result_checks_its_parameters():
+    with pytest.raises(TypeError, match="'satisfied' parameter of AuditResult must be an "
+                       "instance of dict; got"):
+        AuditResult([("symmetry", True)], {})
+    assert dict(AuditResult({"symmetry": True}, {})) == {"symmetry": True}
 
 
 def test_non_finite_measure_values_are_reported():

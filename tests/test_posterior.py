@@ -1,5 +1,7 @@
 """Dirichlet posteriors of confusion rows (Barranco-Chamorro and Carrillo-Garcia 2021)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -82,7 +84,7 @@ def test_land_use_tables_10_to_18():
 
 
 def test_ibd_tables_27_to_33_and_a1_to_a4():
-    posterior = dirichlet_posterior(IBD, prior="uniform", labels=["nonIBD", "UC", "CD"])
+    posterior = dirichlet_posterior(IBD, prior="uniform", display_labels=["nonIBD", "UC", "CD"])
     np.testing.assert_allclose(_summaries(posterior), IBD_SUMMARIES, atol=5.1e-8)
     np.testing.assert_allclose(_intervals(posterior), IBD_INTERVALS, atol=5.1e-8)
     # Modes quoted in Section 5.3.2 (the CD row is printed as 0.1579, 0.0316, 0.8106,
@@ -94,7 +96,7 @@ def test_ibd_tables_27_to_33_and_a1_to_a4():
     np.testing.assert_allclose(step_2.alpha, IBD + 1 + IBD_STEP_2)
     np.testing.assert_allclose(_summaries(step_2), IBD_STEP_2_SUMMARIES, atol=5.1e-8)
     assert (step_2.std() < posterior.std()).all()
-    assert step_2.labels == ["nonIBD", "UC", "CD"]
+    assert step_2.display_labels == ["nonIBD", "UC", "CD"]
     # Table A4: Perks prior, means printed transposed.
     perks = dirichlet_posterior(IBD, prior="perks")
     np.testing.assert_allclose(perks.alpha, IBD + 1 / 3)
@@ -152,19 +154,99 @@ def test_mode_at_the_boundary_and_fractional_pseudo_counts():
     (lambda: dirichlet_posterior([[1, 2, 3]]), "square"),
     (lambda: dirichlet_posterior([[1, -2], [3, 4]]), "non-negative"),
     (lambda: dirichlet_posterior([[1, np.inf], [3, 4]]), "finite"),
-    (lambda: dirichlet_posterior(IBD, prior=0), "positive"),
-    (lambda: dirichlet_posterior(IBD, prior=-1.0), "positive"),
-    (lambda: dirichlet_posterior(IBD, prior="jeffreys"), "prior must be"),
     (lambda: dirichlet_posterior(IBD, prior=np.ones((2, 2))), "shape"),
-    (lambda: dirichlet_posterior(IBD).credible_interval(1.5), "level must be in"),
-    (lambda: dirichlet_posterior(IBD).credible_interval(0.0), "level must be in"),
-    (lambda: dirichlet_posterior(IBD).credible_interval(method="central"), "method must be"),
-    (lambda: dirichlet_posterior(IBD).rvs(size=0), "size must be"),
+    (lambda: dirichlet_posterior(IBD, prior=[[1, 1, 1], [1, 0, 1], [1, 1, 1]]),
+     "finite positive"),
     (lambda: dirichlet_posterior(IBD).update(np.ones((2, 2))), "shape"),
     (lambda: dirichlet_posterior(IBD).prob_confusion_exceeds(1, 1), "different"),
-    (lambda: dirichlet_posterior(IBD).prob_confusion_exceeds(0, 3), "class position"),
-    (lambda: dirichlet_posterior(IBD, labels=["a"]), "labels has 1 names"),
+    (lambda: dirichlet_posterior(IBD).prob_confusion_exceeds(0, 3),
+     r"j must be a class position in \[0, 3\); got 3"),
+    (lambda: dirichlet_posterior(IBD, display_labels=["a"]),
+     "display_labels has 1 names for 3 classes"),
+    (lambda: ConfusionPosterior(np.ones((2, 2)), ["a", "b", "c"]),
+     "display_labels has 3 names for 2 classes"),
 ])
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: dirichlet_posterior(IBD, prior=0), ValueError,
+     r"'prior' parameter of dirichlet_posterior must be a finite real number > 0, one of "
+     r"\{'uniform', 'perks'\} or an array-like; got 0"),
+    (lambda: dirichlet_posterior(IBD, prior=-1.0), ValueError, r"'prior' parameter"),
+    (lambda: dirichlet_posterior(IBD, prior="jeffreys"), ValueError,
+     r"'prior' parameter of dirichlet_posterior .* got 'jeffreys'"),
+    (lambda: dirichlet_posterior(IBD).credible_interval(1.5), ValueError,
+     r"'level' parameter of ConfusionPosterior.credible_interval must be a finite real number "
+     r"in \(0, 1\); got 1.5"),
+    (lambda: dirichlet_posterior(IBD).credible_interval(0.0), ValueError, r"'level' parameter"),
+    (lambda: dirichlet_posterior(IBD).credible_interval(method="central"), ValueError,
+     r"'method' parameter of ConfusionPosterior.credible_interval"),
+    (lambda: dirichlet_posterior(IBD).rvs(size=0), ValueError,
+     r"'size' parameter of ConfusionPosterior.rvs must be an integer >= 1; got 0"),
+    (lambda: dirichlet_posterior(IBD).rvs(size=2.0), TypeError, r"'size' parameter"),
+    (lambda: dirichlet_posterior(IBD).rvs(random_state=-1), ValueError,
+     r"'random_state' parameter of ConfusionPosterior.rvs"),
+    (lambda: dirichlet_posterior(IBD).prob_confusion_exceeds(-1, 2), ValueError,
+     r"'i' parameter of ConfusionPosterior.prob_confusion_exceeds must be an integer >= 0"),
+    (lambda: dirichlet_posterior(IBD).prob_confusion_exceeds(0, True), TypeError,
+     r"'j' parameter of ConfusionPosterior.prob_confusion_exceeds"),
+    (lambda: ConfusionPosterior(IBD, display_labels="abc"), TypeError,
+     r"'display_labels' parameter of ConfusionPosterior must be None or an array-like"),
+])
+def test_invalid_parameters_name_the_callable_and_the_parameter(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_numpy_scalars_are_accepted():
+    posterior = dirichlet_posterior(IBD)
+    level = np.float32(0.9)
+    for method in ("equal-tailed", "hpd"):
+        expected = posterior.credible_interval(float(level), method=method)
+        np.testing.assert_array_equal(posterior.credible_interval(level, method=method),
+                                      expected)
+        np.testing.assert_allclose(expected, posterior.credible_interval(0.9, method=method),
+                                   atol=1e-6)
+    samples = posterior.rvs(size=np.int64(3), random_state=np.int64(5))
+    assert samples.shape == (3, 3, 3)
+    np.testing.assert_array_equal(samples, posterior.rvs(size=3, random_state=5))
+    assert posterior.prob_confusion_exceeds(np.int64(1), np.int32(2)) == \
+        posterior.prob_confusion_exceeds(1, 2)
+    np.testing.assert_array_equal(dirichlet_posterior(IBD, prior=np.float32(0.5)).alpha,
+                                  IBD + 0.5)
+
+
+def test_display_labels_and_the_deprecated_labels():
+    names = ["nonIBD", "UC", "CD"]
+    posterior = dirichlet_posterior(IBD, display_labels=names)
+    assert posterior.display_labels == names and "nonIBD" in repr(posterior)
+    assert ConfusionPosterior(IBD + 1, names).display_labels == names  # positional, as before
+    with pytest.warns(FutureWarning, match="labels was renamed display_labels in 0.1 and will "
+                      "be removed in 0.2"):
+        old = dirichlet_posterior(IBD, labels=names)
+    assert old.display_labels == names
+    np.testing.assert_array_equal(old.alpha, posterior.alpha)
+    with pytest.warns(FutureWarning, match="renamed display_labels"):
+        assert ConfusionPosterior(IBD + 1, labels=names).display_labels == names
+    with pytest.warns(FutureWarning, match="renamed display_labels"):
+        assert posterior.labels == names  # the attribute too, read-only
+    with pytest.raises(AttributeError):
+        posterior.labels = ["a", "b", "c"]
+    for call in (lambda: dirichlet_posterior(IBD, display_labels=names, labels=names),
+                 lambda: ConfusionPosterior(IBD + 1, names, labels=names)):
+        with pytest.raises(ValueError, match="Pass display_labels only"):
+            call()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # display_labels does not warn, nor does update
+        assert posterior.update(IBD).display_labels == names
+
+
+def test_deprecation_warnings_point_at_the_callers_line():
+    with pytest.warns(FutureWarning, match="renamed display_labels") as record:
+        posterior = dirichlet_posterior(IBD, labels=["a", "b", "c"])
+    with pytest.warns(FutureWarning, match="renamed display_labels") as attribute:
+        assert posterior.labels == ["a", "b", "c"]
+    assert [w.filename for w in (*record, *attribute)] == [__file__] * 2

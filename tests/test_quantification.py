@@ -1,6 +1,7 @@
 """Quantification error measures (Sebastiani 2020), prevalences, scorers, protocols."""
 
 import pickle
+import types
 
 import numpy as np
 import pytest
@@ -184,18 +185,114 @@ def test_protocols():
     (lambda: absolute_error([0.5, 0.5], [1.5, -0.5]), "p_pred must hold finite non-negative"),
     (lambda: absolute_error([np.nan, 1], [0.5, 0.5]), "p_true must hold finite"),
     (lambda: absolute_error([1.0], [1.0]), "at least two classes"),
-    (lambda: absolute_error([0.5, 0.5], [0.5, 0.5], aggregate="max"), "aggregate must be"),
-    (lambda: kl_divergence([0.5, 0.5], [0.5, 0.5], eps=0), "eps must be a positive"),
-    (lambda: make_quantification_scorer("ae"), "error must be"),
-    (lambda: make_quantification_scorer(absolute_error, method="em"), "method must be"),
     (lambda: make_quantification_scorer(absolute_error, aggregate=None), "aggregate is not"),
-    (lambda: next(prevalence_protocol_samples([0, 1], protocol="app")), "protocol must be"),
-    (lambda: next(prevalence_protocol_samples([0, 1], n_samples=0)), "n_samples must be"),
-    (lambda: next(prevalence_protocol_samples([[0, 1]])), "1-D class labels"),
 ])
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: absolute_error([0.5, 0.5], [0.5, 0.5], aggregate="max"), ValueError,
+     r"'aggregate' parameter of absolute_error must be None or one of \{'mean', 'median'\}; "
+     r"got 'max'"),
+    (lambda: kl_divergence([0.5, 0.5], [0.5, 0.5], eps=0), ValueError,
+     r"'eps' parameter of kl_divergence must be None or a finite real number > 0; got 0"),
+    (lambda: pearson_divergence([0.5, 0.5], [0.5, 0.5], eps=np.inf), ValueError,
+     r"'eps' parameter of pearson_divergence"),
+    (lambda: squared_error([0.5, 0.5], [0.5, 0.5], eps="1e-3"), TypeError,
+     r"'eps' parameter of squared_error"),
+    (lambda: make_quantification_scorer("ae"), TypeError,
+     r"'error' parameter of make_quantification_scorer must be a callable; got 'ae'"),
+    (lambda: make_quantification_scorer(absolute_error, method="em"), ValueError,
+     r"'method' parameter of make_quantification_scorer must be one of"),
+    (lambda: prevalence([0, 1], sample_weight="ones"), TypeError,
+     r"'sample_weight' parameter of prevalence"),
+])
+def test_invalid_parameters_name_the_function_and_the_parameter(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+@pytest.mark.parametrize("keywords, error, match", [
+    ({"protocol": "app"}, ValueError,
+     r"'protocol' parameter of prevalence_protocol_samples must be one of"),
+    ({"n_samples": 0}, ValueError,
+     r"'n_samples' parameter of prevalence_protocol_samples must be an integer >= 1; got 0"),
+    ({"sample_size": 2.5}, TypeError, r"'sample_size' parameter"),
+    ({"random_state": "seed"}, TypeError, r"'random_state' parameter"),
+    ({"y": [[0, 1]]}, ValueError, r"y must be non-empty 1-D class labels; got shape \(1, 2\)"),
+    ({"y": []}, ValueError, r"y must be non-empty 1-D class labels; got shape \(0,\)"),
+])
+def test_protocol_checks_when_called_not_at_the_first_sample(keywords, error, match):
+    # The call raises: no next() is needed (it used to be a generator function).
+    with pytest.raises(error, match=match):
+        prevalence_protocol_samples(**{"y": [0, 1], **keywords})
+
+
+def test_protocol_returns_a_generator():
+    samples = prevalence_protocol_samples([0, 0, 1, 1, 2], n_samples=np.int64(3),
+                                          sample_size=np.int32(4), random_state=np.int64(1))
+    assert isinstance(samples, types.GeneratorType)
+    listed = list(samples)
+    assert [len(sample) for sample in listed] == [4, 4, 4]
+    assert list(samples) == []  # consumed once, like any generator
+    again = prevalence_protocol_samples([0, 0, 1, 1, 2], n_samples=3, sample_size=4,
+                                        random_state=1)
+    for got, expected in zip(listed, again):
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_scorer_checks_the_error_keywords_when_built():
+    # These built silently and gave [nan nan nan] from cross_val_score.
+    with pytest.raises(ValueError, match=r"'eps' parameter of make_quantification_scorer must "
+                       r"be None or a finite real number > 0; got -1"):
+        make_quantification_scorer(absolute_error, eps=-1)
+    with pytest.raises(TypeError, match=r"make_quantification_scorer got an unexpected keyword "
+                       r"argument 'epsilon'"):
+        make_quantification_scorer(kl_divergence, epsilon=1e-3)
+    with pytest.raises(TypeError, match=r"\['p_true'\]: the scorer passes each fold's"):
+        make_quantification_scorer(kl_divergence, p_true=[0.5, 0.5])
+    with pytest.raises(ValueError, match="aggregate is not a scorer parameter"):
+        make_quantification_scorer(kl_divergence, aggregate="median", eps="auto")
+
+    def error_without_eps(p_true, p_pred):
+        return float(np.abs(np.subtract(p_true, p_pred)).sum())
+
+    with pytest.raises(TypeError, match=r"\['eps'\] that error_without_eps does not take"):
+        make_quantification_scorer(error_without_eps, eps="auto")
+    assert repr(make_quantification_scorer(error_without_eps)) == \
+        "make_quantification_scorer(error_without_eps, method='classify_and_count')"
+    with pytest.raises(TypeError, match="eps"):
+        make_quantification_scorer(kl_divergence, eps="automatic")
+
+
+def test_scorer_eps_auto_is_half_the_inverse_fold_size():
+    X, y = make_classification(n_samples=90, n_classes=3, n_informative=4, random_state=1)
+    model = LogisticRegression(max_iter=500).fit(X, y)
+    scorer = make_quantification_scorer(kl_divergence, eps="auto")
+    assert "eps='auto'" in repr(scorer)
+    expected = -kl_divergence(prevalence(y), prevalence(model.predict(X)), eps=1 / 180)
+    assert scorer(model, X, y) == pytest.approx(expected, rel=1e-12)
+    assert scorer(model, X[:30], y[:30]) == pytest.approx(
+        -kl_divergence(prevalence(y[:30], labels=[0, 1, 2]),
+                       prevalence(model.predict(X[:30]), labels=[0, 1, 2]), eps=1 / 60),
+        rel=1e-12)
+    scores = cross_val_score(LogisticRegression(max_iter=500), X, y, scoring=scorer, cv=3)
+    assert np.isfinite(scores).all() and (scores <= 0).all()
+
+
+def test_numpy_scalars_are_accepted():
+    p, q = [0.2, 0.8, 0.0], [0.25, 0.7, 0.05]
+    for measure in (kl_divergence, relative_absolute_error, pearson_divergence):
+        eps = np.float32(1e-3)
+        assert measure(p, q, eps=eps) == measure(p, q, eps=float(eps))
+        assert measure(p, q, eps=eps) == pytest.approx(measure(p, q, eps=1e-3), rel=1e-4)
+    scorer = make_quantification_scorer(kl_divergence, eps=np.float64(1e-3))
+    X, y = load_iris(return_X_y=True)
+    model = LogisticRegression(max_iter=500).fit(X, y)
+    assert scorer(model, X, y) == make_quantification_scorer(kl_divergence, eps=1e-3)(
+        model, X, y)
 
 
 def test_scorer_repr_and_iris_doc_example():
@@ -255,14 +352,40 @@ def test_discordance_ratio_breaks_relativity():
 def test_quantification_audit_parameters():
     from sklearn_confusion_ext import audit_quantification_measure
 
-    with pytest.raises(ValueError, match="measure must be a callable"):
+    with pytest.raises(TypeError, match="'measure' parameter of audit_quantification_measure "
+                       "must be a callable"):
         audit_quantification_measure("AE")
-    with pytest.raises(ValueError, match="n_classes must be integers >= 2"):
+    # Each size of a sequence is checked against the same constraint as a single size.
+    with pytest.raises(ValueError, match="'n_classes' parameter of audit_quantification_measure "
+                       "must be an integer >= 2; got 1"):
         audit_quantification_measure(absolute_error, n_classes=(1, 3))
-    with pytest.raises(ValueError, match="n_trials must be a positive integer"):
+    with pytest.raises(ValueError, match="'n_classes' parameter .* must be an integer >= 2"):
+        audit_quantification_measure(absolute_error, n_classes=1)
+    with pytest.raises(TypeError, match="'n_classes' parameter .* got 2.5"):
+        audit_quantification_measure(absolute_error, n_classes=[2, 2.5])
+    with pytest.raises(ValueError, match="at least one codeframe size"):
+        audit_quantification_measure(absolute_error, n_classes=[])
+    with pytest.raises(ValueError, match="'n_trials' parameter of audit_quantification_measure "
+                       "must be an integer >= 1; got 0"):
         audit_quantification_measure(absolute_error, n_trials=0)
     with pytest.raises(ValueError, match="smooth it"):
         audit_quantification_measure(kl_divergence_unsmoothed, n_trials=5, random_state=0)
+
+
+def test_quantification_audit_takes_numpy_integers():
+    from sklearn_confusion_ext import audit_quantification_measure
+
+    expected = audit_quantification_measure(absolute_error, n_classes=(2, 3), n_trials=20,
+                                            random_state=0)
+    got = audit_quantification_measure(absolute_error, n_classes=np.array([2, 3]),
+                                       n_trials=np.int64(20), random_state=np.int64(0))
+    assert dict(got) == dict(expected)
+    np.testing.assert_equal(got.counterexamples, expected.counterexamples)
+    assert [name for name, holds in got.items() if not holds] == ["MAX", "REL"]
+    single = audit_quantification_measure(absolute_error, n_classes=np.int32(3), n_trials=5,
+                                          random_state=0)
+    assert dict(single) == dict(audit_quantification_measure(
+        absolute_error, n_classes=[3], n_trials=5, random_state=0))
 
 
 def kl_divergence_unsmoothed(p, q):

@@ -65,3 +65,12 @@ def test_f1_ranking_disorder_is_zero_for_same_ranking_and_policy_for_zero_scores
         f1_ranking_disorder(np.ones((2, 3)), np.eye(2))
     with pytest.raises(ValueError, match="matrix_b must hold finite non-negative"):
         f1_ranking_disorder(np.eye(2), -np.eye(2))
+
+
+def test_parameters_are_checked_before_any_work():
+    with pytest.raises(TypeError, match="'matrix_a' parameter of f1_ranking_disorder must be "
+                       "an array-like; got 1.5"):
+        f1_ranking_disorder(1.5, np.eye(2))
+    with pytest.raises(TypeError, match="'labels' parameter of prevalence_ranking must be None "
+                       "or an array-like; got 'a'"):
+        prevalence_ranking(["a", "b"], labels="a")

@@ -1,5 +1,6 @@
 """Off-diagonal tests (Barranco-Chamorro and Carrillo-Garcia, Mathematics 2021)."""
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -7,6 +8,9 @@ import pytest
 from scipy.stats import binomtest
 
 from sklearn_confusion_ext import (
+    MarginalHomogeneityResult,
+    McNemarResult,
+    PosthocResult,
     bhapkar_test,
     marginal_homogeneity_posthoc,
     mcnemar_test,
@@ -47,7 +51,7 @@ def test_table_9_land_use_one_versus_all():
 
 
 def test_tables_21_22_genres_and_corrected_verdicts():
-    result = marginal_homogeneity_posthoc(GENRES, labels=GENRE_NAMES)
+    result = marginal_homogeneity_posthoc(GENRES, display_labels=GENRE_NAMES)
     less = dict(zip(GENRE_NAMES, result.pvalue_less))
     greater = dict(zip(GENRE_NAMES, result.pvalue_greater))
     for name, printed in {"Mys": 3.781e-7, "Fan": 0.001900827, "Chi": 3e-10,
@@ -60,13 +64,13 @@ def test_tables_21_22_genres_and_corrected_verdicts():
     # The paper lists Biographical and History too; after Bonferroni they are not significant.
     assert [n for n in GENRE_NAMES if verdict[n] == "over-predicted"] == ["Mys", "Fan", "Chi"]
     assert [n for n in GENRE_NAMES if verdict[n] == "under-predicted"] == ["Rom", "Com", "Adv"]
-    uncorrected = marginal_homogeneity_posthoc(GENRES, labels=GENRE_NAMES, method=None)
+    uncorrected = marginal_homogeneity_posthoc(GENRES, display_labels=GENRE_NAMES, method=None)
     assert uncorrected.verdict[GENRE_NAMES.index("His")] == "under-predicted"
     assert "Mys" in repr(result) and "over-predicted" in repr(result)
 
 
 def test_table_26_ibd_one_versus_all():
-    result = marginal_homogeneity_posthoc(IBD, labels=["nonIBD", "UC", "CD"])
+    result = marginal_homogeneity_posthoc(IBD, display_labels=["nonIBD", "UC", "CD"])
     table_26 = {"less": [0.2556879, 0.9999998864, 0.001896853],
                 "greater": [0.8379957, 0.0000009708, 0.999226416],
                 "two_sided": [0.5113758, 0.0000019416, 0.003793706]}
@@ -145,9 +149,9 @@ def test_uninformative_classes_are_dropped_and_disconnected_groups_refused():
     with pytest.raises(ValueError, match=r"classes \[0, 1\] and classes \[2, 3\]"):
         stuart_maxwell_test(split)
     with pytest.raises(ValueError, match=r"classes \['a', 'b'\] and classes \['c', 'd'\]"):
-        bhapkar_test(split, labels=["a", "b", "c", "d"])
+        bhapkar_test(split, display_labels=["a", "b", "c", "d"])
     with pytest.warns(UserWarning, match=r"Classes \['fir', 'oak'\]"):
-        stuart_maxwell_test(table, labels=["elm", "ash", "fir", "oak"])
+        stuart_maxwell_test(table, display_labels=["elm", "ash", "fir", "oak"])
     with pytest.raises(ValueError, match="at least two"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -172,11 +176,9 @@ def test_corrections_against_statsmodels(rng):
     (lambda: mcnemar_test([[1, np.nan], [3, 4]]), "finite"),
     (lambda: mcnemar_test([[1, 2.5], [3, 4]]), "fractional counts"),
     (lambda: mcnemar_test([[1, 2], [3, 4]], exact=False, alternative="less"), "exact=True"),
-    (lambda: mcnemar_test([[1, 2], [3, 4]], alternative="bigger"), "alternative must be"),
     (lambda: stuart_maxwell_test([[1, 2, 3], [4, 5, 6]]), "square"),
-    (lambda: marginal_homogeneity_posthoc(LAND_USE, alpha=1.5), "alpha must be"),
-    (lambda: marginal_homogeneity_posthoc(LAND_USE, method="sidak"), "method must be"),
-    (lambda: marginal_homogeneity_posthoc(LAND_USE, labels=["a"]), "labels has 1 names"),
+    (lambda: marginal_homogeneity_posthoc(LAND_USE, display_labels=["a"]),
+     "display_labels has 1 names for 4 classes"),
     (lambda: marginal_homogeneity_posthoc(LAND_USE + 0.5), "fractional counts"),
 ])
 def test_bad_input(call, match):
@@ -184,7 +186,127 @@ def test_bad_input(call, match):
         call()
 
 
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: mcnemar_test([[1, 2], [3, 4]], alternative="bigger"), ValueError,
+     r"'alternative' parameter of mcnemar_test must be one of \{'two-sided', 'less', "
+     r"'greater'\}; got 'bigger'"),
+    (lambda: mcnemar_test([[1, 2], [3, 4]], exact="no"), TypeError,
+     r"'exact' parameter of mcnemar_test must be a boolean"),
+    (lambda: mcnemar_test([[1, 2], [3, 4]], correction=1), TypeError,
+     r"'correction' parameter of mcnemar_test must be a boolean"),
+    (lambda: marginal_homogeneity_posthoc(LAND_USE, alpha=1.5), ValueError,
+     r"'alpha' parameter of marginal_homogeneity_posthoc must be a finite real number in "
+     r"\(0, 1\); got 1.5"),
+    (lambda: marginal_homogeneity_posthoc(LAND_USE, alpha=np.nan), ValueError,
+     r"'alpha' parameter of marginal_homogeneity_posthoc"),
+    (lambda: marginal_homogeneity_posthoc(LAND_USE, alpha="0.05"), TypeError,
+     r"'alpha' parameter of marginal_homogeneity_posthoc"),
+    (lambda: marginal_homogeneity_posthoc(LAND_USE, method="sidak"), ValueError,
+     r"'method' parameter of marginal_homogeneity_posthoc must be None or one of"),
+    (lambda: stuart_maxwell_test(IBD, display_labels="abc"), TypeError,
+     r"'display_labels' parameter of stuart_maxwell_test must be None or an array-like"),
+])
+def test_invalid_parameters_name_the_function_and_the_parameter(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_numpy_scalars_are_accepted():
+    expected = marginal_homogeneity_posthoc(GENRES, alpha=0.01, method="holm")
+    got = marginal_homogeneity_posthoc(GENRES, alpha=np.float32(0.01), method="holm")
+    assert got.verdict.tolist() == expected.verdict.tolist()
+    assert got.alpha == float(np.float32(0.01))
+    np.testing.assert_array_equal(got.pvalue_less_corrected, expected.pvalue_less_corrected)
+    assert mcnemar_test([[5, 3], [9, 4]], exact=np.False_, correction=np.True_) == \
+        mcnemar_test([[5, 3], [9, 4]], exact=False, correction=True)
+
+
+def test_results_unpack_like_scipy():
+    statistic, pvalue = mcnemar_test([[65, 10], [50, 309]], alternative="less")
+    result = mcnemar_test([[65, 10], [50, 309]], alternative="less")
+    assert (statistic, pvalue) == (result.statistic, result.pvalue) == (10.0, result[1])
+    assert len(result) == 2 and tuple(result) == (10.0, result.pvalue)
+    assert pvalue == pytest.approx(1e-7, abs=5e-8)  # Table 9
+    for test in (stuart_maxwell_test, bhapkar_test):
+        result = test(IBD)
+        statistic, pvalue = result  # df is an attribute, as in scipy's ttest results
+        assert (statistic, pvalue, result.df) == (result.statistic, result.pvalue, 2)
+        assert result[-1] == pvalue and result[:1] == (statistic,)
+        with pytest.raises(ValueError, match="not enough values to unpack"):
+            statistic, pvalue, df = result
+    assert stuart_maxwell_test(IBD).statistic == pytest.approx(21.783, abs=5e-4)
+
+
+def test_posthoc_unpacks_to_the_corrected_two_sided_pvalues():
+    result = marginal_homogeneity_posthoc(IBD, method="holm")
+    statistic, pvalue = result
+    np.testing.assert_array_equal(statistic, [16, 32, 18])
+    np.testing.assert_array_equal(pvalue, result.pvalue_two_sided_corrected)
+    # Holm over Table 26's two-sided p-values 0.5113758, 0.0000019416, 0.003793706.
+    raw = result.pvalue_two_sided
+    np.testing.assert_allclose(pvalue, [raw[0], 3 * raw[1], 2 * raw[2]], rtol=1e-12)
+    np.testing.assert_allclose(pvalue, [0.5113758, 3 * 0.0000019416, 2 * 0.003793706],
+                               rtol=5e-5)
+    assert len(result) == 2
+
+
+def test_results_are_public_frozen_and_checked():
+    assert type(mcnemar_test([[5, 3], [1, 4]])) is McNemarResult
+    assert type(bhapkar_test(IBD)) is MarginalHomogeneityResult
+    assert type(marginal_homogeneity_posthoc(IBD)) is PosthocResult
+    result = MarginalHomogeneityResult(3.5, 0.25, df=2)
+    assert (result.statistic, result.pvalue, result.df) == (3.5, 0.25, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.df = 3
+    with pytest.raises(TypeError):  # df is keyword-only: the tuple is (statistic, pvalue)
+        MarginalHomogeneityResult(3.5, 0.25, 2)
+    with pytest.raises(ValueError, match=r"'pvalue' parameter of McNemarResult .* got 1.5"):
+        McNemarResult(1.0, 1.5)
+    with pytest.raises(ValueError, match=r"'df' parameter of MarginalHomogeneityResult"):
+        MarginalHomogeneityResult(1.0, 0.5, df=0)
+    assert McNemarResult(np.inf, 0.0).statistic == np.inf  # Bhapkar's statistic can be inf
+
+
+def test_display_labels_and_the_deprecated_labels():
+    names = ["nonIBD", "UC", "CD"]
+    result = marginal_homogeneity_posthoc(IBD, display_labels=names)
+    assert result.display_labels == names and "nonIBD" in repr(result)
+    with pytest.warns(FutureWarning, match="labels was renamed display_labels in 0.1 and will "
+                      "be removed in 0.2"):
+        old = marginal_homogeneity_posthoc(IBD, labels=names)
+    assert old.display_labels == names
+    np.testing.assert_array_equal(old.pvalue_less, result.pvalue_less)
+    with pytest.warns(FutureWarning, match="renamed display_labels"):
+        assert result.labels == names  # the result's old attribute name, read-only
+    assert "labels" not in {field.name for field in dataclasses.fields(result)}
+    split = np.array([[5, 2, 0, 0], [1, 5, 0, 0], [0, 0, 5, 3], [0, 0, 1, 5]])
+    for test in (stuart_maxwell_test, bhapkar_test):
+        with pytest.warns(FutureWarning, match="renamed display_labels"):
+            with pytest.raises(ValueError, match=r"classes \['a', 'b'\] and classes"):
+                test(split, labels=["a", "b", "c", "d"])
+        with pytest.warns(FutureWarning, match="renamed display_labels"):
+            assert test(IBD, labels=names) == test(IBD)
+        with pytest.raises(ValueError, match="Pass display_labels only"):
+            test(IBD, display_labels=names, labels=names)
+    with pytest.raises(ValueError, match="Pass display_labels only"):
+        marginal_homogeneity_posthoc(IBD, display_labels=names, labels=names)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # display_labels does not warn
+        bhapkar_test(IBD, display_labels=names)
+
+
 def test_fractional_matrices_work_where_counts_need_not_be_integers():
     table = LAND_USE + 0.25
     assert np.isfinite(stuart_maxwell_test(table).statistic)
     assert np.isfinite(mcnemar_test([[1.5, 2.5], [3.5, 4.5]], exact=False).pvalue)
+
+
+def test_warnings_point_at_the_callers_line():
+    # The decorator adds a frame: fixed stack levels would name params.py.
+    with pytest.warns(UserWarning, match="no discordant pairs") as record:
+        mcnemar_test([[5, 0], [0, 7]])
+    with pytest.warns(UserWarning, match=r"Classes \[2\]") as dropped:
+        stuart_maxwell_test(np.array([[10, 2, 0], [5, 8, 0], [0, 0, 7]]))
+    with pytest.warns(FutureWarning, match="renamed display_labels") as renamed:
+        bhapkar_test(IBD, labels=["a", "b", "c"])
+    assert [w.filename for w in (*record, *dropped, *renamed)] == [__file__] * 3

@@ -399,6 +399,12 @@ QUANTIFICATION_ERROR = {"p_true": [ARRAY], "p_pred": [ARRAY],
                         "aggregate": [None, Options("mean", "median")]}
 # Statistical tests name their rows with display_labels; labels is its deprecated name.
 ROW_NAMES = {"display_labels": [None, ARRAY], "labels": [None, ARRAY]}
+CORRECTION = [None, Options("bonferroni", "holm", "fdr_bh")]
+# A test's statistic: Bhapkar's is infinite when the Stuart-Maxwell statistic equals n.
+STATISTIC = [Interval(Real, None, None), Options(math.inf)]
+PVALUE = [Interval(Real, 0, 1)]
+CODEFRAME_SIZE = Interval(Integral, 2, None)
+PRIOR_NAMES = Options("uniform", "perks")
 SCORER_METRIC = [Options("accuracy", "precision", "recall", "f1")]
 RANDOM_STATE = [None, RandomState()]
 ESTIMATOR = [HasMethods("predict", description="a fitted estimator with predict")]
@@ -483,12 +489,21 @@ PARAMETERS = {
     "stuart_maxwell_test": {"confusion": [ARRAY], **ROW_NAMES},
     "bhapkar_test": {"confusion": [ARRAY], **ROW_NAMES},
     "marginal_homogeneity_posthoc": {
-        "confusion": [ARRAY], "alpha": [PROBABILITY_LEVEL],
-        "method": [None, Options("bonferroni", "holm", "fdr_bh")], **ROW_NAMES},
+        "confusion": [ARRAY], "alpha": [PROBABILITY_LEVEL], "method": CORRECTION,
+        **ROW_NAMES},
+    "McNemarResult": {"statistic": STATISTIC, "pvalue": PVALUE},
+    "MarginalHomogeneityResult": {"statistic": STATISTIC, "pvalue": PVALUE,
+                                  "df": [POSITIVE_INT]},
+    "PosthocResult": {
+        "display_labels": [ARRAY], "statistic": [ARRAY], "n_discordant": [ARRAY],
+        **{name: [ARRAY] for name in (
+            "pvalue_less", "pvalue_greater", "pvalue_two_sided", "pvalue_less_corrected",
+            "pvalue_greater_corrected", "pvalue_two_sided_corrected")},
+        "verdict": [ARRAY], "method": CORRECTION, "alpha": [PROBABILITY_LEVEL]},
     "dirichlet_posterior": {
         "confusion": [ARRAY],
-        "prior": [Interval(Real, 0, None, closed="neither"), Options("uniform", "perks"),
-                  ARRAY], **ROW_NAMES},
+        "prior": [Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, ARRAY],
+        **ROW_NAMES},
     "ConfusionPosterior": {"alpha": [ARRAY], **ROW_NAMES},
     "ConfusionPosterior.credible_interval": {
         "level": [PROBABILITY_LEVEL], "method": [Options("equal-tailed", "hpd")]},
@@ -511,7 +526,7 @@ PARAMETERS = {
         "y": [ARRAY], "n_samples": [POSITIVE_INT], "sample_size": [None, POSITIVE_INT],
         "protocol": [Options("natural", "artificial")], "random_state": RANDOM_STATE},
     "audit_quantification_measure": {
-        "measure": [CALLABLE], "n_classes": [Interval(Integral, 2, None), ARRAY],
+        "measure": [CALLABLE], "n_classes": [CODEFRAME_SIZE, ARRAY],
         "n_trials": [POSITIVE_INT], "random_state": RANDOM_STATE},
     # Reading confusion matrices (Erbani et al. 2024, Sections VI-VII)
     "prevalence_ranking": {"y_test": [ARRAY], "y_train": [None, ARRAY],

@@ -19,6 +19,7 @@ from sklearn.utils.multiclass import unique_labels
 
 from .arrays import namespace, row_sums
 from .chunks import chunk_rows, map_chunks
+from .user_warnings import warn
 
 SINGLE_LABEL = "single-label"
 MULTILABEL = "multilabel"
@@ -108,14 +109,6 @@ def target_kind(single_label, masses):
     return MULTILABEL if all(is_binary(y) for y in masses) else SOFT
 
 
-def check_option(name, value, allowed, alternative=None):
-    """Raise ``ValueError`` unless ``value`` is one of ``allowed``."""
-    if not any(value is option or (isinstance(value, str) and value == option)
-               for option in allowed):
-        expected = f"one of {list(allowed)!r}" + (f" or {alternative}" if alternative else "")
-        raise ValueError(f"{name} must be {expected}; got {value!r}.")
-
-
 def check_confusion_matrix(matrix, name="confusion", *, min_classes=1, nonzero=False,
                            integer_advice=None):
     """Validate a square matrix of (possibly fractional) counts and return it as float64.
@@ -148,14 +141,42 @@ def check_confusion_matrix(matrix, name="confusion", *, min_classes=1, nonzero=F
     return matrix
 
 
-def check_class_names(labels, n_classes):
+def check_class_names(labels, n_classes, name="labels"):
     """Names for the ``n_classes`` rows of a matrix: ``0 .. n_classes - 1`` by default."""
     if labels is None:
         return list(range(n_classes))
     labels = list(labels)
     if len(labels) != n_classes:
-        raise ValueError(f"labels has {len(labels)} names for {n_classes} classes.")
+        raise ValueError(f"{name} has {len(labels)} names for {n_classes} classes.")
     return labels
+
+
+LABELS_RENAMED = "labels was renamed display_labels in 0.1 and will be removed in 0.2."
+
+
+def check_display_labels(display_labels, labels, n_classes):
+    """Row names of the statistical tests and the Dirichlet posterior (one rule for the rename).
+
+    ``labels`` is the name ``display_labels`` had before 0.1 (everywhere else ``labels=``
+    selects classes): it still works, with a ``FutureWarning``; passing both is an error.
+    """
+    if labels is None:
+        return check_class_names(display_labels, n_classes, "display_labels")
+    if display_labels is not None:
+        raise ValueError("Pass display_labels only: labels is its deprecated name, to be "
+                         "removed in 0.2.")
+    warn(LABELS_RENAMED, FutureWarning)
+    return check_class_names(labels, n_classes, "labels")
+
+
+def _renamed_labels(self):
+    """Deprecated name of ``display_labels`` (removed in 0.2)."""
+    warn(LABELS_RENAMED, FutureWarning)
+    return self.display_labels
+
+
+# The read-only ``labels`` attribute of objects that name rows with ``display_labels``.
+RENAMED_LABELS_ATTRIBUTE = property(_renamed_labels)
 
 
 def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
