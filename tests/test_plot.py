@@ -240,9 +240,6 @@ def test_plot_of_the_shared_base_names_the_public_class(display):
         display(1.5)
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason="ConfusionPosterior."
-                   "credible_interval (_posterior.py) still checks level by hand and refuses "
-                   "NumPy scalars")
 def test_numpy_scalar_level_is_accepted():
     confusion = [[8, 2], [1, 9]]
     display = PosteriorIntervalDisplay.from_confusion(confusion, level=np.float32(0.9),

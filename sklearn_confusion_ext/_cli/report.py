@@ -87,7 +87,7 @@ def _add_statistics(report, counts, names, stuart_maxwell_test, bhapkar_test, po
                                     "df": result.df}
             except ValueError as exc:
                 statistics[name] = {"not_applicable": str(exc)}
-    result = posthoc(counts, labels=names)
+    result = posthoc(counts, display_labels=names)
     statistics["one_versus_all"] = {name: {"pvalue_less": float(less),
                                            "pvalue_greater": float(greater),
                                            "verdict": str(verdict)}

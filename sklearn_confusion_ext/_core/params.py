@@ -185,7 +185,7 @@ class ArrayLike(Constraint):
     """An array-like: a sequence, an array of any library, a sparse matrix, a DataFrame."""
 
     def is_satisfied_by(self, value):
-        if isinstance(value, (str, bytes)) or isinstance(value, type):
+        if isinstance(value, (str, bytes, type, np.generic)):
             return False
         return (sp.issparse(value) or hasattr(value, "__array__") or hasattr(value, "shape")
                 or hasattr(type(value), "__dask_graph__")
@@ -228,10 +228,10 @@ class HasMethods(Constraint):
 
 
 class RandomState(Constraint):
-    """``None``, a non-negative integer seed, or a NumPy ``Generator``/``RandomState``."""
+    """A non-negative integer seed or a ``numpy.random.Generator`` (``default_rng``'s)."""
 
     def is_satisfied_by(self, value):
-        if isinstance(value, (np.random.Generator, np.random.RandomState)):
+        if isinstance(value, np.random.Generator):
             return True
         return Interval(Integral, 0, None).is_satisfied_by(value)
 
@@ -239,7 +239,7 @@ class RandomState(Constraint):
         return self.is_satisfied_by(value) or Interval(Integral, 0, None).accepts_type(value)
 
     def __str__(self):
-        return "an integer seed >= 0, a numpy.random.Generator or RandomState"
+        return "an integer seed >= 0 or a numpy.random.Generator"
 
     def invalid_values(self):
         return [-1, "seed"]
