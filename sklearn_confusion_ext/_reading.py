@@ -8,9 +8,9 @@ classes by F1-score.
 
 import numpy as np
 
+from ._core.confusion import class_counts
 from ._core.params import validate_params
 from ._core.validation import check_confusion_matrix, check_target_set
-from ._scores import class_counts
 
 
 @validate_params()

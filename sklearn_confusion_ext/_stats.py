@@ -12,6 +12,7 @@ from dataclasses import KW_ONLY, dataclass
 import numpy as np
 from scipy import stats
 
+from ._core.confusion import class_counts
 from ._core.params import validate_params
 from ._core.user_warnings import warn
 from ._core.validation import (
@@ -408,9 +409,8 @@ def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni",
     confusion = _check_counts(confusion, "confusion", integer=True)
     names = check_display_labels(display_labels, labels, confusion.shape[0])
     alpha = float(alpha)
-    diagonal = np.diag(confusion)
-    statistic = confusion.sum(axis=1) - diagonal
-    n_discordant = statistic + confusion.sum(axis=0) - diagonal
+    _, fp, fn, _ = class_counts(confusion)
+    statistic, n_discordant = fn, fn + fp  # T_i = n_i+ - n_ii; n_i+ + n_+i - 2 n_ii
     less, greater, two_sided = _binomial_pvalues(statistic, n_discordant)
     corrected = [_correct(p, method) for p in (less, greater, two_sided)]
     verdict = np.where(corrected[0] < alpha, "over-predicted",
