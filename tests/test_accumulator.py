@@ -202,3 +202,12 @@ def test_reading_the_sums_changes_nothing():
                                   transport_confusion_matrix(["cat", "dog", "zebra"],
                                                              ["dog", "dog", "cat"],
                                                              labels=["cat", "zebra"]))
+
+
+def test_every_registered_kind_is_a_kind_option():
+    from sklearn_confusion_ext._core.kinds import KINDS
+    from sklearn_confusion_ext._core.params import PARAMETERS, options_of
+
+    assert set(options_of("ConfusionAccumulator", "kind")) == set(KINDS)
+    for kind in KINDS.values():  # a kind's parameters are its one-shot function's
+        assert set(kind.parameters) <= set(PARAMETERS[kind.function])
