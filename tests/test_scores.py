@@ -213,7 +213,13 @@ def test_zero_division_policies():
 ])
 @pytest.mark.parametrize("zero_division", ["warn", 0.0, 1.0, np.nan])
 def test_binary_average_follows_sklearn_on_one_class_folds(y_true, y_pred, zero_division):
+    import sklearn
     from sklearn.metrics import precision_recall_fscore_support
+
+    sklearn_version = tuple(int(part) for part in sklearn.__version__.split(".")[:2])
+    if sklearn_version < (1, 4) and zero_division is np.nan:
+        pytest.skip("scikit-learn < 1.4 derived F from a nan precision or recall; from 1.4 "
+                    "on F is defined on the counts, as here")
 
     pos_label = "b" if isinstance(y_true[0], str) else 1
     with warnings.catch_warnings():
