@@ -266,3 +266,14 @@ def test_predict_proba_on_multilabel_targets_names_columns_by_index(rng):
     display = TransportConfusionMatrixDisplay.from_estimator(model, X, Y,
                                                              response_method="predict_proba")
     assert _tick_labels(display.ax_.xaxis) == ["0", "1", "2", "none"]
+
+
+def test_figure_size_and_y_train_are_checked():
+    confusion = np.eye(3) + 1
+    display = PosteriorIntervalDisplay.from_confusion(confusion, figsize=np.array([5, 3]))
+    np.testing.assert_allclose(display.figure_.get_size_inches(), [5, 3])
+    with pytest.raises(ValueError, match="'figsize' parameter of RankingComparisonDisplay"):
+        RankingComparisonDisplay.from_matrices(confusion, confusion + 1, figsize=(1, 2, 3))
+    with pytest.raises(ValueError, match="pass order='test-training'"):
+        TransportConfusionMatrixDisplay.from_predictions([0, 1], [0, 1], y_train=[0, 1])
+    plt.close("all")

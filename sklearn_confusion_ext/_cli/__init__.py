@@ -43,7 +43,7 @@ def main(argv=None):
         report = build_report(y_true, y_pred, kind=args.kind, labels=labels)
         if args.plots:
             save_plots(y_true, y_pred, args.plots, labels=labels)
-    except (InputError, ValueError) as exc:
+    except (InputError, ValueError, OSError) as exc:  # OSError: --plots is not a folder
         message = " ".join(str(exc).split())
         print(f"error: {message}", file=sys.stderr)
         return 2

@@ -19,6 +19,7 @@ not a number, and a boolean parameter takes ``True``/``False`` (or ``numpy.bool_
 import functools
 import inspect
 import math
+from collections.abc import Mapping
 from numbers import Integral, Real
 
 import numpy as np
@@ -185,9 +186,11 @@ class ArrayLike(Constraint):
     """An array-like: a sequence, an array of any library, a sparse matrix, a DataFrame."""
 
     def is_satisfied_by(self, value):
-        if isinstance(value, (str, bytes, type, np.generic)):
+        if sp.issparse(value):  # before Mapping: a DOK matrix is a dict
+            return True
+        if isinstance(value, (str, bytes, type, np.generic, Mapping)):
             return False
-        return (sp.issparse(value) or hasattr(value, "__array__") or hasattr(value, "shape")
+        return (hasattr(value, "__array__") or hasattr(value, "shape")
                 or hasattr(type(value), "__dask_graph__")
                 or hasattr(value, "__array_namespace__") or hasattr(value, "__len__"))
 
@@ -196,6 +199,25 @@ class ArrayLike(Constraint):
 
     def invalid_values(self):
         return [1.5]
+
+
+class FigureSize(Constraint):
+    """A figure size in inches: two finite positive numbers (a tuple, a list, an array)."""
+
+    def is_satisfied_by(self, value):
+        if not ArrayLike().is_satisfied_by(value) or np.ndim(value) != 1 or len(value) != 2:
+            return False
+        return all(Interval(Real, 0, None, closed="neither").is_satisfied_by(side)
+                   for side in value)
+
+    def accepts_type(self, value):
+        return ArrayLike().is_satisfied_by(value)
+
+    def __str__(self):
+        return "two positive numbers (width, height) in inches"
+
+    def invalid_values(self):
+        return [(1, 2, 3), (0, 3), 1.5]
 
 
 class Label(Constraint):
@@ -428,7 +450,7 @@ FROM_ESTIMATOR = {"estimator": ESTIMATOR, "X": [ARRAY], "y": [ARRAY],
                   "response_method": [Options("auto", "predict", "predict_proba")]}
 MATRIX_DISPLAY = {"confusion_matrix": [ARRAY], "display_labels": [None, ARRAY],
                   "column_labels": [None, ARRAY]}
-FIGSIZE = {"figsize": [None, ARRAY]}
+FIGSIZE = {"figsize": [None, FigureSize()]}
 
 
 def _displays(name, own):

@@ -184,6 +184,9 @@ class _ConfusionDisplay:
                         display_labels, order, y_train, include_values, **drawing):
         """The ``from_predictions`` of every Display, on checked parameters: ``build(y_true,
         y_pred, labels=, sample_weight=)`` is the Display's builder with its own keywords."""
+        if y_train is not None and order is None:
+            raise ValueError("y_train is read only to order the columns: pass "
+                             "order='test-training' with it.")
         confusion = build(y_true, y_pred, labels=labels, sample_weight=sample_weight)
         matrix, names = confusion.selected(), confusion.selected_labels()
         rows = columns = np.arange(len(names))

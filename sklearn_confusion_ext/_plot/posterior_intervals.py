@@ -119,9 +119,9 @@ class PosteriorIntervalDisplay:
                  else [str(name) for name in self.display_labels])
         n_columns = int(np.ceil(np.sqrt(n_classes)))
         n_rows = -(-n_classes // n_columns)
-        fig, axes = plt.subplots(n_rows, n_columns, squeeze=False,
-                                 figsize=figsize or (4 * n_columns,
-                                                     0.4 * n_classes * n_rows + 1.2),
+        if figsize is None:
+            figsize = (4 * n_columns, 0.4 * n_classes * n_rows + 1.2)
+        fig, axes = plt.subplots(n_rows, n_columns, squeeze=False, figsize=tuple(figsize),
                                  layout="constrained")
         positions = np.arange(n_classes)
         for k, ax in enumerate(axes.ravel()):

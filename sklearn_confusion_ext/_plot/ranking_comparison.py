@@ -117,8 +117,10 @@ class RankingComparisonDisplay:
         n_classes = len(self.f1_a)
         labels = ([str(k) for k in range(n_classes)] if self.display_labels is None
                   else [str(name) for name in self.display_labels])
-        fig, axes = plt.subplots(1, 2, figsize=figsize or (max(6, 0.5 * n_classes + 4), 3.5),
-                                 layout="constrained", sharey=True)
+        if figsize is None:
+            figsize = (max(6, 0.5 * n_classes + 4), 3.5)
+        fig, axes = plt.subplots(1, 2, figsize=tuple(figsize), layout="constrained",
+                                 sharey=True)
         (name_a, name_b) = self.names
         panels = ((self.f1_a, np.argsort(-self.f1_b, kind="stable"), name_a, name_b,
                    getattr(self, "delta_ab", None)),
