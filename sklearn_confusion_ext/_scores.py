@@ -214,9 +214,13 @@ def _ratio(numerator, denominator, metric, side, zero_division):
 
 
 def _average(scores, weights, zero_division):
+    """Average of the defined (non-nan) scores; equal weights when theirs are all zero, as
+    scikit-learn averages (a "weighted" average over classes absent from ``y_true``)."""
     defined = ~np.isnan(scores)
-    if weights[defined].sum() == 0:
+    if not defined.any():
         return 0.0 if zero_division == "warn" else float(zero_division)
+    if weights[defined].sum() == 0:
+        return float(scores[defined].mean())
     return float(np.average(scores[defined], weights=weights[defined]))
 
 

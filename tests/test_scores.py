@@ -254,3 +254,25 @@ def test_warnings_point_at_the_callers_line():
     with pytest.warns(UndefinedMetricWarning) as record:
         transport_precision_recall_fscore_support([0, 1], [0, 0], average="macro")
     assert {entry.filename for entry in record} == {__file__}
+
+
+def test_averages_equal_sklearn_on_small_random_folds():
+    import sklearn
+    from sklearn.metrics import precision_recall_fscore_support
+
+    if tuple(int(part) for part in sklearn.__version__.split(".")[:2]) < (1, 4):
+        pytest.skip("scikit-learn < 1.4 averaged nan scores differently")
+    rng = np.random.default_rng(0)
+    for _ in range(60):  # folds of 1 to 5 instances, classes absent from either side
+        n_classes, size = rng.integers(1, 4), rng.integers(1, 6)
+        y_true, y_pred = rng.integers(0, n_classes, size), rng.integers(0, n_classes + 1, size)
+        for zero_division in ("warn", 0.0, 1.0, np.nan):
+            for average in ("micro", "macro", "weighted"):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    ours = transport_precision_recall_fscore_support(
+                        y_true, y_pred, average=average, zero_division=zero_division)
+                    theirs = precision_recall_fscore_support(
+                        y_true, y_pred, average=average, zero_division=zero_division)
+                np.testing.assert_allclose(ours[:3], theirs[:3], err_msg=f"{y_true} {y_pred} "
+                                           f"{average} {zero_division}")
