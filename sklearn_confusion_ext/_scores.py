@@ -46,15 +46,15 @@ def multilabel_counts_from_confusion(confusion, include_none="auto", true_negati
 
 def accuracy_from_confusion(matrix, normalize=True):
     """Diagonal mass over total mass (eq. 43); ``normalize=False`` gives the diagonal mass."""
-    correct = np.trace(matrix)
     if not normalize:
-        return float(correct)
-    total = matrix.sum()
-    if total == 0:
+        return float(np.trace(matrix))
+    largest = matrix.max(initial=0.0)
+    if largest == 0:
         warn("Accuracy is ill-defined on an empty matrix and is set to 0.0.",
              UndefinedMetricWarning)
         return 0.0
-    return float(correct / total)
+    scaled = matrix / largest  # sums of masses near the largest float stay finite
+    return float(np.trace(scaled) / scaled.sum())
 
 
 def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,

@@ -18,6 +18,7 @@ from ._core.arrays import (
     as_float,
     count_true,
     dense,
+    divided_rows,
     masked_sum,
     minimum,
     namespace,
@@ -26,7 +27,6 @@ from ._core.arrays import (
     row_sums,
     safe_divide,
     scale_rows,
-    scaled_rows,
     to_numpy,
     weighted_sum,
     zero_diagonal,
@@ -380,10 +380,8 @@ def _plan_scale(deficit_mass, weights):
 
 def _normalize_rows(matrix, norms, slot):
     """Rows divided by their L1 norms (empty rows stay zero); dense into scratch ``slot``."""
-    inverse = safe_divide(1.0, norms)
-    if sp.issparse(matrix) or namespace(matrix) is not np:
-        return scaled_rows(matrix, inverse)
-    return np.multiply(matrix, inverse[:, None], out=scratch(slot, matrix.shape))
+    dense_numpy = not sp.issparse(matrix) and namespace(matrix) is np
+    return divided_rows(matrix, norms, out=scratch(slot, matrix.shape) if dense_numpy else None)
 
 
 def _transport_values_deferred(params):

@@ -417,3 +417,24 @@ def test_bad_values_found_in_any_chunk_name_their_global_row(rng, monkeypatch):
         transport_confusion_matrix(y_true, y_pred, empty="error")
     with pytest.warns(UserWarning, match="1 instance"):
         transport_confusion_matrix(y_true, y_pred, empty="skip")
+
+
+def test_subnormal_row_masses_give_the_matrix_of_the_rescaled_rows():
+    y_true = np.array([[1e-310, 2e-310, 0], [0, 1, 0], [3e-320, 0, 5e-321]])
+    y_pred = np.array([[1e-310, 0, 1e-310], [0, 1, 0], [0, 4e-321, 4e-321]])
+    rescaled = transport_confusion_matrix(y_true / np.abs(y_true).max(axis=1, keepdims=True),
+                                          y_pred / np.abs(y_pred).max(axis=1, keepdims=True))
+    for convert in (np.asarray, sp.csr_array):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no overflow on the way
+            matrix = transport_confusion_matrix(convert(y_true), convert(y_pred))
+            lower, upper = subpixel_confusion_matrix(convert(y_true), convert(y_pred))
+        np.testing.assert_allclose(matrix, rescaled, rtol=1e-6)
+        assert np.isfinite(lower).all() and np.isfinite(upper).all()
+
+
+def test_accuracy_of_huge_weights_is_finite():
+    from sklearn_confusion_ext import transport_accuracy_score
+
+    assert transport_accuracy_score([0, 1], [0, 1], sample_weight=[1e308, 1e308]) == 1.0
+    assert transport_accuracy_score([0, 1], [0, 0], sample_weight=[1e308, 1e308]) == 0.5

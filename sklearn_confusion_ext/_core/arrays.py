@@ -34,6 +34,35 @@ def scaled_rows(matrix, scale):
     return matrix * scale[:, None]
 
 
+def divided_rows(matrix, norms, out=None):
+    """Each row divided by its norm (zero rows stay zero); ``out``: a NumPy array to fill.
+
+    One reciprocal per row and a multiplication, except for rows whose norm is so small
+    (subnormal) that its reciprocal overflows: those are divided exactly.
+    """
+    xp = namespace(norms)
+    tiny = (norms > 0) & (norms < float(np.finfo(np.float64).tiny))
+    with np.errstate(over="ignore"):
+        inverse = safe_divide(1.0, xp.where(tiny, xp.ones_like(norms), norms))
+    if sp.issparse(matrix):
+        result = scale_rows(matrix.copy(), inverse)
+        if tiny.any():
+            rows = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
+            exact = tiny[rows]
+            result.data[exact] = matrix.data[exact] / norms[rows[exact]]
+        return result
+    if xp is np:
+        result = np.multiply(matrix, inverse[:, None], out=out)
+        if tiny.any():
+            result[tiny] = matrix[tiny] / norms[tiny, None]
+        return result
+    result = matrix * inverse[:, None]
+    if any_true(tiny):
+        safe_norms = xp.where(tiny, norms, xp.ones_like(norms))
+        result = xp.where(tiny[:, None], matrix / safe_norms[:, None], result)
+    return result
+
+
 def weighted_sum(matrix, weights):
     """``sum_n weights[n] * matrix[n]``, a dense vector."""
     total = matrix.T @ weights
