@@ -246,6 +246,7 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
                 "automatically."
             )
         names[:n_named] = [str(name) for name in target_names]
+    _check_row_names(names, "target_names" if target_names is not None else "the class labels")
     per_class = precision_recall_fscore_from_confusion(
         confusion, average=None, zero_division=zero_division, classes=classes)
     headers = ["precision", "recall", "f1-score", support_name]
@@ -263,6 +264,19 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
     if output_dict:
         return report
     return _format_report(report, names, digits, support_name)
+
+
+def _check_row_names(names, source):
+    """The report is keyed by row name: a repeated name, or one of the summary rows' names,
+    would silently hide a class."""
+    taken = {"accuracy", "micro avg", "macro avg", "weighted avg"}
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    clashing = sorted(taken.intersection(names))
+    if repeated or clashing:
+        problem = (f"repeat {repeated}" if repeated else
+                   f"include {clashing}, the name of a summary row of the report")
+        raise ValueError(f"The report's rows are keyed by class name, and {source} {problem}; "
+                         "pass target_names with distinct names.")
 
 
 def _format_report(report, names, digits, support_name):

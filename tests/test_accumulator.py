@@ -211,3 +211,22 @@ def test_every_registered_kind_is_a_kind_option():
     assert set(options_of("ConfusionAccumulator", "kind")) == set(KINDS)
     for kind in KINDS.values():  # a kind's parameters are its one-shot function's
         assert set(kind.parameters) <= set(PARAMETERS[kind.function])
+
+
+def _row_count(y_true, y_pred):
+    return np.ones(y_true.shape[0])
+
+
+def test_merge_tells_weighting_callables_apart():
+    import functools
+    import pickle
+
+    first = ConfusionAccumulator("transport", weighting=lambda t, p: np.ones(t.shape[0]))
+    second = ConfusionAccumulator("transport", weighting=lambda t, p: 2 * np.ones(t.shape[0]))
+    with pytest.raises(ValueError, match="same kind and parameters"):
+        first.merge(second)
+    shared = functools.partial(_row_count)
+    ConfusionAccumulator("transport", weighting=shared).merge(
+        ConfusionAccumulator("transport", weighting=functools.partial(_row_count)))
+    module_level = ConfusionAccumulator("transport", weighting=_row_count)
+    module_level.merge(pickle.loads(pickle.dumps(module_level)))  # a worker's copy

@@ -276,3 +276,13 @@ def test_averages_equal_sklearn_on_small_random_folds():
                         y_true, y_pred, average=average, zero_division=zero_division)
                 np.testing.assert_allclose(ours[:3], theirs[:3], err_msg=f"{y_true} {y_pred} "
                                            f"{average} {zero_division}")
+
+
+@pytest.mark.parametrize("y, target_names, match", [
+    (["accuracy", "b"], None, r"include \['accuracy'\]"),
+    ([0, 1], ["macro avg", "x"], r"include \['macro avg'\]"),
+    ([0, 1], ["a", "a"], r"repeat \['a'\]"),
+])
+def test_report_row_names_never_hide_a_class(y, target_names, match):
+    with pytest.raises(ValueError, match=match):
+        transport_classification_report(y, y, target_names=target_names)

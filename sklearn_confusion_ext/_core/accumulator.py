@@ -7,6 +7,7 @@ matrix finished as the one-shot function finishes it, only in :meth:`result`.
 """
 
 import copy
+import functools
 
 from .dispatch import confusions
 from .kinds import KINDS
@@ -168,7 +169,19 @@ default="transport"
 
 
 def _comparable(params):
-    """Parameters with a callable named by its qualified name: copies of the same function
-    (one per worker, after pickling) are the same parameter."""
-    return {name: (value.__module__, value.__qualname__) if callable(value) else value
-            for name, value in params.items()}
+    """Parameters as compared by :meth:`ConfusionAccumulator.merge`."""
+    return {name: _comparable_value(value) for name, value in params.items()}
+
+
+def _comparable_value(value):
+    """A module-level function is named by its qualified name, so that its copies (one per
+    worker, after pickling) are the same parameter; a ``functools.partial`` by its function
+    and arguments; any other callable (a lambda, a local function, an object) by identity,
+    so that two different lambdas never merge."""
+    if isinstance(value, functools.partial):
+        return ("partial", _comparable_value(value.func), value.args,
+                tuple(sorted(value.keywords.items())))
+    qualname = getattr(value, "__qualname__", None)
+    if callable(value) and isinstance(qualname, str) and "<" not in qualname:
+        return ("function", getattr(value, "__module__", None), qualname)
+    return ("object", id(value)) if callable(value) else value
