@@ -129,3 +129,22 @@ def test_plots_path_that_is_a_file_is_one_error_line(tmp_path, capsys):
                    str(tmp_path / "t.csv"), "--plots", str(tmp_path / "taken")])
     error = capsys.readouterr().err
     assert status == 2 and error.startswith("error: ") and len(error.splitlines()) == 1
+
+
+def test_one_class_and_strict_json(tmp_path, capsys):
+    import json
+
+    (tmp_path / "one.csv").write_text("a\na\na\n")
+    assert main(["report", "--true", str(tmp_path / "one.csv"), "--pred",
+                 str(tmp_path / "one.csv")]) == 0
+    assert "3 samples, single-label targets, classes a" in capsys.readouterr().out
+    (tmp_path / "t.csv").write_text("a\nb\na\nb\n")
+    (tmp_path / "p.csv").write_text("a\na\na\na\n")
+    assert main(["report", "--true", str(tmp_path / "t.csv"), "--pred",
+                 str(tmp_path / "p.csv"), "--format", "json"]) == 0
+
+    def refuse(token):
+        raise ValueError(f"not strict JSON: {token}")
+
+    report = json.loads(capsys.readouterr().out, parse_constant=refuse)
+    assert report["n_samples"] == 4

@@ -48,7 +48,7 @@ def main(argv=None):
         print(f"error: {message}", file=sys.stderr)
         return 2
     if args.format == "json":
-        print(json.dumps(report, indent=2, default=_json_default))
+        print(json.dumps(_strict_json(report), indent=2, allow_nan=False))
     else:
         print(format_report(report), end="")
     return 0
@@ -65,10 +65,15 @@ def _parse_labels(labels, y_true):
     return labels
 
 
-def _json_default(value):
+def _strict_json(value):
+    """The report with NumPy numbers as Python ones and undefined numbers (nan, infinity) as
+    null: strict JSON, which has no NaN or Infinity tokens."""
+    if isinstance(value, dict):
+        return {key: _strict_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_strict_json(item) for item in value]
     if isinstance(value, (np.floating, np.integer)):
-        return value.item()
-    if isinstance(value, float) and math.isnan(value):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
         return None
-    raise TypeError(f"cannot serialize {type(value).__name__}")
-
+    return value

@@ -55,7 +55,8 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None):
         report["mlcm"] = mlcm(y_true, y_pred, labels=labels).tolist()
         report["mlcm_classification_report"] = mlcm_classification_report(
             y_true, y_pred, labels=labels, output_dict=True, zero_division=0.0)
-    if found == "single-label":
+    # The tests and the quantification errors compare classes: one class has nothing to compare.
+    if found == "single-label" and len(names) > 1:
         counts = transport_confusion_matrix(y_true, y_pred, labels=labels)
         _add_statistics(report, counts, names, stuart_maxwell_test, bhapkar_test,
                         marginal_homogeneity_posthoc, dirichlet_posterior)
