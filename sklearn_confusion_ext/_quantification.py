@@ -82,7 +82,8 @@ def relative_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     eps : float, default=None
         Additive smoothing of eq. (6), ``(eps + p(c)) / (eps |C| + sum p)``, applied to both
         distributions; the paper uses ``1 / (2 |sample|)``. Without it a zero true
-        prevalence raises ``ValueError``.
+        prevalence raises ``ValueError``, and so does one so small (below about
+        ``1e-308``) that RAE exceeds the largest float.
 
     Returns
     -------
@@ -191,6 +192,9 @@ def discordance_ratio(p_true, p_pred, *, eps=None, aggregate="mean"):
 def kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
     """Kullback-Leibler divergence KLD (eq. 14): ``sum_c p(c) log(p(c) / p_hat(c))``.
 
+    Computed as ``sum_c p(c) (log p(c) - log p_hat(c))`` over the classes with
+    ``p(c) > 0``, so denormal prevalences give the finite value (at most about 745).
+
     Parameters
     ----------
     p_true, p_pred, eps, aggregate
@@ -212,7 +216,10 @@ def kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
 
 @validate_params()
 def normalized_kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
-    """Normalized KLD (eq. 16): ``2 e^KLD / (e^KLD + 1) - 1``, in [0, 1).
+    """Normalized KLD (eq. 16): ``2 e^KLD / (e^KLD + 1) - 1``, in [0, 1].
+
+    Computed as the equal ``tanh(KLD / 2)``, which cannot overflow; it rounds to 1 for
+    a KLD above about 37.
 
     Parameters
     ----------
@@ -242,7 +249,8 @@ def pearson_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
     ----------
     p_true, p_pred, eps, aggregate
         As in :func:`relative_absolute_error`; without ``eps`` a zero predicted prevalence
-        raises ``ValueError``.
+        raises ``ValueError``, and so does one so small (below about ``1e-308``) that PD
+        exceeds the largest float.
 
     Returns
     -------
@@ -258,9 +266,31 @@ def pearson_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
 
 
 def smooth(p, eps):
-    """Additive smoothing of eq. (6): ``(eps + p(c)) / (eps |C| + sum_c p(c))``."""
+    """Additive smoothing of eq. (6): ``(eps + p(c)) / (eps |C| + sum_c p(c))``.
+
+    An ``eps`` above 1 divides numerator and denominator by ``eps`` first, so a huge
+    ``eps`` gives the uniform distribution rather than an overflow.
+    """
     p = np.asarray(p, dtype=np.float64)
+    scale = max(float(eps), 1.0)
+    p, eps = p / scale, eps / scale
     return (eps + p) / (eps * p.shape[-1] + p.sum(axis=-1, keepdims=True))
+
+
+def _mean(values, axis=-1):
+    """The mean, computed as ``sum(values / n)`` where ``sum(values)`` would overflow."""
+    with np.errstate(over="ignore"):
+        mean = np.mean(values, axis=axis)
+    if np.isfinite(mean).all():
+        return mean
+    return (np.asarray(values) / np.shape(values)[axis]).sum(axis=axis)
+
+
+def _require_finite(values, name, what):
+    if not np.isfinite(values).all():
+        raise ValueError(f"{name}: {what}, so the measure exceeds the largest float; pass "
+                         "eps=, or a larger one (the paper uses 1 / (2 * sample size)), to "
+                         "smooth the distributions.")
 
 
 def _ae(p, q):
@@ -273,13 +303,20 @@ def _nae(p, q):
 
 def _rae(p, q):
     _require_positive(p, "p_true", "a true prevalence is 0 (RAE divides by it)")
-    return (np.abs(q - p) / p).mean(axis=-1)
+    with np.errstate(over="ignore"):
+        relative = np.abs(q - p) / p
+    _require_finite(relative, "p_true", f"a true prevalence is as small as {p.min():.3g} "
+                    "(RAE divides by it)")
+    return _mean(relative)
 
 
 def _nrae(p, q):
     _require_positive(p, "p_true", "a true prevalence is 0 (NRAE divides by it)")
-    smallest = p.min(axis=-1)
-    return (np.abs(q - p) / p).sum(axis=-1) / (p.shape[-1] - 1 + (1 - smallest) / smallest)
+    smallest = p.min(axis=-1, keepdims=True)
+    # numerator and denominator of eq. (8) times min p: both finite for denormal prevalences
+    numerator = (np.abs(q - p) * (smallest / p)).sum(axis=-1)
+    smallest = smallest[..., 0]
+    return numerator / ((p.shape[-1] - 1) * smallest + (1 - smallest))
 
 
 def _se(p, q):
@@ -303,18 +340,26 @@ def _dr(p, q):
 def _kld(p, q):
     _require_positive(np.where(p > 0, q, 1.0), "p_pred",
                       "a predicted prevalence is 0 where the true one is not (KLD divides by it)")
-    ratio = np.where(p > 0, p / np.where(q > 0, q, 1.0), 1.0)
-    return (p * np.log(ratio)).sum(axis=-1)
+    # log p - log q rather than log(p / q): the ratio overflows for denormal q; terms with
+    # p = 0 are 0 (xlogy's convention)
+    positive = p > 0
+    log_ratio = np.log(np.where(positive, p, 1.0)) - np.log(np.where(positive, q, 1.0))
+    # KLD >= 0 (Gibbs' inequality); rounding can leave -1e-17 between near-equal rows
+    return np.maximum((p * log_ratio).sum(axis=-1), 0.0)
 
 
 def _nkld(p, q):
-    exp_kld = np.exp(_kld(p, q))
-    return 2 * exp_kld / (exp_kld + 1) - 1
+    # eq. (16), 2 e^K / (e^K + 1) - 1, is tanh(K / 2): no overflow of e^K
+    return np.tanh(_kld(p, q) / 2)
 
 
 def _pd(p, q):
     _require_positive(q, "p_pred", "a predicted prevalence is 0 (PD divides by it)")
-    return ((p - q) ** 2 / q).mean(axis=-1)
+    with np.errstate(over="ignore"):
+        terms = (p - q) ** 2 / q
+    _require_finite(terms, "p_pred", f"a predicted prevalence is as small as {q.min():.3g} "
+                    "(PD divides by it)")
+    return _mean(terms)
 
 
 def _require_positive(values, name, what):
@@ -330,7 +375,7 @@ def _measure(p_true, p_pred, eps, aggregate, formula, smoothed=True):
     values = formula(p_true, p_pred)
     if values.ndim == 0 or aggregate is None:
         return float(values) if values.ndim == 0 else values
-    return float(np.mean(values) if aggregate == "mean" else np.median(values))
+    return float(_mean(values) if aggregate == "mean" else np.median(values))
 
 
 def _check_distributions(p_true, p_pred):
@@ -389,8 +434,9 @@ def prevalence(y, *, labels=None, sample_weight=None):
     weights = check_sample_weight(sample_weight, mass.shape[0])
     if weights is None:
         weights = np.ones(mass.shape[0])
-    if weights.sum() == 0:
+    if weights.size == 0 or weights.max() == 0:
         raise ValueError("sample_weight sums to 0; prevalences need a positive total weight.")
+    weights = weights / weights.max()  # the sum of huge weights would overflow
     counts = np.asarray(mass.T @ weights).ravel()
     selection = target_set.selection
     if selection is not None:

@@ -93,8 +93,8 @@ class MarginalHomogeneityResult(_UnpacksLikeScipy):
     Parameters
     ----------
     statistic : float
-        The chi-square statistic (infinite for Bhapkar's when the Stuart-Maxwell statistic
-        equals the number of elements).
+        The chi-square statistic, always finite (see :func:`bhapkar_test` for the one table
+        where Bhapkar's is undefined).
     pvalue : float
         ``P[chi2_df > statistic]``.
     df : int
@@ -156,6 +156,10 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     statistic 0 and p-value 1 with a warning (statsmodels returns an infinite statistic
     and p-value 0 with the correction, declaring two identical classifiers different).
 
+    Where ``d^2`` overflows or underflows, the asymptotic statistic is computed as
+    ``d (d / (n_12 + n_21))``, so it stays finite for huge (up to the largest float) and
+    tiny (denormal) counts; a table whose total overflows raises ``ValueError``.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import mcnemar_test
@@ -184,7 +188,10 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
         pvalue = {"less": less, "greater": greater, "two-sided": two_sided}[alternative]
         return McNemarResult(float(upper), float(pvalue))
     difference = abs(upper - lower) - (1 if correction else 0)
-    statistic = difference ** 2 / discordant
+    with np.errstate(over="ignore", under="ignore"):
+        statistic = difference ** 2 / discordant
+    if not np.isfinite(statistic) or (statistic == 0 and difference != 0):
+        statistic = difference * (difference / discordant)  # d^2 overflows or underflows
     return McNemarResult(float(statistic), float(stats.chi2.sf(statistic, 1)))
 
 
@@ -224,6 +231,10 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None):
     it, and ``df`` counts the remaining classes. If the misclassifications split the
     classes into groups never confused with each other, the covariance is singular and a
     ``ValueError`` says which groups to test separately.
+
+    The statistic reads the off-diagonal cells only and scales with them; it is computed
+    on the cells divided by the largest one, so huge and denormal counts give finite
+    statistics. A table whose total overflows raises ``ValueError``.
 
     Examples
     --------
@@ -268,6 +279,15 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None):
     -----
     Classes without information are dropped as in :func:`stuart_maxwell_test`.
 
+    The relation is undefined where the Stuart-Maxwell statistic reaches the number of
+    elements ``N`` (``SM <= N`` always; equality needs an empty diagonal and every
+    misclassification in one direction, e.g. ``[[0, 5], [0, 0]]``): the covariance of
+    Bhapkar's Wald statistic is singular there, and the relation would give an infinite
+    statistic and a p-value of 0 from a handful of elements. Where ``1 - SM / N`` is
+    within rounding of 0 (at most ``1e-10``), or Bhapkar's statistic would overflow, the
+    test warns and returns the Stuart-Maxwell result (its statistic, p-value and ``df``)
+    instead, the asymptotically equivalent test that stays defined.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import bhapkar_test
@@ -277,7 +297,15 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None):
     confusion = _check_counts(confusion, "confusion", integer=False)
     names = check_display_labels(display_labels, labels, confusion.shape[0])
     stuart_maxwell, df = _stuart_maxwell(confusion, names)
-    statistic = stuart_maxwell / (1 - stuart_maxwell / confusion.sum())
+    remaining = 1 - stuart_maxwell / confusion.sum()
+    with np.errstate(over="ignore"):
+        statistic = stuart_maxwell / remaining if remaining > _BOUNDARY else np.inf
+    if not np.isfinite(statistic):
+        warn(f"Bhapkar's statistic is undefined for this table: the Stuart-Maxwell statistic "
+             f"({stuart_maxwell:.6g}) equals the number of elements ({confusion.sum():.6g}), "
+             "so every misclassification goes one way and the diagonal is empty; returning "
+             "the Stuart-Maxwell test instead.")
+        statistic = stuart_maxwell
     return MarginalHomogeneityResult(float(statistic), float(stats.chi2.sf(statistic, df)),
                                      df=df)
 
@@ -453,8 +481,18 @@ def _correct(pvalues, method):
     return result
 
 
+_BOUNDARY = 1e-10  # 1 - SM / N at most this is SM = N up to rounding: Bhapkar is undefined
+
+
 def _stuart_maxwell(confusion, labels):
-    """Stuart-Maxwell statistic and degrees of freedom, uninformative classes dropped."""
+    """Stuart-Maxwell statistic and degrees of freedom, uninformative classes dropped.
+
+    The statistic is homogeneous of degree 1 in the off-diagonal cells (the only ones it
+    reads), so it is computed on the cells divided by the largest one and scaled back:
+    finite for huge and denormal counts alike. It is at most the number of misclassified
+    elements (Cauchy-Schwarz on ``V = sum n_st x_st x_st^T``, ``d = sum n_st x_st``);
+    rounding in an ill-conditioned solve is clipped to that bound.
+    """
     off_diagonal = confusion - np.diag(np.diag(confusion))
     informative = (off_diagonal.sum(axis=0) + off_diagonal.sum(axis=1)) > 0
     if not informative.all():
@@ -466,13 +504,25 @@ def _stuart_maxwell(confusion, labels):
     if n_classes < 2:
         raise ValueError("Marginal homogeneity needs misclassifications between at least two "
                          "classes; this matrix has none.")
-    _check_connected(confusion, [labels[i] for i in np.flatnonzero(informative)])
-    flow = confusion + confusion.T
+    names = [labels[i] for i in np.flatnonzero(informative)]
+    _check_connected(confusion, names)
+    off_diagonal = confusion - np.diag(np.diag(confusion))
+    scale = off_diagonal.max()
+    off_diagonal = off_diagonal / scale
+    flow = off_diagonal + off_diagonal.T
     covariance = -flow[:-1, :-1]
-    np.fill_diagonal(covariance, (flow.sum(axis=1) - np.diag(flow))[:-1])
-    difference = (confusion.sum(axis=0) - confusion.sum(axis=1))[:-1]
-    statistic = float(difference @ np.linalg.solve(covariance, difference))
-    return statistic, n_classes - 1
+    np.fill_diagonal(covariance, flow.sum(axis=1)[:-1])
+    difference = (off_diagonal.sum(axis=0) - off_diagonal.sum(axis=1))[:-1]
+    try:
+        solution = np.linalg.solve(covariance, difference)
+    except np.linalg.LinAlgError:
+        raise ValueError(
+            f"The covariance of the marginal differences of classes {names} is singular in "
+            "floating point: their misclassification counts differ by more than the float "
+            "precision (about 1e16). Test the classes with comparable counts separately."
+        ) from None
+    statistic = min(max(float(difference @ solution), 0.0), float(off_diagonal.sum()))
+    return float(statistic * scale), n_classes - 1
 
 
 def _check_connected(confusion, names):
@@ -496,5 +546,12 @@ def _check_connected(confusion, names):
 def _check_counts(matrix, name, integer):
     advice = ("exact binomial tests need integer counts (a transport confusion matrix is not "
               "a count matrix). Pass exact=False for the asymptotic test where it exists.")
-    return check_confusion_matrix(matrix, name, min_classes=2, nonzero=True,
-                                  integer_advice=advice if integer else None)
+    matrix = check_confusion_matrix(matrix, name, min_classes=2, nonzero=True,
+                                    integer_advice=advice if integer else None)
+    with np.errstate(over="ignore"):
+        total = matrix.sum()
+    if not np.isfinite(total):
+        raise ValueError(f"{name} counts sum to more than the largest float "
+                         f"({np.finfo(np.float64).max:.4g}); divide them by a common factor "
+                         "(the asymptotic tests scale with the counts).")
+    return matrix

@@ -5,6 +5,8 @@ import types
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.datasets import load_iris, make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_score
@@ -400,3 +402,70 @@ def test_quantification_scorer_refuses_multilabel_targets_clearly():
     model = KNeighborsClassifier().fit(X, Y)
     with pytest.raises(ValueError, match="single-label targets"):
         make_quantification_scorer(absolute_error)(model, X, Y)
+
+
+ALL_MEASURES = [absolute_error, normalized_absolute_error, relative_absolute_error,
+                normalized_relative_absolute_error, squared_error, normalized_squared_error,
+                discordance_ratio, kl_divergence, normalized_kl_divergence, pearson_divergence]
+
+
+def test_kl_divergence_with_denormal_prevalences_is_finite():
+    # 0.5 (log 0.5 - log 1) + 0.5 (log 0.5 - log 1e-320): the ratio 0.5 / 1e-320 overflows
+    expected = 0.5 * np.log(0.5) + 0.5 * (np.log(0.5) - np.log(1e-320))
+    assert kl_divergence([0.5, 0.5], [1.0, 1e-320]) == pytest.approx(expected, rel=1e-12)
+    assert expected == pytest.approx(367.72, abs=0.01)
+    assert normalized_kl_divergence([0.5, 0.5], [1.0, 1e-320]) == 1.0
+    # tanh(K / 2) is eq. (16) where e^K does not overflow
+    kld = kl_divergence([0.2, 0.8], [0.25, 0.75])
+    assert normalized_kl_divergence([0.2, 0.8], [0.25, 0.75]) == pytest.approx(
+        2 * np.exp(kld) / (np.exp(kld) + 1) - 1, rel=1e-12)
+
+
+def test_measures_on_denormal_prevalences_are_finite_or_refused():
+    p, q = [1.0, 1e-320], [1e-320, 1.0]
+    for measure in ALL_MEASURES:
+        for eps in (None, 5e-324, 1e-320, 1e-3, 1e308):
+            try:
+                value = measure(p, q, eps=eps)
+            except ValueError as error:
+                assert measure in (relative_absolute_error, pearson_divergence)
+                assert "exceeds the largest float" in str(error)
+                assert str(error).startswith("p_true" if measure is relative_absolute_error
+                                             else "p_pred")
+            else:
+                assert np.isfinite(value) and value >= 0
+    # NRAE multiplies eq. (8) through by min p: maximal error, exactly 1
+    assert normalized_relative_absolute_error(p, q) == pytest.approx(1.0)
+    # a huge eps smooths both distributions to uniform: no error at all
+    assert kl_divergence(p, q, eps=1e308) == 0.0
+
+
+def test_prevalence_with_huge_and_tiny_weights():
+    np.testing.assert_allclose(prevalence([0, 1], sample_weight=[1e308, 1e308]), [0.5, 0.5])
+    np.testing.assert_allclose(prevalence([0, 1, 1], sample_weight=[1e308, 1e308, 1e308]),
+                               [1 / 3, 2 / 3])
+    np.testing.assert_allclose(prevalence([0, 1], sample_weight=[5e-324, 5e-324]), [0.5, 0.5])
+    with pytest.raises(ValueError, match="sample_weight"):
+        prevalence([0, 1], sample_weight=[[1.0], [2.0]])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1), st.integers(-330, 0)), min_size=2, max_size=5),
+       st.lists(st.tuples(st.floats(0, 1), st.integers(-330, 0)), min_size=5, max_size=5),
+       st.one_of(st.none(), st.floats(5e-324, 1e308)))
+def test_measures_are_finite_on_valid_distributions(true_parts, pred_parts, eps):
+    def distribution(parts):
+        values = np.array([m * 10.0 ** e for m, e in parts])
+        if values.sum() == 0:
+            values[0] = 1.0
+        return values / values.sum()
+
+    p = distribution(true_parts)
+    q = distribution(pred_parts[:len(p)])
+    for measure in ALL_MEASURES:
+        try:
+            value = measure(p, q, eps=eps)
+        except ValueError as error:  # a zero (or overflowing) denominator, named
+            assert str(error).startswith(("p_true:", "p_pred:"))
+        else:
+            assert np.isfinite(value) and value >= 0

@@ -264,7 +264,7 @@ def test_results_are_public_frozen_and_checked():
         McNemarResult(1.0, 1.5)
     with pytest.raises(ValueError, match=r"'df' parameter of MarginalHomogeneityResult"):
         MarginalHomogeneityResult(1.0, 0.5, df=0)
-    assert McNemarResult(np.inf, 0.0).statistic == np.inf  # Bhapkar's statistic can be inf
+    assert McNemarResult(np.inf, 0.0).statistic == np.inf  # not policed here
 
 
 def test_display_labels_and_the_deprecated_labels():
@@ -310,3 +310,60 @@ def test_warnings_point_at_the_callers_line():
     with pytest.warns(FutureWarning, match="renamed display_labels") as renamed:
         bhapkar_test(IBD, labels=["a", "b", "c"])
     assert [w.filename for w in (*record, *dropped, *renamed)] == [__file__] * 3
+
+
+def test_bhapkar_at_its_boundary_warns_and_returns_stuart_maxwell():
+    # SM = N (empty diagonal, every misclassification one way): SM / (1 - SM / N) is
+    # undefined; five elements must not give statistic inf and p-value 0.
+    for table in ([[0, 5], [0, 0]], [[0, 0], [7, 0]], [[0, 3, 0], [0, 0, 0], [2, 0, 0]]):
+        stuart_maxwell = stuart_maxwell_test(table)
+        with pytest.warns(UserWarning, match="Bhapkar's statistic is undefined"):
+            result = bhapkar_test(table)
+        assert result == stuart_maxwell
+        assert np.isfinite(result.statistic) and result.pvalue > 0
+    with pytest.warns(UserWarning, match="undefined"):
+        assert bhapkar_test([[0, 5], [0, 0]]).pvalue == pytest.approx(0.025347318677468325)
+    # one element on the diagonal: defined again, SM / (1 - SM / N) = 5 / (1 - 5 / 6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert bhapkar_test([[1, 5], [0, 0]]).statistic == pytest.approx(30.0)
+
+
+@pytest.mark.parametrize("scale", [1e-320, 1e-300, 1.0, 1e12, 1e154, 1e300])
+def test_asymptotic_tests_stay_finite_and_scale_with_the_counts(scale):
+    two = np.array([[3.0, 1.0], [2.0, 5.0]])
+    three = np.array([[37.0, 1, 15], [6, 19, 26], [15, 3, 77]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mcnemar = mcnemar_test(two * scale, exact=False)
+        results = [stuart_maxwell_test(three * scale), bhapkar_test(three * scale)]
+    # McNemar's (b - c)^2 / (b + c) = 1/3 and the Stuart-Maxwell statistic scale with n
+    assert mcnemar.statistic == pytest.approx(scale / 3, rel=1e-12)
+    assert results[0].statistic == pytest.approx(21.783 * scale, rel=1e-4)
+    for result in (mcnemar, *results):
+        assert np.isfinite([result.statistic, result.pvalue]).all()
+        assert 0 <= result.pvalue <= 1
+
+
+@pytest.mark.parametrize("scale", [1e12, 1e154])
+def test_exact_and_posthoc_tests_stay_finite_with_huge_counts(scale):
+    table = np.array([[1, 1, 0], [2, 1, 1], [0, 1, 1]]) * scale
+    result = marginal_homogeneity_posthoc(table)
+    assert result.statistic.tolist() == [scale, 3 * scale, scale]
+    for pvalues in (result.pvalue_less, result.pvalue_greater, result.pvalue_two_sided,
+                    result.pvalue_two_sided_corrected):
+        assert np.isfinite(pvalues).all() and ((pvalues >= 0) & (pvalues <= 1)).all()
+    # class 2 is balanced (T = n_discordant / 2): no evidence at any size
+    assert result.verdict.tolist() == ["over-predicted", "under-predicted", "no evidence"]
+    exact = mcnemar_test(table[:2, :2])
+    assert exact.statistic == scale and np.isfinite(exact.pvalue)
+
+
+def test_fractional_and_denormal_counts_stay_finite():
+    assert stuart_maxwell_test([[0.5, 0.25], [0.1, 0.0]]).statistic == pytest.approx(
+        0.15 ** 2 / 0.35)
+    result = stuart_maxwell_test([[0.5, 1e-320], [3e-320, 0.0]])
+    assert result.statistic == pytest.approx(2e-320 ** 2 / 4e-320, rel=1e-3)
+    assert mcnemar_test([[0.0, 1e-320], [0.0, 0.0]], exact=False).statistic == 1e-320
+    with np.errstate(over="ignore"), pytest.raises(ValueError, match="more than the largest"):
+        stuart_maxwell_test([[1e308, 1e308], [1e308, 1e308]])
