@@ -283,17 +283,21 @@ def _as_array(name, y):
     if sp.issparse(y):
         if y.ndim != 2:
             raise ValueError(f"{name} must be 1-D or 2-D; got a sparse array of shape {y.shape}.")
+        y = _checked_csr(name, y)
         if y.shape[1] == 1:
             return _as_array(name, y.toarray())
-        y = sp.csr_array(y, dtype=np.float64, copy=True)
-        y.sum_duplicates()
         return y
     if isinstance(y, str) or not hasattr(y, "__len__") and not hasattr(y, "__array__"):
         raise TypeError(
             f"{name} must be array-like (class labels or an (n_samples, n_classes) "
             f"array); got {type(y).__name__}."
         )
-    y = np.asarray(y)
+    raw, y = y, np.asarray(y)
+    if y.dtype.kind == "c":
+        raise ValueError(f"{name} has complex values (dtype {y.dtype}); targets must be "
+                         "real class labels, binary indicators or soft labels.")
+    if y.dtype.kind in "US" and not hasattr(raw, "dtype"):
+        _check_strings_only(name, np.asarray(raw, dtype=object))
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
     if y.ndim == 1:
@@ -306,6 +310,98 @@ def _as_array(name, y):
             "(binary indicators or non-negative soft labels)."
         )
     return np.asarray(y, dtype=np.float64)
+
+
+def _check_strings_only(name, values):
+    """Raise ``ValueError`` if a list that NumPy read as strings also held numbers."""
+    if not all(isinstance(value, (str, bytes)) for value in values.ravel()):
+        raise ValueError(f"{name} mixes strings and numbers, so its values are not class "
+                         "labels: Mix of label input types (string and number).")
+
+
+def _checked_csr(name, y):
+    """A new canonical float64 CSR array of a sparse ``y`` whose structure is checked.
+
+    The raw arrays of ``y``'s own format are checked (O(nnz)) before any scipy
+    routine reads them: scipy's compiled conversions trust index arrays, and an
+    index out of range there reads or writes out of bounds.
+    """
+    if y.dtype.kind == "c":
+        raise ValueError(f"{name} has complex values (dtype {y.dtype}); targets must be "
+                         "real binary indicators or soft labels.")
+    if y.dtype.kind not in "biuf":
+        raise ValueError(f"{name} is a sparse array of dtype {y.dtype}; sparse targets must "
+                         "hold numbers (binary indicators or non-negative soft labels).")
+    n_rows, n_columns = y.shape
+    fmt = y.format
+    if fmt in ("csr", "csc"):
+        n_major, n_minor = (n_rows, n_columns) if fmt == "csr" else (n_columns, n_rows)
+        _check_compressed(name, y.indptr, y.indices, y.data, n_major, n_minor)
+    elif fmt == "bsr":
+        block_rows, block_columns = y.blocksize
+        _check_compressed(name, y.indptr, y.indices, y.data, n_rows // block_rows,
+                          n_columns // block_columns)
+        if y.data.shape[1:] != (block_rows, block_columns):
+            raise ValueError(f"{name} is a malformed sparse array: its blocks have shape "
+                             f"{y.data.shape[1:]}, not its blocksize {y.blocksize}.")
+    elif fmt == "lil":
+        if len(y.rows) != n_rows or len(y.data) != n_rows or \
+                any(len(r) != len(d) for r, d in zip(y.rows, y.data)):
+            raise ValueError(f"{name} is a malformed sparse array: its rows and data lists "
+                             "do not match its shape.")
+    elif fmt == "dia":
+        if y.data.ndim != 2 or y.offsets.ndim != 1 or len(y.offsets) != y.data.shape[0]:
+            raise ValueError(f"{name} is a malformed sparse array: {len(y.offsets)} "
+                             f"diagonal offsets for data of shape {y.data.shape}.")
+    if fmt not in ("csr", "csc", "bsr"):
+        y = y.tocoo()  # COO itself is not copied
+        _check_coordinates(name, y.row, y.col, y.data, n_rows, n_columns)
+    y = y.tocsr()
+    _check_compressed(name, y.indptr, y.indices, y.data, n_rows, n_columns)
+    y = sp.csr_array((np.array(y.data, dtype=np.float64), y.indices.copy(), y.indptr.copy()),
+                     shape=(n_rows, n_columns))
+    y.sum_duplicates()
+    return y
+
+
+def _check_index_array(name, what, array, size=None):
+    if not isinstance(array, np.ndarray) or array.ndim != 1 or array.dtype.kind not in "iu":
+        raise ValueError(f"{name} is a malformed sparse array: its {what} must be a 1-D "
+                         "integer array.")
+    if size is not None and array.shape[0] != size:
+        raise ValueError(f"{name} is a malformed sparse array: its {what} has "
+                         f"{array.shape[0]} entries; {size} expected.")
+
+
+def _check_in_range(name, what, array, bound):
+    if array.size and (array.min() < 0 or array.max() >= bound):
+        raise ValueError(f"{name} is a malformed sparse array: its {what} range over "
+                         f"[{array.min()}, {array.max()}], outside [0, {bound}).")
+
+
+def _check_compressed(name, indptr, indices, data, n_major, n_minor):
+    """Structure of a CSR / CSC (or BSR, in blocks) array: raise ``ValueError`` if broken."""
+    _check_index_array(name, "indptr", indptr, n_major + 1)
+    _check_index_array(name, "indices", indices)
+    nnz = indices.shape[0]
+    if not isinstance(data, np.ndarray) or data.ndim < 1 or data.shape[0] != nnz:
+        raise ValueError(f"{name} is a malformed sparse array: {nnz} indices but data of "
+                         f"shape {np.shape(data)}.")
+    if indptr[0] != 0 or indptr[-1] != nnz:
+        raise ValueError(f"{name} is a malformed sparse array: its indptr runs from "
+                         f"{indptr[0]} to {indptr[-1]}; 0 to nnz={nnz} expected.")
+    if n_major and np.diff(indptr).min() < 0:
+        raise ValueError(f"{name} is a malformed sparse array: its indptr decreases.")
+    _check_in_range(name, "indices", indices, n_minor)
+
+
+def _check_coordinates(name, row, col, data, n_rows, n_columns):
+    """Structure of a COO array: raise ``ValueError`` if broken."""
+    if not isinstance(data, np.ndarray) or data.ndim != 1:
+        raise ValueError(f"{name} is a malformed sparse array: its data must be 1-D.")
+    for what, index, bound in (("row indices", row, n_rows), ("column indices", col, n_columns)):
+        _check_index_array(name, what, index, data.shape[0])
+        _check_in_range(name, what, index, bound)
 
 
 def checked_row_sums(name, y, first_row=0):
@@ -322,20 +418,43 @@ def checked_row_sums(name, y, first_row=0):
         sums, smallest = y @ np.ones(y.shape[1]), y.min(initial=np.inf)
     if np.isfinite(sums).all() and smallest >= 0:
         return sums
-    values = y.toarray() if sp.issparse(y) else y
-    finite = np.isfinite(values)
+    if sp.issparse(y):
+        _raise_sparse_bad_value(name, sp.csr_array(y), first_row)
+    finite = np.isfinite(y)
     if not finite.all():
         row = np.flatnonzero(~finite.all(axis=1))[0]
-        bad = values[row][~finite[row]][0]
-        raise ValueError(f"{name} contains {bad} (first at row {first_row + row}); masses "
-                         "must be finite.")
+        _raise_not_finite(name, y[row][~finite[row]][0], first_row + row)
     if smallest < 0:
-        row = np.flatnonzero(values.min(axis=1) < 0)[0]
-        raise ValueError(
-            f"{name} has negative entries (min {values.min():g}, first at row "
-            f"{first_row + row}); binary indicators and soft labels must be non-negative."
-        )
+        _raise_negative(name, smallest, first_row + np.flatnonzero(y.min(axis=1) < 0)[0])
     raise ValueError(f"{name} has rows whose total mass overflows float64.")
+
+
+def _raise_sparse_bad_value(name, y, first_row):
+    """:func:`checked_row_sums`' error for a CSR block, read from its structure alone."""
+    data = y.data
+    bad = np.flatnonzero(~np.isfinite(data))
+    if bad.size:
+        _raise_not_finite(name, data[bad[0]], first_row + _row_of(y, bad[0]))
+    negative = np.flatnonzero(data < 0)
+    if negative.size:
+        _raise_negative(name, data.min(), first_row + _row_of(y, negative[0]))
+    raise ValueError(f"{name} has rows whose total mass overflows float64.")
+
+
+def _row_of(y, position):
+    """Row of the stored entry at ``position`` of a CSR array."""
+    return int(np.searchsorted(y.indptr, position, side="right") - 1)
+
+
+def _raise_not_finite(name, value, row):
+    raise ValueError(f"{name} contains {value} (first at row {row}); masses must be finite.")
+
+
+def _raise_negative(name, smallest, row):
+    raise ValueError(
+        f"{name} has negative entries (min {smallest:g}, first at row {row}); binary "
+        "indicators and soft labels must be non-negative."
+    )
 
 
 def _scanned_row_sums(name, y):
@@ -357,7 +476,12 @@ def check_sample_weight(sample_weight, n_samples):
             f"sample_weight must be a 1-D array of {n_samples} non-negative "
             f"numbers; got {sample_weight!r}."
         )
-    weight = weight.astype(np.float64).ravel()
+    if weight.ndim != 1:
+        raise ValueError(
+            f"sample_weight must be 1-D, as in scikit-learn; got an array of shape "
+            f"{weight.shape}. Pass one weight per sample, e.g. sample_weight.ravel()."
+        )
+    weight = weight.astype(np.float64)
     if weight.shape[0] != n_samples:
         raise ValueError(
             f"sample_weight has {weight.shape[0]} entries but y_true has "
@@ -383,10 +507,16 @@ def _encode_labels(names, targets, labels):
                     f"{name} holds non-integer floats; 1-D targets must be class "
                     "labels. Pass soft labels as a 2-D (n_samples, n_classes) array."
                 )
+        elif y.dtype.kind == "O":
+            _check_object_labels(name, y)
+    targets = common_integer_labels(dict(zip(names, targets)))
     try:
         present = unique_labels(*targets)
     except ValueError as exc:
         raise ValueError(f"{' and '.join(names)} are not class labels: {exc}") from None
+    except TypeError as exc:
+        raise ValueError(f"{' and '.join(names)} hold class labels that cannot be sorted "
+                         f"together ({exc}); use labels of one type.") from None
     classes, selection = label_classes(names[0], targets[0], present, labels)
     order = np.argsort(classes, kind="stable")
     sorted_classes = classes[order]
@@ -403,6 +533,51 @@ def _encode_labels(names, targets, labels):
     return TargetSet(masses, [np.ones(y.shape[0]) for y in targets], classes, selection, True)
 
 
+def _check_object_labels(name, y):
+    """Labels in an object array: no missing values, not both strings and numbers."""
+    kinds = set()
+    for value in y.tolist():
+        if value is None or _is_missing(value):
+            raise ValueError(f"{name} contains a missing class label ({value!r}); every "
+                             "sample needs a label.")
+        kinds.add(isinstance(value, (str, bytes)))
+    if len(kinds) > 1:
+        raise ValueError(f"{name} mixes strings and numbers, so its values are not class "
+                         "labels: Mix of label input types (string and number).")
+
+
+def _is_missing(value):
+    """Whether a label is NaN-like: unequal to itself, or without a truth value (pandas NA)."""
+    try:
+        return bool(value != value)
+    except (TypeError, ValueError):
+        return True
+
+
+def common_integer_labels(named_labels):
+    """The integer label arrays given, in one integer dtype that holds them all.
+
+    NumPy compares and merges ``uint64`` with signed integers as float64, which merges
+    distinct labels above 2**53; cast both to ``int64`` or to ``uint64`` instead, or
+    raise ``ValueError`` when neither holds every label. Other arrays pass unchanged.
+    """
+    arrays = list(named_labels.values())
+    integer = [y for y in arrays if y.dtype.kind in "iu"]
+    if len(integer) < 2 or np.result_type(*integer).kind in "iu":
+        return arrays
+    if all(y.size == 0 or y.max() <= np.iinfo(np.int64).max for y in integer
+           if y.dtype.kind == "u"):
+        common = np.int64
+    elif all(y.size == 0 or y.min() >= 0 for y in integer if y.dtype.kind == "i"):
+        common = np.uint64
+    else:
+        raise ValueError(
+            f"{' and '.join(named_labels)} hold both negative integer labels and labels above "
+            "2**63 - 1, which no integer type holds together; use one integer type."
+        )
+    return [y.astype(common) if y.dtype.kind in "iu" else y for y in arrays]
+
+
 def label_classes(first_name, first, present, labels):
     """The classes of 1-D targets, ``labels`` first, and the positions ``labels`` select.
 
@@ -412,6 +587,7 @@ def label_classes(first_name, first, present, labels):
     if labels is None:
         return present, None
     listed = check_label_list(labels, present)
+    listed, present = common_integer_labels({"labels": listed, "the targets": present})
     check_labels_occur(first_name, listed, first)
     return (np.concatenate([listed, np.setdiff1d(present, listed)]),
             np.arange(len(listed)))
