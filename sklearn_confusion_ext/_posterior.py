@@ -7,6 +7,8 @@ multinomial with probabilities ``theta_{j|k} = P[predicted j | actual k]``; with
 ``theta_{j|k}`` is ``Beta(alpha_kj, alpha_k0 - alpha_kj)`` (Lemma 3).
 """
 
+import warnings
+
 import numpy as np
 from scipy import integrate, optimize, stats
 
@@ -115,14 +117,26 @@ class ConfusionPosterior:
     def _totals(self):
         return self.alpha.sum(axis=1, keepdims=True)
 
+    @property
+    def _rest(self):
+        """``alpha_k0 - alpha_kj`` summed over the other cells (exact beside a huge cell)."""
+        n_classes = self.alpha.shape[0]
+        return np.stack([np.delete(self.alpha, j, axis=1).sum(axis=1)
+                         for j in range(n_classes)], axis=1)
+
     def mean(self):
         """Posterior means ``alpha_kj / alpha_k0`` (eq. 16), the Bayes estimates."""
         return self.alpha / self._totals
 
     def var(self):
-        """Posterior variances ``alpha_kj (alpha_k0 - alpha_kj) / (alpha_k0^2 (alpha_k0 + 1))``."""
+        """Posterior variances ``alpha_kj (alpha_k0 - alpha_kj) / (alpha_k0^2 (alpha_k0 + 1))``.
+
+        Computed as ``mean (1 - mean) / (alpha_k0 + 1)``, which neither overflows nor
+        underflows for parameters from 1e-300 to 1e300.
+        """
         totals = self._totals
-        return self.alpha * (totals - self.alpha) / (totals ** 2 * (totals + 1))
+        mean = self.alpha / totals
+        return mean * (self._rest / totals) / (totals + 1)
 
     def std(self):
         """Posterior standard deviations."""
@@ -161,11 +175,25 @@ class ConfusionPosterior:
         Returns
         -------
         lower, upper : ndarray of shape (n_classes, n_classes)
+            Always finite, in [0, 1]. Where scipy's Beta quantile fails (NaN, for
+            parameters near 0 or huge ones such as ``Beta(3, 1e154)`` on older scipy), the
+            quantile is read from the mirrored ``Beta(b, a)`` and else from the limiting
+            Gamma form ``G_a / (G_a + b)``: with ``a -> 0`` the mass concentrates at 0,
+            with ``b -> 0`` at 1, and with huge ``a + b`` at the mean.
+
+        Examples
+        --------
+        >>> from sklearn_confusion_ext import dirichlet_posterior
+        >>> lower, upper = dirichlet_posterior([[5, 0], [0, 3]], prior=1e-300).credible_interval()
+        >>> lower.round(3), upper.round(3)
+        (array([[1., 0.],
+               [0., 1.]]), array([[1., 0.],
+               [0., 1.]]))
         """
         level = float(level)
-        a, b = self.alpha, self._totals - self.alpha
+        a, b = self.alpha, self._rest
         if method == "equal-tailed":
-            return (stats.beta.ppf((1 - level) / 2, a, b), stats.beta.ppf((1 + level) / 2, a, b))
+            return _beta_ppf((1 - level) / 2, a, b), _beta_ppf((1 + level) / 2, a, b)
         bounds = np.array([_beta_hpd(x, y, level) for x, y in zip(a.ravel(), b.ravel())])
         return bounds[:, 0].reshape(a.shape), bounds[:, 1].reshape(a.shape)
 
@@ -186,7 +214,7 @@ class ConfusionPosterior:
             Each matrix's row ``k`` is a draw of ``P[predicted j | actual k]``.
         """
         rng = np.random.default_rng(random_state)
-        return np.stack([rng.dirichlet(row, size) for row in self.alpha], axis=1)
+        return np.stack([_dirichlet_rvs(rng, row, size) for row in self.alpha], axis=1)
 
     @validate_params()
     def update(self, confusion):
@@ -214,9 +242,18 @@ class ConfusionPosterior:
         """Posterior probability that class ``i`` is mistaken for ``j`` more than ``j`` for ``i``.
 
         ``P[theta_{j|i} > theta_{i|j}]``, the two being independent Beta marginals of
-        different rows, computed by numerical integration of
-        ``int f_{i|j}(y) P[theta_{j|i} > y] dy``. Beyond the paper: the asymmetry question
-        of its abstract. Values near 1 mean ``i -> j`` confusions dominate.
+        different rows. Beyond the paper: the asymmetry question of its abstract. Values
+        near 1 mean ``i -> j`` confusions dominate.
+
+        With ``N`` the narrower of the two marginals and ``W`` the other,
+        ``P[N > W] = int f_N(x) F_W(x) dx`` is integrated over the window from the
+        lowest to the highest ``1e-15`` and ``1 - 1e-15`` quantile of the two marginals,
+        with break points at their quantiles, so adaptive quadrature sees the narrow
+        peaks of large counts (1e7 and beyond) as well as flat small-count marginals
+        (the mass left out is below 1e-14). The smaller of
+        ``P[N > W]`` and ``P[W > N]`` is integrated (absolute accuracy about 1e-13; a
+        probability below that may come out as 0) and the other is one minus it, so
+        ``prob_confusion_exceeds(i, j) + prob_confusion_exceeds(j, i) == 1`` to rounding.
 
         Parameters
         ----------
@@ -226,6 +263,15 @@ class ConfusionPosterior:
         Returns
         -------
         float
+
+        Examples
+        --------
+        >>> from sklearn_confusion_ext import dirichlet_posterior
+        >>> posterior = dirichlet_posterior([[90000, 1000], [1200, 80000]])
+        >>> round(posterior.prob_confusion_exceeds(1, 0), 6)
+        1.0
+        >>> posterior.prob_confusion_exceeds(0, 1) < 1e-10
+        True
         """
         n_classes = self.alpha.shape[0]
         for name, value in (("i", i), ("j", j)):
@@ -234,25 +280,92 @@ class ConfusionPosterior:
                                  f"got {value!r}.")
         if i == j:
             raise ValueError("i and j must be different classes.")
-        totals = self._totals.ravel()
-        forward = stats.beta(self.alpha[i, j], totals[i] - self.alpha[i, j])
-        backward = stats.beta(self.alpha[j, i], totals[j] - self.alpha[j, i])
-        value, _ = integrate.quad(lambda y: backward.pdf(y) * forward.sf(y), 0, 1,
-                                  limit=200, epsabs=1e-12)
-        return float(min(max(value, 0.0), 1.0))
+        rest = self._rest
+        forward = (self.alpha[i, j], rest[i, j])
+        backward = (self.alpha[j, i], rest[j, i])
+        return _prob_beta_greater(forward, backward)
+
+
+def _beta_sd(params):
+    a, b = params
+    total = a + b
+    return np.sqrt((a / total) * (b / total) / (total + 1))
+
+
+def _prob_beta_greater(first, second):
+    """``P[X > Y]`` for independent ``X ~ Beta(*first)`` and ``Y ~ Beta(*second)``."""
+    if first == second:
+        return 0.5
+    swapped = (_beta_sd(first), *first) > (_beta_sd(second), *second)
+    narrow, wide = (second, first) if swapped else (first, second)
+    narrow_beta, wide_beta = stats.beta(*narrow), stats.beta(*wide)
+    levels = [1e-15, 1e-9, 1e-4, 0.5, 1 - 1e-4, 1 - 1e-9, 1 - 1e-15]
+    quantiles = np.concatenate([_beta_ppf(levels, *narrow), _beta_ppf(levels, *wide)])
+    lower, upper = quantiles.min(), quantiles.max()
+    points = np.unique(quantiles[(quantiles > lower) & (quantiles < upper)])
+
+    def integral(function):
+        if upper <= lower:
+            return float(function(lower) > 0.5)
+        value, _ = integrate.quad(lambda x: narrow_beta.pdf(x) * function(x), lower, upper,
+                                  points=points if points.size else None, limit=500,
+                                  epsabs=1e-13, epsrel=1e-10)
+        return min(max(value, 0.0), 1.0)
+
+    narrow_greater = integral(wide_beta.cdf)
+    if narrow_greater > 0.5:
+        narrow_greater = 1.0 - integral(wide_beta.sf)
+    return float(1.0 - narrow_greater if swapped else narrow_greater)
+
+
+def _beta_ppf(q, a, b):
+    """Beta quantiles, finite where scipy's are NaN (parameters near 0 or huge)."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # boost's failures on old scipy
+        quantiles = np.array(stats.beta.ppf(q, a, b), dtype=np.float64)
+        bad = ~np.isfinite(quantiles)
+        if bad.any():
+            quantiles[bad] = 1.0 - stats.beta.ppf(1.0 - q, b[bad], a[bad])
+        bad = ~np.isfinite(quantiles)
+        if bad.any():
+            low = a[bad] <= b[bad]
+            small = np.where(low, a[bad], b[bad])
+            large = np.where(low, b[bad], a[bad])
+            gamma = stats.gamma.ppf(np.where(low, q, 1.0 - q), small)
+            share = gamma / (gamma + large)
+            quantiles[bad] = np.where(low, share, 1.0 - share)
+    return np.clip(quantiles, 0.0, 1.0)
+
+
+def _dirichlet_rvs(rng, alpha, size):
+    """Dirichlet draws; a row of parameters all below 1e-6 draws its a -> 0 limit.
+
+    That limit puts the whole mass on vertex ``j`` with probability ``alpha_j / alpha_0``
+    (NumPy 1.24's ``dirichlet`` does not return for such rows).
+    """
+    if alpha.max() >= 1e-6:
+        return rng.dirichlet(alpha, size)
+    vertices = rng.choice(alpha.size, size=size, p=alpha / alpha.sum())
+    return np.eye(alpha.size)[vertices]
 
 
 def _beta_hpd(a, b, level):
     """Shortest interval holding ``level`` of ``Beta(a, b)``."""
     beta = stats.beta(a, b)
     if a <= 1 < b or (a <= 1 and b <= 1 and a <= b):
-        return 0.0, float(beta.ppf(level))
+        return 0.0, float(_beta_ppf(level, a, b))
     if b <= 1:
-        return float(beta.ppf(1 - level)), 1.0
+        return float(_beta_ppf(1 - level, a, b)), 1.0
 
     def density_gap(tail):
         return beta.pdf(beta.ppf(tail)) - beta.pdf(beta.ppf(tail + level))
 
+    with np.errstate(invalid="ignore", over="ignore"):
+        ends = density_gap(0.0), density_gap(1 - level)
+    if not (np.isfinite(ends).all() and ends[0] * ends[1] < 0):
+        # Huge parameters: the density is a normal spike, symmetric to rounding.
+        return float(_beta_ppf((1 - level) / 2, a, b)), float(_beta_ppf((1 + level) / 2, a, b))
     tail = optimize.brentq(density_gap, 0.0, 1 - level, xtol=1e-15, rtol=1e-15)
     return float(beta.ppf(tail)), float(beta.ppf(tail + level))
 

@@ -250,3 +250,47 @@ def test_deprecation_warnings_point_at_the_callers_line():
     with pytest.warns(FutureWarning, match="renamed display_labels") as attribute:
         assert posterior.labels == ["a", "b", "c"]
     assert [w.filename for w in (*record, *attribute)] == [__file__] * 2
+
+
+@pytest.mark.parametrize("confusion", [
+    [[90000, 1000], [1200, 80000]],
+    [[9_000_000, 10_000_000], [9_990_000, 1]],
+    [[1, 1], [3, 2]],
+    [[10_000_000, 12], [13, 10_000_000]],
+    [[0, 40], [7, 9_000_000]],
+])
+def test_prob_confusion_exceeds_with_large_counts(confusion):
+    posterior = dirichlet_posterior(confusion)
+    samples = posterior.rvs(size=200000, random_state=3)
+    exact = posterior.prob_confusion_exceeds(1, 0)
+    monte_carlo = np.mean(samples[:, 1, 0] > samples[:, 0, 1])
+    error = np.sqrt(max(exact * (1 - exact), 1e-12) / 200000)
+    assert exact == pytest.approx(monte_carlo, abs=4 * error + 1e-9)
+    assert exact + posterior.prob_confusion_exceeds(0, 1) == pytest.approx(1.0, abs=1e-9)
+    if confusion[0][0] == 90000:
+        assert exact > 1 - 1e-9  # was 4e-50 with quad over [0, 1]
+
+
+def test_tiny_priors_and_huge_counts_stay_finite():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tiny = dirichlet_posterior([[5, 0], [0, 3]], prior=1e-300)
+        huge = dirichlet_posterior([[1e154, 1e154], [3, 1e154]])
+        for posterior in (tiny, huge):
+            for method in ("equal-tailed", "hpd"):
+                lower, upper = posterior.credible_interval(method=method)
+                assert np.isfinite(lower).all() and np.isfinite(upper).all()
+                assert (lower <= upper).all()
+            for value in (posterior.mean(), posterior.var(), posterior.mode(),
+                          posterior.rvs(5, random_state=0)):
+                assert np.isfinite(value).all()
+    # The mass of Beta(1e-300, 5) sits at 0, that of Beta(5, 1e-300) at 1.
+    lower, upper = tiny.credible_interval()
+    np.testing.assert_allclose(lower, [[1, 0], [0, 1]], atol=1e-300)
+    np.testing.assert_allclose(upper, [[1, 0], [0, 1]], atol=1e-300)
+    np.testing.assert_allclose(huge.var()[0], 1 / (4 * (2e154 + 1)), rtol=1e-12)
+    # Beta(1e154, 3) sits at 1, Beta(3, 1e154) near 3 / 1e154.
+    lower, upper = huge.credible_interval()
+    assert lower[1, 1] == upper[1, 1] == 1.0
+    assert 1e-155 < lower[1, 0] < 3e-154 < upper[1, 0] < 1e-153
+    np.testing.assert_array_equal(tiny.rvs(4, random_state=1)[:, 0], [[1, 0]] * 4)
