@@ -361,7 +361,10 @@ def _beta_hpd(a, b, level):
     def density_gap(tail):
         return beta.pdf(beta.ppf(tail)) - beta.pdf(beta.ppf(tail + level))
 
-    with np.errstate(invalid="ignore", over="ignore"):
+    # Old scipy (Boost) warns where a huge parameter's quantile is out of its reach: the
+    # ends are then not finite, and the equal-tailed interval below is used instead.
+    with np.errstate(invalid="ignore", over="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
         ends = density_gap(0.0), density_gap(1 - level)
     if not (np.isfinite(ends).all() and ends[0] * ends[1] < 0):
         # Huge parameters: the density is a normal spike, symmetric to rounding.

@@ -456,8 +456,16 @@ def _binomial_pvalues(statistic, n):
     With ``n = 0`` (no discordant elements) every p-value is 1.
     """
     statistic, n = np.asarray(statistic, dtype=float), np.asarray(n, dtype=float)
-    less = np.where(n > 0, stats.binom.cdf(statistic, n, 0.5), 1.0)
-    greater = np.where(n > 0, stats.binom.sf(statistic - 1, n, 0.5), 1.0)
+    with np.errstate(all="ignore"):
+        less = np.where(n > 0, stats.binom.cdf(statistic, n, 0.5), 1.0)
+        greater = np.where(n > 0, stats.binom.sf(statistic - 1, n, 0.5), 1.0)
+        # Where the exact value is out of scipy's reach (nan for huge n on older scipy), the
+        # normal approximation with continuity correction, exact to far below 1e-10 there.
+        spread = np.sqrt(np.where(n > 0, n, 1.0) / 4)
+        less = np.where(np.isnan(less),
+                        stats.norm.cdf((statistic + 0.5 - n / 2) / spread), less)
+        greater = np.where(np.isnan(greater),
+                           stats.norm.sf((statistic - 0.5 - n / 2) / spread), greater)
     two_sided = np.minimum(1.0, 2 * np.minimum(less, greater))
     return less, greater, two_sided
 

@@ -565,10 +565,11 @@ def common_integer_labels(named_labels):
     integer = [y for y in arrays if y.dtype.kind in "iu"]
     if len(integer) < 2 or np.result_type(*integer).kind in "iu":
         return arrays
-    if all(y.size == 0 or y.max() <= np.iinfo(np.int64).max for y in integer
+    # Python integers compare exactly (NumPy 1.24 compares uint64 with an int as float64).
+    if all(y.size == 0 or int(y.max()) <= int(np.iinfo(np.int64).max) for y in integer
            if y.dtype.kind == "u"):
         common = np.int64
-    elif all(y.size == 0 or y.min() >= 0 for y in integer if y.dtype.kind == "i"):
+    elif all(y.size == 0 or int(y.min()) >= 0 for y in integer if y.dtype.kind == "i"):
         common = np.uint64
     else:
         raise ValueError(
