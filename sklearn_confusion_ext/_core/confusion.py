@@ -7,7 +7,6 @@ import numpy as np
 
 from .user_warnings import warn
 
-NORMALIZE_OPTIONS = (None, "true", "pred", "all")
 NONE_LABEL = "none"
 
 
@@ -85,7 +84,7 @@ def normalize_confusion(matrix, normalize):
     """Normalize a confusion matrix over rows, columns or all of it.
 
     Zero rows or columns stay zero, as in :func:`sklearn.metrics.confusion_matrix`.
-    ``normalize`` is one of ``NORMALIZE_OPTIONS``, checked by the caller.
+    ``normalize`` is None, "true", "pred" or "all", checked by the caller.
     """
     if normalize is None:
         return matrix

@@ -13,6 +13,7 @@ A block function returns its partial sums as groups of five parts, one group per
 the diagonal, the off-diagonal matrix, and the row, column and corner of the "none" class.
 """
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -85,7 +86,7 @@ def build(kind, targets, params, n_jobs=None, chunk_size=None):
                  for start in range(0, len(sums), _PARTS))
 
 
-class Instances:
+class Instances(ABC):
     """Validated targets read in blocks of rows and summed by a block function.
 
     Subclasses define :meth:`read` and say whether the matrix has a "none" class.
@@ -100,9 +101,9 @@ class Instances:
     def n_classes(self):
         return len(self.targets.classes)
 
+    @abstractmethod
     def read(self, rows):
         """``(arguments of the block function, instances left out)`` for a slice of rows."""
-        raise NotImplementedError
 
     def sum(self, block, row_bytes, chunk_bytes=None):
         """The sums of ``block`` over all row chunks, and the number of instances left out."""

@@ -19,6 +19,7 @@ not a number, and a boolean parameter takes ``True``/``False`` (or ``numpy.bool_
 import functools
 import inspect
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from numbers import Integral, Real
 
@@ -26,15 +27,16 @@ import numpy as np
 import scipy.sparse as sp
 
 
-class Constraint:
+class Constraint(ABC):
     """One constraint on a parameter's value."""
 
     def accepts_type(self, value):
         """Whether ``value`` is of a type this constraint is about (else: a TypeError)."""
         return self.is_satisfied_by(value)
 
+    @abstractmethod
     def is_satisfied_by(self, value):
-        raise NotImplementedError
+        """Whether ``value`` meets the constraint."""
 
     def invalid_values(self):
         """Values near this constraint that violate it (the tests try them)."""

@@ -293,9 +293,7 @@ def _as_array(name, y):
             f"array); got {type(y).__name__}."
         )
     raw, y = y, np.asarray(y)
-    if y.dtype.kind == "c":
-        raise ValueError(f"{name} has complex values (dtype {y.dtype}); targets must be "
-                         "real class labels, binary indicators or soft labels.")
+    _refuse_complex(name, y.dtype)
     if y.dtype.kind in "US" and not hasattr(raw, "dtype"):
         _check_strings_only(name, np.asarray(raw, dtype=object))
     if y.ndim == 2 and y.shape[1] == 1:
@@ -312,6 +310,12 @@ def _as_array(name, y):
     return np.asarray(y, dtype=np.float64)
 
 
+def _refuse_complex(name, dtype):
+    if dtype.kind == "c":
+        raise ValueError(f"{name} has complex values (dtype {dtype}); targets must be real "
+                         "class labels, binary indicators or soft labels.")
+
+
 def _check_strings_only(name, values):
     """Raise ``ValueError`` if a list that NumPy read as strings also held numbers."""
     if not all(isinstance(value, (str, bytes)) for value in values.ravel()):
@@ -326,9 +330,7 @@ def _checked_csr(name, y):
     routine reads them: scipy's compiled conversions trust index arrays, and an
     index out of range there reads or writes out of bounds.
     """
-    if y.dtype.kind == "c":
-        raise ValueError(f"{name} has complex values (dtype {y.dtype}); targets must be "
-                         "real binary indicators or soft labels.")
+    _refuse_complex(name, y.dtype)
     if y.dtype.kind not in "biuf":
         raise ValueError(f"{name} is a sparse array of dtype {y.dtype}; sparse targets must "
                          "hold numbers (binary indicators or non-negative soft labels).")
@@ -356,8 +358,9 @@ def _checked_csr(name, y):
     if fmt not in ("csr", "csc", "bsr"):
         y = y.tocoo()  # COO itself is not copied
         _check_coordinates(name, y.row, y.col, y.data, n_rows, n_columns)
-    y = y.tocsr()
-    _check_compressed(name, y.indptr, y.indices, y.data, n_rows, n_columns)
+    if y.format != "csr":  # the structure scipy's conversion built
+        y = y.tocsr()
+        _check_compressed(name, y.indptr, y.indices, y.data, n_rows, n_columns)
     y = sp.csr_array((np.array(y.data, dtype=np.float64), y.indices.copy(), y.indptr.copy()),
                      shape=(n_rows, n_columns))
     y.sum_duplicates()
