@@ -6,6 +6,7 @@ sample_weight=None, ...)``.
 
 from ._audit import AuditResult, audit_measure
 from ._core.accumulator import ConfusionAccumulator
+from ._core.config import config_context, get_config, set_config
 from ._measures import (
     confusion_entropy,
     confusion_entropy_from_confusion,
@@ -86,6 +87,7 @@ __all__ = [
     "audit_measure",
     "audit_quantification_measure",
     "bhapkar_test",
+    "config_context",
     "confusion_entropy",
     "confusion_entropy_from_confusion",
     "correlation_distance",
@@ -95,6 +97,7 @@ __all__ = [
     "f1_ranking_disorder",
     "generalized_means_from_confusion",
     "generalized_means_score",
+    "get_config",
     "get_scorer",
     "get_scorer_names",
     "kl_divergence",
@@ -118,6 +121,7 @@ __all__ = [
     "prevalence_protocol_samples",
     "prevalence_ranking",
     "relative_absolute_error",
+    "set_config",
     "squared_error",
     "stuart_maxwell_test",
     "subpixel_confusion_matrix",

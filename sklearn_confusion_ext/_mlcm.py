@@ -297,5 +297,5 @@ MLCM_KRSTINIC = register(MatrixKind("mlcm_krstinic", "mlcm", {}, _BinaryInstance
 MLCT = register(MatrixKind(
     "mlct", "multilabel_confusion_tensor", {"unique": True}, _BinaryInstances,
     block=lambda params: _tensor_block_unique if params["unique"] else _tensor_block,
-    finish=finish_tensor))
+    finish=finish_tensor, n_matrices=2))
 _MLCM_METHODS = {"heydarian": MLCM, "krstinic": MLCM_KRSTINIC}

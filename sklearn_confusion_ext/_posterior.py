@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 from scipy import integrate, optimize, stats
 
+from ._core.config import check_result_size
 from ._core.params import PRIOR_NAMES, validate_params
 from ._core.validation import (
     RENAMED_LABELS_ATTRIBUTE,
@@ -213,6 +214,10 @@ class ConfusionPosterior:
         ndarray of shape (size, n_classes, n_classes)
             Each matrix's row ``k`` is a draw of ``P[predicted j | actual k]``.
         """
+        n_classes = self.alpha.shape[0]
+        check_result_size("ConfusionPosterior.rvs", (size, n_classes, n_classes),
+                          f"{size} matrices of {n_classes} x {n_classes} classes",
+                          "Draw fewer matrices (size=)")
         rng = np.random.default_rng(random_state)
         return np.stack([_dirichlet_rvs(rng, row, size) for row in self.alpha], axis=1)
 

@@ -32,6 +32,7 @@ from ._core.arrays import (
     zero_diagonal,
 )
 from ._core.chunks import scratch
+from ._core.config import check_result_size
 from ._core.confusion import finish_bounds, finish_matrix
 from ._core.dispatch import confusions
 from ._core.kinds import Instances, MatrixKind, register
@@ -226,6 +227,8 @@ def transport_plan(y_true_row, y_pred_row):
         row = np.asarray(row)
         if row.ndim != 1 or row.size == 0 or row.dtype.kind not in "biuf":
             raise ValueError(f"{name} must be a non-empty 1-D array of masses; got {row!r}.")
+        check_result_size("transport_plan", (row.size, row.size),
+                          f"a plan of {row.size} x {row.size} classes", "Pass shorter rows")
         row = row.astype(np.float64)
         if not np.isfinite(row).all() or row.min() < 0:
             raise ValueError(f"{name} must hold finite non-negative masses; got {row!r}.")
@@ -399,7 +402,7 @@ SUBPIXEL = register(MatrixKind(
     "subpixel", "subpixel_confusion_matrix", _TRANSPORT_PARAMETERS, _TransportInstances,
     block=lambda params: _bounds_block, finish=finish_bounds,
     row_bytes=lambda n_classes: 8 * n_classes ** 2, chunk_bytes=_BOUNDS_CHUNK_BYTES,
-    deferred_checks=_transport_values_deferred))
+    deferred_checks=_transport_values_deferred, n_matrices=2))
 CLASSIC = register(MatrixKind(
     "classic", "transport_confusion_matrix", {}, _classic_instances,
     block=lambda params: _plan_block, finish=finish_matrix,

@@ -26,6 +26,7 @@ import dataclasses
 import functools
 import inspect
 import numbers
+import tracemalloc
 import types
 import warnings
 from collections.abc import Callable, Mapping
@@ -98,6 +99,12 @@ def accumulated(accumulator):
     """An accumulator as compared: its result on two-class targets."""
     accumulator.update([[1, 0], [1, 1], [0, 1]], [[1, 1], [0, 1], [0, 1]])
     return accumulator.result()
+
+
+def settings_inside(context):
+    """A settings context as compared: the settings inside it."""
+    with context:
+        return sce.get_config()
 
 
 # --- The registry --------------------------------------------------------------------------
@@ -281,6 +288,10 @@ REGISTRY = {
     "get_scorer_names": Entry(minimal=dict),
     "make_transport_scorer": scorer_factory(),
     "make_mlcm_scorer": scorer_factory(),
+    # Package settings (tests/conftest.py restores them after every test)
+    "get_config": Entry(minimal=dict),
+    "set_config": Entry(minimal=dict, compare=lambda result: sce.get_config()),
+    "config_context": Entry(minimal=dict, compare=settings_inside),
     # Scaling out
     "ConfusionAccumulator": Entry(
         minimal=dict, compare=accumulated,
@@ -970,3 +981,24 @@ def test_perfect_predictions_score_best(name, kind):
         assert perfect > imperfect
     else:
         assert perfect < imperfect
+
+
+@pytest.mark.parametrize("name, kind", cases())
+def test_results_beyond_the_memory_budget_are_refused_before_allocating(name, kind):
+    # 700 classes make a 3.7 MiB matrix: above a 1 MiB budget. A function either refuses
+    # before allocating, naming the setting, or never needs the matrix (prevalences).
+    n_classes = 700
+    n_samples = n_classes if kind == "labels" else 50
+    targets = random_targets(kind, np.random.default_rng(6), n_samples, n_classes)
+    inputs = dict(zip(REGISTRY[name].target_params, targets))
+    input_bytes = sum(np.asarray(y, dtype=float).nbytes for y in targets)
+    tracemalloc.start()
+    try:
+        with sce.config_context(max_matrix_mib=1):
+            call_on(name, inputs)
+    except ValueError as error:
+        assert "max_matrix_mib=1 MiB" in str(error)
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert peak < 2 ** 20 + 10 * input_bytes, f"peak {peak / 2 ** 20:.1f} MiB"

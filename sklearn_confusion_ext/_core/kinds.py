@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .chunks import chunk_rows, sum_over_chunks
+from .config import check_result_size
 from .confusion import Confusion
 
 # Rows of one chunk of sparse targets, and the fewest rows of a dense chunk.
@@ -58,6 +59,9 @@ class MatrixKind:
     deferred_checks : callable
         ``deferred_checks(params)``: whether dense values may be checked block by block
         (else the whole targets are checked before the blocks run).
+    n_matrices : int
+        Matrices in one result (the subpixel bounds and the tensor have two): with the
+        number of classes, the size checked against the memory budget before any work.
     """
 
     name: str
@@ -69,6 +73,7 @@ class MatrixKind:
     row_bytes: object = field(default=lambda n_classes: 8 * n_classes)
     chunk_bytes: object = None
     deferred_checks: object = field(default=lambda params: False)
+    n_matrices: int = 1
 
 
 def register(kind):
@@ -80,6 +85,10 @@ def register(kind):
 def build(kind, targets, params, n_jobs=None, chunk_size=None):
     """The full :class:`Confusion` objects of ``kind`` over validated in-memory targets."""
     instances = kind.instances(targets, params, n_jobs, chunk_size)
+    width = instances.n_classes + instances.has_none
+    matrices = f"{kind.n_matrices} matri{'ces' if kind.n_matrices > 1 else 'x'}"
+    check_result_size(kind.function, (kind.n_matrices, width, width),
+                      f"{matrices} of {width} x {width} classes")
     sums, n_skipped = instances.sum(kind.block(params), kind.row_bytes(instances.n_classes),
                                     kind.chunk_bytes)
     return tuple(instances.confusion(*sums[start:start + _PARTS], n_skipped=n_skipped)

@@ -559,6 +559,10 @@ PARAMETERS = {
     # Scorers
     "get_scorer": {"name": [str]},
     "get_scorer_names": {},
+    # Package settings
+    "get_config": {},
+    "set_config": {"max_matrix_mib": [None, POSITIVE_INT]},
+    "config_context": {"max_matrix_mib": [None, POSITIVE_INT]},
     # Scaling out
     "ConfusionAccumulator": {
         "kind": [Options("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic",

@@ -11,6 +11,7 @@ import importlib
 
 import numpy as np
 
+from .config import check_result_size
 from .confusion import Confusion
 from .validation import check_column_selection, check_label_list, check_labels_occur
 
@@ -118,14 +119,20 @@ class ConfusionSum:
 
     def _add(self, classes, matrices):
         """Add full matrices over ``classes`` (plus "none") to the running sums."""
-        new = [c for c in classes if c not in self.classes]
+        index = {c: position for position, c in enumerate(self.classes)}
+        new = [c for c in classes if c not in index]
         if new:
             if len({isinstance(c, str) for c in self.classes + new}) > 1:
                 raise ValueError("the batch's class labels mix strings and numbers with the "
                                  "previous batches'.")
+            width = len(self.classes) + len(new) + self.has_none
+            check_result_size("the sum of the batches", (len(self.sums), width, width),
+                              f"{len(self.sums)} x {width} x {width} classes",
+                              "Pass batches that share their classes")
+            index.update((c, len(self.classes) + offset) for offset, c in enumerate(new))
             self.classes += new
             self.sums = [_pad(s, len(new), self.has_none) for s in self.sums]
-        positions = [self.classes.index(c) for c in classes]
+        positions = [index[c] for c in classes]
         if self.has_none:
             positions.append(self.sums[0].shape[0] - 1)
         for total, matrix in zip(self.sums, matrices):
