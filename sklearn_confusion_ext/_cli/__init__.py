@@ -2,8 +2,9 @@
 
 ``demo`` trains small models on data shipped with scikit-learn (no download) and prints a
 report of every method of the library, optionally saving the plots. ``report`` prints the
-same report for a user's own predictions read from CSV or ``.npy`` files; files are data,
-never code, and a bad file gives one error line and exit status 2.
+same report for a user's own predictions read from text (CSV, TSV, whitespace-separated) or
+``.npy`` files; files are data, never code, and a bad file or option gives one error line and
+exit status 2.
 """
 
 import argparse
@@ -13,10 +14,35 @@ import sys
 
 import numpy as np
 
-from .._core.params import options_of
+from .._core.config import config_context
+from .._core.params import PARAMETERS, options_of
 from .demo import demo
-from .files import InputError, load_target
+from .files import InputError, load_targets
 from .report import build_report, format_report, save_plots
+
+_READING = """\
+Reading text files (the options apply to both files):
+  delimiter  comma, tab or semicolon when it separates fields on every line,
+             else whitespace when a line holds several words, else one value
+             per line; a delimiter on some lines only is refused.
+  header     the first line is a header line when it holds text above lines
+             of numbers, when it has several fields and one holds text, or
+             when its first field is empty (pandas' to_csv() with the index).
+             In a file of text labels, a number above the labels is a header
+             (pandas names an unnamed Series "0"), and a first line that
+             appears again is a label. A first line that appears nowhere else,
+             or a line 0,1,...,k-1 of k >= 3 numbers (pandas' names of unnamed
+             columns), may be either: the reading whose number of samples
+             matches the other file's is taken; if both files are undecided,
+             they are refused. Pass --header or --no-header to decide.
+  index      with a header line whose first field is empty, a first column of
+             distinct integers is pandas' index and is dropped; any other
+             first column so named is refused (pass --index-column).
+  values     one value per line is a class label (integers or names); rows of
+             several numbers are indicators or soft labels, finite, at most
+             1e12 in absolute value.
+.npy files hold a 1-D or 2-D array of numbers or strings (no pickles); a
+header that does not match the file's size is refused before loading."""
 
 
 def main(argv=None):
@@ -25,26 +51,49 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", required=True)
     demo_parser = commands.add_parser("demo", help="report every method on built-in data")
     demo_parser.add_argument("--output", help="directory for the PNG plots")
-    report_parser = commands.add_parser("report", help="report on your own predictions")
-    report_parser.add_argument("--true", required=True, help="true labels (.csv or .npy)")
-    report_parser.add_argument("--pred", required=True, help="predictions (.csv or .npy)")
+    report_parser = commands.add_parser(
+        "report", help="report on your own predictions", epilog=_READING,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    report_parser.add_argument("--true", required=True,
+                               help="true labels (.npy, or text: .csv, .tsv, .txt)")
+    report_parser.add_argument("--pred", required=True,
+                               help="predictions (.npy, or text: .csv, .tsv, .txt)")
     report_parser.add_argument("--kind", default="auto", choices=options_of("report", "kind"))
     report_parser.add_argument("--labels", nargs="+", help="classes to report, in order")
     report_parser.add_argument("--format", default="text",
                                choices=options_of("report", "format"))
     report_parser.add_argument("--plots", help="directory for the PNG plots")
+    header = report_parser.add_mutually_exclusive_group()
+    header.add_argument("--header", dest="header", action="store_true", default=None,
+                        help="text files start with a header line (default: detect)")
+    header.add_argument("--no-header", dest="header", action="store_false",
+                        help="text files have no header line")
+    report_parser.add_argument("--delimiter", default="auto",
+                               choices=options_of("report", "delimiter"),
+                               help="what separates fields in text files; none: one value "
+                                    "per line (default: detect)")
+    report_parser.add_argument("--index-column", action="store_true",
+                               help="drop the first column of text files (row names)")
+    report_parser.add_argument("--max-matrix-mib", type=_max_matrix_mib, metavar="N",
+                               help="refuse matrices above N MiB (default: the package's "
+                                    "setting, sklearn_confusion_ext.get_config())")
     args = parser.parse_args(argv)
     if args.command == "demo":
         demo(args.output)
         return 0
     try:
-        y_true, y_pred = load_target(args.true), load_target(args.pred)
+        y_true, y_pred = load_targets(args.true, args.pred, header=args.header,
+                                      delimiter=args.delimiter,
+                                      index_column=args.index_column)
         labels = _parse_labels(args.labels, y_true)
-        report = build_report(y_true, y_pred, kind=args.kind, labels=labels)
-        if args.plots:
-            save_plots(y_true, y_pred, args.plots, labels=labels)
+        with config_context(max_matrix_mib=args.max_matrix_mib):
+            report = build_report(y_true, y_pred, kind=args.kind, labels=labels)
+            if args.plots:
+                save_plots(y_true, y_pred, args.plots, labels=labels)
     except (InputError, ValueError, OSError) as exc:  # OSError: --plots is not a folder
         message = " ".join(str(exc).split())
+        if "max_matrix_mib" in message:
+            message += " From the command line: --max-matrix-mib N."
         print(f"error: {message}", file=sys.stderr)
         return 2
     if args.format == "json":
@@ -52,6 +101,17 @@ def main(argv=None):
     else:
         print(format_report(report), end="")
     return 0
+
+
+def _max_matrix_mib(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    constraint = PARAMETERS["report"]["max_matrix_mib"][0]
+    if value is None or not constraint.is_satisfied_by(value):
+        raise argparse.ArgumentTypeError(f"expected {constraint}, got {text!r}")
+    return value
 
 
 def _parse_labels(labels, y_true):

@@ -1,68 +1,346 @@
-"""Reading the user's targets from CSV or ``.npy`` files: data, never code."""
+"""Reading the user's targets from CSV, text or ``.npy`` files: data, never code.
 
+The rules, which the report command's help repeats:
+
+- ``.npy``: the header is read first and must describe a 1-D or 2-D array of numbers or
+  strings whose size is exactly the data that follows it; the array is then loaded with
+  ``allow_pickle=False``. A header that claims more (or less) data than the file holds is
+  refused before anything is allocated.
+- Text: blank lines are skipped. The delimiter, unless given, is the one of comma, tab and
+  semicolon that separates fields on every line, else whitespace if a line holds several
+  words, else none (one value per line). A delimiter found on some lines only, or two found
+  on every line, is refused: the user names it.
+- Header line, unless ``--header``/``--no-header`` says: the first line is a header when
+  it holds text and the other lines hold numbers, when it has several fields one of which
+  holds text (data of several columns are numbers), or when it starts with an empty field
+  (pandas' ``to_csv()`` with its index). In a one-column file of text labels, a first line
+  that holds a number above text labels is pandas' name ``0`` of an unnamed Series, so a
+  header; a first line of text that appears again is a class; one that appears nowhere else
+  is either a header or a class seen once. So is a first line ``0,1,...,k-1`` of three or
+  more fields (the names pandas gives unnamed columns). Such a file takes the reading whose
+  number of samples matches the other file's (:func:`load_targets`; when none does, it is
+  read without a header line and the numbers of samples differ); when both files are
+  undecided, they are refused (pass ``--header`` or ``--no-header``).
+- Index column: with a header line whose first field is empty, the first column is pandas'
+  index when it holds distinct integers, and is dropped; otherwise the file is refused
+  (``--index-column`` drops a first column whatever it holds).
+"""
+
+import csv
+import math
 from pathlib import Path
 
 import numpy as np
 
 _MAX_ABS_VALUE = 1e12
+_MAX_EXACT_INTEGER = 2**53  # beyond it a float no longer tells neighbouring integers apart
+_DELIMITERS = {"comma": ",", "tab": "\t", "semicolon": ";"}
+_DELIMITER_FIX = "pass --delimiter (comma, tab, semicolon, whitespace or none)"
+_HEADER_FIX = "pass --header if it is a header line, --no-header if it is a label"
 
 
 class InputError(ValueError):
     """A problem with the user's files or options: one line, exit status 2."""
 
 
-def load_target(path):
-    """Read 1-D labels or a 2-D numeric matrix from a ``.npy`` or CSV file, safely.
+class AmbiguousHeaderError(InputError):
+    """The first line of a text file may be a header line or data; ``n_lines`` is the number
+    of lines of data it holds if it has no header line."""
 
-    ``.npy`` is read with ``allow_pickle=False``. A CSV file holds one label per line, or
-    one row of numbers per line, comma-separated, all rows of the same width; numbers
-    must be finite and at most 1e12 in absolute value.
+    def __init__(self, message, n_lines):
+        super().__init__(message)
+        self.n_lines = n_lines
+
+
+def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
+                 index_column=False):
+    """Read ``y_true`` and ``y_pred``; a header line that one file's content leaves open is
+    decided by the other file's number of samples (the reading that matches it)."""
+    options = {"delimiter": delimiter, "index_column": index_column}
+    targets, ambiguous = {}, {}
+    for name, path in (("true", true_path), ("pred", pred_path)):
+        try:
+            targets[name] = load_target(path, header=header, **options)
+        except AmbiguousHeaderError as exc:
+            ambiguous[name] = (path, exc)
+    if len(ambiguous) == 2:
+        raise ambiguous["true"][1]
+    for name, (path, exc) in ambiguous.items():
+        # No reading matching: either one gives a different number of samples (reported
+        # downstream), so the file is read as it is.
+        n_other = len(targets["pred" if name == "true" else "true"])
+        targets[name] = load_target(path, header=n_other == exc.n_lines - 1, **options)
+    return targets["true"], targets["pred"]
+
+
+def load_target(path, *, header=None, delimiter="auto", index_column=False):
+    """Read 1-D labels or a 2-D numeric matrix from a ``.npy`` or text file, safely.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.npy`` file, or a text file (CSV, TSV, whitespace-separated, one label per line).
+    header : bool or None, default=None
+        Text files: whether the first line is a header line; None detects it (see the
+        module's rules).
+    delimiter : {"auto", "comma", "tab", "semicolon", "whitespace", "none"}, default="auto"
+        Text files: what separates fields; "none" reads each line as one label.
+    index_column : bool, default=False
+        Text files: drop the first column (row names, as pandas' ``to_csv()`` writes them).
+
+    Returns
+    -------
+    ndarray
+        1-D labels (integers or strings) or a 2-D array of floats. Numbers must be finite
+        and at most 1e12 in absolute value.
     """
     path = Path(path)
     if not path.is_file():
         raise InputError(f"{path}: no such file")
     if path.suffix == ".npy":
-        try:
-            array = np.load(path, allow_pickle=False)
-        except (ValueError, OSError) as exc:
-            raise InputError(f"{path}: not a plain .npy array ({exc})") from None
-        if array.dtype.kind not in "biufU" or array.ndim not in (1, 2):
-            raise InputError(f"{path}: expected a 1-D or 2-D array of numbers or strings, got "
-                             f"{array.ndim}-D {array.dtype}")
-        if array.dtype.kind in "biuf":
-            _check_numbers(path, array.astype(np.float64))
-        return array
+        return _load_npy(path)
+    return _load_text(path, header, delimiter, index_column)
+
+
+# --- .npy -----------------------------------------------------------------------------------
+
+
+def _load_npy(path):
+    from numpy.lib import format as npy_format
+
+    readers = {(1, 0): npy_format.read_array_header_1_0,
+               (2, 0): npy_format.read_array_header_2_0}
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            version = npy_format.read_magic(file)
+            if version not in readers:
+                raise InputError(f"{path}: .npy format version {version[0]}.{version[1]} is "
+                                 "not supported; expected 1.0 or 2.0 (what numpy.save writes "
+                                 "for arrays of numbers or strings)")
+            shape, _, dtype = readers[version](file)
+            data_bytes = path.stat().st_size - file.tell()
+    except (ValueError, TypeError, OSError, EOFError) as exc:
+        if isinstance(exc, InputError):
+            raise
+        raise InputError(f"{path}: not a plain .npy array ({exc})") from None
+    if dtype.hasobject:
+        raise InputError(f"{path}: not a plain .npy array: it holds Python objects, which "
+                         "only pickle can read; save an array of numbers or strings")
+    if dtype.kind not in "biufU" or len(shape) not in (1, 2):
+        raise InputError(f"{path}: expected a 1-D or 2-D array of numbers or strings, got "
+                         f"{len(shape)}-D {dtype}")
+    if dtype.itemsize == 0:
+        raise InputError(f"{path}: the array's items are empty strings ({dtype}); expected "
+                         "labels of at least one character")
+    expected_bytes = math.prod(shape) * dtype.itemsize
+    if expected_bytes != data_bytes:
+        raise InputError(f"{path}: the header describes a {shape} array of {dtype} "
+                         f"({expected_bytes} bytes of data) but the file holds {data_bytes} "
+                         "bytes after its header; the file is truncated or not written by "
+                         "numpy.save")
+    try:
+        array = np.load(path, allow_pickle=False)
+    except (ValueError, OSError) as exc:
+        raise InputError(f"{path}: not a plain .npy array ({exc})") from None
+    if array.shape[0] == 0:
+        raise InputError(f"{path}: the array holds no samples (shape {array.shape})")
+    if array.dtype.kind in "biuf":
+        _check_numbers(path, array.astype(np.float64))
+    return array
+
+
+# --- text -----------------------------------------------------------------------------------
+
+
+def _load_text(path, header, delimiter, index_column):
+    try:
+        # utf-8-sig: spreadsheet programs start UTF-8 files with a byte order mark.
+        text = path.read_text(encoding="utf-8-sig")
     except (UnicodeDecodeError, OSError) as exc:
         raise InputError(f"{path}: not a UTF-8 text file ({exc})") from None
-    rows = [line.strip() for line in text.splitlines() if line.strip()]
-    if not rows:
+    lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)
+             if line.strip()]
+    if not lines:
         raise InputError(f"{path}: the file is empty")
-    fields = [[field.strip() for field in row.split(",")] for row in rows]
-    widths = {len(row) for row in fields}
+    if delimiter == "auto":
+        delimiter = _detect_delimiter(path, lines)
+    rows = _split(path, lines, delimiter)
+    numbers = [row[0] for row in lines]
+    widths = {len(row) for row in rows}
     if len(widths) != 1:
-        raise InputError(f"{path}: rows have different numbers of columns {sorted(widths)}")
-    if widths == {1}:
-        labels = [row[0] for row in fields]
-        numbers = [_parse_number(label) for label in labels]
-        if all(number is not None and float(number).is_integer() for number in numbers):
-            return np.array([int(number) for number in numbers])
+        first = len(rows[0])
+        other = next(i for i, row in enumerate(rows) if len(row) != first)
+        hint = ("; for labels that contain spaces pass --delimiter none"
+                if delimiter == "whitespace" else "")
+        raise InputError(f"{path}: rows have different numbers of fields: line "
+                         f"{numbers[0]} has {first}, line {numbers[other]} has "
+                         f"{len(rows[other])} (fields separated by {_name(delimiter)}){hint}")
+    if header is None:
+        header = _detect_header(path, rows)
+    names = None
+    if header:
+        names, rows, numbers = rows[0], rows[1:], numbers[1:]
+        if not rows:
+            raise InputError(f"{path}: the file holds a header line and no data")
+    if index_column or (names is not None and len(names) > 1 and names[0] == ""):
+        rows = _drop_index(path, rows, numbers, forced=index_column)
+    if len(rows[0]) == 1:
+        return _labels(path, [row[0] for row in rows], numbers)
+    return _matrix(path, rows, numbers, delimiter)
+
+
+def _detect_delimiter(path, lines):
+    on_every_line, on_some_lines = [], []
+    for name, character in _DELIMITERS.items():
+        separated = [character in line and len(_fields(line, character)) > 1
+                     for _, line in lines]
+        if all(separated):
+            on_every_line.append(name)
+        elif any(separated):
+            without = lines[separated.index(False)][0]
+            with_ = lines[separated.index(True)][0]
+            on_some_lines.append(f"{name} separates fields on line {with_} but not on line "
+                                 f"{without}")
+    if len(on_every_line) > 1:
+        raise InputError(f"{path}: every line holds several delimiters "
+                         f"({', '.join(on_every_line)}); {_DELIMITER_FIX}")
+    if on_every_line:
+        return on_every_line[0]
+    if on_some_lines:
+        raise InputError(f"{path}: {on_some_lines[0]}; rows must all have the same fields; "
+                         "if the character belongs to the labels pass --delimiter none")
+    if any(len(line.split()) > 1 for _, line in lines):
+        return "whitespace"
+    # One value per line; read as CSV so that a quoted label ("a,b", as pandas writes it)
+    # loses its quotes.
+    return "comma"
+
+
+def _split(path, lines, delimiter):
+    if delimiter == "none":
+        return [[line] for _, line in lines]
+    if delimiter == "whitespace":
+        return [line.split() for _, line in lines]
+    try:
+        return [_fields(line, _DELIMITERS[delimiter]) for _, line in lines]
+    except csv.Error as exc:
+        raise InputError(f"{path}: not a CSV file ({exc})") from None
+
+
+def _fields(line, character):
+    """A line's fields; quoted ones (``"a,b"``, as pandas writes them) lose their quotes."""
+    if '"' not in line:
+        return [field.strip() for field in line.split(character)]
+    return [field.strip() for field in next(csv.reader([line], delimiter=character))]
+
+
+def _name(delimiter):
+    return {"none": "nothing: one value per line", "whitespace": "whitespace"}.get(
+        delimiter, repr(_DELIMITERS.get(delimiter)))
+
+
+def _detect_header(path, rows):
+    first, rest = rows[0], rows[1:]
+    if len(first) > 1 and first[0] == "":
+        return True  # an unnamed first column: pandas' index
+    if all(_is_number(field) for field in first):
+        if (len(first) >= 3 and rest
+                and all(float(field) == column for column, field in enumerate(first))):
+            raise AmbiguousHeaderError(
+                f"{path}: the first line {','.join(first)} may be a header line (pandas names "
+                "unnamed columns so) or a row of data; "
+                f"{_HEADER_FIX.replace('a label', 'data')}", len(rows))
+        # pandas names an unnamed Series "0": a number above text labels is that name.
+        return (len(first) == 1 and bool(rest)
+                and not any(_is_number(row[0]) for row in rest))
+    if len(first) > 1:
+        return True  # rows of several fields hold numbers: text can only be names
+    if rest and all(_is_number(row[0]) for row in rest):
+        return True
+    if any(row[0] == first[0] for row in rest):
+        return False
+    raise AmbiguousHeaderError(
+        f"{path}: the first line {first[0]!r} appears nowhere else in the file: it may be a "
+        f"header line (as pandas' to_csv writes) or a class seen once; {_HEADER_FIX}",
+        len(rows))
+
+
+def _drop_index(path, rows, numbers, forced):
+    if len(rows[0]) < 2:
+        raise InputError(f"{path}: --index-column needs at least two columns; the file has "
+                         "one")
+    if not forced:
+        values = [_integer(row[0]) for row in rows]
+        line = next((number for number, value in zip(numbers, values) if value is None),
+                    None)
+        if line is not None or len(set(values)) != len(values):
+            found = (f"line {line} holds {rows[numbers.index(line)][0]!r}" if line is not None
+                     else "its values repeat")
+            raise InputError(f"{path}: the header line leaves the first column unnamed, as "
+                             "pandas writes its index, but the column is not an index of "
+                             f"distinct integers ({found}); write the file with "
+                             "to_csv(index=False), or pass --index-column to drop the column")
+    return [row[1:] for row in rows]
+
+
+def _labels(path, labels, numbers):
+    integers = [_integer(label) for label in labels]
+    if any(value is None for value in integers):
+        if all(_is_number(label) for label in labels):
+            line = numbers[integers.index(None)]
+            raise InputError(f"{path}: line {line} holds {labels[integers.index(None)]!r}, "
+                             "a number that is not a class label; one value per line is a "
+                             "label (an integer or a name); write probabilities or soft "
+                             "labels as rows of one number per class")
         return np.array(labels)
-    values = [[_parse_number(field) for field in row] for row in fields]
-    for line, row in enumerate(values, start=1):
-        if any(value is None for value in row):
-            raise InputError(f"{path}: line {line} has a field that is not a number")
+    for number, value in zip(numbers, integers):
+        if abs(value) > np.iinfo(np.int64).max:
+            raise InputError(f"{path}: line {number} holds the label {value}, beyond 64-bit "
+                             "integers")
+    return np.array(integers, dtype=np.int64)
+
+
+def _matrix(path, rows, numbers, delimiter):
+    values = []
+    for number, row in zip(numbers, rows):
+        parsed = [_number(field) for field in row]
+        if None in parsed:
+            field = row[parsed.index(None)]
+            hint = ("; for labels that contain spaces pass --delimiter none"
+                    if delimiter == "whitespace" else
+                    "; if the first column names the rows, pass --index-column"
+                    if _number(row[0]) is not None and len(row) == 2 else "")
+            raise InputError(f"{path}: line {number} has a field that is not a number "
+                             f"({field!r}); rows of several fields hold indicators or soft "
+                             f"labels, {len(row)} numbers separated by {_name(delimiter)}"
+                             f"{hint}")
+        values.append(parsed)
     array = np.array(values, dtype=np.float64)
     _check_numbers(path, array)
     return array
 
 
-def _parse_number(text):
+def _number(text):
     try:
         return float(text)
     except ValueError:
         return None
+
+
+def _is_number(text):
+    return _number(text) is not None
+
+
+def _integer(text):
+    """The integer a label field writes (``7``, ``7.0``, ``7.000e+00``), or None."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    number = _number(text)
+    if number is not None and number.is_integer() and abs(number) <= _MAX_EXACT_INTEGER:
+        return int(number)
+    return None
 
 
 def _check_numbers(path, array):

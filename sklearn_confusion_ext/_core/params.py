@@ -591,7 +591,10 @@ PARAMETERS = {
     "RankingComparisonDisplay.plot": FIGSIZE,
     # Command line: the report command's options (argparse's choices come from here)
     "report": {"kind": [Options("auto", "single", "multilabel", "soft")],
-               "format": [Options("text", "json")]},
+               "format": [Options("text", "json")],
+               "delimiter": [Options("auto", "comma", "tab", "semicolon", "whitespace",
+                                     "none")],
+               "max_matrix_mib": [POSITIVE_INT]},
 }
 
 
