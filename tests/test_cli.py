@@ -123,15 +123,6 @@ def test_report_choices_are_the_declared_options(label_files, capsys):
             == expected
 
 
-def test_plots_path_that_is_a_file_is_one_error_line(tmp_path, capsys):
-    (tmp_path / "t.csv").write_text("a\nb\nb\n")
-    (tmp_path / "taken").write_text("")
-    status = main(["report", "--true", str(tmp_path / "t.csv"), "--pred",
-                   str(tmp_path / "t.csv"), "--plots", str(tmp_path / "taken")])
-    error = capsys.readouterr().err
-    assert status == 2 and error.startswith("error: ") and len(error.splitlines()) == 1
-
-
 def test_one_class_and_strict_json(tmp_path, capsys):
     import json
 
