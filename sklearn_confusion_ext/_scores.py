@@ -10,10 +10,16 @@ asked for with ``labels=`` are kept, as :mod:`sklearn.metrics` does.
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from ._core.arrays import to_numpy
 from ._core.confusion import Confusion, class_counts
 from ._core.params import validate_params
 from ._core.user_warnings import warn
-from ._core.validation import check_column_selection, check_confusion_matrix
+from ._core.validation import (
+    check_column_selection,
+    check_confusion_matrix,
+    check_label_list,
+    common_integer_labels,
+)
 
 
 def reported_classes(confusion, include_none):
@@ -28,6 +34,44 @@ def reported_classes(confusion, include_none):
     if include_none == "auto":
         include_none = bool(confusion.matrix[-1].sum() > 0)
     return selection if include_none else selection[:-1]
+
+
+def confusion_for_labels(confusion, labels):
+    """``labels=`` of a score function, applied to the full confusion built without it.
+
+    As scikit-learn's scores (not its ``confusion_matrix``) read ``labels``, a listed class
+    may be absent from ``y_true`` or from both targets, even every listed class (a
+    cross-validation fold without a rare class): its counts are zero. Absent classes share
+    one appended zero row and column, so the matrix grows by one whatever ``labels`` holds.
+    2-D targets take column indices. Returns the confusion with ``labels`` selected and
+    the names of the selected classes (None: the matrix's own labels).
+    """
+    if labels is None:
+        return confusion, None
+    if hasattr(labels, "__dlpack__") and not isinstance(labels, np.ndarray):
+        labels = to_numpy(labels)
+    has_none = confusion.has_none
+    classes = confusion.display_labels[:len(confusion.display_labels) - has_none]
+    parts = {"n_samples": confusion.n_samples, "n_skipped": confusion.n_skipped,
+             "namespace": confusion.namespace, "true_classes": confusion.true_classes}
+    if confusion.true_classes is None:
+        selection = check_column_selection(labels, len(classes))
+        return Confusion.from_parts(confusion.matrix, classes, selection, has_none,
+                                    **parts), None
+    present = np.asarray(classes)
+    listed = check_label_list(labels, present)
+    listed, present = common_integer_labels({"labels": listed, "the targets": present})
+    position = np.minimum(np.searchsorted(present, listed), len(present) - 1)
+    found = present[position] == listed
+    if found.all():
+        return Confusion.from_parts(confusion.matrix, classes, position, False, **parts), None
+    n_classes = len(present)
+    matrix = np.zeros((n_classes + 1, n_classes + 1))
+    matrix[:n_classes, :n_classes] = confusion.matrix
+    selection = np.where(found, position, n_classes)
+    absent = listed[~found][0]
+    return (Confusion.from_parts(matrix, [*classes, absent], selection, False, **parts),
+            [str(label) for label in listed])
 
 
 def multilabel_counts_from_confusion(confusion, include_none="auto", true_negatives="rest"):
@@ -227,16 +271,20 @@ def _average(scores, weights, zero_division):
 def classification_report_from_confusion(confusion, *, target_names=None, digits=2,
                                          output_dict=False, zero_division="warn",
                                          include_none="auto", support_name="support",
-                                         accuracy_row=True):
+                                         accuracy_row=True, class_names=None):
     """Text or dict report of per-class and averaged scores, as scikit-learn's.
 
     With ``accuracy_row``, an "accuracy" row appears when every class of the
     matrix is reported (micro precision, recall and F are then all equal to
     the accuracy); otherwise a "micro avg" row does. ``support_name`` names
-    the last column (the MLCM paper calls it "weight").
+    the last column (the MLCM paper calls it "weight"). ``class_names``: the
+    labels of the reported classes, where the matrix's own do not name them
+    (see :func:`confusion_for_labels`).
     """
     classes = reported_classes(confusion, include_none)
     names = [str(confusion.display_labels[i]) for i in classes]
+    if class_names is not None:
+        names[:len(class_names)] = class_names
     if target_names is not None:
         n_named = len(confusion.selection) - confusion.has_none
         if len(target_names) != n_named:
@@ -253,7 +301,8 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
     report = {name: dict(zip(headers, (float(value) for value in values)))
               for name, *values in zip(names, *per_class)}
     total_support = float(per_class[3].sum())
-    all_reported = accuracy_row and len(confusion.selection) == confusion.matrix.shape[0]
+    all_reported = accuracy_row and bool(
+        np.isin(np.arange(confusion.matrix.shape[0]), confusion.selection).all())
     for average in ("micro", "macro", "weighted"):
         scores = precision_recall_fscore_from_confusion(
             confusion, average=average, zero_division=zero_division, classes=classes)

@@ -9,10 +9,12 @@ import numpy as np
 
 from ._core.confusion import Confusion
 from ._core.params import validate_params
+from ._core.user_warnings import warn
 from ._scores import (
     accuracy_from_confusion,
     binary_matrix,
     classification_report_from_confusion,
+    confusion_for_labels,
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
 )
@@ -52,8 +54,9 @@ def transport_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, weight
            [[1., 0.],
             [1., 1.]]])
     """
-    confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
-                                    sample_weight=sample_weight, empty=empty)
+    confusion, _ = confusion_for_labels(transport_confusion(
+        y_true, y_pred, labels=None, weighting=weighting, sample_weight=sample_weight,
+        empty=empty), labels)
     return multilabel_counts_from_confusion(confusion, include_none)
 
 
@@ -110,9 +113,14 @@ def transport_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, label
     >>> transport_precision_recall_fscore_support(y_true, y_pred, average="micro")[:3]
     (0.6666666666666666, 0.6666666666666666, 0.6666666666666666)
     """
-    confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
+    if average != "binary" and pos_label != 1:
+        warn(f"pos_label={pos_label!r} is not used: it picks the reported class only with "
+             f"average='binary' (got average={average!r}). To report that class alone, "
+             f"pass labels=[{pos_label!r}].")
+    confusion = transport_confusion(y_true, y_pred, labels=None, weighting=weighting,
                                     sample_weight=sample_weight, empty=empty)
     if average != "binary":
+        confusion, _ = confusion_for_labels(confusion, labels)
         return precision_recall_fscore_from_confusion(
             confusion, beta=beta, average=average, zero_division=zero_division,
             include_none=include_none)
@@ -201,8 +209,9 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     weighted avg       0.83      0.67      0.67         3
     <BLANKLINE>
     """
-    confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
-                                    sample_weight=sample_weight, empty=empty)
+    confusion, class_names = confusion_for_labels(transport_confusion(
+        y_true, y_pred, labels=None, weighting=weighting, sample_weight=sample_weight,
+        empty=empty), labels)
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
-        zero_division=zero_division, include_none=include_none)
+        zero_division=zero_division, include_none=include_none, class_names=class_names)

@@ -181,3 +181,22 @@ def test_accumulator_pickles_and_adds_mid_stream(rng, library):
     _assert_in_namespace_of(result, asarray(y_true))
     np.testing.assert_allclose(np.from_dlpack(result),
                                transport_confusion_matrix(y_true, y_pred, weighting="true"))
+
+
+def test_labels_as_an_array_on_another_device():
+    """labels= given as an array of the targets' library, on a non-default device."""
+    xp = pytest.importorskip("array_api_strict")
+    device = xp.Device("device1")
+    y_true, y_pred = [0, 1, 2, 2, 1], [0, 2, 2, 1, 1]
+    on_device = [xp.asarray(y, device=device) for y in (y_true, y_pred)]
+    labels = xp.asarray([2, 0, 5], device=device)
+    matrix = transport_confusion_matrix(*on_device, labels=labels)
+    assert compat.device(matrix) == device
+    np.testing.assert_array_equal(
+        np.from_dlpack(xp.asarray(matrix, device=xp.Device("CPU_DEVICE"))),
+        transport_confusion_matrix(y_true, y_pred, labels=[2, 0, 5]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = transport_precision_recall_fscore_support(*on_device, labels=labels)
+        expected = transport_precision_recall_fscore_support(y_true, y_pred, labels=[2, 0, 5])
+    np.testing.assert_array_equal(np.stack(got), np.stack(expected))

@@ -286,3 +286,58 @@ def test_averages_equal_sklearn_on_small_random_folds():
 def test_report_row_names_never_hide_a_class(y, target_names, match):
     with pytest.raises(ValueError, match=match):
         transport_classification_report(y, y, target_names=target_names)
+
+
+@pytest.mark.parametrize("labels", [[3, 4], [0, 3, 4, 1], [5], [2, 1, 0]])
+def test_labels_absent_from_y_true_score_zero_as_in_sklearn(labels):
+    """A fold without a rare class: scores of absent classes are zeros (with a warning),
+    even when no listed class occurs in y_true; the matrix builder refuses, as sklearn's."""
+    y_true, y_pred = [0, 1, 1, 2], [0, 2, 1, 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        for average in (None, "macro", "weighted", "micro"):
+            got = transport_precision_recall_fscore_support(y_true, y_pred, labels=labels,
+                                                            average=average)
+            expected = precision_recall_fscore_support(y_true, y_pred, labels=labels,
+                                                       average=average)
+            for ours, theirs in zip(got, expected):
+                np.testing.assert_array_equal(ours, theirs)
+        np.testing.assert_array_equal(
+            transport_multilabel_confusion_matrix(y_true, y_pred, labels=labels),
+            multilabel_confusion_matrix(y_true, y_pred, labels=labels))
+        assert transport_classification_report(y_true, y_pred, labels=labels) == \
+            classification_report(y_true, y_pred, labels=labels)
+    if not np.isin(labels, y_true).any():
+        with pytest.warns(UndefinedMetricWarning, match="Recall is ill-defined"):
+            transport_precision_recall_fscore_support(y_true, y_pred, labels=labels)
+        with pytest.raises(ValueError, match="at least one label must be in y_true"):
+            transport_confusion_matrix(y_true, y_pred, labels=labels)
+
+
+def test_report_names_each_absent_class_and_keeps_the_accuracy_row():
+    report = transport_classification_report(["a", "b"], ["a", "b"], labels=["c", "a", "b", "d"],
+                                             output_dict=True, zero_division=0)
+    assert list(report)[:4] == ["c", "a", "b", "d"]
+    assert report["accuracy"] == 1.0
+    assert report["c"]["support"] == report["d"]["support"] == 0
+    assert "micro avg" in transport_classification_report(
+        ["a", "b"], ["a", "b"], labels=["c", "d"], output_dict=True, zero_division=0)
+
+
+def test_binary_average_ignores_labels_as_sklearn():
+    """sklearn's average="binary" reports pos_label whatever labels= lists."""
+    y_true, y_pred = [0, 1, 1, 0], [0, 1, 0, 0]
+    assert transport_precision_recall_fscore_support(
+        y_true, y_pred, labels=[0, 1, 2], average="binary") == \
+        precision_recall_fscore_support(y_true, y_pred, labels=[0, 1, 2], average="binary")
+
+
+@pytest.mark.parametrize("average", ["macro", "micro", "weighted", None])
+def test_pos_label_ignored_warns_as_sklearn(average):
+    with pytest.warns(UserWarning, match=r"pos_label=2 is not used.*labels=\[2\]"):
+        transport_precision_recall_fscore_support([1, 2, 1], [1, 2, 2], pos_label=2,
+                                                  average=average)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        transport_precision_recall_fscore_support([1, 2, 1], [1, 2, 2], pos_label=1,
+                                                  average=average)

@@ -17,7 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.multiclass import unique_labels
 
-from .arrays import namespace, row_sums
+from .arrays import namespace, row_sums, to_numpy
 from .chunks import chunk_rows, map_chunks
 from .user_warnings import warn
 
@@ -608,7 +608,10 @@ def check_labels_occur(first_name, listed, first):
 
 def check_label_list(labels, present=None):
     """``labels`` of 1-D targets: unique class labels of the same type as ``present``
-    (the labels of the targets; None checks the list alone)."""
+    (the labels of the targets; None checks the list alone). An array of another library,
+    on any device, is read on the host."""
+    if hasattr(labels, "__dlpack__") and not isinstance(labels, np.ndarray):
+        labels = to_numpy(labels)
     labels = np.asarray(labels)
     if labels.ndim != 1 or labels.size == 0:
         raise ValueError(f"labels must be a non-empty 1-D list of class labels; got {labels!r}.")
