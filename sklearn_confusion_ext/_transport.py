@@ -37,6 +37,7 @@ from ._core.confusion import finish_bounds, finish_matrix
 from ._core.dispatch import confusions
 from ._core.kinds import Instances, MatrixKind, register
 from ._core.params import validate_params
+from ._core.user_warnings import warn
 
 # Deficit mass below which an instance counts as perfectly proportional: the
 # plan is then its diagonal (eq. 9). Rounding leaves ~1e-16 there.
@@ -126,10 +127,14 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
            [0. , 0. , 1. , 0. ],
            [0. , 0. , 0. , 0. ]])
     """
-    return TRANSPORT.finish(transport_confusions(
+    matrix = TRANSPORT.finish(transport_confusions(
         TRANSPORT, y_true, y_pred, labels=labels, weighting=weighting,
         sample_weight=sample_weight, empty=empty, n_jobs=n_jobs, chunk_size=chunk_size),
         normalize)
+    if matrix.shape == (1, 1):
+        warn("A single class was found in y_true and y_pred: the matrix is 1 x 1. To keep the "
+             "shape of every fold, pass all known classes with labels=.", UserWarning)
+    return matrix
 
 
 def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty):
