@@ -8,6 +8,10 @@ matrices and labelings up to a few times larger. Properties are read as the pape
 """
 
 import itertools
+import math
+import numbers
+import sys
+import time
 from collections.abc import Mapping
 from functools import cache
 
@@ -30,6 +34,8 @@ PROPERTIES = (
 _TOLERANCE = 1e-9
 # Largest number of labelings of one size whose pairwise distances are tabulated.
 _MAX_LABELINGS = 512
+# Matrices between two progress lines of a verbose audit.
+_PROGRESS_EVERY = 20_000
 
 
 class AuditResult(Mapping):
@@ -79,7 +85,8 @@ class AuditResult(Mapping):
 
 
 @validate_params()
-def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=None):
+def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=None,
+                  max_evaluations=500_000, verbose=0):
     """Check a classification measure for the properties of Gosgens et al. (2021).
 
     Parameters
@@ -99,6 +106,14 @@ def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=
         elements checked after the exhaustive pass.
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the random pass.
+    max_evaluations : int, default=500_000
+        Bound on the work, at least 1,000: the audit is refused before any evaluation
+        when it may need more calls of ``measure`` than this (see Notes), and every value
+        is cached, so the cache holds at most this many numbers (about 200 bytes each for
+        ``n_classes=4``). The default takes minutes for a fast measure.
+    verbose : int, default=0
+        Print each stage and, above 0, progress through the matrices (every 20,000) on
+        standard error, with the evaluations so far and the time taken.
 
     Returns
     -------
@@ -129,6 +144,16 @@ def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=
       that same constant; it is evaluated on the integer matrix
       ``a_i b_j``, which has the same proportions, so the measure must be scale-invariant.
 
+    **Cost.** The exhaustive pass visits every ``m x m`` matrix (``m = n_classes``) with at
+    most ``max_n`` elements, ``binomial(max_n + m**2, m**2) - 1`` of them, and each random
+    trial one more; each matrix is evaluated with its transpose, its ``m!`` class
+    permutations and its one-step changes (about ``3 m**2``), most of them shared with
+    other matrices. The bound checked against ``max_evaluations`` is
+    ``binomial(max_n + 1 + m**2, m**2) + n_trials * (m! + 3 m**2 + 2) + m**(2 max_n')``
+    (``max_n'`` the largest ``n`` with at most 512 labelings). With ``m = 2`` and the
+    defaults that is about 100,000 calls; ``m = 3`` fits the default bound up to
+    ``max_n = 8``, ``m = 4`` up to ``max_n = 6``: the number grows like ``max_n**(m**2)``.
+
     Examples
     --------
     >>> from sklearn.metrics import accuracy_score
@@ -140,34 +165,70 @@ def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=
     >>> bool(low < high)  # expected accuracy of random predictions varies
     True
     """
-    audit = _Audit(measure, int(n_classes), int(max_n), np.random.default_rng(random_state),
-                   int(n_trials))
+    n_classes, max_n, n_trials = int(n_classes), int(max_n), int(n_trials)
+    bound = _evaluation_bound(n_classes, max_n, n_trials)
+    if bound > max_evaluations:
+        fitting = [n for n in range(2, max_n) if
+                   _evaluation_bound(n_classes, n, n_trials) <= max_evaluations]
+        hint = f"max_n={fitting[-1]} fits; " if fitting else ""
+        raise ValueError(
+            f"audit_measure with n_classes={n_classes}, max_n={max_n} and n_trials={n_trials} "
+            f"may evaluate the measure {bound:,} times, more than max_evaluations="
+            f"{max_evaluations:,}; {hint}lower max_n or n_trials, or raise max_evaluations "
+            "(each value is cached).")
+    audit = _Audit(measure, n_classes, max_n, np.random.default_rng(random_state), n_trials,
+                   int(verbose))
     return audit.run()
 
 
+def _evaluation_bound(m, max_n, n_trials):
+    """Most calls of the measure an audit can make (each matrix is evaluated once)."""
+    labelings = max((n for n in range(max_n + 1) if m ** n <= _MAX_LABELINGS), default=0)
+    return (math.comb(max_n + 1 + m * m, m * m) + n_trials * (math.factorial(m) + 3 * m * m + 2)
+            + m ** (2 * labelings))
+
+
+def checked_measure_value(measure, value, where):
+    """``value`` as a float, or an error naming ``measure`` and what it was evaluated on."""
+    name = getattr(measure, "__name__", None) or repr(measure)
+    is_number = isinstance(value, numbers.Real) or (
+        isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "biuf")
+    if not is_number:
+        raise TypeError(f"measure {name} returned {value!r} (type {type(value).__name__}) "
+                        f"for {where}; it must return a real number.")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"measure {name} returned {value} for {where}; resolve its "
+                         "singularities so that it returns a finite number.")
+    return value
+
+
 class _Audit:
-    def __init__(self, measure, n_classes, max_n, rng, n_trials):
+    def __init__(self, measure, n_classes, max_n, rng, n_trials, verbose=0):
         self.measure, self.m, self.max_n = measure, n_classes, max_n
-        self.rng, self.n_trials = rng, n_trials
+        self.rng, self.n_trials, self.verbose = rng, n_trials, verbose
         self.cache = {}
         self.failures = {}
+        self.started = time.perf_counter()
 
     def value(self, matrix):
         """The measure on the labelings of an integer confusion matrix (memoized)."""
-        key = tuple(int(x) for x in np.ravel(matrix))
+        matrix = np.asarray(matrix, dtype=np.int64)
+        key = matrix.tobytes()
         if key not in self.cache:
-            matrix = np.asarray(key).reshape(self.m, self.m)
+            matrix = matrix.reshape(self.m, self.m)
             rows, columns = np.nonzero(matrix)
             counts = matrix[rows, columns]
             y_true, y_pred = np.repeat(rows, counts), np.repeat(columns, counts)
-            value = float(self.measure(y_true, y_pred))
-            if not np.isfinite(value):
-                raise ValueError(
-                    f"measure returned {value} for the confusion matrix {matrix.tolist()}; "
-                    "resolve its singularities so that it returns a finite number."
-                )
-            self.cache[key] = value
+            self.cache[key] = checked_measure_value(
+                self.measure, self.measure(y_true, y_pred),
+                f"the confusion matrix {matrix.tolist()}")
         return self.cache[key]
+
+    def progress(self, stage):
+        if self.verbose:
+            print(f"[audit_measure] {stage}: {len(self.cache):,} evaluations, "
+                  f"{time.perf_counter() - self.started:.1f} s", file=sys.stderr, flush=True)
 
     def fail(self, name, **evidence):
         self.failures.setdefault(name, _jsonable(evidence))
@@ -175,13 +236,21 @@ class _Audit:
     def run(self):
         matrices = [matrix for n in range(1, self.max_n + 1) for matrix in _matrices(n, self.m)]
         random_matrices = self._random_matrices()
+        self.progress(f"{len(matrices):,} matrices with at most {self.max_n} elements, "
+                      f"{len(random_matrices):,} random ones")
         self._agreement(matrices, random_matrices)
-        for matrix in itertools.chain(matrices, random_matrices):
+        self.progress("agreement checked")
+        for index, matrix in enumerate(itertools.chain(matrices, random_matrices), 1):
             self._symmetries(matrix)
             self._monotonicity(matrix)
+            if self.verbose > 0 and index % _PROGRESS_EVERY == 0:
+                self.progress(f"symmetry and monotonicity, matrix {index:,}")
         self._strong_monotonicity_raises(matrices + random_matrices)
+        self.progress("symmetry and monotonicity checked")
         self._triangle()
+        self.progress("triangle inequality checked")
         self._baselines()
+        self.progress("baselines checked")
         if {"symmetry", "maximal_agreement"} & set(self.failures):
             self.fail("distance", reason="a distance must be symmetric with maximal agreement",
                       failed=sorted({"symmetry", "maximal_agreement"} & set(self.failures)))

@@ -31,7 +31,7 @@ from ._core.arrays import (
     weighted_sum,
     zero_diagonal,
 )
-from ._core.chunks import scratch
+from ._core.chunks import chunk_starts, scratch
 from ._core.config import check_result_size
 from ._core.confusion import finish_bounds, finish_matrix
 from ._core.dispatch import confusions
@@ -42,8 +42,10 @@ from ._core.user_warnings import warn
 # Deficit mass below which an instance counts as perfectly proportional: the
 # plan is then its diagonal (eq. 9). Rounding leaves ~1e-16 there.
 DEFICIT_TOLERANCE = 1e-12
-# Bytes of one (rows, C, C) chunk of the sub-pixel bounds.
+# Bytes of one (rows, C, C) chunk of the sub-pixel bounds, and of the (deficit, excess)
+# pairs of sparse rows processed at once; what one pair takes in the arrays alive at once.
 _BOUNDS_CHUNK_BYTES = 1 << 25
+_PAIR_BYTES = 96
 
 
 @validate_params()
@@ -337,20 +339,68 @@ def _plan_block(u, v, weights, true_empty, pred_empty):
 
 
 def _bounds_block(u, v, weights, true_empty, pred_empty):
-    """SCM bounds of a block: the parts of the lower bound, then of the upper bound."""
-    common, deficit, excess = _split(dense(u), dense(v))
+    """SCM bounds of a block: the parts of the lower bound, then of the upper bound.
+
+    Sparse rows are summed over their (deficit, excess) pairs; dense rows through one
+    ``(rows, n_classes, n_classes)`` array, which the chunk size bounds.
+    """
+    common, deficit, excess = _split(u, v)
     diagonal = weighted_sum(common, weights)
     none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
     deficit_mass = row_sums(deficit)
     keep = (deficit_mass > DEFICIT_TOLERANCE) & (weights > 0)
-    deficit, excess = deficit[keep][:, :, None], excess[keep][:, None, :]
-    weights, deficit_mass = weights[keep], deficit_mass[keep][:, None, None]
-    xp = namespace(weights)
-    lower = xp.tensordot(weights, positive_part(deficit + excess - deficit_mass), axes=1)
-    upper = xp.tensordot(weights, minimum(deficit, excess), axes=1)
+    if sp.issparse(deficit):
+        lower, upper = _sparse_bounds(deficit, excess, weights * keep, deficit_mass)
+    else:
+        lower, upper = _dense_bounds(deficit[keep], excess[keep], weights[keep],
+                                     deficit_mass[keep])
     # Deficits and excesses never share a class: the diagonal holds only rounding noise.
     return (diagonal, zero_diagonal(lower), *none_parts,
             diagonal, zero_diagonal(upper), *none_parts)
+
+
+def _dense_bounds(deficit, excess, weights, deficit_mass):
+    """Weighted sums of the Frechet bounds of dense rows (NumPy: in one scratch array)."""
+    deficit, excess, deficit_mass = deficit[:, :, None], excess[:, None, :], \
+        deficit_mass[:, None, None]
+    xp = namespace(weights)
+    if xp is not np:
+        lower = xp.tensordot(weights, positive_part(deficit + excess - deficit_mass), axes=1)
+        return lower, xp.tensordot(weights, minimum(deficit, excess), axes=1)
+    work = scratch("bounds", (deficit.shape[0], deficit.shape[1], excess.shape[2]))
+    np.add(deficit - deficit_mass, excess, out=work)
+    np.maximum(work, 0, out=work)
+    lower = np.tensordot(weights, work, axes=1)
+    np.minimum(deficit, excess, out=work)
+    return lower, np.tensordot(weights, work, axes=1)
+
+
+def _sparse_bounds(deficit, excess, weights, deficit_mass):
+    """Weighted sums of the Frechet bounds of sparse rows, over their nonzero pairs.
+
+    A cell ``(i, j)`` of an instance's bounds is zero unless the deficit ``d_i`` and the
+    excess ``e_j`` are both positive, so each row costs the product of its two numbers of
+    entries, not ``n_classes**2``. The pairs are expanded a bounded number at a time.
+    """
+    n_classes = deficit.shape[1]
+    lower, upper = np.zeros(n_classes * n_classes), np.zeros(n_classes * n_classes)
+    entry_rows = np.repeat(np.arange(deficit.shape[0]), np.diff(deficit.indptr))
+    pairs_per_entry = np.diff(excess.indptr)[entry_rows]
+    cumulative = np.concatenate([[0], np.cumsum(pairs_per_entry)]) * _PAIR_BYTES
+    starts = chunk_starts(cumulative, max(_BOUNDS_CHUNK_BYTES, 8 * n_classes ** 2))
+    for start, stop in zip(starts, [*starts[1:], entry_rows.size]):
+        counts = pairs_per_entry[start:stop]
+        entries = np.repeat(np.arange(start, stop), counts)
+        first_pairs = np.repeat(np.cumsum(counts) - counts, counts)
+        rows = entry_rows[entries]
+        partners = excess.indptr[rows] + (np.arange(entries.size) - first_pairs)
+        cells = deficit.indices[entries].astype(np.int64) * n_classes + \
+            excess.indices[partners]
+        d, e, w = deficit.data[entries], excess.data[partners], weights[rows]
+        lower += np.bincount(cells, w * np.maximum(d + e - deficit_mass[rows], 0),
+                             minlength=lower.size)
+        upper += np.bincount(cells, w * np.minimum(d, e), minlength=upper.size)
+    return lower.reshape(n_classes, n_classes), upper.reshape(n_classes, n_classes)
 
 
 def _split(u, v):
@@ -406,7 +456,8 @@ TRANSPORT = register(MatrixKind(
 SUBPIXEL = register(MatrixKind(
     "subpixel", "subpixel_confusion_matrix", _TRANSPORT_PARAMETERS, _TransportInstances,
     block=lambda params: _bounds_block, finish=finish_bounds,
-    row_bytes=lambda n_classes: 8 * n_classes ** 2, chunk_bytes=_BOUNDS_CHUNK_BYTES,
+    row_bytes=lambda n_classes: 8 * n_classes * (n_classes + 4),
+    chunk_bytes=_BOUNDS_CHUNK_BYTES,
     deferred_checks=_transport_values_deferred, n_matrices=2))
 CLASSIC = register(MatrixKind(
     "classic", "transport_confusion_matrix", {}, _classic_instances,

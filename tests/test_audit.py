@@ -184,3 +184,51 @@ def test_audit_result_checks_its_parameters():
 def test_non_finite_measure_values_are_reported():
     with pytest.raises(ValueError, match="resolve its singularities"):
         audit_measure(lambda t, p: float("nan"), max_n=2, n_trials=0)
+
+
+def test_audit_refuses_unbounded_work_before_evaluating():
+    calls = []
+
+    def counted(y_true, y_pred):
+        calls.append(1)
+        return accuracy_score(y_true, y_pred)
+
+    with pytest.raises(ValueError, match=r"2,256,511 times.*max_n=6 fits"):
+        audit_measure(counted, n_classes=4)
+    assert not calls
+    with pytest.raises(ValueError, match="3,334 times, more than max_evaluations=1,000"):
+        audit_measure(counted, max_n=3, n_trials=200, max_evaluations=1_000)
+
+
+def test_audit_cache_stays_within_max_evaluations(capsys):
+    audit_measure(accuracy_score, max_n=4, n_trials=20, random_state=0,
+                  max_evaluations=2_000, verbose=1)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("[audit_measure]") and "baselines checked" in lines[-1]
+    evaluations = int(lines[-1].split(": ")[1].split(" evaluations")[0].replace(",", ""))
+    assert 0 < evaluations <= 2_000
+
+
+@pytest.mark.parametrize("bad", ["0.5", None, float("nan"), [0.5]])
+def test_audit_names_a_measure_that_returns_no_finite_number(bad):
+    def broken_measure(y_true, y_pred):
+        return bad
+
+    error = ValueError if isinstance(bad, float) else TypeError
+    with pytest.raises(error, match="measure broken_measure returned .* confusion matrix"):
+        audit_measure(broken_measure, max_n=3, n_trials=5)
+
+
+def test_quantification_audit_names_a_measure_returning_a_string(capsys):
+    from sklearn_confusion_ext import absolute_error, audit_quantification_measure
+
+    def text_error(p_true, p_pred):
+        return "0.1"
+
+    with pytest.raises(TypeError, match="measure text_error returned '0.1'.*p_true="):
+        audit_quantification_measure(text_error, n_classes=2, n_trials=5)
+    audit_quantification_measure(absolute_error, n_classes=(2, 3), n_trials=20, verbose=1)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "[audit_quantification_measure] 2 classes checked",
+        "[audit_quantification_measure] 3 classes checked"]

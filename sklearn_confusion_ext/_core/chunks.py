@@ -4,10 +4,15 @@ Every matrix of the library is a sum over instances, so it is computed as a sum
 over chunks of rows. A chunk is small enough to stay in cache, and chunks run
 on a pool of threads (NumPy and BLAS release the GIL) with BLAS limited to one
 thread each, so that the threads do not oversubscribe the cores.
+
+BLAS's thread limit is global to the process: while any call runs chunks on
+threads the limit is one, and the first call to enter sets it and the last to
+leave restores it, whichever order concurrent calls end in.
 """
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from functools import cache
 
 import numpy as np
@@ -22,21 +27,51 @@ CHUNK_BYTES = 1 << 21
 _MIN_CHUNKS_FOR_THREADS = 8
 
 _scratch = threading.local()
+# The calls running chunks on threads now, and the limiter that restores BLAS after the last.
+_blas_lock = threading.Lock()
+_blas_users = 0
+_blas_limiter = None
 
 
-def chunk_rows(row_bytes, chunk_bytes=None):
-    """Rows per chunk so that one chunk holds about ``chunk_bytes`` (default ``CHUNK_BYTES``)."""
+def chunk_rows(row_bytes, chunk_bytes=None, floor_bytes=0, scale=1):
+    """Rows per chunk so that one chunk holds about ``chunk_bytes`` (default ``CHUNK_BYTES``).
+
+    The budget is at least ``floor_bytes``, times ``scale``; a chunk has at least one row.
+    """
     if chunk_bytes is None:
         chunk_bytes = CHUNK_BYTES
-    return max(1, int(chunk_bytes // max(row_bytes, 1)))
+    return max(1, int(scale * max(chunk_bytes, floor_bytes) // max(row_bytes, 1)))
+
+
+def chunk_starts(cumulative_bytes, chunk_bytes):
+    """First rows of chunks of about ``chunk_bytes`` each, for rows of uneven size.
+
+    ``cumulative_bytes[i]``: working bytes of rows ``0 .. i - 1`` (length ``n_rows + 1``,
+    non-decreasing, starting at 0). A chunk holds at most ``chunk_bytes`` plus its first
+    row, and a row larger than ``chunk_bytes`` is a chunk of its own. Pass the result as
+    ``step`` to :func:`map_chunks`.
+    """
+    cumulative_bytes = np.asarray(cumulative_bytes)
+    n_rows = len(cumulative_bytes) - 1
+    limits = np.arange(1, int(cumulative_bytes[-1] // chunk_bytes) + 1) * float(chunk_bytes)
+    starts = np.searchsorted(cumulative_bytes, limits, side="right") - 1
+    large = np.flatnonzero(np.diff(cumulative_bytes) > chunk_bytes)
+    starts = np.concatenate([[0], starts, large, large + 1])
+    return np.unique(starts[starts < n_rows]).astype(np.int64)
 
 
 def map_chunks(function, n_rows, step, n_jobs=None):
-    """Yield ``function(rows)`` for consecutive row slices of ``step`` rows, in order.
+    """Yield ``function(rows)`` for consecutive row slices, in order.
 
+    ``step``: rows per slice, or the first row of each slice (:func:`chunk_starts`).
     ``n_jobs``: threads, joblib-style (-1 all cores); None chooses by the number of chunks.
     """
-    slices = [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
+    if np.ndim(step) == 0:
+        starts = range(0, n_rows, step)
+    else:
+        starts = [int(start) for start in step]
+    ends = [*starts[1:], n_rows]
+    slices = [slice(start, end) for start, end in zip(starts, ends)]
     if n_jobs is None:
         n_threads = min(_cpu_count(), len(slices) // _MIN_CHUNKS_FOR_THREADS)
     else:
@@ -45,9 +80,32 @@ def map_chunks(function, n_rows, step, n_jobs=None):
         yield from map(function, slices)
         _scratch.__dict__.pop("buffers", None)
         return
-    with _thread_controller().limit(limits=1, user_api="blas"), \
-            ThreadPoolExecutor(max_workers=n_threads) as pool:
+    with _one_blas_thread(), ThreadPoolExecutor(max_workers=n_threads) as pool:
         yield from pool.map(function, slices)
+
+
+@contextmanager
+def _one_blas_thread():
+    """BLAS limited to one thread while any call runs its chunks on threads.
+
+    The limit is process-wide, so concurrent calls share one limiter, counted under a
+    lock: the first to enter limits BLAS, the last to leave restores what it found.
+    (Nested limiters, each restoring its own snapshot, would leave the limit at one when
+    two calls end in the order they began.)
+    """
+    global _blas_users, _blas_limiter
+    with _blas_lock:
+        if _blas_users == 0:
+            _blas_limiter = _thread_controller().limit(limits=1, user_api="blas")
+        _blas_users += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_users -= 1
+            if _blas_users == 0:
+                _blas_limiter.restore_original_limits()
+                _blas_limiter = None
 
 
 def sum_over_chunks(function, n_rows, step, n_jobs=None):

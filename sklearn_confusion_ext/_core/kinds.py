@@ -19,13 +19,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from .chunks import chunk_rows, sum_over_chunks
+from .chunks import chunk_rows, chunk_starts, sum_over_chunks
 from .config import check_result_size
 from .confusion import Confusion
 
-# Rows of one chunk of sparse targets, and the fewest rows of a dense chunk.
-_SPARSE_CHUNK_ROWS = 1 << 16
-_MIN_DENSE_CHUNK_ROWS = 64
+# Working bytes of a chunk of sparse targets: per stored entry and per row (measured on
+# the sparse blocks), and the budget of one chunk (65,536 rows of three labels a side).
+_SPARSE_ENTRY_BYTES = 64
+_SPARSE_ROW_BYTES = 128
+_SPARSE_CHUNK_BYTES = 1 << 25
 # Parts of one matrix in a block function's result.
 _PARTS = 5
 
@@ -115,15 +117,25 @@ class Instances(ABC):
         """``(arguments of the block function, instances left out)`` for a slice of rows."""
 
     def sum(self, block, row_bytes, chunk_bytes=None):
-        """The sums of ``block`` over all row chunks, and the number of instances left out."""
+        """The sums of ``block`` over all row chunks, and the number of instances left out.
+
+        Chunks are sized in bytes, never in a fixed number of rows: a dense row takes
+        ``row_bytes``, a sparse row its stored entries. A chunk takes ``chunk_bytes``
+        (sparse targets: ``_SPARSE_CHUNK_BYTES``), or as much as one partial
+        ``n_classes x n_classes`` matrix when that is more (the sum holds one anyway), and
+        at least one row. Array-API targets multiply the budget by their ``chunk_factor``.
+        """
         targets = self.targets
+        partial_bytes = 8 * self.n_classes ** 2
         if self.chunk_size is not None:
             step = self.chunk_size
         elif sp.issparse(targets.y_true):
-            step = _SPARSE_CHUNK_ROWS
+            entries = targets.y_true.indptr.astype(np.int64) + targets.y_pred.indptr
+            cumulative = (_SPARSE_ENTRY_BYTES * entries
+                          + _SPARSE_ROW_BYTES * np.arange(len(entries), dtype=np.int64))
+            step = chunk_starts(cumulative, max(_SPARSE_CHUNK_BYTES, partial_bytes))
         else:
-            step = max(chunk_rows(row_bytes, chunk_bytes),
-                       _MIN_DENSE_CHUNK_ROWS) * targets.chunk_factor
+            step = chunk_rows(row_bytes, chunk_bytes, partial_bytes, targets.chunk_factor)
 
         def one_block(rows):
             arguments, n_left_out = self.read(rows)

@@ -505,7 +505,9 @@ PARAMETERS = {
     "confusion_entropy": MEASURE_SCORE,
     "audit_measure": {"measure": [CALLABLE], "n_classes": [Interval(Integral, 2, None)],
                       "max_n": [Interval(Integral, 2, None)], "n_trials": [NON_NEGATIVE_INT],
-                      "random_state": RANDOM_STATE},
+                      "random_state": RANDOM_STATE,
+                      "max_evaluations": [Interval(Integral, 1000, None)],
+                      "verbose": [NON_NEGATIVE_INT]},
     "AuditResult": {"satisfied": [dict], "counterexamples": [dict]},
     # Statistics of the off-diagonal cells (Barranco-Chamorro and Carrillo-Garcia 2021)
     "mcnemar_test": {"table": [ARRAY], "exact": [BOOLEAN], "correction": [BOOLEAN],
@@ -551,7 +553,8 @@ PARAMETERS = {
         "protocol": [Options("natural", "artificial")], "random_state": RANDOM_STATE},
     "audit_quantification_measure": {
         "measure": [CALLABLE], "n_classes": [CODEFRAME_SIZE, ARRAY],
-        "n_trials": [POSITIVE_INT], "random_state": RANDOM_STATE},
+        "n_trials": [POSITIVE_INT], "random_state": RANDOM_STATE,
+        "verbose": [NON_NEGATIVE_INT]},
     # Reading confusion matrices (Erbani et al. 2024, Sections VI-VII)
     "prevalence_ranking": {"y_test": [ARRAY], "y_train": [None, ARRAY],
                            "labels": [None, ARRAY]},
