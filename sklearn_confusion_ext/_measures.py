@@ -389,10 +389,11 @@ def _resolved_ratio(tp, sizes, fallback):
 
 
 def _xlogy_ratio(counts, scale):
-    """``c log(c / s)`` with ``0 log 0 = 0``."""
+    """``c log(c / s)`` with ``0 log 0 = 0``, as ``c (log c - log s)``: ``c / s`` may
+    underflow to 0 for subnormal counts, their logarithms do not."""
     positive = counts > 0
-    return np.where(positive, counts * np.log(np.where(positive, counts, 1)
-                                              / np.where(positive, scale, 1)), 0.0)
+    return np.where(positive, counts * (np.log(np.where(positive, counts, 1))
+                                        - np.log(np.where(positive, scale, 1))), 0.0)
 
 
 def _present_classes(matrix):
@@ -402,4 +403,8 @@ def _present_classes(matrix):
 
 
 def _check_matrix(matrix):
-    return check_confusion_matrix(matrix, "matrix", nonzero=True)
+    """The checked matrix scaled to a total of 1: every measure here is a ratio of counts,
+    and unit totals keep the products of marginals finite whatever the counts' scale."""
+    matrix = check_confusion_matrix(matrix, "matrix", nonzero=True)
+    matrix = matrix / matrix.max()
+    return matrix / matrix.sum()

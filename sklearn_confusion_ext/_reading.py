@@ -67,6 +67,9 @@ def prevalence_ranking(y_test, y_train=None, *, labels=None):
         selection = np.arange(len(target_set.classes))
     orders = []
     for mass in target_set.masses:
+        largest = mass.max()  # the ranking is scale-free: sums of mass / largest stay finite
+        if largest > 0:
+            mass = mass / largest
         prevalence = np.asarray(mass.sum(axis=0)).ravel()[selection]
         orders.append(np.argsort(-prevalence, kind="stable"))
     return orders[0], orders[-1]

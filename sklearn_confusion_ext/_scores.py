@@ -294,7 +294,8 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
                 "automatically."
             )
         names[:n_named] = [str(name) for name in target_names]
-    _check_row_names(names, "target_names" if target_names is not None else "the class labels")
+    _check_row_names(names, "target_names" if target_names is not None
+                     else "the class labels of y_true and y_pred")
     per_class = precision_recall_fscore_from_confusion(
         confusion, average=None, zero_division=zero_division, classes=classes)
     headers = ["precision", "recall", "f1-score", support_name]

@@ -230,7 +230,9 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None):
     homogeneity and makes the covariance singular: it is dropped, with a warning naming
     it, and ``df`` counts the remaining classes. If the misclassifications split the
     classes into groups never confused with each other, the covariance is singular and a
-    ``ValueError`` says which groups to test separately.
+    ``ValueError`` says which groups to test separately. A matrix without any
+    misclassification has equal marginals: the result is statistic 0, p-value 1, with a
+    warning (there is no discordance to weigh).
 
     The statistic reads the off-diagonal cells only and scales with them; it is computed
     on the cells divided by the largest one, so huge and denormal counts give finite
@@ -502,6 +504,10 @@ def _stuart_maxwell(confusion, labels):
     rounding in an ill-conditioned solve is clipped to that bound.
     """
     off_diagonal = confusion - np.diag(np.diag(confusion))
+    if not off_diagonal.any():
+        warn("confusion has no misclassification: its marginals are equal, and the test "
+             "has no discordance to weigh; statistic 0 and p-value 1 are returned.")
+        return 0.0, confusion.shape[0] - 1
     informative = (off_diagonal.sum(axis=0) + off_diagonal.sum(axis=1)) > 0
     if not informative.all():
         dropped = [labels[i] for i in np.flatnonzero(~informative)]
@@ -509,9 +515,6 @@ def _stuart_maxwell(confusion, labels):
              "no information on marginal homogeneity; they are dropped.")
         confusion = confusion[np.ix_(informative, informative)]
     n_classes = confusion.shape[0]
-    if n_classes < 2:
-        raise ValueError("Marginal homogeneity needs misclassifications between at least two "
-                         "classes; this matrix has none.")
     names = [labels[i] for i in np.flatnonzero(informative)]
     _check_connected(confusion, names)
     off_diagonal = confusion - np.diag(np.diag(confusion))
@@ -525,7 +528,8 @@ def _stuart_maxwell(confusion, labels):
         solution = np.linalg.solve(covariance, difference)
     except np.linalg.LinAlgError:
         raise ValueError(
-            f"The covariance of the marginal differences of classes {names} is singular in "
+            f"confusion: the covariance of the marginal differences of classes {names} is "
+            "singular in "
             "floating point: their misclassification counts differ by more than the float "
             "precision (about 1e16). Test the classes with comparable counts separately."
         ) from None
@@ -545,7 +549,8 @@ def _check_connected(confusion, names):
         first = [name for name, hit in zip(names, reached) if hit]
         rest = [name for name, hit in zip(names, reached) if not hit]
         raise ValueError(
-            f"The misclassifications split the classes into groups never confused with each "
+            f"confusion: the misclassifications split the classes into groups never confused "
+            "with each "
             f"other (classes {first} and classes {rest}): the covariance of the marginal "
             "differences is singular. Test each group separately."
         )

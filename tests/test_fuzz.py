@@ -29,7 +29,14 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from test_common import REGISTRY, SAMPLE_KINDS, cases, minimal_keywords, random_targets
+from test_common import (
+    REGISTRY,
+    SAMPLE_KINDS,
+    cases,
+    minimal_keywords,
+    random_targets,
+    variant_cases,
+)
 
 import sklearn_confusion_ext as sce
 
@@ -132,7 +139,8 @@ VALUE_CORRUPTIONS = {
     "inf": lambda y, at: _with_value(y, np.inf, at),
     "-inf": lambda y, at: _with_value(y, -np.inf, at),
     "complex": lambda y, at: np.asarray(y) + 1j,
-    "3-D": lambda y, at: np.asarray(y)[..., None] if np.ndim(y) == 2 else np.asarray(y)[:, None, None],
+    "3-D": lambda y, at: np.asarray(y).reshape(*np.shape(y), 1, 1)[..., 0] if np.ndim(y) == 2
+    else np.asarray(y)[:, None, None],
     "one row fewer": lambda y, at: np.asarray(y)[:-1],
     "strings in numbers": lambda y, at: _with_value(np.asarray(y, dtype=object), "x", at),
     "None inside": lambda y, at: _with_value(np.asarray(y, dtype=object), None, at),
@@ -527,3 +535,16 @@ def test_corrupted_prevalences_are_refused(name, kind, corruption, which):
     inputs = {"p_true": np.array([0.2, 0.5, 0.3]), "p_pred": np.array([0.25, 0.45, 0.3])}
     inputs[which] = PREVALENCE_CORRUPTIONS[corruption](inputs[which])
     assert_refused(name, inputs, named=("p_true", "p_pred"))
+
+
+@pytest.mark.parametrize("name, kind, keywords", variant_cases(kinds=("soft",)))
+def test_totals_beyond_float64_are_refused(name, kind, keywords):
+    # Each row is finite, but 1,000 rows of masses near 1e307 (weighting="true") or huge
+    # weights total beyond float64: refused naming the targets, never an infinite cell.
+    rng = np.random.default_rng(8)
+    y_true, y_pred = (rng.random((1000, N_CLASSES)) for _ in range(2))
+    inputs = dict(zip(REGISTRY[name].target_params, (y_true * 1e307, y_pred * 1e307)))
+    status, value = outcome(name, {**inputs, **keywords},
+                            named=REGISTRY[name].target_params)
+    if status == "answered":
+        assert_finite(name, value)

@@ -441,10 +441,15 @@ def test_measures_on_denormal_prevalences_are_finite_or_refused():
 
 
 def test_prevalence_with_huge_and_tiny_weights():
-    np.testing.assert_allclose(prevalence([0, 1], sample_weight=[1e308, 1e308]), [0.5, 0.5])
-    np.testing.assert_allclose(prevalence([0, 1, 1], sample_weight=[1e308, 1e308, 1e308]),
+    # Within the documented range (total at most 1e300, largest at least 1e-290): exact;
+    # beyond it, refused naming sample_weight, as everywhere (never NaN or 0).
+    np.testing.assert_allclose(prevalence([0, 1, 1], sample_weight=[3e299, 3e299, 3e299]),
                                [1 / 3, 2 / 3])
-    np.testing.assert_allclose(prevalence([0, 1], sample_weight=[5e-324, 5e-324]), [0.5, 0.5])
+    np.testing.assert_allclose(prevalence([0, 1], sample_weight=[1e-290, 5e-324]),
+                               [1, 0], atol=1e-30)
+    for weights in ([1e308, 1e308], [5e-324, 5e-324]):
+        with pytest.raises(ValueError, match="sample_weight.*by a constant"):
+            prevalence([0, 1], sample_weight=weights)
     with pytest.raises(ValueError, match="sample_weight"):
         prevalence([0, 1], sample_weight=[[1.0], [2.0]])
 

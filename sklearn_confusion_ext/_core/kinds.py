@@ -91,8 +91,16 @@ def build(kind, targets, params, n_jobs=None, chunk_size=None):
     matrices = f"{kind.n_matrices} matri{'ces' if kind.n_matrices > 1 else 'x'}"
     check_result_size(kind.function, (kind.n_matrices, width, width),
                       f"{matrices} of {width} x {width} classes")
-    sums, n_skipped = instances.sum(kind.block(params), kind.row_bytes(instances.n_classes),
-                                    kind.chunk_bytes)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below
+        sums, n_skipped = instances.sum(kind.block(params),
+                                        kind.row_bytes(instances.n_classes), kind.chunk_bytes)
+    if not all(np.isfinite(part).all() for part in sums):
+        # Every input was checked finite: only a total beyond float64 gets here.
+        raise ValueError(
+            f"{kind.function}: the weighted masses of y_true and y_pred (instance weights "
+            "times sample_weight) total beyond the float64 range. Divide the masses or the "
+            "sample weights by a constant."
+        )
     return tuple(instances.confusion(*sums[start:start + _PARTS], n_skipped=n_skipped)
                  for start in range(0, len(sums), _PARTS))
 

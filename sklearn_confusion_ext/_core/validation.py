@@ -415,10 +415,11 @@ def checked_row_sums(name, y, first_row=0):
     sum non-finite and a negative one the minimum negative, so a clean block
     costs one product and one minimum.
     """
-    if sp.issparse(y):
-        sums, smallest = row_sums(y), y.data.min(initial=np.inf)
-    else:
-        sums, smallest = y @ np.ones(y.shape[1]), y.min(initial=np.inf)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below
+        if sp.issparse(y):
+            sums, smallest = row_sums(y), y.data.min(initial=np.inf)
+        else:
+            sums, smallest = y @ np.ones(y.shape[1]), y.min(initial=np.inf)
     if np.isfinite(sums).all() and smallest >= 0:
         return sums
     if sp.issparse(y):
@@ -429,7 +430,8 @@ def checked_row_sums(name, y, first_row=0):
         _raise_not_finite(name, y[row][~finite[row]][0], first_row + row)
     if smallest < 0:
         _raise_negative(name, smallest, first_row + np.flatnonzero(y.min(axis=1) < 0)[0])
-    raise ValueError(f"{name} has rows whose total mass overflows float64.")
+    raise ValueError(f"{name} has rows whose total mass overflows float64; divide the masses "
+                     "by a constant (the normalized transport matrix does not change).")
 
 
 def _raise_sparse_bad_value(name, y, first_row):
@@ -441,7 +443,8 @@ def _raise_sparse_bad_value(name, y, first_row):
     negative = np.flatnonzero(data < 0)
     if negative.size:
         _raise_negative(name, data.min(), first_row + _row_of(y, negative[0]))
-    raise ValueError(f"{name} has rows whose total mass overflows float64.")
+    raise ValueError(f"{name} has rows whose total mass overflows float64; divide the masses "
+                     "by a constant (the normalized transport matrix does not change).")
 
 
 def _row_of(y, position):
@@ -467,6 +470,13 @@ def _scanned_row_sums(name, y):
     parts = map_chunks(lambda rows: checked_row_sums(name, y[rows], rows.start),
                        y.shape[0], chunk_rows(8 * y.shape[1]))
     return np.concatenate(list(parts))
+
+
+# The largest total of sample weights: every weighted count, and the products of marginals
+# that scores form after scaling, stay finite below it.
+MAX_TOTAL_WEIGHT = 1e300
+# The smallest largest weight: below it, weighted counts of fractional masses are subnormal.
+MIN_LARGEST_WEIGHT = 1e-290
 
 
 def check_sample_weight(sample_weight, n_samples):
@@ -497,6 +507,21 @@ def check_sample_weight(sample_weight, n_samples):
             f"sample_weight has negative entries (min {weight.min():g}); "
             "weights must be non-negative."
         )
+    largest = weight.max() if weight.size else 0.0
+    if 0 < largest < MIN_LARGEST_WEIGHT:
+        raise ValueError(
+            f"sample_weight's largest weight is {largest:g}, below {MIN_LARGEST_WEIGHT:g}: "
+            "weighted counts that small lose their precision (subnormal floats). Multiply "
+            "the weights by a constant (scores do not change)."
+        )
+    if largest > 0:  # the total without overflowing on the way: largest * sum(w / largest)
+        log_total = np.log(largest) + np.log((weight / largest).sum())
+        if log_total > np.log(MAX_TOTAL_WEIGHT):
+            raise ValueError(
+                f"sample_weight sums to about 1e{log_total / np.log(10):.0f}, above "
+                f"{MAX_TOTAL_WEIGHT:g}: weighted counts that large overflow float64. Divide "
+                "the weights by a constant (scores do not change)."
+            )
     return weight
 
 
