@@ -10,7 +10,7 @@ multinomial with probabilities ``theta_{j|k} = P[predicted j | actual k]``; with
 import warnings
 
 import numpy as np
-from scipy import integrate, optimize, stats
+from scipy import integrate, optimize, special, stats
 
 from ._core.config import check_result_size
 from ._core.params import PRIOR_NAMES, validate_params
@@ -301,6 +301,16 @@ def _prob_beta_greater(first, second):
     """``P[X > Y]`` for independent ``X ~ Beta(*first)`` and ``Y ~ Beta(*second)``."""
     if first == second:
         return 0.5
+    if min(*first, *second) < 1:
+        # A parameter below 1 puts an infinite density at 0 or 1: integrate instead over
+        # Y's probability scale, P[X > Y] = int_0^1 sf_X(ppf_Y(u)) du, a bounded integrand.
+        with warnings.catch_warnings():  # roundoff notices near the tolerance
+            warnings.simplefilter("ignore", integrate.IntegrationWarning)
+            value, _ = integrate.quad(
+                lambda u: _beta_sf_at_quantile(first, second, u), 0.0, 1.0,
+                points=[1e-12, 1e-9, 1e-4, 0.5, 1 - 1e-4, 1 - 1e-9, 1 - 1e-12], limit=500,
+                epsabs=1e-11, epsrel=1e-9)
+        return min(max(float(value), 0.0), 1.0)
     swapped = (_beta_sd(first), *first) > (_beta_sd(second), *second)
     narrow, wide = (second, first) if swapped else (first, second)
     narrow_beta, wide_beta = stats.beta(*narrow), stats.beta(*wide)
@@ -323,21 +333,43 @@ def _prob_beta_greater(first, second):
     return float(1.0 - narrow_greater if swapped else narrow_greater)
 
 
+_TAIL = np.log(1e-12)  # below this log-distance from 0 or 1, the power-law tails are exact
+
+
+def _beta_sf_at_quantile(first, second, u):
+    """``P[X > y]`` for ``X ~ Beta(*first)`` at ``y``, the ``u``-quantile of ``Beta(*second)``.
+
+    Parameters below 1 put quantiles within 1e-300 of 0 or 1, where they round to 0 or 1
+    and every comparison ties. There the tails are power laws, ``P[Y <= y] ~ y^a /
+    (a B(a, b))``, so the quantile and the probability are read from their logarithms.
+    """
+    (a, b), (c, d) = first, second
+    if 0.0 < u < 1.0:
+        log_y = (np.log(u) + np.log(c) + special.betaln(c, d)) / c  # log of Y's quantile
+        if log_y < _TAIL:
+            log_cdf = a * log_y - np.log(a) - special.betaln(a, b)
+            return float(-np.expm1(min(log_cdf, 0.0)))
+        log_1my = (np.log1p(-u) + np.log(d) + special.betaln(c, d)) / d  # log of 1 - y
+        if log_1my < _TAIL:
+            return float(np.exp(min(b * log_1my - np.log(b) - special.betaln(a, b), 0.0)))
+    return float(stats.beta.sf(_beta_ppf(u, c, d).item(), a, b))
+
+
 def _beta_ppf(q, a, b):
     """Beta quantiles, finite where scipy's are NaN (parameters near 0 or huge)."""
-    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    q, a, b = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in (q, a, b)))
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # boost's failures on old scipy
         quantiles = np.array(stats.beta.ppf(q, a, b), dtype=np.float64)
         bad = ~np.isfinite(quantiles)
         if bad.any():
-            quantiles[bad] = 1.0 - stats.beta.ppf(1.0 - q, b[bad], a[bad])
+            quantiles[bad] = 1.0 - stats.beta.ppf(1.0 - q[bad], b[bad], a[bad])
         bad = ~np.isfinite(quantiles)
         if bad.any():
             low = a[bad] <= b[bad]
             small = np.where(low, a[bad], b[bad])
             large = np.where(low, b[bad], a[bad])
-            gamma = stats.gamma.ppf(np.where(low, q, 1.0 - q), small)
+            gamma = stats.gamma.ppf(np.where(low, q[bad], 1.0 - q[bad]), small)
             share = gamma / (gamma + large)
             quantiles[bad] = np.where(low, share, 1.0 - share)
     return np.clip(quantiles, 0.0, 1.0)

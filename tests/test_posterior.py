@@ -294,3 +294,27 @@ def test_tiny_priors_and_huge_counts_stay_finite():
     assert lower[1, 1] == upper[1, 1] == 1.0
     assert 1e-155 < lower[1, 0] < 3e-154 < upper[1, 0] < 1e-153
     np.testing.assert_array_equal(tiny.rvs(4, random_state=1)[:, 0], [[1, 0]] * 4)
+
+
+def _logit_beta_draws(rng, a, b, size):
+    """Logits of Beta(a, b) draws computed from log-gammas: exact for tiny parameters,
+    where the draws themselves round to 0 or 1 and tie."""
+    log_a = np.log(rng.gamma(a + 1, size=size)) + np.log(rng.random(size)) / a
+    log_b = np.log(rng.gamma(b + 1, size=size)) + np.log(rng.random(size)) / b
+    return log_a - log_b
+
+
+@pytest.mark.parametrize("prior", [0.1, 0.01, 1e-3, 1e-5])
+@pytest.mark.parametrize("confusion", [[[0, 5], [0, 0]], [[3, 0], [0, 2]],
+                                       [[0.025, 0.019], [0.015, 0.008]], [[1, 2], [0, 7]]])
+def test_prob_confusion_exceeds_with_tiny_parameters_against_log_space_monte_carlo(
+        confusion, prior):
+    # Parameters below 1 put the mass within 1e-300 of 0 and 1: quadrature on the density
+    # gave NaN, and on rounded quantiles the two directions summed to 0.5-0.9.
+    posterior = dirichlet_posterior(confusion, prior=prior)
+    forward = posterior.prob_confusion_exceeds(0, 1)
+    assert forward + posterior.prob_confusion_exceeds(1, 0) == pytest.approx(1, abs=1e-6)
+    alpha, rng = posterior.alpha, np.random.default_rng(0)
+    x = _logit_beta_draws(rng, alpha[0, 1], alpha[0].sum() - alpha[0, 1], 200_000)
+    y = _logit_beta_draws(rng, alpha[1, 0], alpha[1].sum() - alpha[1, 0], 200_000)
+    assert forward == pytest.approx(np.mean(x > y), abs=0.006)
