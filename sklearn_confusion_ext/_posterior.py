@@ -301,16 +301,37 @@ def _prob_beta_greater(first, second):
     """``P[X > Y]`` for independent ``X ~ Beta(*first)`` and ``Y ~ Beta(*second)``."""
     if first == second:
         return 0.5
-    if min(*first, *second) < 1:
-        # A parameter below 1 puts an infinite density at 0 or 1: integrate instead over
-        # Y's probability scale, P[X > Y] = int_0^1 sf_X(ppf_Y(u)) du, a bounded integrand.
-        with warnings.catch_warnings():  # roundoff notices near the tolerance
-            warnings.simplefilter("ignore", integrate.IntegrationWarning)
-            value, _ = integrate.quad(
-                lambda u: _beta_sf_at_quantile(first, second, u), 0.0, 1.0,
-                points=[1e-12, 1e-9, 1e-4, 0.5, 1 - 1e-4, 1 - 1e-9, 1 - 1e-12], limit=500,
-                epsabs=1e-11, epsrel=1e-9)
-        return min(max(float(value), 0.0), 1.0)
+    if min(*first, *second) < 1:  # an infinite density at 0 or 1: over a probability scale
+        return _prob_beta_greater_by_quantiles(first, second)
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            value = _prob_beta_greater_by_density(first, second)
+    except (OverflowError, FloatingPointError):  # Boost's density of parameters near 1e200
+        value = np.nan
+    return value if np.isfinite(value) else _prob_beta_greater_by_quantiles(first, second)
+
+
+def _prob_beta_greater_by_quantiles(first, second):
+    """``P[X > Y]`` as ``int_0^1 P[wide > ppf_narrow(u)] du``: a bounded integrand that
+    varies smoothly when the quantiles are those of the narrower Beta."""
+    if _beta_sd(first) < _beta_sd(second):
+        return 1.0 - _prob_beta_greater_by_quantiles_of(second, first)
+    return _prob_beta_greater_by_quantiles_of(first, second)
+
+
+def _prob_beta_greater_by_quantiles_of(first, second):
+    with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
+        warnings.simplefilter("ignore", integrate.IntegrationWarning)  # roundoff notices
+        value, _ = integrate.quad(
+            lambda u: _beta_sf_at_quantile(first, second, u), 0.0, 1.0,
+            points=[1e-12, 1e-9, 1e-4, 0.5, 1 - 1e-4, 1 - 1e-9, 1 - 1e-12], limit=500,
+            epsabs=1e-11, epsrel=1e-9)
+    return min(max(float(value), 0.0), 1.0)
+
+
+def _prob_beta_greater_by_density(first, second):
+    """``P[X > Y]`` as the narrow density times the wide cdf, over the window where the
+    two Betas hold their mass (parameters at least 1: finite densities)."""
     swapped = (_beta_sd(first), *first) > (_beta_sd(second), *second)
     narrow, wide = (second, first) if swapped else (first, second)
     narrow_beta, wide_beta = stats.beta(*narrow), stats.beta(*wide)
@@ -345,26 +366,63 @@ def _beta_sf_at_quantile(first, second, u):
     """
     (a, b), (c, d) = first, second
     if 0.0 < u < 1.0:
-        log_y = (np.log(u) + np.log(c) + special.betaln(c, d)) / c  # log of Y's quantile
-        if log_y < _TAIL:
+        # Y's quantile near 0 (its tail is a power law while y * d is small), then X's cdf
+        log_y = (np.log(u) + np.log(c) + special.betaln(c, d)) / c
+        if log_y + np.log1p(d) < _TAIL:
+            if log_y + np.log1p(b) >= _TAIL:
+                return _beta_sf(np.exp(log_y), a, b)
             log_cdf = a * log_y - np.log(a) - special.betaln(a, b)
             return float(-np.expm1(min(log_cdf, 0.0)))
-        log_1my = (np.log1p(-u) + np.log(d) + special.betaln(c, d)) / d  # log of 1 - y
-        if log_1my < _TAIL:
+        log_1my = (np.log1p(-u) + np.log(d) + special.betaln(c, d)) / d  # the same near 1
+        if log_1my + np.log1p(c) < _TAIL:
+            if log_1my + np.log1p(a) >= _TAIL:
+                return 1.0 - _beta_sf(np.exp(log_1my), b, a)
             return float(np.exp(min(b * log_1my - np.log(b) - special.betaln(a, b), 0.0)))
-    return float(stats.beta.sf(_beta_ppf(u, c, d).item(), a, b))
+    return _beta_sf(_beta_ppf(u, c, d).item(), a, b)
+
+
+# Below this parameter SciPy's Beta (Boost) is wrong (sf(0.5; 1e-300, 4e-300) = 0) or, in
+# SciPy 1.10, aborts the interpreter (ppf(0.975; 1e-300, 4e-300)): the tails are used.
+_TINY_PARAMETER = 1e-100
+
+
+def _tiny_beta_ppf(q, a, b):
+    """Quantiles of ``Beta(a, b)`` with a parameter below ``_TINY_PARAMETER``: its mass sits
+    within ``exp(-1/a)`` of 0 and 1, where ``P[X <= y] = y^a / (a B(a, b))`` and
+    ``P[X >= 1 - t] = t^b / (b B(a, b))`` hold to the float precision."""
+    log_norm = special.betaln(a, b)
+    log_lower = (np.log(q) + np.log(a) + log_norm) / a
+    log_upper = (np.log1p(-q) + np.log(b) + log_norm) / b  # log of 1 - quantile
+    return np.where(log_lower < np.log(0.5), np.exp(log_lower),
+                    np.where(log_upper < np.log(0.5), -np.expm1(log_upper), 0.5))
+
+
+def _beta_sf(y, a, b):
+    """``P[X > y]`` for ``X ~ Beta(a, b)``, through the tails for tiny parameters."""
+    if min(a, b) >= _TINY_PARAMETER:
+        return float(stats.beta.sf(y, a, b))
+    log_norm = special.betaln(a, b)
+    if y <= 0.5:
+        return float(-np.expm1(min(a * np.log(y) - np.log(a) - log_norm, 0.0))) if y > 0 \
+            else 1.0
+    return float(np.exp(min(b * np.log1p(-y) - np.log(b) - log_norm, 0.0))) if y < 1 else 0.0
 
 
 def _beta_ppf(q, a, b):
     """Beta quantiles, finite where scipy's are NaN (parameters near 0 or huge)."""
     q, a, b = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in (q, a, b)))
-    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+    tiny = np.minimum(a, b) < _TINY_PARAMETER
+    quantiles = np.full(q.shape, np.nan)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"), \
+            warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # boost's failures on old scipy
-        quantiles = np.array(stats.beta.ppf(q, a, b), dtype=np.float64)
-        bad = ~np.isfinite(quantiles)
+        if tiny.any():  # two-point distributions: the power-law tails, in logarithms
+            quantiles[tiny] = _tiny_beta_ppf(q[tiny], a[tiny], b[tiny])
+        quantiles[~tiny] = stats.beta.ppf(q[~tiny], a[~tiny], b[~tiny])
+        bad = ~np.isfinite(quantiles) & ~tiny
         if bad.any():
             quantiles[bad] = 1.0 - stats.beta.ppf(1.0 - q[bad], b[bad], a[bad])
-        bad = ~np.isfinite(quantiles)
+        bad = ~np.isfinite(quantiles) & ~tiny
         if bad.any():
             low = a[bad] <= b[bad]
             small = np.where(low, a[bad], b[bad])

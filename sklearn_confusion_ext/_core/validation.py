@@ -292,7 +292,7 @@ def _as_array(name, y):
             f"{name} must be array-like (class labels or an (n_samples, n_classes) "
             f"array); got {type(y).__name__}."
         )
-    raw, y = y, np.asarray(y)
+    raw, y = y, _numpy_of_nullable(name, y)
     _refuse_complex(name, y.dtype)
     if y.dtype.kind in "US" and not hasattr(raw, "dtype"):
         _check_strings_only(name, np.asarray(raw, dtype=object))
@@ -308,6 +308,18 @@ def _as_array(name, y):
             "(binary indicators or non-negative soft labels)."
         )
     return np.asarray(y, dtype=np.float64)
+
+
+def _numpy_of_nullable(name, y):
+    """``y`` as a NumPy array; pandas' nullable numbers (``Int64``, ``Float64``,
+    ``boolean``), which older pandas turns into object arrays, keep their NumPy type."""
+    numpy_dtype = getattr(getattr(y, "dtype", None), "numpy_dtype", None)
+    if numpy_dtype is None or not hasattr(y, "to_numpy"):
+        return np.asarray(y)
+    if np.asarray(y.isna() if hasattr(y, "isna") else np.isnan(y)).any():
+        raise ValueError(f"{name} has missing values (pandas.NA); every sample needs a "
+                         "class label.")
+    return y.to_numpy(dtype=numpy_dtype)
 
 
 def _refuse_complex(name, dtype):
