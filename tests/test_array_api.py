@@ -186,6 +186,8 @@ def test_accumulator_pickles_and_adds_mid_stream(rng, library):
 def test_labels_as_an_array_on_another_device():
     """labels= given as an array of the targets' library, on a non-default device."""
     xp = pytest.importorskip("array_api_strict")
+    if not hasattr(xp, "Device"):
+        pytest.skip("this array_api_strict has a single device (multiple devices: 2.1+)")
     device = xp.Device("device1")
     y_true, y_pred = [0, 1, 2, 2, 1], [0, 2, 2, 1, 1]
     on_device = [xp.asarray(y, device=device) for y in (y_true, y_pred)]
