@@ -357,6 +357,17 @@ def _prob_beta_greater_by_density(first, second):
 _TAIL = np.log(1e-12)  # below this log-distance from 0 or 1, the power-law tails are exact
 
 
+def _log_tail_mass(log_t, a, b):
+    """``log P[X <= t]`` for ``X ~ Beta(a, b)`` and small ``t``: the power law
+    ``t^a / (a B(a, b))``. With ``b, a`` swapped, ``log P[X >= 1 - t]``."""
+    return a * log_t - np.log(a) - special.betaln(a, b)
+
+
+def _log_tail_point(log_p, a, b):
+    """The inverse of :func:`_log_tail_mass`: ``log t`` where the lower tail holds ``p``."""
+    return (log_p + np.log(a) + special.betaln(a, b)) / a
+
+
 def _beta_sf_at_quantile(first, second, u):
     """``P[X > y]`` for ``X ~ Beta(*first)`` at ``y``, the ``u``-quantile of ``Beta(*second)``.
 
@@ -367,17 +378,16 @@ def _beta_sf_at_quantile(first, second, u):
     (a, b), (c, d) = first, second
     if 0.0 < u < 1.0:
         # Y's quantile near 0 (its tail is a power law while y * d is small), then X's cdf
-        log_y = (np.log(u) + np.log(c) + special.betaln(c, d)) / c
+        log_y = _log_tail_point(np.log(u), c, d)
         if log_y + np.log1p(d) < _TAIL:
             if log_y + np.log1p(b) >= _TAIL:
                 return _beta_sf(np.exp(log_y), a, b)
-            log_cdf = a * log_y - np.log(a) - special.betaln(a, b)
-            return float(-np.expm1(min(log_cdf, 0.0)))
-        log_1my = (np.log1p(-u) + np.log(d) + special.betaln(c, d)) / d  # the same near 1
+            return float(-np.expm1(min(_log_tail_mass(log_y, a, b), 0.0)))
+        log_1my = _log_tail_point(np.log1p(-u), d, c)  # the same near 1
         if log_1my + np.log1p(c) < _TAIL:
             if log_1my + np.log1p(a) >= _TAIL:
                 return 1.0 - _beta_sf(np.exp(log_1my), b, a)
-            return float(np.exp(min(b * log_1my - np.log(b) - special.betaln(a, b), 0.0)))
+            return float(np.exp(min(_log_tail_mass(log_1my, b, a), 0.0)))
     return _beta_sf(_beta_ppf(u, c, d).item(), a, b)
 
 
@@ -390,9 +400,8 @@ def _tiny_beta_ppf(q, a, b):
     """Quantiles of ``Beta(a, b)`` with a parameter below ``_TINY_PARAMETER``: its mass sits
     within ``exp(-1/a)`` of 0 and 1, where ``P[X <= y] = y^a / (a B(a, b))`` and
     ``P[X >= 1 - t] = t^b / (b B(a, b))`` hold to the float precision."""
-    log_norm = special.betaln(a, b)
-    log_lower = (np.log(q) + np.log(a) + log_norm) / a
-    log_upper = (np.log1p(-q) + np.log(b) + log_norm) / b  # log of 1 - quantile
+    log_lower = _log_tail_point(np.log(q), a, b)
+    log_upper = _log_tail_point(np.log1p(-q), b, a)  # log of 1 - quantile
     return np.where(log_lower < np.log(0.5), np.exp(log_lower),
                     np.where(log_upper < np.log(0.5), -np.expm1(log_upper), 0.5))
 
@@ -401,11 +410,9 @@ def _beta_sf(y, a, b):
     """``P[X > y]`` for ``X ~ Beta(a, b)``, through the tails for tiny parameters."""
     if min(a, b) >= _TINY_PARAMETER:
         return float(stats.beta.sf(y, a, b))
-    log_norm = special.betaln(a, b)
     if y <= 0.5:
-        return float(-np.expm1(min(a * np.log(y) - np.log(a) - log_norm, 0.0))) if y > 0 \
-            else 1.0
-    return float(np.exp(min(b * np.log1p(-y) - np.log(b) - log_norm, 0.0))) if y < 1 else 0.0
+        return float(-np.expm1(min(_log_tail_mass(np.log(y), a, b), 0.0))) if y > 0 else 1.0
+    return float(np.exp(min(_log_tail_mass(np.log1p(-y), b, a), 0.0))) if y < 1 else 0.0
 
 
 def _beta_ppf(q, a, b):

@@ -442,8 +442,7 @@ def checked_row_sums(name, y, first_row=0):
         _raise_not_finite(name, y[row][~finite[row]][0], first_row + row)
     if smallest < 0:
         _raise_negative(name, smallest, first_row + np.flatnonzero(y.min(axis=1) < 0)[0])
-    raise ValueError(f"{name} has rows whose total mass overflows float64; divide the masses "
-                     "by a constant (the normalized transport matrix does not change).")
+    _raise_overflow(name)
 
 
 def _raise_sparse_bad_value(name, y, first_row):
@@ -455,6 +454,10 @@ def _raise_sparse_bad_value(name, y, first_row):
     negative = np.flatnonzero(data < 0)
     if negative.size:
         _raise_negative(name, data.min(), first_row + _row_of(y, negative[0]))
+    _raise_overflow(name)
+
+
+def _raise_overflow(name):
     raise ValueError(f"{name} has rows whose total mass overflows float64; divide the masses "
                      "by a constant (the normalized transport matrix does not change).")
 
