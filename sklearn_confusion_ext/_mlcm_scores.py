@@ -18,7 +18,7 @@ from ._scores import (
 @validate_params()
 def mlcm_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None,
                                      method="heydarian"):
-    """Per-class ``[[TN, FP], [FN, TP]]`` read off the MLCM (eqs. 15-18).
+    """Per-class ``[[TN, FP], [FN, TP]]`` read off the MLCM (equations 15-18).
 
     TP is the diagonal cell of the class, FN the rest of its row, FP the rest
     of its column, and TN, as the paper defines it (eq. 16), the sum of the
@@ -54,7 +54,7 @@ def mlcm_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=Non
                                          average=None, sample_weight=None,
                                          zero_division="warn", include_none="auto",
                                          method="heydarian"):
-    """Precision, recall, F-beta and weight of each class from the MLCM (eqs. 2-7).
+    """Precision, recall, F-beta and weight of each class from the MLCM (equations 2-7).
 
     Recall of class ``k`` is its diagonal cell over its row sum, precision the
     diagonal cell over its column sum. As in the paper and its authors' code,

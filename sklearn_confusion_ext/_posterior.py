@@ -126,7 +126,7 @@ class ConfusionPosterior:
                          for j in range(n_classes)], axis=1)
 
     def mean(self):
-        """Posterior means ``alpha_kj / alpha_k0`` (eq. 16), the Bayes estimates."""
+        """Posterior means ``alpha_kj / alpha_k0`` (equation 16), the Bayes estimates."""
         return self.alpha / self._totals
 
     def var(self):

@@ -21,7 +21,7 @@ _AUTO = Options("auto")
 
 @validate_params()
 def absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
-    """Absolute error AE (eq. 1): ``mean_c |p_hat(c) - p(c)|``.
+    """Absolute error AE (equation 1): ``mean_c |p_hat(c) - p(c)|``.
 
     Parameters
     ----------
@@ -49,7 +49,7 @@ def absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
 
 @validate_params()
 def normalized_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
-    """Normalized absolute error NAE (eq. 3): AE divided by its maximum for ``p``, in [0, 1].
+    """Normalized absolute error NAE (equation 3): AE divided by its maximum for ``p``, in [0, 1].
 
     ``sum_c |p_hat(c) - p(c)| / (2 (1 - min_c p(c)))``.
 
@@ -73,7 +73,7 @@ def normalized_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
 
 @validate_params()
 def relative_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
-    """Relative absolute error RAE (eq. 5): ``mean_c |p_hat(c) - p(c)| / p(c)``.
+    """Relative absolute error RAE (equation 5): ``mean_c |p_hat(c) - p(c)| / p(c)``.
 
     Parameters
     ----------
@@ -100,7 +100,7 @@ def relative_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
 
 @validate_params()
 def normalized_relative_absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
-    """Normalized relative absolute error NRAE (eq. 8), in [0, 1].
+    """Normalized relative absolute error NRAE (equation 8), in [0, 1].
 
     ``sum_c |p_hat(c) - p(c)| / p(c)`` over ``|C| - 1 + (1 - min p) / min p``.
 
@@ -124,7 +124,7 @@ def normalized_relative_absolute_error(p_true, p_pred, *, eps=None, aggregate="m
 
 @validate_params()
 def squared_error(p_true, p_pred, *, eps=None, aggregate="mean"):
-    """Squared error SE (eq. 9): ``mean_c (p(c) - p_hat(c))^2``.
+    """Squared error SE (equation 9): ``mean_c (p(c) - p_hat(c))^2``.
 
     Parameters
     ----------
@@ -146,7 +146,7 @@ def squared_error(p_true, p_pred, *, eps=None, aggregate="mean"):
 
 @validate_params()
 def normalized_squared_error(p_true, p_pred, *, eps=None, aggregate="mean"):
-    """Normalized squared error NSE (eq. 11): SE over its maximum for ``p``, in [0, 1].
+    """Normalized squared error NSE (equation 11): SE over its maximum for ``p``, in [0, 1].
 
     Parameters
     ----------
@@ -168,7 +168,7 @@ def normalized_squared_error(p_true, p_pred, *, eps=None, aggregate="mean"):
 
 @validate_params()
 def discordance_ratio(p_true, p_pred, *, eps=None, aggregate="mean"):
-    """Discordance ratio DR (eq. 13): ``mean_c |p(c) - p_hat(c)| / max(p(c), p_hat(c))``.
+    """Discordance ratio DR (equation 13): ``mean_c |p(c) - p_hat(c)| / max(p(c), p_hat(c))``.
 
     Parameters
     ----------
@@ -190,7 +190,7 @@ def discordance_ratio(p_true, p_pred, *, eps=None, aggregate="mean"):
 
 @validate_params()
 def kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
-    """Kullback-Leibler divergence KLD (eq. 14): ``sum_c p(c) log(p(c) / p_hat(c))``.
+    """Kullback-Leibler divergence KLD (equation 14): ``sum_c p(c) log(p(c) / p_hat(c))``.
 
     Computed as ``sum_c p(c) (log p(c) - log p_hat(c))`` over the classes with
     ``p(c) > 0``, so denormal prevalences give the finite value (at most about 745).
@@ -216,7 +216,7 @@ def kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
 
 @validate_params()
 def normalized_kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
-    """Normalized KLD (eq. 16): ``2 e^KLD / (e^KLD + 1) - 1``, in [0, 1].
+    """Normalized KLD (equation 16): ``2 e^KLD / (e^KLD + 1) - 1``, in [0, 1].
 
     Computed as the equal ``tanh(KLD / 2)``, which cannot overflow; it rounds to 1 for
     a KLD above about 37.
@@ -241,7 +241,7 @@ def normalized_kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
 
 @validate_params()
 def pearson_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
-    """Pearson divergence PD (eq. 17): ``mean_c (p(c) - p_hat(c))^2 / p_hat(c)``.
+    """Pearson divergence PD (equation 17): ``mean_c (p(c) - p_hat(c))^2 / p_hat(c)``.
 
     The PD column of the paper's Appendix B does not follow eq. (17); this is eq. (17).
 
@@ -266,7 +266,7 @@ def pearson_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
 
 
 def smooth(p, eps):
-    """Additive smoothing of eq. (6): ``(eps + p(c)) / (eps |C| + sum_c p(c))``.
+    """Additive smoothing of equation (6): ``(eps + p(c)) / (eps |C| + sum_c p(c))``.
 
     An ``eps`` above 1 divides numerator and denominator by ``eps`` first, so a huge
     ``eps`` gives the uniform distribution rather than an overflow.
@@ -565,7 +565,7 @@ default="classify_and_count"
 @validate_params()
 def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol="natural",
                                 random_state=None):
-    """Index arrays of test samples for evaluating quantifiers over many samples (Sec. 5.3).
+    """Index arrays of test samples for evaluating quantifiers over many samples (Section 5.3).
 
     Beyond the paper: ``"natural"`` draws each sample uniformly (the natural prevalence,
     up to sampling noise); ``"artificial"`` first draws a prevalence vector uniformly from

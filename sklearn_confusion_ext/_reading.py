@@ -77,7 +77,7 @@ def prevalence_ranking(y_test, y_train=None, *, labels=None):
 
 @validate_params()
 def f1_ranking_disorder(matrix_a, matrix_b):
-    """F1 ranking disorder ``Delta(M_a, M_b)`` of eq. (52).
+    """F1 ranking disorder ``Delta(M_a, M_b)`` of equation (52).
 
     Rank the classes by decreasing F1-score of ``matrix_b``, read the
     F1-scores of ``matrix_a`` in that order, and measure how far they are

@@ -89,7 +89,7 @@ def multilabel_counts_from_confusion(confusion, include_none="auto", true_negati
 
 
 def accuracy_from_confusion(matrix, normalize=True):
-    """Diagonal mass over total mass (eq. 43); ``normalize=False`` gives the diagonal mass."""
+    """Diagonal mass over total mass (equation 43); ``normalize=False`` gives the diagonal mass."""
     if not normalize:
         return float(np.trace(matrix))
     largest = matrix.max(initial=0.0)
@@ -104,7 +104,7 @@ def accuracy_from_confusion(matrix, normalize=True):
 def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
                                            zero_division="warn", include_none="auto",
                                            classes=None):
-    """Precision, recall, F-beta and support read off a confusion (eqs. 37-42).
+    """Precision, recall, F-beta and support read off a confusion (equations 37-42).
 
     Parameters
     ----------

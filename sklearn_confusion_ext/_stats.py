@@ -123,7 +123,7 @@ class MarginalHomogeneityResult(_UnpacksLikeScipy):
 
 @validate_params()
 def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"):
-    """McNemar's test of a 2 x 2 confusion matrix (Section 3.1, eqs. 5-8).
+    """McNemar's test of a 2 x 2 confusion matrix (Section 3.1, equations 5-8).
 
     Under the null hypothesis the two off-diagonal cells are equally likely: a class is
     mistaken for the other as often as the other for it. The exact test treats
@@ -197,7 +197,7 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
 
 @validate_params()
 def stuart_maxwell_test(confusion, *, display_labels=None, labels=None):
-    """Stuart-Maxwell test of marginal homogeneity (Section 3.2, eqs. 9-10).
+    """Stuart-Maxwell test of marginal homogeneity (Section 3.2, equations 9-10).
 
     Tests whether every class is predicted as often as it occurs (``pi_i+ = pi_+i`` for
     all ``i``) with ``d^T V^-1 d`` on the differences ``d_s = n_+s - n_s+`` of the first

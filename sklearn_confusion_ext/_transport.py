@@ -205,7 +205,7 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
 
 @validate_params()
 def transport_plan(y_true_row, y_pred_row):
-    """Maximum-entropy optimal transference plan of one instance (eq. 8).
+    """Maximum-entropy optimal transference plan of one instance (equation 8).
 
     Parameters
     ----------
@@ -330,7 +330,7 @@ def _callable_weights(weighting, targets):
 
 
 def _plan_block(u, v, weights, true_empty, pred_empty):
-    """Weighted plans of a block: diagonal, off-diagonal and "none" parts (eq. 8)."""
+    """Weighted plans of a block: diagonal, off-diagonal and "none" parts (equation 8)."""
     common, deficit, excess = _split(u, v)
     diagonal = weighted_sum(common, weights)
     none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
@@ -432,7 +432,7 @@ def _none_parts(deficit, excess, weights, true_empty, pred_empty):
 
 
 def _plan_scale(deficit_mass, weights):
-    """``lambda / s`` per row; zero where the deficit is rounding noise (eq. 9)."""
+    """``lambda / s`` per row; zero where the deficit is rounding noise (equation 9)."""
     return safe_divide(weights, deficit_mass * as_float(deficit_mass > DEFICIT_TOLERANCE))
 
 

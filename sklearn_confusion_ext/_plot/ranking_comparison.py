@@ -9,7 +9,7 @@ from .matplotlib_check import check_matplotlib
 
 
 class RankingComparisonDisplay:
-    """F1 re-ordering bar charts of two confusion matrices (Erbani et al. 2024, Fig. 6-7).
+    """F1 re-ordering bar charts of two confusion matrices (Erbani et al. 2024, Figures 6-7).
 
     Left: ``matrix_a``'s F1-scores in the order of ``matrix_b``'s ranking; right: the
     converse. Ordered charts mean the two matrices rank the classes alike; the titles give
