@@ -21,18 +21,34 @@ extensions = [
     "sphinx_gallery.gen_gallery",
 ]
 
+templates_path = ["_templates"]
 autosummary_generate = True
-numpydoc_show_class_members = False
+# Class pages: the class template documents every public method and attribute
+# (``:members:``); numpydoc adds the tables of methods and attributes above them.
+numpydoc_show_class_members = True
 numpydoc_class_members_toctree = False
-exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py"]
+exclude_patterns = ["_build", "_templates", "auto_examples/*.ipynb", "auto_examples/*.py"]
 html_theme = "pydata_sphinx_theme"
 html_title = "sklearn-confusion-ext"
 
-intersphinx_mapping = {}
+# The build is offline: each project's inventory is a small file committed in
+# _intersphinx/ (written by _intersphinx/make_inventories.py) listing the names these pages
+# use, with their addresses on the project's site.
+intersphinx_mapping = {
+    "sklearn": ("https://scikit-learn.org/stable/", "_intersphinx/sklearn-objects.inv"),
+    "numpy": ("https://numpy.org/doc/stable/", "_intersphinx/numpy-objects.inv"),
+    "scipy": ("https://docs.scipy.org/doc/scipy/", "_intersphinx/scipy-objects.inv"),
+    "matplotlib": ("https://matplotlib.org/stable/", "_intersphinx/matplotlib-objects.inv"),
+}
 
 sphinx_gallery_conf = {
     "examples_dirs": "../examples",
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",
     "download_all_examples": False,
+    # "Examples using X" on the API pages and ``.. minigallery::`` in the user guide.
+    "backreferences_dir": "generated/backreferences",
+    "doc_module": ("sklearn_confusion_ext",),
+    "reference_url": {"sklearn_confusion_ext": None},
+    "remove_config_comments": True,
 }
