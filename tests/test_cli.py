@@ -28,7 +28,7 @@ def test_report_text_and_json_on_label_files(label_files, capsys):
     true, pred = label_files
     assert main(["report", "--true", str(true), "--pred", str(pred)]) == 0
     text = capsys.readouterr().out
-    assert "6 samples, single-label targets, classes cat, dog, fox" in text
+    assert "6 samples, single-label targets, 3 classes: cat, dog, fox." in text
     assert "Marginal homogeneity" in text
     assert main(["report", "--true", str(true), "--pred", str(pred), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -129,7 +129,7 @@ def test_one_class_and_strict_json(tmp_path, capsys):
     (tmp_path / "one.csv").write_text("a\na\na\n")
     assert main(["report", "--true", str(tmp_path / "one.csv"), "--pred",
                  str(tmp_path / "one.csv")]) == 0
-    assert "3 samples, single-label targets, classes a" in capsys.readouterr().out
+    assert "3 samples, single-label targets, 1 class: a." in capsys.readouterr().out
     (tmp_path / "t.csv").write_text("a\nb\na\nb\n")
     (tmp_path / "p.csv").write_text("a\na\na\na\n")
     assert main(["report", "--true", str(tmp_path / "t.csv"), "--pred",

@@ -11,14 +11,18 @@ import argparse
 import json
 import math
 import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
 
 from .._core.config import config_context
 from .._core.params import PARAMETERS, options_of
-from .demo import demo
+from .demo import demo_sections
 from .files import InputError, load_targets
-from .report import build_report, format_report, save_plots
+from .html import html_page
+from .report import build_report, figures, has_matplotlib, save_plots
+from .text import MIN_WIDTH, format_report, terminal_width
 
 _READING = """\
 Reading text files (the options apply to both files):
@@ -50,19 +54,24 @@ def main(argv=None):
                                      description="sklearn-confusion-ext command line.")
     commands = parser.add_subparsers(dest="command", required=True)
     demo_parser = commands.add_parser("demo", help="report every method on built-in data")
-    demo_parser.add_argument("--output", help="directory for the PNG plots")
+    _output_options(demo_parser)
+    demo_parser.add_argument("--output", metavar="DIR",
+                             help="deprecated name of --plots (will be removed in 0.2)")
     report_parser = commands.add_parser(
         "report", help="report on your own predictions", epilog=_READING,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     report_parser.add_argument("--true", required=True,
                                help="true labels (.npy, or text: .csv, .tsv, .txt)")
     report_parser.add_argument("--pred", required=True,
-                               help="predictions (.npy, or text: .csv, .tsv, .txt)")
+                               help="predictions (.npy, or text: .csv, .tsv, .txt): labels, "
+                                    "indicators, soft labels, or probabilities against "
+                                    "labels in --true (columns in the order of the sorted "
+                                    "labels, or of --labels)")
     report_parser.add_argument("--kind", default="auto", choices=options_of("report", "kind"))
     report_parser.add_argument("--labels", nargs="+", help="classes to report, in order")
     report_parser.add_argument("--format", default="text",
                                choices=options_of("report", "format"))
-    report_parser.add_argument("--plots", help="directory for the PNG plots")
+    _output_options(report_parser)
     header = report_parser.add_mutually_exclusive_group()
     header.add_argument("--header", dest="header", action="store_true", default=None,
                         help="text files start with a header line (default: detect)")
@@ -78,29 +87,92 @@ def main(argv=None):
                                help="refuse matrices above N MiB (default: the package's "
                                     "setting, sklearn_confusion_ext.get_config())")
     args = parser.parse_args(argv)
-    if args.command == "demo":
-        demo(args.output)
-        return 0
+    width = terminal_width(args.width)
     try:
-        y_true, y_pred = load_targets(args.true, args.pred, header=args.header,
-                                      delimiter=args.delimiter,
-                                      index_column=args.index_column)
-        labels = _parse_labels(args.labels, y_true)
-        with config_context(max_matrix_mib=args.max_matrix_mib):
-            report = build_report(y_true, y_pred, kind=args.kind, labels=labels)
-            if args.plots:
-                save_plots(y_true, y_pred, args.plots, labels=labels)
-    except (InputError, ValueError, OSError) as exc:  # OSError: --plots is not a folder
+        if args.command == "demo":
+            if args.output is not None:
+                print("warning: demo --output is deprecated and will be removed in 0.2; "
+                      "use --plots", file=sys.stderr)
+                if args.plots is None:
+                    args.plots = args.output
+            sections = [(heading, introduction, build_report(y_true, y_pred), (y_true, y_pred))
+                        for heading, introduction, (y_true, y_pred) in demo_sections()]
+            title, labels = "sklearn-confusion-ext demo", None
+        else:
+            y_true, y_pred = load_targets(args.true, args.pred, header=args.header,
+                                          delimiter=args.delimiter,
+                                          index_column=args.index_column)
+            labels = _parse_labels(args.labels, y_true)
+            with config_context(max_matrix_mib=args.max_matrix_mib):
+                report = build_report(y_true, y_pred, kind=args.kind, labels=labels)
+            sections = [(None, None, report, (y_true, y_pred))]
+            title = f"sklearn-confusion-ext report: {args.pred} against {args.true}"
+        with config_context(max_matrix_mib=getattr(args, "max_matrix_mib", None)):
+            saved = _write_files(sections, args, title, labels)
+    except (InputError, ValueError, OSError) as exc:  # OSError: an unusable output path
         message = " ".join(str(exc).split())
         if "max_matrix_mib" in message:
             message += " From the command line: --max-matrix-mib N."
         print(f"error: {message}", file=sys.stderr)
         return 2
-    if args.format == "json":
-        print(json.dumps(_strict_json(report), indent=2, allow_nan=False))
-    else:
-        print(format_report(report), end="")
+    if getattr(args, "format", "text") == "json":
+        reports = [report for _, _, report, _ in sections]
+        print(json.dumps(_strict_json(reports[0] if len(reports) == 1 else reports),
+                         indent=2, allow_nan=False))
+        return 0
+    if args.command == "demo":
+        print(f"{title}\n")
+    for heading, introduction, report, _ in sections:
+        if heading:
+            print(f"{heading}\n{'=' * len(heading)}\n")
+        if introduction:
+            print(textwrap.fill(introduction, width=width) + "\n")
+        print(format_report(report, width=width))
+    for path in saved:
+        print(f"Saved: {path}")
     return 0
+
+
+def _output_options(parser):
+    parser.add_argument("--plots", metavar="DIR",
+                        help="directory for the PNG plots (needs matplotlib)")
+    parser.add_argument("--html", metavar="FILE",
+                        help="write the report as one self-contained HTML page (figures "
+                             "embedded when matplotlib is installed)")
+    parser.add_argument("--width", type=_width, metavar="N",
+                        help="text width in characters (default: the terminal's, 80 when "
+                             "the output is not a terminal); wider tables wrap in blocks of "
+                             "columns")
+
+
+def _write_files(sections, args, title, labels):
+    """Save the plots and the HTML page that the options ask for; returns their paths."""
+    saved = []
+    if args.plots:
+        for i, (_, _, _, (y_true, y_pred)) in enumerate(sections):
+            directory = Path(args.plots)
+            if len(sections) > 1:
+                directory = directory / ("digits", "digits_soft", "multilabel")[i]
+            saved += save_plots(y_true, y_pred, directory, labels=labels)
+    if args.html:
+        page = html_page(title, [
+            (heading, introduction, report,
+             [(name, figure) for _, name, figure in figures(y_true, y_pred, labels=labels)]
+             if has_matplotlib() else [])
+            for heading, introduction, report, (y_true, y_pred) in sections])
+        Path(args.html).write_text(page, encoding="utf-8")
+        saved.append(Path(args.html))
+    return saved
+
+
+def _width(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or value < MIN_WIDTH:
+        raise argparse.ArgumentTypeError(f"expected an integer >= {MIN_WIDTH}, got {text!r}")
+    return value
 
 
 def _max_matrix_mib(text):

@@ -1,15 +1,10 @@
 """``demo``: small models trained on data shipped with scikit-learn (no download)."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-from .report import build_report, format_report, save_plots
 
-
-def demo(output=None, stream=sys.stdout):
-    """Print the report of every method on shipped data; save the plots in ``output``."""
+def demo_sections():
+    """``(heading, introduction, (y_true, y_pred))`` of each part of the demo."""
     from sklearn.datasets import load_digits, make_multilabel_classification
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import confusion_matrix
@@ -25,23 +20,19 @@ def demo(output=None, stream=sys.stdout):
     hard = model.predict(X_test)
     equal = np.array_equal(confusion_matrix(y_test, hard),
                            transport_confusion_matrix(y_test, hard))
-    print("sklearn-confusion-ext demo\n\n1. Digits (8x8 images, 10 classes), "
-          f"{len(y_test)} test images, logistic regression. The transport confusion matrix "
-          f"of the hard predictions is sklearn's confusion_matrix: {equal}.\n", file=stream)
-    print(format_report(build_report(y_test, hard)), file=stream)
     soft = model.predict_proba(X_test)
-    one_hot = np.eye(10)[y_test]
-    print("2. The same model's predicted probabilities as soft labels:\n", file=stream)
-    print(format_report(build_report(one_hot, soft)), file=stream)
     X_ml, Y_ml = make_multilabel_classification(n_samples=600, n_classes=5, n_labels=2,
                                                 random_state=0)
     multilabel = KNeighborsClassifier().fit(X_ml[:400], Y_ml[:400]).predict(X_ml[400:])
-    print("3. Multi-label data (5 classes, generated), k nearest neighbours:\n", file=stream)
-    print(format_report(build_report(Y_ml[400:], multilabel)), file=stream)
-    if output is not None:
-        paths = []
-        for name, (truth, prediction) in {"digits": (y_test, hard),
-                                          "digits_soft": (one_hot, soft),
-                                          "multilabel": (Y_ml[400:], multilabel)}.items():
-            paths += save_plots(truth, prediction, Path(output) / name)
-        print(f"Plots saved: {', '.join(str(path) for path in paths)}", file=stream)
+    return [
+        ("1. Digits: predicted labels",
+         f"Digits (8x8 images, 10 classes), {len(y_test)} test images, logistic regression. "
+         "The transport confusion matrix of the hard predictions is sklearn's "
+         f"confusion_matrix: {equal}.", (y_test, hard)),
+        ("2. Digits: predicted probabilities",
+         "The same model's predicted probabilities as soft labels, against the one-hot "
+         "true labels.", (np.eye(10)[y_test], soft)),
+        ("3. Multi-label",
+         "Multi-label data (5 classes, generated), k nearest neighbours.",
+         (Y_ml[400:], multilabel)),
+    ]

@@ -1,11 +1,16 @@
-"""The report of every method that applies to a pair of targets: JSON-ready data, text,
-and the plots."""
+"""The report of every method that applies to a pair of targets: JSON-ready data (laid out
+as text by :mod:`.text` and as a page by :mod:`.html`) and the figures."""
 
+import importlib.util
 from pathlib import Path
 
 import numpy as np
 
 from .files import InputError
+from .text import verdict
+
+POSTERIOR_PRIOR = 1.0
+POSTERIOR_LEVEL = 0.95
 
 
 def build_report(y_true, y_pred, *, kind="auto", labels=None):
@@ -33,14 +38,18 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None):
     found = targets.kind
     if kind != "auto" and kind != {"single-label": "single"}.get(found, found):
         raise InputError(f"--kind {kind} does not match the files, which hold {found} targets")
-    names = [str(name) for name in (targets.classes if targets.selection is None
-                                    else targets.classes[targets.selection])]
+    names = class_names(targets)
     report = {"kind": found, "classes": names, "n_samples": int(targets.n_samples)}
-    weightings = ("uniform",) if found == "single-label" else ("uniform", "true", "pred")
-    report["transport_confusion_matrix"] = {
-        weighting: transport_confusion_matrix(y_true, y_pred, labels=labels,
-                                              weighting=weighting).tolist()
-        for weighting in weightings}
+    matrices = {weighting: transport_confusion_matrix(y_true, y_pred, labels=labels,
+                                                      weighting=weighting)
+                for weighting in ("uniform", "true", "pred")}
+    uniform = matrices["uniform"]
+    if all(np.allclose(matrix, uniform, rtol=1e-9, atol=1e-9 * max(1.0, np.abs(uniform).max()))
+           for matrix in matrices.values()):
+        matrices = {"uniform": matrices["uniform"]}
+        report["transport_weightings"] = _same_weightings(targets)
+    report["transport_confusion_matrix"] = {weighting: matrix.tolist()
+                                            for weighting, matrix in matrices.items()}
     report["transport_classification_report"] = transport_classification_report(
         y_true, y_pred, labels=labels, output_dict=True, zero_division=0.0)
     report["measures"] = {
@@ -74,6 +83,12 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None):
     return report
 
 
+def class_names(targets):
+    """The names of the reported classes (those of ``labels=``, when given)."""
+    return [str(name) for name in (targets.classes if targets.selection is None
+                                   else targets.classes[targets.selection])]
+
+
 def _add_statistics(report, counts, names, stuart_maxwell_test, bhapkar_test, posthoc,
                     dirichlet_posterior):
     import warnings
@@ -85,78 +100,50 @@ def _add_statistics(report, counts, names, stuart_maxwell_test, bhapkar_test, po
             try:
                 result = test(counts)
                 statistics[name] = {"statistic": result.statistic, "pvalue": result.pvalue,
-                                    "df": result.df}
+                                    "df": result.df, "verdict": verdict(result.pvalue)}
             except ValueError as exc:
                 statistics[name] = {"not_applicable": str(exc)}
     result = posthoc(counts, display_labels=names)
-    statistics["one_versus_all"] = {name: {"pvalue_less": float(less),
-                                           "pvalue_greater": float(greater),
-                                           "verdict": str(verdict)}
-                                    for name, less, greater, verdict in zip(
-                                        names, result.pvalue_less, result.pvalue_greater,
-                                        result.verdict)}
-    statistics["posterior_mean"] = dirichlet_posterior(counts).mean().tolist()
+    statistics["one_versus_all"] = {
+        name: {"pvalue_less": float(less), "pvalue_greater": float(greater),
+               "pvalue_less_corrected": float(less_corrected),
+               "pvalue_greater_corrected": float(greater_corrected), "verdict": str(verdict)}
+        for name, less, greater, less_corrected, greater_corrected, verdict in zip(
+            names, result.pvalue_less, result.pvalue_greater, result.pvalue_less_corrected,
+            result.pvalue_greater_corrected, result.verdict)}
+    posterior = dirichlet_posterior(counts, prior=POSTERIOR_PRIOR)
+    lower, upper = posterior.credible_interval(POSTERIOR_LEVEL)
+    statistics["posterior_mean"] = posterior.mean().tolist()
+    statistics["posterior"] = {"prior": POSTERIOR_PRIOR, "level": POSTERIOR_LEVEL,
+                               "mean": statistics["posterior_mean"], "lower": lower.tolist(),
+                               "upper": upper.tolist()}
     report["statistics"] = statistics
 
 
-def format_report(report):
-    """The report as readable text."""
-    lines = [f"{report['n_samples']} samples, {report['kind']} targets, classes "
-             f"{', '.join(report['classes'])}"]
-    for weighting, matrix in report["transport_confusion_matrix"].items():
-        lines += ["", f"Transport confusion matrix (weighting={weighting!r}):",
-                  _format_matrix(matrix)]
-    lines += ["", "Transport classification report:",
-              _format_scores(report["transport_classification_report"])]
-    if "mlcm" in report:
-        lines += ["", "MLCM (last row: no true label, last column: no predicted label):",
-                  _format_matrix(report["mlcm"])]
-    lines += ["", "Measures:"]
-    lines += [f"  {name:28s} {value:.4f}" for name, value in report["measures"].items()]
-    if "statistics" in report:
-        lines += ["", "Marginal homogeneity:"]
-        for name in ("stuart_maxwell", "bhapkar"):
-            result = report["statistics"][name]
-            lines.append(f"  {name:15s} " + (
-                f"statistic {result['statistic']:.3f}, df {result['df']}, "
-                f"p-value {result['pvalue']:.3g}" if "statistic" in result
-                else result["not_applicable"]))
-        lines.append("  one versus all (Bonferroni):")
-        for name, row in report["statistics"]["one_versus_all"].items():
-            lines.append(f"    {name:12s} {row['verdict']}")
-    if "quantification" in report:
-        quantification = report["quantification"]
-        lines += ["", "Quantification (classify and count):",
-                  f"  normalized absolute error     "
-                  f"{quantification['normalized_absolute_error']:.4f}",
-                  f"  normalized KL divergence      "
-                  f"{quantification['normalized_kl_divergence']:.4f}"]
-    return "\n".join(lines) + "\n"
+def _same_weightings(targets):
+    """Why the three weightings gave one matrix."""
+    if targets.single_label:
+        why = ": every instance has one true and one predicted label"
+    elif all(np.allclose(_row_sums(y), 1.0) for y in (targets.y_true, targets.y_pred)):
+        why = ": every row of both targets sums to one, so no weighting rescales a row"
+    else:
+        why = " on these targets"
+    return f"The three weightings (uniform, true, pred) give this same matrix{why}."
 
 
-def _format_matrix(matrix):
-    with np.printoptions(precision=2, suppress=True, linewidth=120):
-        return str(np.asarray(matrix))
+def _row_sums(y):
+    return np.asarray(y.sum(axis=1)).ravel()
 
 
-def _format_scores(scores):
-    lines = []
-    for name, row in scores.items():
-        if isinstance(row, dict):
-            lines.append(f"  {name:>14s}  precision {row['precision']:.3f}  recall "
-                         f"{row['recall']:.3f}  f1 {row['f1-score']:.3f}")
-        else:
-            lines.append(f"  {name:>14s}  {row:.3f}")
-    return "\n".join(lines)
+def has_matplotlib():
+    return importlib.util.find_spec("matplotlib") is not None
 
 
-def save_plots(y_true, y_pred, directory, labels=None):
-    """PNG files of the displays that apply to these targets; returns their paths."""
+def figures(y_true, y_pred, *, labels=None):
+    """``(file name, title, figure)`` of each display that applies to these targets."""
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from .. import (
         MLCMDisplay,
         PosteriorIntervalDisplay,
@@ -165,24 +152,45 @@ def save_plots(y_true, y_pred, directory, labels=None):
     )
     from .._core.validation import check_targets
 
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     kind = check_targets(y_true, y_pred, labels=labels).kind
-    paths = []
 
-    def save(display, name):
-        path = directory / name
-        display.figure_.savefig(path, dpi=100, bbox_inches="tight")
-        plt.close(display.figure_)
-        paths.append(path)
+    def titled(display, title):
+        if hasattr(display, "ax_"):
+            display.ax_.set_title(title)
+        else:  # one panel per class, each with its own title
+            display.figure_.suptitle(title)
+        return title, display.figure_
 
-    save(TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred, labels=labels,
-                                                          xticks_rotation=45),
-         "transport_confusion_matrix.png")
+    yield ("transport_confusion_matrix.png", *titled(
+        TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred, labels=labels,
+                                                         xticks_rotation=45),
+        "Transport confusion matrix (weighting='uniform')"))
     if kind != "soft":
-        save(MLCMDisplay.from_predictions(y_true, y_pred, labels=labels, xticks_rotation=45),
-             "mlcm.png")
+        yield ("mlcm.png", *titled(
+            MLCMDisplay.from_predictions(y_true, y_pred, labels=labels, xticks_rotation=45),
+            "MLCM (none: no true label / no predicted label)"))
     if kind == "single-label":
         counts = transport_confusion_matrix(y_true, y_pred, labels=labels)
-        save(PosteriorIntervalDisplay.from_confusion(counts), "posterior_intervals.png")
+        names = class_names(check_targets(y_true, y_pred, labels=labels))
+        yield ("posterior_intervals.png", *titled(
+            PosteriorIntervalDisplay.from_confusion(
+                counts, prior=POSTERIOR_PRIOR, level=POSTERIOR_LEVEL, method="equal-tailed",
+                display_labels=names[:len(counts)]),
+            f"Posterior of P[predicted | true], {POSTERIOR_LEVEL:.0%} equal-tailed intervals"))
+
+
+def save_plots(y_true, y_pred, directory, labels=None):
+    """PNG files of the displays that apply to these targets; returns their paths."""
+    if not has_matplotlib():
+        raise InputError("--plots needs matplotlib: pip install matplotlib")
+    import matplotlib.pyplot as plt
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, _, figure in figures(y_true, y_pred, labels=labels):
+        path = directory / name
+        figure.savefig(path, dpi=100, bbox_inches="tight")
+        plt.close(figure)
+        paths.append(path)
     return paths
