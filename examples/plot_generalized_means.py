@@ -16,6 +16,8 @@ imbalanced problem, then audit a measure's properties.
 # -------------------------------------------------------
 # On a 90/10 problem, always answering the majority class gets 0.9 accuracy; GM_r (like
 # every measure with a constant baseline) gives it 0, the score of a random guess.
+from functools import partial
+
 import matplotlib.pyplot as plt
 import numpy as np
 from sklearn.metrics import accuracy_score, f1_score
@@ -49,7 +51,9 @@ plt.show()
 # ------------------
 # :func:`~sklearn_confusion_ext.audit_measure` enumerates small confusion matrices and
 # triples of labelings, computes the constant-baseline expectations exactly, and reports a
-# counterexample for every property that fails.
-result = audit_measure(f1_score, max_n=5, n_trials=200, random_state=0)
+# counterexample for every property that fails. F1 is undefined when neither labeling has
+# a positive element; as in the paper's Table 2 it is then 1 (``zero_division=1.0``).
+result = audit_measure(partial(f1_score, zero_division=1.0), max_n=5, n_trials=200,
+                       random_state=0)
 print(result)
 print("class symmetry fails on:", result.counterexamples["class_symmetry"]["matrices"])

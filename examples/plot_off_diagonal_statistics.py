@@ -24,9 +24,23 @@ from sklearn_confusion_ext import (
 classes = ["FallenLeaf", "Conifers", "Agricultural", "Scrub"]
 land_use = [[65, 6, 0, 4], [4, 81, 11, 7], [22, 5, 85, 3], [24, 8, 19, 90]]
 
-print(stuart_maxwell_test(land_use))
-print(bhapkar_test(land_use))
-print(marginal_homogeneity_posthoc(land_use, display_labels=classes))
+for name, test in (("Stuart-Maxwell", stuart_maxwell_test), ("Bhapkar", bhapkar_test)):
+    result = test(land_use)
+    print(f"{name:>14}: statistic {result.statistic:.2f}, df {result.df}, "
+          f"p-value {result.pvalue:.1e}")
+
+# %%
+# Which classes?
+# --------------
+# The one-versus-all tests compare, for each class, the elements of that class predicted
+# as another class with the elements of other classes predicted as it; the p-values are
+# Bonferroni-corrected across the four classes.
+posthoc = marginal_homogeneity_posthoc(land_use, display_labels=classes)
+print(f"{'class':>12} {'T':>4} {'discordant':>10} {'p (corrected)':>14}  verdict")
+for name, t, n, p, verdict in zip(posthoc.display_labels, posthoc.statistic,
+                                  posthoc.n_discordant, posthoc.pvalue_two_sided_corrected,
+                                  posthoc.verdict):
+    print(f"{name:>12} {t:4.0f} {n:10.0f} {p:14.2g}  {verdict}")
 
 # %%
 # Posterior of each row
@@ -36,5 +50,13 @@ print(marginal_homogeneity_posthoc(land_use, display_labels=classes))
 posterior = dirichlet_posterior(land_use, display_labels=classes)
 print("P[Scrub is taken for FallenLeaf more often than the converse] =",
       round(posterior.prob_confusion_exceeds(3, 0), 4))
+lower, upper = posterior.credible_interval(0.95, method="hpd")
+mean = posterior.mean()
+print("P[predicted FallenLeaf | actual Scrub]: "
+      f"mean {mean[3, 0]:.3f}, 95% HPD interval [{lower[3, 0]:.3f}, {upper[3, 0]:.3f}]")
+
+# %%
+# :class:`~sklearn_confusion_ext.PosteriorIntervalDisplay` draws, for each actual class,
+# the posterior mean and the 95% highest-density interval of every predicted class.
 display = PosteriorIntervalDisplay.from_confusion(land_use, display_labels=classes)
 plt.show()
