@@ -16,6 +16,7 @@ instances with an empty label or prediction.
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._core.arrays import (
     as_float,
@@ -196,6 +197,8 @@ class _BinaryInstances(Instances):
     def read(self, rows):
         """``(t, p, n_true, n_pred, weights)``; no instance is left out."""
         t, p, n_true, n_pred = self.targets.rows(rows)
+        if sp.issparse(t) != sp.issparse(p):  # labels beside 0/1 predictions: a dense chunk
+            t, p = dense(t), dense(p)
         sample_weight = self.targets.sample_weight
         weights = ones_like(n_true) if sample_weight is None else sample_weight[rows]
         return (t, p, n_true, n_pred, weights), np.asarray(0)

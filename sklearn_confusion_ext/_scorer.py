@@ -48,10 +48,11 @@ class _MatrixScorer:
 
     def __call__(self, estimator, X, y_true, sample_weight=None):
         y_pred, y_true = _predictions(estimator, X, y_true, self.response_method)
+        labels = column_labels(estimator, y_true, y_pred)
         if self.metric == "accuracy":
-            return self._accuracy(y_true, y_pred, sample_weight)
+            return self._accuracy(y_true, y_pred, sample_weight, labels)
         index = {"precision": 0, "recall": 1, "f1": 2}[self.metric]
-        scores = self._prfs(y_true, y_pred, sample_weight)
+        scores = self._prfs(y_true, y_pred, sample_weight, labels)
         return float(scores[index])
 
 
@@ -60,13 +61,15 @@ class TransportScorer(_MatrixScorer):
 
     _factory = "make_transport_scorer"
 
-    def _accuracy(self, y_true, y_pred, sample_weight):
+    def _accuracy(self, y_true, y_pred, sample_weight, labels):
         params = {k: v for k, v in self.params.items() if k in ("weighting", "empty")}
-        return transport_accuracy_score(y_true, y_pred, sample_weight=sample_weight, **params)
+        return transport_accuracy_score(y_true, y_pred, sample_weight=sample_weight,
+                                        labels=labels, **params)
 
-    def _prfs(self, y_true, y_pred, sample_weight):
+    def _prfs(self, y_true, y_pred, sample_weight, labels):
         return transport_precision_recall_fscore_support(
-            y_true, y_pred, average=self.average, sample_weight=sample_weight, **self.params)
+            y_true, y_pred, average=self.average, sample_weight=sample_weight, labels=labels,
+            **self.params)
 
 
 class MLCMScorer(_MatrixScorer):
@@ -74,15 +77,16 @@ class MLCMScorer(_MatrixScorer):
 
     _factory = "make_mlcm_scorer"
 
-    def _accuracy(self, y_true, y_pred, sample_weight):
+    def _accuracy(self, y_true, y_pred, sample_weight, labels):
         # Micro precision = micro recall = trace / total on the whole MLCM.
         return float(mlcm_precision_recall_fscore_support(
-            y_true, y_pred, average="micro", sample_weight=sample_weight,
+            y_true, y_pred, average="micro", sample_weight=sample_weight, labels=labels,
             method=self.params.get("method", "heydarian"))[0])
 
-    def _prfs(self, y_true, y_pred, sample_weight):
+    def _prfs(self, y_true, y_pred, sample_weight, labels):
         return mlcm_precision_recall_fscore_support(
-            y_true, y_pred, average=self.average, sample_weight=sample_weight, **self.params)
+            y_true, y_pred, average=self.average, sample_weight=sample_weight, labels=labels,
+            **self.params)
 
 
 @validate_params()
@@ -100,8 +104,8 @@ def make_transport_scorer(metric="f1", *, average="macro", weighting="uniform",
     weighting : {"uniform", "true", "pred"} or callable, default="uniform"
         Instance weights of the matrix.
     response_method : {"predict", "predict_proba"}, default="predict"
-        Hard predictions, or the predicted probabilities as soft labels (columns aligned
-        with ``estimator.classes_``; 1-D true labels become one-hot rows).
+        Hard predictions, or the predicted probabilities scored against the true labels
+        (columns named by ``estimator.classes_``).
     beta : float, default=1.0
         F-beta's weight of recall.
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
@@ -249,23 +253,24 @@ def get_scorer(name):
 
 
 def _predictions(estimator, X, y_true, response_method):
-    """``(y_pred, y_true)``: hard predictions, or probabilities with one-hot true labels."""
+    """``(y_pred, y_true)``: hard predictions, or the probabilities (one column per class of
+    ``estimator.classes_``; a binary classifier's single column completed) beside the labels
+    ``y_true`` unchanged (see :func:`column_labels`)."""
     if response_method == "predict":
         return estimator.predict(X), y_true
     probabilities = estimator.predict_proba(X)
     if isinstance(probabilities, list):  # multi-output: one (n, 2) array per label
         return np.column_stack([p[:, -1] for p in probabilities]), y_true
     probabilities = np.asarray(probabilities)
-    y_true_array = y_true if sp.issparse(y_true) else np.asarray(y_true)
-    if y_true_array.ndim == 2 and y_true_array.shape[1] > 1:
-        return probabilities, y_true  # multi-label indicator and per-label probabilities
-    classes = np.asarray(estimator.classes_)
-    positions = np.searchsorted(classes, y_true_array.ravel())
-    if not np.array_equal(classes[np.minimum(positions, len(classes) - 1)],
-                          y_true_array.ravel()):
-        raise ValueError("y_true holds labels the estimator never saw (not in classes_).")
-    one_hot = np.zeros((len(positions), len(classes)))
-    one_hot[np.arange(len(positions)), positions] = 1.0
     if probabilities.ndim == 1:  # binary classifiers' positive-class column
         probabilities = np.column_stack([1 - probabilities, probabilities])
-    return probabilities, one_hot
+    return probabilities, y_true
+
+
+def column_labels(estimator, y_true, y_pred):
+    """The class of each column of ``y_pred`` when it holds scores beside 1-D labels
+    ``y_true`` (``estimator.classes_``), else None."""
+    y_true = y_true if sp.issparse(y_true) else np.asarray(y_true)
+    if np.ndim(y_pred) == 2 and (y_true.ndim == 1 or y_true.shape[1] == 1):
+        return np.asarray(estimator.classes_)
+    return None

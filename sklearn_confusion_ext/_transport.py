@@ -139,20 +139,24 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
     return matrix
 
 
-def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty):
-    """The full TCM of checked parameters, as a :class:`Confusion` (for the scores)."""
+def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty,
+                        column_labels=None):
+    """The full TCM of checked parameters, as a :class:`Confusion` (for the scores, which
+    read their ``labels=`` afterwards: beside 2-D scores it names the columns,
+    ``column_labels``)."""
     (confusion,) = transport_confusions(TRANSPORT, y_true, y_pred, labels=labels,
                                         weighting=weighting, sample_weight=sample_weight,
-                                        empty=empty)
+                                        empty=empty, column_labels=column_labels)
     return confusion
 
 
 def transport_confusions(kind, y_true, y_pred, *, labels, weighting, sample_weight, empty,
-                         n_jobs=None, chunk_size=None):
+                         n_jobs=None, chunk_size=None, column_labels=None):
     """The full matrices of the TCM or its SCM bounds (``kind``) as :class:`Confusion`."""
     return confusions(kind, y_true, y_pred, labels=labels, sample_weight=sample_weight,
                       n_jobs=n_jobs, chunk_size=chunk_size,
-                      params={"weighting": weighting, "empty": empty})
+                      params={"weighting": weighting, "empty": empty},
+                      column_labels=column_labels)
 
 
 @validate_params()
@@ -261,7 +265,7 @@ class _TransportInstances(Instances):
     def __init__(self, targets, params, n_jobs=None, chunk_size=None):
         super().__init__(targets, n_jobs, chunk_size)
         self.weighting, self.empty = params["weighting"], params["empty"]
-        self.has_none = not targets.single_label and self.empty == "null_class"
+        self.has_none = self.empty == "null_class" and targets.can_be_empty
         self.callable_weights = (_callable_weights(self.weighting, targets)
                                  if callable(self.weighting) else None)
 
@@ -271,19 +275,32 @@ class _TransportInstances(Instances):
         y_true, y_pred, true_norm, pred_norm = self.targets.rows(rows)
         true_empty, pred_empty = true_norm == 0, pred_norm == 0
         either_empty = true_empty | pred_empty
-        if self.empty == "error" and any_true(either_empty):
-            bad = rows.start + np.flatnonzero(to_numpy(either_empty))
-            raise ValueError(
-                f"Instances have an all-zero label or prediction (rows {bad[:5].tolist()}"
-                f"{' ...' if bad.size > 5 else ''}); pass empty='null_class' to count them in "
-                "a 'none' class or empty='skip' to drop them."
-            )
+        if self.empty != "skip" and not self.has_none and any_true(either_empty):
+            self._refuse_empty(rows, true_empty, pred_empty)
         weights = self._weights(rows, true_norm, pred_norm)
         skipped = count_true(either_empty) if self.empty == "skip" else np.asarray(0)
         if self.empty == "skip" and any_true(either_empty):
             weights = weights * as_float(~either_empty)
         return (_normalize_rows(y_true, true_norm, "u"), _normalize_rows(y_pred, pred_norm, "v"),
                 weights, true_empty, pred_empty), skipped
+
+    def _refuse_empty(self, rows, true_empty, pred_empty):
+        """``ValueError`` naming the targets and the rows with no mass at all."""
+        found = []
+        for name, empty in (("y_true", true_empty), ("y_pred", pred_empty)):
+            bad = rows.start + np.flatnonzero(to_numpy(empty))
+            if bad.size:
+                found.append(f"{name} (rows {bad[:5].tolist()}{' ...' if bad.size > 5 else ''})")
+        found = " and ".join(found)
+        if self.empty == "error":
+            raise ValueError(
+                f"Instances have all-zero rows in {found}; pass empty='null_class' to count "
+                "them in a 'none' class or empty='skip' to drop them.")
+        raise ValueError(
+            f"Instances have all-zero rows in {found}: rows of soft labels, probabilities or "
+            "scores must have positive mass. Only multi-label indicator targets (0/1 y_true) "
+            "have a 'none' class for instances with no label; pass empty='skip' to drop "
+            "such rows.")
 
     def _weights(self, rows, true_norm, pred_norm):
         """``lambda`` of Section III-F times the sample weights; an empty side has norm 1."""
@@ -350,9 +367,10 @@ def _bounds_block(u, v, weights, true_empty, pred_empty):
     deficit_mass = row_sums(deficit)
     keep = (deficit_mass > DEFICIT_TOLERANCE) & (weights > 0)
     if sp.issparse(deficit):
-        lower, upper = _sparse_bounds(deficit, excess, weights * keep, deficit_mass)
+        lower, upper = _sparse_bounds(deficit, sp.csr_array(excess), weights * keep,
+                                      deficit_mass)
     else:
-        lower, upper = _dense_bounds(deficit[keep], excess[keep], weights[keep],
+        lower, upper = _dense_bounds(deficit[keep], dense(excess)[keep], weights[keep],
                                      deficit_mass[keep])
     # Deficits and excesses never share a class: the diagonal holds only rounding noise.
     return (diagonal, zero_diagonal(lower), *none_parts,
@@ -405,14 +423,33 @@ def _sparse_bounds(deficit, excess, weights, deficit_mass):
 
 def _split(u, v):
     """Common mass ``min(u, v)``, deficits ``u - m`` and excesses ``v - m``."""
-    if sp.issparse(u):
+    if sp.issparse(u) and sp.issparse(v):
         common = u.minimum(v)
         return common, u - common, v - common
+    if sp.issparse(u):  # labels (one-hot rows) beside dense scores
+        return _split_sparse_dense(u, v)
+    if sp.issparse(v):  # dense scores of y_true beside labels: the roles swap
+        common, excess, deficit = _split_sparse_dense(v, u)
+        return common, deficit, excess
     # u and v are the caller's own (normalized) copies: they become the deficit and excess.
     common = minimum(u, v, out=scratch("common", u.shape) if namespace(u) is np else None)
     u -= common
     v -= common
     return common, u, v
+
+
+def _split_sparse_dense(u, v):
+    """:func:`_split` of sparse ``u`` and dense ``v`` (the caller's own copy, which becomes
+    the excess): the common mass and the deficit are nonzero only where ``u`` is, so they
+    stay sparse, and the plan's product costs one pass over ``v``."""
+    rows = np.repeat(np.arange(u.shape[0]), np.diff(u.indptr))
+    shared = np.minimum(u.data, v[rows, u.indices])
+    v[rows, u.indices] -= shared  # a canonical CSR array holds each cell once
+
+    def like_u(data):
+        return sp.csr_array((data, u.indices, u.indptr), shape=u.shape)
+
+    return like_u(shared), like_u(u.data - shared), v
 
 
 def _none_parts(deficit, excess, weights, true_empty, pred_empty):

@@ -56,7 +56,7 @@ def transport_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, weight
     """
     confusion, _ = confusion_for_labels(transport_confusion(
         y_true, y_pred, labels=None, weighting=weighting, sample_weight=sample_weight,
-        empty=empty), labels)
+        empty=empty, column_labels=labels), labels)
     return multilabel_counts_from_confusion(confusion, include_none)
 
 
@@ -118,7 +118,8 @@ def transport_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, label
              f"average='binary' (got average={average!r}). To report that class alone, "
              f"pass labels=[{pos_label!r}].")
     confusion = transport_confusion(y_true, y_pred, labels=None, weighting=weighting,
-                                    sample_weight=sample_weight, empty=empty)
+                                    sample_weight=sample_weight, empty=empty,
+                                    column_labels=labels)
     if average != "binary":
         confusion, _ = confusion_for_labels(confusion, labels)
         return precision_recall_fscore_from_confusion(
@@ -211,7 +212,7 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     """
     confusion, class_names = confusion_for_labels(transport_confusion(
         y_true, y_pred, labels=None, weighting=weighting, sample_weight=sample_weight,
-        empty=empty), labels)
+        empty=empty, column_labels=labels), labels)
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division, include_none=include_none, class_names=class_names)

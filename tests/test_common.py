@@ -456,8 +456,14 @@ def random_targets(kind, rng, n_samples=40, n_classes=N_CLASSES):
         return y_true, rng.integers(0, n_classes, n_samples)
     if kind == "multilabel":
         return tuple((rng.random((n_samples, n_classes)) < 0.4).astype(int) for _ in range(2))
-    return tuple(rng.random((n_samples, n_classes)) * (rng.random((n_samples, n_classes)) < 0.7)
-                 for _ in range(2))
+    return tuple(_soft(rng, n_samples, n_classes) for _ in range(2))
+
+
+def _soft(rng, n_samples, n_classes):
+    """Soft labels with zeros, every row of positive mass (no row is empty)."""
+    y = rng.random((n_samples, n_classes)) * (rng.random((n_samples, n_classes)) < 0.7)
+    y[np.arange(n_samples), rng.integers(0, n_classes, n_samples)] += 0.1
+    return y
 
 
 def random_inputs(name, kind, rng):

@@ -339,7 +339,7 @@ def test_multilabel_confusion_matrix_uses_eq_16_true_negatives():
     (lambda: mlcm([[0.5, 1]], [[1, 0]]), "y_true has values other than 0 and 1.*transport"),
     (lambda: mlcm([[1, 0]], [[2, 0]]), "y_pred has values other than 0 and 1"),
     (lambda: mlcm([[1, 0]], [[1, 0, 0]]), "same number of columns"),
-    (lambda: mlcm([0, 1], [[1, 0], [0, 1]]), "all be 1-D class labels or all be 2-D"),
+    (lambda: mlcm([0, 1], [[1, 0, 0], [0, 1, 0]]), "2 distinct class label.*3 columns"),
     (lambda: mlcm([[1, 0]], [[1, 0]], method="sklearn"), "'method' parameter"),
     (lambda: mlcm([[1, 0]], [[1, 0]], normalize="rows"), "'normalize' parameter"),
     (lambda: multilabel_confusion_tensor([[1, 0]], [[0.2, 0]]), "y_pred has values other"),

@@ -33,7 +33,7 @@ def test_prevalence_ranking_of_indicator_and_soft_targets():
     np.testing.assert_array_equal(rows, [1, 0])
     with pytest.raises(ValueError, match="same number of columns"):
         prevalence_ranking(y_test, np.ones((2, 4)))
-    with pytest.raises(ValueError, match="must all be 1-D class labels or all be 2-D"):
+    with pytest.raises(ValueError, match="pass labels= with the 3 class labels"):
         prevalence_ranking(y_test, [0, 1])
 
 

@@ -135,18 +135,24 @@ def test_definition_3_from_matrix(weighting):
 
 
 def test_none_class_rows_follow_include_none():
-    with_empty_label = np.vstack([Y_TRUE, [0, 0, 0, 0]]), np.vstack([Y_PRED, [1, 0, 0, 0]])
+    # The "none" class belongs to multi-label indicator targets (0/1), where a label set
+    # may be empty; soft targets have none, and an empty soft row is refused.
+    y_true, y_pred = (Y_TRUE > 0).astype(int), (Y_PRED > 0).astype(int)
+    with pytest.raises(ValueError, match=r"all-zero rows in y_true \(rows \[4\]\)"):
+        transport_precision_recall_fscore_support(np.vstack([Y_TRUE, [0, 0, 0, 0]]),
+                                                  np.vstack([Y_PRED, [1, 0, 0, 0]]))
+    with_empty_label = np.vstack([y_true, [0, 0, 0, 0]]), np.vstack([y_pred, [1, 0, 0, 0]])
     with pytest.warns(UndefinedMetricWarning, match="Precision"):  # nothing predicted "none"
         precision, *_ = transport_precision_recall_fscore_support(*with_empty_label)
     assert precision.shape == (5,)  # "none" row has mass: joins
-    precision, *_ = transport_precision_recall_fscore_support(Y_TRUE, Y_PRED)
+    precision, *_ = transport_precision_recall_fscore_support(y_true, y_pred)
     assert precision.shape == (4,)  # no empty label: left out
     with pytest.warns(UndefinedMetricWarning):  # "none" has no mass: P, R, F undefined
-        precision, *_ = transport_precision_recall_fscore_support(Y_TRUE, Y_PRED,
+        precision, *_ = transport_precision_recall_fscore_support(y_true, y_pred,
                                                                   include_none=True)
     assert precision.shape == (5,)
     # An empty prediction only: "none" has no row mass, stays out, yet counts as FN.
-    empty_pred = np.vstack([Y_TRUE, [1, 0, 0, 0]]), np.vstack([Y_PRED, [0, 0, 0, 0]])
+    empty_pred = np.vstack([y_true, [1, 0, 0, 0]]), np.vstack([y_pred, [0, 0, 0, 0]])
     _, recall, _, support = transport_precision_recall_fscore_support(*empty_pred)
     matrix = transport_confusion_matrix(*empty_pred)
     assert recall.shape == (4,)
@@ -160,7 +166,7 @@ def test_none_class_rows_follow_include_none():
     per_class = transport_precision_recall_fscore_support(*with_empty_label, zero_division=0.0)
     assert macro[1] == pytest.approx(per_class[1][:4].mean())
     with pytest.raises(ValueError, match="'include_none' parameter"):
-        transport_precision_recall_fscore_support(Y_TRUE, Y_PRED, include_none="yes")
+        transport_precision_recall_fscore_support(y_true, y_pred, include_none="yes")
 
 
 def test_report_shows_none_row_and_float_supports():

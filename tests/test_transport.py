@@ -195,7 +195,7 @@ def test_scm_brackets_tcm_on_many_instances(rng):
     tcm = transport_confusion_matrix(y_true, y_pred, weighting="true", sample_weight=weights)
     lower, upper = subpixel_confusion_matrix(y_true, y_pred, weighting="true",
                                              sample_weight=weights)
-    assert lower.shape == upper.shape == tcm.shape == (7, 7)
+    assert lower.shape == upper.shape == tcm.shape == (6, 6)  # soft: no "none" class
     assert (lower <= tcm + 1e-12).all() and (tcm <= upper + 1e-12).all()
     np.testing.assert_allclose(np.diag(lower), np.diag(tcm))
     np.testing.assert_allclose(np.diag(upper), np.diag(tcm))
@@ -278,7 +278,7 @@ def test_empty_skip_warns_and_drops():
 
 
 def test_empty_error_names_rows():
-    with pytest.raises(ValueError, match=r"rows \[1, 2, 3\]"):
+    with pytest.raises(ValueError, match=r"y_true \(rows \[1, 3\]\) and y_pred \(rows \[2, 3\]\)"):
         transport_confusion_matrix(EMPTY_TRUE, EMPTY_PRED, empty="error")
 
 

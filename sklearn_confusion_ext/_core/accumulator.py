@@ -33,7 +33,9 @@ default="transport"
     n_classes : int, default=None
         Width of 2-D targets; by default that of the first batch.
     labels : array-like, default=None
-        Classes to report, as in the one-shot function.
+        Classes to report, as in the one-shot function. Batches of 1-D labels beside 2-D
+        scores: the class of each column, in order, for every batch (one without some
+        class then needs no ``labels=`` of its own).
     n_jobs, chunk_size : int, default=None
         Threads and rows per chunk for each batch, as in
         :func:`transport_confusion_matrix`.
@@ -107,7 +109,8 @@ default="transport"
         None
         """
         batch = confusions(KINDS[self.kind], y_true, y_pred, sample_weight=sample_weight,
-                           n_jobs=self.n_jobs, chunk_size=self.chunk_size, params=self.params)
+                           n_jobs=self.n_jobs, chunk_size=self.chunk_size, params=self.params,
+                           column_labels=self.labels)
         first = batch[0]
         single_label = first.true_classes is not None
         width = len(first.display_labels) - first.has_none

@@ -14,6 +14,7 @@ import scipy.sparse as sp
 
 from .arrays import as_float, namespace, ones_like, to_numpy
 from .validation import (
+    LABELS_VS_SCORES,
     MULTILABEL,
     SINGLE_LABEL,
     SOFT,
@@ -22,6 +23,7 @@ from .validation import (
     check_sample_weight,
     check_targets,
     checked_row_sums,
+    column_classes,
     is_binary,
     label_classes,
 )
@@ -31,7 +33,7 @@ _ARRAY_LIBRARIES = {"torch", "cupy", "jax", "jaxlib", "mlx"}
 
 
 def check_any_targets(y_true, y_pred, *, labels=None, sample_weight=None,
-                      defer_value_checks=False):
+                      defer_value_checks=False, column_labels=None):
     """:func:`~.validation.check_targets` for in-memory targets of any array library.
 
     Arrays of another array-API library (PyTorch, CuPy, ...) give :class:`DeviceTargets`,
@@ -40,9 +42,10 @@ def check_any_targets(y_true, y_pred, *, labels=None, sample_weight=None,
     space = foreign_namespace(y_true, y_pred, sample_weight)
     if space is not None:
         return check_device_targets(y_true, y_pred, labels=labels,
-                                    sample_weight=sample_weight, space=space)
+                                    sample_weight=sample_weight, space=space,
+                                    column_labels=column_labels)
     return check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
-                         defer_value_checks=defer_value_checks)
+                         defer_value_checks=defer_value_checks, column_labels=column_labels)
 
 
 def foreign_namespace(*arrays):
@@ -82,9 +85,9 @@ class DeviceTargets(Targets):
     """:class:`Targets` held in another array library.
 
     ``y_true`` and ``y_pred`` are float64 masses of shape (n_samples, n_classes), or,
-    for 1-D class labels, the labels themselves, one-hot encoded chunk by chunk
-    against ``class_values`` (``classes`` on the device). Values are checked chunk by
-    chunk in :meth:`rows`.
+    for 1-D class labels (both targets, or those named in ``one_hot`` beside 2-D scores),
+    the labels themselves, one-hot encoded chunk by chunk against ``class_values``
+    (``classes`` on the device). Values are checked chunk by chunk in :meth:`rows`.
     """
 
     class_values: object = None
@@ -104,38 +107,44 @@ class DeviceTargets(Targets):
         return self.space
 
     def rows(self, rows):
-        y_true, y_pred = (y[rows.start:rows.stop, ...] for y in (self.y_true, self.y_pred))
-        if self.single_label:
-            y_true, y_pred = (as_float(y[:, None] == self.class_values[None, :])
-                              for y in (y_true, y_pred))
-            ones = ones_like(y_true[:, 0])
-            return y_true, y_pred, ones, ones
-        return (y_true, y_pred, _checked_row_sums("y_true", y_true, rows.start),
-                _checked_row_sums("y_pred", y_pred, rows.start))
+        checked = []
+        for name, y in (("y_true", self.y_true), ("y_pred", self.y_pred)):
+            y = y[rows.start:rows.stop, ...]
+            if self.single_label or name in self.one_hot:
+                y = as_float(y[:, None] == self.class_values[None, :])
+                checked += [y, ones_like(y[:, 0])]
+            else:
+                checked += [y, _checked_row_sums(name, y, rows.start)]
+        y_true, true_norm, y_pred, pred_norm = checked
+        return y_true, y_pred, true_norm, pred_norm
 
     @cached_property
     def true_classes(self):
-        if not self.single_label:
-            return None
-        return to_numpy(namespace(self.y_true).unique_values(self.y_true))
+        if "y_true" in self.one_hot or self.single_label:
+            return to_numpy(namespace(self.y_true).unique_values(self.y_true))
+        return self.classes if self.one_hot else None
 
     @cached_property
     def kind(self):
         if self.single_label:
             return SINGLE_LABEL
+        if self.one_hot:
+            return LABELS_VS_SCORES
         return MULTILABEL if is_binary(self.y_true) and is_binary(self.y_pred) else SOFT
 
+    @cached_property
+    def can_be_empty(self):
+        return not self.single_label and "y_true" not in self.one_hot and \
+            is_binary(self.y_true)
 
-def check_device_targets(y_true, y_pred, *, labels, sample_weight, space):
+
+def check_device_targets(y_true, y_pred, *, labels, sample_weight, space,
+                         column_labels=None):
     """:func:`check_targets` for arrays of another library; see :class:`DeviceTargets`."""
     xp, device = space
     named = {"y_true": _as_device_array(xp, device, "y_true", y_true),
              "y_pred": _as_device_array(xp, device, "y_pred", y_pred)}
     (true, pred) = named.values()
-    if true.ndim != pred.ndim:
-        raise ValueError(
-            "y_true and y_pred must both be 1-D class labels or both be 2-D "
-            f"(n_samples, n_classes) arrays; got {true.ndim} and {pred.ndim} dimension(s).")
     if true.shape[0] != pred.shape[0]:
         raise ValueError("y_true and y_pred must have the same number of samples; got "
                          f"{true.shape[0]} and {pred.shape[0]}.")
@@ -144,16 +153,27 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space):
                                  n_samples)
     if weight is not None:
         weight = xp.asarray(weight, device=device)
-    if true.ndim == 1:
-        for name, y in named.items():
-            if xp.isdtype(y.dtype, "real floating") and not bool(
-                    xp.all(xp.isfinite(y)) and xp.all(y == xp.round(y))):
-                raise ValueError(f"{name} holds NaN, infinite or non-integer class labels; "
-                                 "pass soft labels as a 2-D (n_samples, n_classes) array.")
+    for name, y in named.items():
+        if y.ndim == 1 and xp.isdtype(y.dtype, "real floating") and not bool(
+                xp.all(xp.isfinite(y)) and xp.all(y == xp.round(y))):
+            raise ValueError(f"{name} holds NaN, infinite or non-integer class labels; "
+                             "pass soft labels as a 2-D (n_samples, n_classes) array.")
+    if true.ndim == 1 and pred.ndim == 1:
         first = to_numpy(xp.unique_values(true))
         present = np.union1d(first, to_numpy(xp.unique_values(pred)))
         classes, selection = label_classes("y_true", first, present, labels)
-        return DeviceTargets(true, pred, classes, selection, True, None, None, weight,
+        return DeviceTargets(true, pred, classes, selection, True, None, None, weight, (),
+                             xp.asarray(classes, device=device), space)
+    if true.ndim != pred.ndim:  # labels beside scores: the columns named on the host
+        one_hot = tuple(name for name, y in named.items() if y.ndim == 1)
+        scores_name, scores = next((name, y) for name, y in named.items() if y.ndim == 2)
+        present = np.unique(np.concatenate([to_numpy(xp.unique_values(named[name]))
+                                            for name in one_hot]))
+        classes = column_classes(one_hot, present, scores_name, scores.shape[1],
+                                 labels if labels is not None else column_labels)
+        scores = xp.astype(scores, xp.float64, copy=False)
+        true, pred = (scores if y.ndim == 2 else y for y in (true, pred))
+        return DeviceTargets(true, pred, classes, None, False, None, None, weight, one_hot,
                              xp.asarray(classes, device=device), space)
     if true.shape[1] != pred.shape[1]:
         raise ValueError("y_true and y_pred must have the same number of columns (classes); "
@@ -163,7 +183,7 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space):
     selection = None if labels is None else check_column_selection(labels, true.shape[1])
     true, pred = (xp.astype(y, xp.float64, copy=False) for y in (true, pred))
     return DeviceTargets(true, pred, np.arange(true.shape[1]), selection, False, None, None,
-                         weight, None, space)
+                         weight, (), None, space)
 
 
 def _as_device_array(xp, device, name, y):

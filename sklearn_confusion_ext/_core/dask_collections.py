@@ -24,21 +24,28 @@ def is_dask_collection(*arrays):
 
 
 def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chunk_size,
-                    params):
+                    params, column_labels=None):
     """The full :class:`Confusion` objects of ``kind`` (a name of the registry).
 
-    ``params`` are the kind's parameters; ``labels`` is applied once, to the sum.
+    ``params`` are the kind's parameters; ``labels`` is applied once, to the sum. 1-D
+    labels beside 2-D scores name the columns with ``labels`` (or ``column_labels``), by
+    default the sorted labels found in a first pass, so that every block agrees.
     """
     try:
         import dask
     except ImportError:
         raise ImportError("Dask inputs need dask: pip install 'sklearn-confusion-ext[dask]'."
                           ) from None
-    blocks = _row_blocks({"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight})
+    named = {"y_true": y_true, "y_pred": y_pred}
+    if labels is not None:
+        column_labels = labels
+    if column_labels is None and len({getattr(y, "ndim", None) for y in named.values()}) > 1:
+        column_labels = _labels_found(named)
+    blocks = _row_blocks({**named, "sample_weight": sample_weight})
     if n_jobs is None:
         n_jobs = 1  # Dask runs the blocks in parallel: threads within them oversubscribe
     block_sum = dask.delayed(_block_sum, pure=False)
-    partial = [block_sum(kind, n_jobs, chunk_size, params, index, rows, *block)
+    partial = [block_sum(kind, n_jobs, chunk_size, params, column_labels, index, rows, *block)
                for index, (rows, block) in enumerate(blocks)]
     merge = dask.delayed(_merged, pure=False)
     while len(partial) > 1:
@@ -100,18 +107,31 @@ def _as_dask_array(name, y):
     return y
 
 
-def _block_sum(kind, n_jobs, chunk_size, params, index, rows, y_true, y_pred,
+def _labels_found(named):
+    """The sorted class labels of the 1-D targets among ``named`` (one pass over them)."""
+    import dask
+
+    arrays = [_as_dask_array(name, y) for name, y in named.items()
+              if getattr(y, "ndim", None) == 1]
+    found = dask.compute(*[array.map_blocks(np.unique, chunks=(np.nan,), dtype=array.dtype)
+                           if hasattr(array, "map_blocks") else np.unique(array)
+                           for array in arrays])
+    return np.unique(np.concatenate([np.asarray(values) for values in found]))
+
+
+def _block_sum(kind, n_jobs, chunk_size, params, column_labels, index, rows, y_true, y_pred,
                sample_weight=None):
     """One block's :class:`ConfusionSum` (a task); errors say which block and rows it holds."""
     kind = KINDS[kind]
     try:
         targets = check_any_targets(y_true, y_pred, sample_weight=sample_weight,
-                                    defer_value_checks=kind.deferred_checks(params))
+                                    defer_value_checks=kind.deferred_checks(params),
+                                    column_labels=column_labels)
         confusions = build(kind, targets, params, n_jobs, chunk_size)
     except ValueError as error:
         raise ValueError(f"Dask block {index}, rows {rows.start} to {rows.stop - 1} (row "
                          f"numbers below count from {rows.start}): {error}") from None
-    return ConfusionSum().add(confusions, targets.single_label)
+    return ConfusionSum().add(confusions, targets.true_classes is not None)
 
 
 def _merged(*sums):

@@ -14,20 +14,25 @@ from .kinds import build
 
 
 def confusions(kind, y_true, y_pred, *, labels=None, sample_weight=None, n_jobs=None,
-               chunk_size=None, params=None, warn=True):
+               chunk_size=None, params=None, warn=True, column_labels=None):
     """The full :class:`~.confusion.Confusion` objects of ``kind`` (a :class:`MatrixKind`).
 
     ``params``: the kind's own parameters (checked by the public caller); ``warn``: warn
-    about the instances ``empty="skip"`` left out (else they are only counted).
+    about the instances ``empty="skip"`` left out (else they are only counted);
+    ``column_labels``: the class of each column of 2-D scores beside 1-D labels, for the
+    callers that read ``labels=`` after building (see
+    :func:`~.validation.check_targets`).
     """
     params = {**kind.parameters, **(params or {})}
     if is_dask_collection(y_true, y_pred, sample_weight):
         result = dask_confusions(kind.name, y_true, y_pred, labels=labels,
                                  sample_weight=sample_weight, n_jobs=n_jobs,
-                                 chunk_size=chunk_size, params=params)
+                                 chunk_size=chunk_size, params=params,
+                                 column_labels=column_labels)
     else:
         targets = check_any_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
-                                    defer_value_checks=kind.deferred_checks(params))
+                                    defer_value_checks=kind.deferred_checks(params),
+                                    column_labels=column_labels)
         result = build(kind, targets, params, n_jobs, chunk_size)
     if warn:
         warn_skipped(result[0].n_skipped)

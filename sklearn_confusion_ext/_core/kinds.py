@@ -137,7 +137,7 @@ class Instances(ABC):
         partial_bytes = 8 * self.n_classes ** 2
         if self.chunk_size is not None:
             step = self.chunk_size
-        elif sp.issparse(targets.y_true):
+        elif sp.issparse(targets.y_true) and sp.issparse(targets.y_pred):
             entries = targets.y_true.indptr.astype(np.int64) + targets.y_pred.indptr
             cumulative = (_SPARSE_ENTRY_BYTES * entries
                           + _SPARSE_ROW_BYTES * np.arange(len(entries), dtype=np.int64))

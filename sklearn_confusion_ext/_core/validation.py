@@ -24,6 +24,10 @@ from .user_warnings import warn
 SINGLE_LABEL = "single-label"
 MULTILABEL = "multilabel"
 SOFT = "soft"
+LABELS_VS_SCORES = "labels-vs-scores"
+# Rows read at first when checking that a target holds only 0 and 1: soft labels and
+# probabilities are found there, without a pass over the whole array.
+_FIRST_ROWS = 1024
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,10 @@ class Targets:
         in :meth:`rows` (``check_targets(..., defer_value_checks=True)``).
     sample_weight : ndarray of shape (n_samples,) or None
         Checked non-negative weights.
+    one_hot : tuple of str
+        The targets given as 1-D class labels beside 2-D scores (``"y_true"`` for a
+        classifier's ``predict_proba`` scored against labels), one-hot encoded against
+        ``classes``, the names of the columns; empty otherwise.
     """
 
     y_true: object
@@ -59,6 +67,7 @@ class Targets:
     true_norm: np.ndarray
     pred_norm: np.ndarray
     sample_weight: object
+    one_hot: tuple = ()
 
     # Rows of a chunk are this many times the cache-sized default (device arrays: more).
     chunk_factor: ClassVar[int] = 1
@@ -78,10 +87,11 @@ class Targets:
         infinite or negative entries raise ``ValueError`` naming the row.
         """
         y_true, y_pred = self.y_true[rows], self.y_pred[rows]
-        if self.true_norm is None:
-            return (y_true, y_pred, checked_row_sums("y_true", y_true, rows.start),
-                    checked_row_sums("y_pred", y_pred, rows.start))
-        return y_true, y_pred, self.true_norm[rows], self.pred_norm[rows]
+        true_norm, pred_norm = (
+            checked_row_sums(name, y, rows.start) if norm is None else norm[rows]
+            for name, y, norm in (("y_true", y_true, self.true_norm),
+                                  ("y_pred", y_pred, self.pred_norm)))
+        return y_true, y_pred, true_norm, pred_norm
 
     @property
     def namespace(self):
@@ -90,16 +100,30 @@ class Targets:
 
     @cached_property
     def true_classes(self):
-        """The labels that occur in ``y_true`` (1-D targets; None for 2-D)."""
-        if not self.single_label:
+        """The labels that occur in ``y_true`` (1-D labels, also beside 2-D scores: every
+        class when ``y_true`` holds the scores); None for 2-D targets."""
+        if not self.single_label and not self.one_hot:
             return None
+        if "y_true" not in self.one_hot and not self.single_label:
+            return self.classes
         counts = np.bincount(self.y_true.indices, minlength=len(self.classes))
         return self.classes[counts > 0]
 
     @cached_property
     def kind(self):
-        """"single-label" (1-D labels), "multilabel" (2-D 0/1) or "soft"."""
+        """"single-label" (1-D labels), "labels-vs-scores" (1-D labels beside 2-D scores),
+        "multilabel" (2-D 0/1) or "soft"."""
+        if self.one_hot:
+            return LABELS_VS_SCORES
         return target_kind(self.single_label, [self.y_true, self.y_pred])
+
+    @cached_property
+    def can_be_empty(self):
+        """Whether an instance may have no true class: ``y_true`` is a 2-D multi-label
+        indicator matrix. Only then does the transport matrix get a "none" class; the
+        shape follows the input kind, never the values of one fold."""
+        return not self.single_label and "y_true" not in self.one_hot and \
+            is_binary(self.y_true)
 
 
 def target_kind(single_label, masses):
@@ -180,7 +204,7 @@ RENAMED_LABELS_ATTRIBUTE = property(_renamed_labels)
 
 
 def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
-                  defer_value_checks=False):
+                  defer_value_checks=False, column_labels=None):
     """Validate a pair of targets and return their :class:`Targets`.
 
     Parameters
@@ -192,9 +216,14 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
     labels : array-like, default=None
         1-D targets: the class labels to report, in that order (labels absent
         from the data give zero rows and columns). 2-D targets: integer column
-        indices.
+        indices. 1-D labels beside 2-D scores: the class label of each column, in
+        order (default: the sorted labels, as a classifier's ``classes_``).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights.
+    column_labels : array-like, default=None
+        The class label of each column for 1-D labels beside 2-D scores, where
+        ``labels`` is None (the scores read ``labels=`` after building); ignored for
+        other targets.
     defer_value_checks : bool, default=False
         For dense 2-D targets, skip the pass that checks values and computes
         row norms: the caller reads the data only through
@@ -208,7 +237,7 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
         go through :func:`~.array_api.check_any_targets`.
     """
     target_set = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels,
-                                  defer_value_checks)
+                                  defer_value_checks, column_labels)
     (mass_true, mass_pred), (true_norm, pred_norm) = target_set.masses, target_set.norms
     n_samples = mass_true.shape[0]
     if mass_pred.shape[0] != n_samples:
@@ -218,7 +247,8 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
         )
     sample_weight = check_sample_weight(sample_weight, n_samples)
     return Targets(mass_true, mass_pred, target_set.classes, target_set.selection,
-                   target_set.single_label, true_norm, pred_norm, sample_weight)
+                   target_set.single_label, true_norm, pred_norm, sample_weight,
+                   target_set.one_hot)
 
 
 def require_binary(targets, advice):
@@ -239,9 +269,11 @@ class TargetSet:
     classes: np.ndarray
     selection: object
     single_label: bool
+    one_hot: tuple = ()
 
 
-def check_target_set(named_targets, labels=None, defer_value_checks=False):
+def check_target_set(named_targets, labels=None, defer_value_checks=False,
+                     column_labels=None):
     """Validate targets that share one set of classes.
 
     Parameters
@@ -249,7 +281,7 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False):
     named_targets : dict of str to array-like
         The targets by argument name (used in error messages). With ``labels``
         given for 1-D targets, at least one label must appear in the first.
-    labels, defer_value_checks
+    labels, defer_value_checks, column_labels
         As in :func:`check_targets`.
 
     Returns
@@ -261,11 +293,8 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False):
     targets = [_as_target(name, y) for name, y in named_targets.items()]
     dims = {y.ndim for y in targets}
     if len(dims) > 1:
-        found = ", ".join(f"{name} with {y.ndim} dimension(s)" for name, y in zip(names, targets))
-        raise ValueError(
-            f"{' and '.join(names)} must all be 1-D class labels or all be 2-D "
-            f"(n_samples, n_classes) arrays; got {found}."
-        )
+        return _labels_beside_scores(names, targets, labels if labels is not None
+                                     else column_labels, defer_value_checks)
     if dims == {1}:
         return _encode_labels(names, targets, labels)
     return _check_matrix_targets(names, targets, labels, defer_value_checks)
@@ -541,6 +570,15 @@ def check_sample_weight(sample_weight, n_samples):
 
 
 def _encode_labels(names, targets, labels):
+    targets, present = _checked_labels(names, targets)
+    classes, selection = label_classes(names[0], targets[0], present, labels)
+    masses = [one_hot(y, classes) for y in targets]
+    return TargetSet(masses, [np.ones(y.shape[0]) for y in targets], classes, selection, True)
+
+
+def _checked_labels(names, targets):
+    """1-D label arrays checked as class labels, in one integer dtype where they are
+    integers, and the sorted labels they hold together."""
     for name, y in zip(names, targets):
         if y.dtype.kind == "f":
             if not np.isfinite(y).all():
@@ -560,20 +598,71 @@ def _encode_labels(names, targets, labels):
     except TypeError as exc:
         raise ValueError(f"{' and '.join(names)} hold class labels that cannot be sorted "
                          f"together ({exc}); use labels of one type.") from None
-    classes, selection = label_classes(names[0], targets[0], present, labels)
+    return targets, present
+
+
+def one_hot(y, classes):
+    """Labels ``y`` (all among ``classes``) as a sparse one-hot CSR array, one column per
+    class in the order of ``classes``; never densified."""
     order = np.argsort(classes, kind="stable")
-    sorted_classes = classes[order]
+    n_samples = y.shape[0]
+    columns = order[np.searchsorted(classes[order], y)]
+    return sp.csr_array((np.ones(n_samples), columns, np.arange(n_samples + 1)),
+                        shape=(n_samples, len(classes)))
 
-    def one_hot(y):
-        n_samples = y.shape[0]
-        columns = order[np.searchsorted(sorted_classes, y)]
-        return sp.csr_array(
-            (np.ones(n_samples), columns, np.arange(n_samples + 1)),
-            shape=(n_samples, len(classes)),
-        )
 
-    masses = [one_hot(y) for y in targets]
-    return TargetSet(masses, [np.ones(y.shape[0]) for y in targets], classes, selection, True)
+def column_classes(label_names, present, scores_name, n_columns, labels):
+    """The class label of each of the ``n_columns`` columns of 2-D scores (``scores_name``)
+    beside 1-D labels (``label_names``, holding the sorted labels ``present``): ``labels``
+    in order, or by default the labels present, which must then be one per column."""
+    who = " and ".join(label_names)
+    verb = "holds" if len(label_names) == 1 else "hold"
+    advice = (f"pass labels= with the {n_columns} class labels in the order of "
+              f"{scores_name}'s columns (a classifier's classes_)")
+    if labels is None:
+        if len(present) != n_columns:
+            shown = present.tolist() if len(present) <= 10 else \
+                present[:10].tolist() + ["..."]
+            raise ValueError(f"{who} {verb} {len(present)} distinct class label(s) {shown} "
+                             f"but {scores_name} has {n_columns} columns of scores; {advice}.")
+        return present
+    classes = check_label_list(labels, present)
+    if len(classes) != n_columns:
+        raise ValueError(f"labels has {len(classes)} class label(s) but {scores_name} has "
+                         f"{n_columns} columns: beside 2-D scores, labels names every column; "
+                         f"{advice}.")
+    classes, present = common_integer_labels({"labels": classes, "the targets": present})
+    unknown = np.setdiff1d(present, classes)
+    if unknown.size:
+        raise ValueError(f"{who} {verb} class labels {unknown[:10].tolist()} that are not in "
+                         f"labels {classes.tolist()}, the names of {scores_name}'s columns.")
+    return classes
+
+
+def _labels_beside_scores(names, targets, labels, defer_value_checks):
+    """1-D class labels beside 2-D scores (a classifier's ``predict_proba``): the labels
+    one-hot encoded against the columns, whose class labels ``labels`` gives in order
+    (default: the sorted labels found, which must then be one per column)."""
+    label_names = [name for name, y in zip(names, targets) if y.ndim == 1]
+    score_names = [name for name, y in zip(names, targets) if y.ndim == 2]
+    n_columns = targets[names.index(score_names[0])].shape[1]
+    for name in score_names[1:]:
+        if targets[names.index(name)].shape[1] != n_columns:
+            raise ValueError(f"{score_names[0]} and {name} must have the same number of "
+                             f"columns (classes); got {n_columns} and "
+                             f"{targets[names.index(name)].shape[1]}.")
+    label_arrays, present = _checked_labels(
+        label_names, [targets[names.index(name)] for name in label_names])
+    classes = column_classes(label_names, present, score_names[0], n_columns, labels)
+    encoded = dict(zip(label_names, (one_hot(y, classes) for y in label_arrays)))
+    checked = _check_matrix_targets(
+        score_names, [targets[names.index(name)] for name in score_names], None,
+        defer_value_checks)
+    scored = dict(zip(score_names, zip(checked.masses, checked.norms)))
+    masses = [encoded[name] if name in encoded else scored[name][0] for name in names]
+    norms = [np.ones(encoded[name].shape[0]) if name in encoded else scored[name][1]
+             for name in names]
+    return TargetSet(masses, norms, np.asarray(classes), None, False, tuple(label_names))
 
 
 def _check_object_labels(name, y):
@@ -676,7 +765,7 @@ def _check_matrix_targets(names, targets, labels, defer_value_checks):
             )
     if n_classes == 0:
         raise ValueError(f"{' and '.join(names)} have no columns; at least one class is required.")
-    if any(sp.issparse(y) for y in targets):
+    if any(sp.issparse(y) for y in targets):  # one sparse target makes them all sparse
         targets = [sp.csr_array(y) for y in targets]
     selection = None if labels is None else check_column_selection(labels, n_classes)
     if defer_value_checks and not sp.issparse(targets[0]):
@@ -704,10 +793,16 @@ def check_column_selection(labels, n_classes):
 
 
 def is_binary(y):
-    """Whether a 2-D mass array holds only zeros and ones."""
+    """Whether a 2-D mass array holds only zeros and ones (the first rows are read first:
+    soft labels and probabilities are told there without a pass over the whole array)."""
     if not (sp.issparse(y) or isinstance(y, np.ndarray)):
         xp = namespace(y)
         return bool(xp.all((y == 0) | (y == 1)))
-    values = y.data if sp.issparse(y) else y
+    if sp.issparse(y):
+        return _only_zeros_and_ones(y.data)
+    return _only_zeros_and_ones(y[:_FIRST_ROWS]) and _only_zeros_and_ones(y[_FIRST_ROWS:])
+
+
+def _only_zeros_and_ones(values):
     return np.count_nonzero(values) == np.count_nonzero(values == 1)
 
