@@ -1,7 +1,6 @@
 """The report of every method that applies to a pair of targets: JSON-ready data (laid out
 as text by :mod:`.text` and as a page by :mod:`.html`) and the figures."""
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -136,7 +135,11 @@ def _row_sums(y):
 
 
 def has_matplotlib():
-    return importlib.util.find_spec("matplotlib") is not None
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def figures(y_true, y_pred, *, labels=None):

@@ -1,0 +1,260 @@
+"""The report as text: numbers rounded for reading, tables with row and column names that
+wrap in blocks of columns (each block repeating the row names) when wider than the terminal.
+
+One table formatter (:func:`format_table`) lays out every table of the report: the matrices,
+the scores in scikit-learn's ``classification_report`` layout, the tests and the posteriors.
+The JSON output does not come through here and keeps full precision.
+"""
+
+import math
+import shutil
+import textwrap
+
+import numpy as np
+
+MIN_WIDTH = 40
+
+
+def terminal_width(width=None):
+    """``width`` if given, else the terminal's (80 when the output is not a terminal)."""
+    if width is None:
+        width = shutil.get_terminal_size((80, 24)).columns
+    return max(MIN_WIDTH, int(width))
+
+
+def format_number(value, decimals=3):
+    """A score for reading, with ``decimals`` decimals; an undefined one as "n/a"."""
+    if value is None or not math.isfinite(value):
+        return "n/a"
+    return f"{value:.{decimals}f}"
+
+
+def format_counts(values):
+    """Counts or masses for reading, all alike: integers when every value is one (up to
+    floating-point noise), else two decimals; exact zeros stay "0", so empty cells stand
+    out."""
+    values = np.asarray(values, dtype=float)
+    finite = values[np.isfinite(values)]
+    integral = bool(np.all(np.abs(finite - np.round(finite))
+                           <= 1e-9 * np.maximum(1.0, np.abs(finite))))
+    return np.array(["n/a" if not math.isfinite(value) else "0" if value == 0
+                     else f"{value:.0f}" if integral else f"{value:.2f}"
+                     for value in values.ravel()], dtype=object).reshape(values.shape)
+
+
+def matrix_cells(matrix):
+    """The cells of a matrix as rows of strings (:func:`format_counts`)."""
+    return format_counts(matrix).tolist()
+
+
+def matrix_names(classes, n):
+    """Row and column names of an ``n x n`` matrix over ``classes``: a matrix one larger has
+    the "none" class (no label, no prediction) last."""
+    return list(classes) + ["none"] * (n - len(classes))
+
+
+def shorten(name, limit):
+    """``name`` cut to ``limit`` characters, the cut marked with "~"."""
+    return name if len(name) <= limit else name[:limit - 1] + "~"
+
+
+def format_table(corner, columns, rows, *, width, align_names="<", align=None,
+                 gap=2, min_column_width=0):
+    """Lines of a table: ``rows`` is a list of ``(name, cells)`` (``None`` for a blank line),
+    ``columns`` the column headers (all empty: no header line). Cells are right-aligned under
+    their header (``align``: one of "<" and ">" per column); columns that do not fit in
+    ``width`` go on in further blocks, each with the row names. A name longer than half the
+    width is cut, the cut marked "~"."""
+    align = align or [">"] * len(columns)
+    names = [row[0] for row in rows if row is not None]
+    name_width = min(max([len(corner), *map(len, names)]), max(12, width // 2))
+    widths = [max([len(header), min_column_width]
+                  + [len(row[1][j]) for row in rows if row is not None])
+              for j, header in enumerate(columns)]
+    blocks, start = [], 0
+    while start < len(columns):
+        stop, used = start, name_width
+        while stop < len(columns) and (stop == start or used + gap + widths[stop] <= width):
+            used += gap + widths[stop]
+            stop += 1
+        blocks.append(slice(start, stop))
+        start = stop
+
+    def line(name, name_align, cells, block):
+        return (f"{shorten(name, name_width):{name_align}{name_width}}" + "".join(
+            f"{'':{gap}}{cell:{side}{cell_width}}" for cell, side, cell_width
+            in zip(cells[block], align[block], widths[block]))).rstrip()
+
+    lines = []
+    for block in blocks:
+        if len(blocks) > 1:
+            lines.append(f"(columns {block.start + 1}-{block.stop} of {len(columns)})"
+                         if block.stop - block.start > 1
+                         else f"(column {block.start + 1} of {len(columns)})")
+        if any(columns) or corner:
+            lines.append(line(corner, "<", columns, block))
+        lines += ["" if row is None else line(row[0], align_names, row[1], block)
+                  for row in rows]
+        if block.stop < len(columns):
+            lines.append("")
+    return lines
+
+
+def format_matrix(matrix, classes, *, width, corner="true \\ pred"):
+    """Lines of a square matrix with the class names on its rows and columns. Where names
+    wider than the numbers would push the table past ``width``, the classes are numbered and
+    the columns headed by their numbers."""
+    cells = matrix_cells(matrix)
+    names = matrix_names(classes, len(cells))
+    cell_width = max(len(cell) for row in cells for cell in row)
+    name_width = max(len(corner), *map(len, names))
+    named_width = name_width + sum(1 + max(cell_width, len(name), 3) for name in names)
+    layout = {"width": width, "gap": 1, "min_column_width": 3}
+    if named_width <= width or max(map(len, names)) <= max(cell_width, 5):
+        return format_table(corner, names, list(zip(names, cells)), **layout)
+    digits = len(str(len(names)))
+    numbered = [f"{i:>{digits}} {name}" for i, name in enumerate(names, 1)]
+    return (["(columns numbered as the rows)"]
+            + format_table(corner, [str(i) for i in range(1, len(names) + 1)],
+                           list(zip(numbered, cells)), **layout))
+
+
+def score_rows(scores, digits=3):
+    """The rows of a classification report's dict in scikit-learn's layout: the header, the
+    classes, then accuracy and the averages; the support (MLCM: weight) as counts."""
+    support = "support" if any("support" in row for row in scores.values()
+                               if isinstance(row, dict)) else "weight"
+    total = next((row[support] for key, row in scores.items()
+                  if isinstance(row, dict) and key.endswith(" avg")), None)
+    names = list(scores)
+    supports = format_counts([scores[name][support] if isinstance(scores[name], dict)
+                              else total for name in names])
+    classes, averages = [], []
+    for name, count in zip(names, supports):
+        row = scores[name]
+        if isinstance(row, dict):
+            cells = [format_number(row[key], digits) for key in ("precision", "recall",
+                                                                 "f1-score")]
+            (averages if name.endswith(" avg") else classes).append((name, cells + [count]))
+        else:  # accuracy: one number, under f1-score, beside the total support
+            averages.append((name, ["", "", format_number(row, digits), count]))
+    return ["precision", "recall", "f1-score", support], classes, averages
+
+
+def format_scores(scores, *, width):
+    """Lines of a classification report's dict, as scikit-learn prints one."""
+    columns, classes, averages = score_rows(scores)
+    return format_table("", columns, [None, *classes, None, *averages], width=width,
+                        align_names=">")
+
+
+def verdict(pvalue, level=0.05):
+    """The test's verdict on marginal homogeneity at ``level``."""
+    if pvalue is None or not math.isfinite(pvalue):
+        return "undefined p-value"
+    if pvalue < level:
+        return f"reject homogeneity at {level:.0%}"
+    return f"homogeneity not rejected at {level:.0%}"
+
+
+MEASURES = {"generalized_means_r1_macro": "generalized means (r = 1, macro)",
+            "symmetric_balanced_accuracy": "symmetric balanced accuracy",
+            "correlation_distance": "correlation distance",
+            "confusion_entropy": "confusion entropy",
+            "normalized_absolute_error": "normalized absolute error",
+            "normalized_kl_divergence": "normalized KL divergence"}
+QUANTIFICATION = "Quantification errors of the predicted class prevalences (classify and count)"
+
+
+def summary(report):
+    """One sentence: the samples, the kind of targets, the classes (named up to 20)."""
+    classes = report["classes"]
+    named = (f": {', '.join(classes)}" if len(classes) <= 20
+             else ", named in the rows of the tables")
+    return (f"{report['n_samples']} samples, {report['kind']} targets, {len(classes)} "
+            f"class{'es' if len(classes) != 1 else ''}{named}.")
+
+
+def measure_rows(measures):
+    """``(name, [value])`` of each measure (or quantification error) in ``measures``."""
+    return [(MEASURES.get(name, name.replace("_", " ")), [format_number(value, 4)])
+            for name, value in measures.items() if not name.endswith("prevalence")]
+
+
+def test_rows(statistics):
+    """Columns and rows of the marginal homogeneity tests, with their verdicts."""
+    rows = []
+    for name in ("stuart_maxwell", "bhapkar"):
+        result = statistics[name]
+        rows.append((name.replace("_", "-").title(), [
+            f"{result['statistic']:.3f}", str(result["df"]), f"{result['pvalue']:.3g}",
+            result["verdict"]] if "statistic" in result
+            else ["", "", "", result["not_applicable"]]))
+    return ["statistic", "df", "p-value", "verdict"], rows
+
+
+def posthoc_rows(statistics):
+    """Columns and rows of the one-versus-all tests."""
+    return ["p less", "p greater", "verdict"], [
+        (name, [f"{row['pvalue_less_corrected']:.3g}", f"{row['pvalue_greater_corrected']:.3g}",
+                row["verdict"]])
+        for name, row in statistics["one_versus_all"].items()]
+
+
+def posterior_rows(posterior, classes):
+    """Title, columns and rows of the posterior of each class's recall, P[k | k]."""
+    tail = (1 - posterior["level"]) / 2
+    title = (f"Posterior of P[predicted k | true k] (Dirichlet, prior "
+             f"{format_counts(posterior['prior'])}): mean and {posterior['level']:.0%} "
+             "equal-tailed interval")
+    return title, ["mean", f"{tail:.1%}", f"{1 - tail:.1%}"], [
+        (name, [f"{posterior[key][k][k]:.3f}" for key in ("mean", "lower", "upper")])
+        for k, name in enumerate(classes)]
+
+
+HOMOGENEITY = ("Marginal homogeneity tests (null hypothesis: the true and the predicted "
+               "class frequencies are the same)")
+POSTHOC = ("One class versus all (exact McNemar tests, one-sided p-values with the "
+           "Bonferroni correction, verdicts at 5%)")
+
+
+def format_report(report, *, width):
+    """The report as readable text, no line wider than ``width``."""
+    def prose(text):
+        return textwrap.fill(text, width=width, break_on_hyphens=False)
+
+    classes = report["classes"]
+    lines = [prose(summary(report))]
+    matrices = report["transport_confusion_matrix"]
+    for weighting, matrix in matrices.items():
+        title = ("Transport confusion matrix" if len(matrices) == 1
+                 else f"Transport confusion matrix (weighting={weighting!r})")
+        lines += ["", title + ":"]
+        if "transport_weightings" in report:
+            lines.append(prose(report["transport_weightings"]))
+        lines += format_matrix(matrix, classes, width=width)
+    lines += ["", "Transport classification report:"]
+    lines += format_scores(report["transport_classification_report"], width=width)
+    if "mlcm" in report:
+        lines += ["", prose("MLCM (row none: no true label, column none: no predicted "
+                            "label):")]
+        lines += format_matrix(report["mlcm"], classes, width=width)
+        lines += ["", "MLCM classification report:"]
+        lines += format_scores(report["mlcm_classification_report"], width=width)
+    lines += ["", "Measures:"]
+    lines += format_table("", [""], measure_rows(report["measures"]), width=width)
+    if "statistics" in report:
+        statistics = report["statistics"]
+        columns, rows = test_rows(statistics)
+        lines += ["", prose(HOMOGENEITY)]
+        lines += format_table("test", columns, rows, width=width, align=[">", ">", ">", "<"])
+        columns, rows = posthoc_rows(statistics)
+        lines += ["", prose(POSTHOC + ":")]
+        lines += format_table("class", columns, rows, width=width, align=[">", ">", "<"])
+        title, columns, rows = posterior_rows(statistics["posterior"], classes)
+        lines += ["", prose(title + ":")]
+        lines += format_table("class", columns, rows, width=width)
+    if "quantification" in report:
+        lines += ["", prose(QUANTIFICATION + ":")]
+        lines += format_table("", [""], measure_rows(report["quantification"]), width=width)
+    return "\n".join(lines) + "\n"
