@@ -119,8 +119,8 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
     y_true, y_pred, labels, sample_weight, method
         As in :func:`mlcm`.
     target_names : list of str, default=None
-        Display names of the classes, in order (the "none" class is always
-        named "none").
+        Display names of the classes, in order. The "none" class of multi-label
+        targets is named "none", or by one more name at the end of the list.
     digits : int, default=2
         Digits of the floats in the text report.
     output_dict : bool, default=False

@@ -287,13 +287,19 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
         names[:len(class_names)] = class_names
     if target_names is not None:
         n_named = len(confusion.selection) - confusion.has_none
+        target_names = [str(name) for name in target_names]
+        if confusion.has_none and len(target_names) == n_named + 1:  # "none" named too
+            if len(names) > n_named:
+                names[n_named] = target_names[n_named]
+            target_names = target_names[:n_named]
         if len(target_names) != n_named:
+            none = (" (and optionally a last name for the 'none' class, named 'none' by "
+                    "default)" if confusion.has_none else "")
             raise ValueError(
                 f"target_names has {len(target_names)} names but the report has "
-                f"{n_named} classes ({names[:n_named]}); the 'none' class is named "
-                "automatically."
+                f"{n_named} classes ({names[:n_named]}); pass one name per class{none}."
             )
-        names[:n_named] = [str(name) for name in target_names]
+        names[:n_named] = target_names
     _check_row_names(names, "target_names" if target_names is not None
                      else "the class labels of y_true and y_pred")
     per_class = precision_recall_fscore_from_confusion(

@@ -181,8 +181,8 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     y_true, y_pred, labels, weighting, sample_weight, empty
         As in :func:`transport_confusion_matrix`.
     target_names : list of str, default=None
-        Display names of the classes, in order (without the "none" class of
-        2-D targets, which is always named "none").
+        Display names of the classes, in order. The "none" class of multi-label
+        targets is named "none", or by one more name at the end of the list.
     digits : int, default=2
         Digits of the floats in the text report.
     output_dict : bool, default=False

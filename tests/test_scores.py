@@ -347,3 +347,21 @@ def test_pos_label_ignored_warns_as_sklearn(average):
         warnings.simplefilter("error")
         transport_precision_recall_fscore_support([1, 2, 1], [1, 2, 2], pos_label=1,
                                                   average=average)
+
+
+def test_report_target_names_may_name_the_none_class():
+    y_true = [[1, 0, 0], [0, 0, 0], [0, 1, 1]]
+    y_pred = [[1, 0, 0], [0, 1, 0], [0, 1, 1]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        named = transport_classification_report(y_true, y_pred, output_dict=True,
+                                                target_names=["cat", "dog", "bird", "nothing"])
+        default = transport_classification_report(y_true, y_pred, output_dict=True,
+                                                  target_names=["cat", "dog", "bird"])
+    assert list(named)[:4] == ["cat", "dog", "bird", "nothing"]
+    assert list(default)[:4] == ["cat", "dog", "bird", "none"]
+    assert named["nothing"] == default["none"]
+    with pytest.raises(ValueError, match="2 names but the report has 3 classes.*'none'"):
+        transport_classification_report(y_true, y_pred, target_names=["cat", "dog"])
+    with pytest.raises(ValueError, match="4 names but the report has 3 classes"):
+        transport_classification_report([0, 1, 2], [0, 1, 1], target_names=list("abcd"))
