@@ -217,3 +217,31 @@ def test_posterior_of_probabilities_has_no_prior_only_row():
     matrix = sce.transport_confusion_matrix(LABELS, PROBABILITIES)
     posterior = sce.dirichlet_posterior(matrix)
     assert posterior.mean().shape == (3, 3)
+
+
+# --- Invariances of the labels-against-probabilities path ---------------------------------
+
+
+@pytest.mark.parametrize("name, keywords", TARGET_FUNCTIONS)
+def test_invariances_of_labels_against_probabilities(name, keywords):
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(5)
+    y, probabilities, _ = _labels_and_probabilities(rng, 40)
+    weights = rng.integers(1, 4, len(y))
+    function = getattr(sce, name)
+    keywords = {**REGISTRY[name].fixed, **keywords}
+    expected = _quiet(function, y, probabilities, sample_weight=weights, **keywords)
+    order = rng.permutation(len(y))
+    assert_same(_quiet(function, y[order], probabilities[order], sample_weight=weights[order],
+                       **keywords), expected, where="shuffled samples")
+    assert_same(_quiet(function, np.repeat(y, weights), np.repeat(probabilities, weights, axis=0),
+                       **keywords), expected, rtol=1e-10, where="repeated rows")
+    index = 100 + rng.permutation(len(y))
+    assert_same(_quiet(function, pd.Series(y, index=index).astype("category"),
+                       pd.DataFrame(probabilities, index=index, columns=list(NAMES)),
+                       sample_weight=weights.tolist(), **keywords),
+                expected, where="pandas")
+    assert_same(_quiet(function, y.tolist(), probabilities.tolist(), sample_weight=weights,
+                       **keywords), expected, where="lists")
+    assert_same(_quiet(function, y, sp.csr_array(probabilities), sample_weight=weights,
+                       **keywords), expected, where="sparse scores")
