@@ -70,12 +70,17 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
         block; PyTorch, CuPy and other array-API arrays are computed on their
         device (user guide, "Scaling out").
     y_pred : array-like or sparse matrix
-        Predictions, of the same kind and shape as ``y_true``.
+        Predictions: of the same kind and shape as ``y_true``, or, beside 1-D
+        labels, a 2-D (n_samples, n_classes) array of probabilities or scores
+        (a classifier's ``predict_proba``), as if the labels were one-hot rows.
     labels : array-like, default=None
         1-D targets: the class labels to show, in that order (as in
-        :func:`sklearn.metrics.confusion_matrix`). 2-D targets: integer column
-        indices; the full matrix is computed, then those rows and columns are
-        kept in that order, with the "none" class last.
+        :func:`sklearn.metrics.confusion_matrix`). 1-D labels beside 2-D scores:
+        the class label of each column, in order (default: the sorted labels,
+        as a classifier's ``classes_``; needed when ``y_true`` lacks a class).
+        2-D targets: integer column indices; the full matrix is computed, then
+        those rows and columns are kept in that order, with the "none" class
+        last.
     weighting : {"uniform", "true", "pred"} or callable, default="uniform"
         Weight ``lambda`` of each instance's plan (Section III-F): 1, the label
         norm ``|y|_1`` or the prediction norm ``|y_hat|_1``. A callable
@@ -88,11 +93,13 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
         Multiplies ``lambda``.
     empty : {"null_class", "skip", "error"}, default="null_class"
         What to do with an instance whose label or prediction has no mass
-        (undefined in the paper). ``"null_class"`` gives 2-D targets an extra
-        last row and column, "none", and puts unit mass there (so the matrix
-        is ``(n_classes + 1, n_classes + 1)`` for 2-D targets whatever the
-        data); ``"skip"`` drops such instances with a warning; ``"error"``
-        raises ``ValueError``.
+        (undefined in the paper). ``"null_class"`` gives multi-label indicator
+        targets (0/1 ``y_true``, where an empty label set is ordinary) an extra
+        last row and column, "none", and puts unit mass there (so their matrix
+        is ``(n_classes + 1, n_classes + 1)`` whatever the data); soft labels
+        and probabilities never get one, and an all-zero row there raises
+        ``ValueError`` naming it. ``"skip"`` drops such instances with a
+        warning; ``"error"`` raises ``ValueError``.
     n_jobs : int, default=None
         Threads over row chunks (-1: all cores); None chooses from the data size. Results
         do not depend on it beyond floating-point summation order (relative 1e-12).
@@ -118,6 +125,13 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
            [0., 0., 1.],
            [0., 1., 1.]])
 
+
+    A classifier's probabilities against the labels (columns in the order of
+    the sorted labels, as its ``classes_``):
+
+    >>> transport_confusion_matrix(["cat", "dog"], [[0.75, 0.25], [0.5, 0.5]])
+    array([[0.75, 0.25],
+           [0.5 , 0.5 ]])
 
     Multi-label targets get a last "none" row and column (empty labels or
     predictions): here the first instance has half its label mass on class 0
