@@ -467,3 +467,208 @@ def test_unusable_plots_path_is_one_error_line(tmp_path, capsys, place):
                    str(tmp_path / "t.csv"), "--plots", str(tmp_path / place)])
     error = capsys.readouterr().err
     assert status == 2 and error.startswith("error: ") and len(error.splitlines()) == 1
+
+
+# --- What a person reads (issue 14): names, widths, rounding, one matrix, probabilities ------
+
+LONG_NAMES = [f"species_{i:02d}_with_a_rather_long_name" for i in range(40)]
+
+
+def _classes_files(tmp_path, n_classes, names=None, n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    names = names or [f"class_{i}" for i in range(n_classes)]
+    y = rng.integers(0, n_classes, n)
+    pred = np.where(rng.random(n) < 0.6, y, rng.integers(0, n_classes, n))
+    (tmp_path / "t.txt").write_text(_lines(names[i] for i in y))
+    (tmp_path / "p.txt").write_text(_lines(names[i] for i in pred))
+    return tmp_path / "t.txt", tmp_path / "p.txt"
+
+
+def _text_report(capsys, true, pred, *options):
+    assert main(["report", "--true", str(true), "--pred", str(pred), *options]) == 0
+    return capsys.readouterr().out
+
+
+def _matrix_from_text(text, title, n_classes):
+    """The matrix printed under ``title``, its blocks of columns put back together: row
+    name -> the numbers of that row."""
+    lines = text[text.index(title):].splitlines()[1:]
+    rows = {}
+    for line in lines:
+        if line.endswith(":"):  # the next title
+            break
+        fields = line.split()
+        if not fields or line.startswith(("(", "true \\")) or not _is_number(fields[-1]):
+            continue
+        # the row's name: up to its last word, else (a class named by a number) its first field
+        words = max((i for i, field in enumerate(fields) if not _is_number(field)), default=0) + 1
+        rows.setdefault(" ".join(fields[:words]), []).extend(map(float, fields[words:]))
+    assert len(rows) == n_classes
+    return rows
+
+
+def _is_number(field):
+    try:
+        float(field)
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_text_at_40_classes_wraps_columns_with_names(tmp_path, capsys, width):
+    true, pred = _classes_files(tmp_path, 40, LONG_NAMES)
+    text = _text_report(capsys, true, pred, "--width", str(width))
+    assert "..." not in text
+    assert max(map(len, text.splitlines())) <= width
+    for name in LONG_NAMES:
+        assert f" {name} " in text  # a row of the numbered matrix
+        assert f"\n{name} " in text or f" {name}  " in text  # a row of the other tables
+    assert "(columns numbered as the rows)" in text and "(columns 1-" in text
+    assert main(["report", "--true", str(true), "--pred", str(pred), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    rows = _matrix_from_text(text, "Transport confusion matrix:", 40)
+    expected = report["transport_confusion_matrix"]["uniform"]
+    for k, name in enumerate(report["classes"]):
+        assert rows[f"{k + 1} {name}"] == expected[k]  # the row numbered as its column
+
+
+def test_text_at_3_classes_fits_and_keeps_names_on_columns(tmp_path, capsys):
+    true, pred = _classes_files(tmp_path, 3, ["cat", "dog", "fox"])
+    text = _text_report(capsys, true, pred)
+    assert max(map(len, text.splitlines())) <= 80 and "..." not in text
+    header = text[text.index("Transport confusion matrix:"):].splitlines()[3]
+    assert header.split() == ["true", "\\", "pred", "cat", "dog", "fox"]
+    # scikit-learn's classification_report layout, support included
+    scores = text[text.index("Transport classification report:"):].splitlines()
+    assert scores[1].split() == ["precision", "recall", "f1-score", "support"]
+    assert scores[2] == ""
+    cat = scores[3].split()
+    assert cat[0] == "cat" and len(cat) == 5 and cat[4].isdigit()
+    accuracy = next(line for line in scores if line.strip().startswith("accuracy")).split()
+    assert accuracy[-1] == "400" and len(accuracy) == 3
+    assert "The three weightings (uniform, true, pred) give this same matrix: every " \
+           "instance has one true and one predicted label." in " ".join(text.split())
+    assert text.count("Transport confusion matrix") == 1
+
+
+def test_text_width_and_narrow_terminal(tmp_path, capsys, monkeypatch):
+    import os
+
+    true, pred = _classes_files(tmp_path, 12)
+    monkeypatch.setattr("shutil.get_terminal_size",
+                        lambda fallback=(80, 24): os.terminal_size((50, 24)))
+    text = _text_report(capsys, true, pred)
+    assert max(map(len, text.splitlines())) <= 50 and "(columns 1-" in text
+    text = _text_report(capsys, true, pred, "--width", "200")
+    assert "(columns 1-" not in text and max(map(len, text.splitlines())) > 80
+    for value in ("10", "x", "-5"):
+        with pytest.raises(SystemExit) as caught:
+            main(["report", "--true", str(true), "--pred", str(pred), "--width", value])
+        assert caught.value.code == 2
+        assert f"expected an integer >= 40, got '{value}'" in capsys.readouterr().err
+
+
+def test_soft_text_rounded_and_json_full_precision(tmp_path, capsys):
+    rng = np.random.default_rng(2)
+    true = rng.dirichlet(np.ones(3), 30)
+    pred = rng.dirichlet(np.ones(3), 30) * rng.uniform(0.5, 2, (30, 1))  # rows not 1
+    np.save(tmp_path / "t.npy", true)
+    np.save(tmp_path / "p.npy", pred)
+    text = _text_report(capsys, tmp_path / "t.npy", tmp_path / "p.npy")
+    assert main(["report", "--true", str(tmp_path / "t.npy"), "--pred",
+                 str(tmp_path / "p.npy"), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    from sklearn_confusion_ext import transport_confusion_matrix
+
+    for weighting in ("uniform", "true", "pred"):  # three matrices: the rows do not sum to 1
+        exact = transport_confusion_matrix(true, pred, weighting=weighting)
+        assert report["transport_confusion_matrix"][weighting] == exact.tolist()  # bit for bit
+        rows = _matrix_from_text(text, f"(weighting={weighting!r}):", 3)
+        np.testing.assert_array_equal([rows[str(k)] for k in range(3)], exact.round(2))
+    assert "transport_weightings" not in report
+    cell = f"{report['transport_confusion_matrix']['uniform'][0][1]:.2f}"
+    assert cell in text and len(repr(report["transport_confusion_matrix"]["uniform"][0][1])) > 6
+
+
+def test_labels_against_probabilities_files(tmp_path, capsys):
+    """A classifier's predict_proba against its labels: columns in the order of the sorted
+    labels, or of --labels; one matrix, no "none" class, equal to one-hot input."""
+    from sklearn.datasets import load_iris
+    from sklearn.linear_model import LogisticRegression
+
+    from sklearn_confusion_ext import transport_confusion_matrix
+
+    X, y = load_iris(return_X_y=True)
+    names = np.array(["setosa", "versicolor", "virginica"])
+    model = LogisticRegression(max_iter=500).fit(X, names[y])
+    proba = model.predict_proba(X)
+    (tmp_path / "labels.csv").write_text("species\n" + _lines(names[y]))
+    np.savetxt(tmp_path / "proba.csv", proba, delimiter=",")
+    args = ["report", "--true", str(tmp_path / "labels.csv"), "--pred",
+            str(tmp_path / "proba.csv")]
+    assert main(args + ["--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["kind"] == "labels-vs-scores" and report["classes"] == list(names)
+    expected = transport_confusion_matrix(np.eye(3)[y], proba)[:3, :3]  # no empty row
+    np.testing.assert_allclose(report["transport_confusion_matrix"]["uniform"], expected,
+                               rtol=1e-12)
+    assert list(report["transport_confusion_matrix"]) == ["uniform"]
+    assert "every row of both targets sums to one" in report["transport_weightings"]
+    assert "mlcm" not in report
+    text = _text_report(capsys, *args[2::2])
+    assert "none" not in text and text.count("Transport confusion matrix") == 1
+    assert "labels-vs-scores targets, 3 classes: setosa, versicolor, virginica." in text
+    # columns named by --labels, in another order
+    order = [2, 0, 1]
+    np.savetxt(tmp_path / "proba.csv", proba[:, order], delimiter=",")
+    assert main(args + ["--labels", *names[order], "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["classes"] == list(names[order])
+    np.testing.assert_allclose(report["transport_confusion_matrix"]["uniform"],
+                               expected[np.ix_(order, order)], rtol=1e-12)
+    assert main(args + ["--kind", "soft"]) == 0
+    capsys.readouterr()
+    assert main(args + ["--labels", "setosa", "virginica"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "y_pred has 3 columns" in error
+    assert error.endswith("From the command line: --labels NAME [NAME ...].\n")
+
+
+def test_figures_carry_titles(tmp_path):
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from sklearn_confusion_ext._cli.report import figures
+
+    titles = {}
+    for name, title, figure in figures([0, 1, 2, 1], [0, 2, 2, 1]):
+        shown = [ax.get_title() for ax in figure.axes] + [
+            figure._suptitle.get_text() if figure._suptitle else ""]
+        assert title in shown
+        titles[name] = title
+        plt.close(figure)
+    assert titles == {
+        "transport_confusion_matrix.png": "Transport confusion matrix (weighting='uniform')",
+        "mlcm.png": "MLCM (none: no true label / no predicted label)",
+        "posterior_intervals.png": "Posterior of P[predicted | true], 95% equal-tailed "
+                                   "intervals"}
+
+
+def test_demo_plots_and_deprecated_output(tmp_path):
+    pytest.importorskip("matplotlib")
+    result = run("demo", "--output", str(tmp_path / "old"), "--width", "100")
+    assert result.returncode == 0
+    assert result.stderr.startswith("warning: demo --output is deprecated")
+    assert sorted(p.name for p in (tmp_path / "old" / "digits").iterdir()) == [
+        "mlcm.png", "posterior_intervals.png", "transport_confusion_matrix.png"]
+    lines = result.stdout.splitlines()
+    assert "..." not in result.stdout
+    assert max(len(line) for line in lines if not line.startswith("Saved: ")) <= 100
+    assert "2. Digits: predicted probabilities" in lines
+    assert "899 samples, labels-vs-scores targets, 10 classes: 0, 1, 2, 3, 4, 5, 6, 7, 8, " \
+           "9." in lines
+    result = run("demo", "--plots", str(tmp_path / "new"))
+    assert result.returncode == 0 and result.stderr == ""
+    assert sorted(p.name for p in (tmp_path / "new").iterdir()) == [
+        "digits", "digits_soft", "multilabel"]

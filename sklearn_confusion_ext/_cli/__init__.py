@@ -113,6 +113,8 @@ def main(argv=None):
         message = " ".join(str(exc).split())
         if "max_matrix_mib" in message:
             message += " From the command line: --max-matrix-mib N."
+        elif "labels=" in message:
+            message += " From the command line: --labels NAME [NAME ...]."
         print(f"error: {message}", file=sys.stderr)
         return 2
     if getattr(args, "format", "text") == "json":

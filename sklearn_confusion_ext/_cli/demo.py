@@ -30,8 +30,8 @@ def demo_sections():
          "The transport confusion matrix of the hard predictions is sklearn's "
          f"confusion_matrix: {equal}.", (y_test, hard)),
         ("2. Digits: predicted probabilities",
-         "The same model's predicted probabilities as soft labels, against the one-hot "
-         "true labels.", (np.eye(10)[y_test], soft)),
+         "The same model's predicted probabilities (predict_proba, columns in the order of "
+         "model.classes_) against the true labels.", (y_test, soft)),
         ("3. Multi-label",
          "Multi-label data (5 classes, generated), k nearest neighbours.",
          (Y_ml[400:], multilabel)),

@@ -5,6 +5,13 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.validation import (
+    LABELS_VS_SCORES,
+    MULTILABEL,
+    SINGLE_LABEL,
+    check_targets,
+    is_binary,
+)
 from .files import InputError
 from .text import verdict
 
@@ -31,11 +38,9 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None):
         transport_classification_report,
         transport_confusion_matrix,
     )
-    from .._core.validation import check_targets
-
     targets = check_targets(y_true, y_pred, labels=labels)
     found = targets.kind
-    if kind != "auto" and kind != {"single-label": "single"}.get(found, found):
+    if kind != "auto" and kind not in _KIND_OPTIONS.get(found, (found,)):
         raise InputError(f"--kind {kind} does not match the files, which hold {found} targets")
     names = class_names(targets)
     report = {"kind": found, "classes": names, "n_samples": int(targets.n_samples)}
@@ -43,7 +48,8 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None):
                                                       weighting=weighting)
                 for weighting in ("uniform", "true", "pred")}
     uniform = matrices["uniform"]
-    if all(np.allclose(matrix, uniform, rtol=1e-9, atol=1e-9 * max(1.0, np.abs(uniform).max()))
+    # Probabilities written with six decimals give the same matrix to 1e-6 of its largest cell.
+    if all(np.abs(matrix - uniform).max(initial=0) <= 1e-6 * max(1.0, uniform.max(initial=0))
            for matrix in matrices.values()):
         matrices = {"uniform": matrices["uniform"]}
         report["transport_weightings"] = _same_weightings(targets)
@@ -59,12 +65,12 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None):
         "correlation_distance": correlation_distance(y_true, y_pred, labels=labels),
         "confusion_entropy": confusion_entropy(y_true, y_pred, labels=labels),
     }
-    if found != "soft":
+    if has_mlcm(targets):
         report["mlcm"] = mlcm(y_true, y_pred, labels=labels).tolist()
         report["mlcm_classification_report"] = mlcm_classification_report(
             y_true, y_pred, labels=labels, output_dict=True, zero_division=0.0)
     # The tests and the quantification errors compare classes: one class has nothing to compare.
-    if found == "single-label" and len(names) > 1:
+    if found == SINGLE_LABEL and len(names) > 1:
         counts = transport_confusion_matrix(y_true, y_pred, labels=labels)
         _add_statistics(report, counts, names, stuart_maxwell_test, bhapkar_test,
                         marginal_homogeneity_posthoc, dirichlet_posterior)
@@ -80,6 +86,17 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None):
                 true_prevalence, predicted_prevalence, eps=eps),
         }
     return report
+
+
+# --kind's options that each kind of targets matches: "soft" names 2-D soft predictions,
+# against 2-D soft labels or against class labels.
+_KIND_OPTIONS = {SINGLE_LABEL: ("single",), LABELS_VS_SCORES: ("soft", LABELS_VS_SCORES)}
+
+
+def has_mlcm(targets):
+    """Whether the MLCM applies: 0/1 indicators (or class labels) on both sides."""
+    return targets.kind in (SINGLE_LABEL, MULTILABEL) or (
+        targets.kind == LABELS_VS_SCORES and is_binary(targets.y_pred))
 
 
 def class_names(targets):
@@ -123,7 +140,8 @@ def _same_weightings(targets):
     """Why the three weightings gave one matrix."""
     if targets.single_label:
         why = ": every instance has one true and one predicted label"
-    elif all(np.allclose(_row_sums(y), 1.0) for y in (targets.y_true, targets.y_pred)):
+    elif all(np.allclose(_row_sums(y), 1.0, rtol=0, atol=1e-4)
+             for y in (targets.y_true, targets.y_pred)):
         why = ": every row of both targets sums to one, so no weighting rescales a row"
     else:
         why = " on these targets"
@@ -153,9 +171,7 @@ def figures(y_true, y_pred, *, labels=None):
         TransportConfusionMatrixDisplay,
         transport_confusion_matrix,
     )
-    from .._core.validation import check_targets
-
-    kind = check_targets(y_true, y_pred, labels=labels).kind
+    targets = check_targets(y_true, y_pred, labels=labels)
 
     def titled(display, title):
         if hasattr(display, "ax_"):
@@ -168,13 +184,13 @@ def figures(y_true, y_pred, *, labels=None):
         TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred, labels=labels,
                                                          xticks_rotation=45),
         "Transport confusion matrix (weighting='uniform')"))
-    if kind != "soft":
+    if has_mlcm(targets):
         yield ("mlcm.png", *titled(
             MLCMDisplay.from_predictions(y_true, y_pred, labels=labels, xticks_rotation=45),
             "MLCM (none: no true label / no predicted label)"))
-    if kind == "single-label":
+    if targets.kind == SINGLE_LABEL:
         counts = transport_confusion_matrix(y_true, y_pred, labels=labels)
-        names = class_names(check_targets(y_true, y_pred, labels=labels))
+        names = class_names(targets)
         yield ("posterior_intervals.png", *titled(
             PosteriorIntervalDisplay.from_confusion(
                 counts, prior=POSTERIOR_PRIOR, level=POSTERIOR_LEVEL, method="equal-tailed",
