@@ -1,7 +1,7 @@
 """
-=====================================================
+=================================================
 Do two confusion matrices rank the classes alike?
-=====================================================
+=================================================
 
 Two confusion matrices of the same predictions (say the transport-based matrix and MLCM)
 may disagree on which classes the model handles best. Erbani et al. (IEEE Access 2024,
