@@ -28,14 +28,17 @@ h3 { font-size: 1.05em; margin: 1.6em 0 .4em; }
 p.note { color: #57606a; margin: .2em 0 .6em; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: .3em 0 1em; font-variant-numeric: tabular-nums; }
-th, td { padding: .25em .6em; }
+th, td { padding: .25em .6em; vertical-align: middle; }
 th { font-weight: 600; text-align: left; }
 td { text-align: right; }
 table.data th[scope=col] { text-align: right; border-bottom: 1px solid #8c959f; }
 table.data th[scope=row] { text-align: right; }
 table.data tr.average th, table.data tr.average td { border-top: 1px solid #d0d7de; }
 table.matrix td { min-width: 2.6em; border: 1px solid #fff; font-size: .92em; }
-table.matrix th[scope=row] { text-align: right; white-space: nowrap; }
+table.matrix th[scope=row] { text-align: right; white-space: nowrap; position: sticky;
+       left: 0; background: #fff; }
+table.matrix.dense td { min-width: 2.2em; padding: .1em .3em; font-size: .8em; }
+table.matrix.dense th[scope=row] { padding: .1em .6em; font-size: .9em; }
 table.matrix th[scope=col] { vertical-align: bottom; text-align: center; max-width: 9em;
        font-size: .9em; }
 table.matrix.vertical th[scope=col] span { writing-mode: vertical-rl; transform: rotate(180deg);
@@ -72,9 +75,11 @@ def _matrix(matrix, classes, caption):
     cells = matrix_cells(matrix)
     names = [escape(name) for name in matrix_names(classes, len(cells))]
     top = max((max(row) for row in matrix), default=0) or 1
-    vertical = len(names) > 8 and max(map(len, names)) > 3
+    # Many long names stand on end; many classes take smaller cells.
+    layout = " ".join(["matrix"] + ["vertical"] * (len(names) > 8 and max(map(len, names)) > 5)
+                      + ["dense"] * (len(names) > 20))
     out = [f'<p class="note">{escape(caption)}</p>',
-           f'<div class="scroll"><table class="matrix{" vertical" if vertical else ""}">',
+           f'<div class="scroll"><table class="{layout}">',
            '<thead><tr><th class="corner">true \\ pred</th>']
     out += [f'<th scope="col"><span>{name}</span></th>' for name in names]
     out.append("</tr></thead><tbody>")
