@@ -456,6 +456,10 @@ def random_targets(kind, rng, n_samples=40, n_classes=N_CLASSES):
         return y_true, rng.integers(0, n_classes, n_samples)
     if kind == "multilabel":
         return tuple((rng.random((n_samples, n_classes)) < 0.4).astype(int) for _ in range(2))
+    if kind == "probabilities":  # labels against a classifier's predict_proba
+        y_true = rng.integers(0, n_classes, n_samples)
+        y_true[:n_classes] = np.arange(n_classes)
+        return y_true, rng.dirichlet(np.ones(n_classes), n_samples)
     return tuple(_soft(rng, n_samples, n_classes) for _ in range(2))
 
 

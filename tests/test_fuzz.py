@@ -113,8 +113,17 @@ def valid_inputs(name, kind, seed=0, n_samples=12):
     return dict(zip(REGISTRY[name].target_params, (np.asarray(y) for y in targets)))
 
 
+def with_probabilities(soft_cases):
+    """``soft_cases`` and, for each function of ``(y_true, y_pred)`` among them, the same
+    function on 1-D labels against probabilities (the "probabilities" kind)."""
+    return [*soft_cases, *(
+        pytest.param(case.values[0], "probabilities", id=f"{case.values[0]}-probabilities")
+        for case in soft_cases if case.values[1] == "soft"
+        and REGISTRY[case.values[0]].target_params == ("y_true", "y_pred"))]
+
+
 def sample_cases():
-    return cases(kinds=SAMPLE_KINDS)
+    return with_probabilities(cases(kinds=SAMPLE_KINDS))
 
 
 def weighted_cases():
@@ -358,7 +367,7 @@ def test_labels_of_two_types_are_refused_or_kept_apart(name, kind, mixture):
 @FUZZ
 @given(exponent=st.sampled_from([-322, -315, -308, -300, -150, 150, 300, 306, 308]),
        at=st.integers(0, 10 ** 6), only_one=st.booleans())
-@pytest.mark.parametrize("name, kind", cases(kinds=("soft",)))
+@pytest.mark.parametrize("name, kind", with_probabilities(cases(kinds=("soft",))))
 def test_soft_masses_from_subnormal_to_near_overflow(name, kind, exponent, at, only_one):
     inputs = valid_inputs(name, kind)
     target = REGISTRY[name].target_params[at % len(REGISTRY[name].target_params)]
@@ -393,7 +402,7 @@ def test_sample_weights_from_subnormal_to_near_overflow(name, kind, exponent, sp
             np.testing.assert_allclose(value, unweighted[1], rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.parametrize("name, kind", cases(kinds=("multilabel", "soft")))
+@pytest.mark.parametrize("name, kind", with_probabilities(cases(kinds=("multilabel", "soft"))))
 def test_empty_instances_and_single_rows(name, kind):
     inputs = valid_inputs(name, kind)
     for target in REGISTRY[name].target_params:

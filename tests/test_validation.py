@@ -278,3 +278,12 @@ def test_optional_libraries_missing_say_which_extra(monkeypatch, module, array, 
     monkeypatch.setitem(sys.modules, module, None)  # import now raises ImportError
     with pytest.raises(ImportError, match=re.escape(extra)):
         transport_confusion_matrix(array, [[1, 0]])
+
+
+def test_float_labels_beyond_two_to_the_53_are_refused():
+    # Found by the fuzz suite: scikit-learn's type_of_target cast them to int64 with a
+    # RuntimeWarning; float64 no longer tells such integers apart.
+    from sklearn_confusion_ext import transport_confusion_matrix
+
+    with pytest.raises(ValueError, match=r"y_true holds float class labels as large as 3e\+150"):
+        transport_confusion_matrix(np.array([0.0, 1.0, 3.0]) * 1e150, [0, 1, 2])

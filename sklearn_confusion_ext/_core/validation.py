@@ -25,6 +25,8 @@ SINGLE_LABEL = "single-label"
 MULTILABEL = "multilabel"
 SOFT = "soft"
 LABELS_VS_SCORES = "labels-vs-scores"
+# Float class labels must be integers that float64 holds exactly.
+_LARGEST_FLOAT_LABEL = 2.0 ** 53
 # Rows read at first when checking that a target holds only 0 and 1: soft labels and
 # probabilities are found there, without a pass over the whole array.
 _FIRST_ROWS = 1024
@@ -588,6 +590,12 @@ def _checked_labels(names, targets):
                     f"{name} holds non-integer floats; 1-D targets must be class "
                     "labels. Pass soft labels as a 2-D (n_samples, n_classes) array."
                 )
+            largest = np.abs(y).max(initial=0.0)
+            if largest > _LARGEST_FLOAT_LABEL:
+                raise ValueError(
+                    f"{name} holds float class labels as large as {largest:g}, beyond 2**53, "
+                    "where floats no longer tell integers apart; pass integer or string "
+                    "labels.")
         elif y.dtype.kind == "O":
             _check_object_labels(name, y)
     targets = common_integer_labels(dict(zip(names, targets)))
