@@ -510,7 +510,8 @@ class QuantificationScorer:
 @validate_params()
 def make_quantification_scorer(error, *, method="classify_and_count", labels=None,
                                **error_params):
-    """Scorer for ``cross_val_score`` / ``GridSearchCV`` from a quantification error.
+    """Scorer for :func:`~sklearn.model_selection.cross_val_score` and
+    :class:`~sklearn.model_selection.GridSearchCV` from a quantification error.
 
     On each validation fold it compares the true class prevalences with the predicted
     ones, counted from ``predict`` ("classify_and_count") or averaged from

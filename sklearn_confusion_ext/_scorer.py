@@ -1,4 +1,5 @@
-"""Scorers for ``cross_validate`` and ``GridSearchCV``: every score of the library by name.
+"""Scorers for :func:`~sklearn.model_selection.cross_validate` and
+:class:`~sklearn.model_selection.GridSearchCV`: every score of the library by name.
 
 A scorer is a picklable callable ``scorer(estimator, X, y_true, sample_weight=None)``
 (scikit-learn accepts any such callable as ``scoring=``). The transport-based and MLCM
