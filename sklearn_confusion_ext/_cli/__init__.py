@@ -13,6 +13,7 @@ import math
 import sys
 import textwrap
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -95,9 +96,10 @@ def main(argv=None):
                       "use --plots", file=sys.stderr)
                 if args.plots is None:
                     args.plots = args.output
-            sections = [(heading, introduction, build_report(y_true, y_pred), (y_true, y_pred))
-                        for heading, introduction, (y_true, y_pred) in demo_sections()]
+            sections = [Section(name, heading, introduction, build_report(*targets), targets)
+                        for name, heading, introduction, targets in demo_sections()]
             title, labels = "sklearn-confusion-ext demo", None
+            saved = _write_files(sections, args, title, labels)
         else:
             y_true, y_pred = load_targets(args.true, args.pred, header=args.header,
                                           delimiter=args.delimiter,
@@ -105,10 +107,9 @@ def main(argv=None):
             labels = _parse_labels(args.labels, y_true)
             with config_context(max_matrix_mib=args.max_matrix_mib):
                 report = build_report(y_true, y_pred, kind=args.kind, labels=labels)
-            sections = [(None, None, report, (y_true, y_pred))]
-            title = f"sklearn-confusion-ext report: {args.pred} against {args.true}"
-        with config_context(max_matrix_mib=getattr(args, "max_matrix_mib", None)):
-            saved = _write_files(sections, args, title, labels)
+                sections = [Section("", "", "", report, (y_true, y_pred))]
+                title = f"sklearn-confusion-ext report: {args.pred} against {args.true}"
+                saved = _write_files(sections, args, title, labels)
     except (InputError, ValueError, OSError) as exc:  # OSError: an unusable output path
         message = " ".join(str(exc).split())
         if "max_matrix_mib" in message:
@@ -118,18 +119,18 @@ def main(argv=None):
         print(f"error: {message}", file=sys.stderr)
         return 2
     if getattr(args, "format", "text") == "json":
-        reports = [report for _, _, report, _ in sections]
+        reports = [section.report for section in sections]
         print(json.dumps(_strict_json(reports[0] if len(reports) == 1 else reports),
                          indent=2, allow_nan=False))
         return 0
     if args.command == "demo":
         print(f"{title}\n")
-    for heading, introduction, report, _ in sections:
-        if heading:
-            print(f"{heading}\n{'=' * len(heading)}\n")
-        if introduction:
-            print(textwrap.fill(introduction, width=width) + "\n")
-        print(format_report(report, width=width))
+    for section in sections:
+        if section.heading:
+            print(f"{section.heading}\n{'=' * len(section.heading)}\n")
+        if section.introduction:
+            print(textwrap.fill(section.introduction, width=width) + "\n")
+        print(format_report(section.report, width=width))
     for path in saved:
         print(f"Saved: {path}")
     return 0
@@ -147,21 +148,29 @@ def _output_options(parser):
                              "columns")
 
 
+class Section(NamedTuple):
+    """One report of the output: the demo has three, each with its plots' folder ``name``."""
+
+    name: str
+    heading: str
+    introduction: str
+    report: dict
+    targets: tuple
+
+
 def _write_files(sections, args, title, labels):
     """Save the plots and the HTML page that the options ask for; returns their paths."""
     saved = []
     if args.plots:
-        for i, (_, _, _, (y_true, y_pred)) in enumerate(sections):
-            directory = Path(args.plots)
-            if len(sections) > 1:
-                directory = directory / ("digits", "digits_soft", "multilabel")[i]
-            saved += save_plots(y_true, y_pred, directory, labels=labels)
+        for section in sections:
+            saved += save_plots(*section.targets, Path(args.plots) / section.name,
+                                labels=labels)
     if args.html:
         page = html_page(title, [
-            (heading, introduction, report,
-             [(name, figure) for _, name, figure in figures(y_true, y_pred, labels=labels)]
-             if has_matplotlib() else [])
-            for heading, introduction, report, (y_true, y_pred) in sections])
+            (section.heading, section.introduction, section.report,
+             [(caption, figure) for _, caption, figure
+              in figures(*section.targets, labels=labels)] if has_matplotlib() else [])
+            for section in sections])
         Path(args.html).write_text(page, encoding="utf-8")
         saved.append(Path(args.html))
     return saved

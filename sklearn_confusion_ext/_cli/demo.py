@@ -4,7 +4,8 @@ import numpy as np
 
 
 def demo_sections():
-    """``(heading, introduction, (y_true, y_pred))`` of each part of the demo."""
+    """``(name, heading, introduction, (y_true, y_pred))`` of each part of the demo; its
+    plots go in the folder ``name``."""
     from sklearn.datasets import load_digits, make_multilabel_classification
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import confusion_matrix
@@ -25,14 +26,14 @@ def demo_sections():
                                                 random_state=0)
     multilabel = KNeighborsClassifier().fit(X_ml[:400], Y_ml[:400]).predict(X_ml[400:])
     return [
-        ("1. Digits: predicted labels",
+        ("digits", "1. Digits: predicted labels",
          f"Digits (8x8 images, 10 classes), {len(y_test)} test images, logistic regression. "
          "The transport confusion matrix of the hard predictions is sklearn's "
          f"confusion_matrix: {equal}.", (y_test, hard)),
-        ("2. Digits: predicted probabilities",
+        ("digits_soft", "2. Digits: predicted probabilities",
          "The same model's predicted probabilities (predict_proba, columns in the order of "
          "model.classes_) against the true labels.", (y_test, soft)),
-        ("3. Multi-label",
+        ("multilabel", "3. Multi-label",
          "Multi-label data (5 classes, generated), k nearest neighbours.",
          (Y_ml[400:], multilabel)),
     ]
