@@ -8,20 +8,24 @@ Each public Display lists every keyword of its ``from_*`` methods (its builder's
 the layout and drawing keywords), checked by :func:`validate_params` before any work, and
 hands them, with its builder, to the shared implementation in ``_ConfusionDisplay``.
 Parameter docs shared by several methods are written once below and filled in by
-:func:`_fill_doc`.
+:func:`fill_doc`.
 """
 
 import functools
-import inspect
 
 import numpy as np
+import scipy.sparse as sp
 
-from .._core.confusion import normalize_confusion
+from .._core.confusion import NONE_LABEL, normalize_confusion
 from .._core.params import validate_params
 from .._mlcm import mlcm_confusion
 from .._reading import prevalence_ranking
 from .._transport import transport_confusion
+from . import parameters  # noqa: F401  (declares title, ax, rows before validate_params)
+from .docs import fill_doc
+from .layout import grown_size, set_class_ticks
 from .matplotlib_check import check_matplotlib
+from .value_format import format_values
 
 # Above this many classes, values are hidden unless include_values=True is passed.
 _MAX_CLASSES_WITH_VALUES = 20
@@ -31,10 +35,11 @@ _DOCS = {
 confusion_matrix : ndarray of shape (n_rows, n_columns)
     The matrix to draw, rows true classes and columns predicted classes.
 display_labels : list of str, default=None
-    Row names (and column names unless ``column_labels`` is given); row and column
-    indices by default.
+    Row names, one per row (and column names unless ``column_labels`` is given); row and
+    column indices by default. :meth:`plot` checks the length.
 column_labels : list of str, default=None
-    Column names, when the columns are ordered differently from the rows.""",
+    Column names, one per column, when the columns are ordered differently from the
+    rows.""",
     "labels": """\
 labels : array-like, default=None
     1-D targets: the class labels to show, in that order. 2-D targets: integer column
@@ -46,8 +51,10 @@ sample_weight : array-like of shape (n_samples,), default=None
 normalize : {"true", "pred", "all"}, default=None
     Normalize over true rows, predicted columns or the whole matrix.
 display_labels : list of str, default=None
-    Names of the classes, in the order of the matrix's rows before ``order`` (the last
-    class of 2-D targets is "none"); the class labels by default.
+    Names of the classes, in the order of the matrix's rows before ``order``; the class
+    labels by default. When the matrix ends with the "none" class (2-D targets), name
+    the other classes and "none" is appended (a list ending with "none" is taken as it
+    is). Another length raises ``ValueError``.
 order : {"test-training"}, default=None
     Order rows by prevalence in ``y_true`` and columns by prevalence in ``y_train`` (or
     ``y_true``), most common first (Erbani et al. 2024, Section VI-A); "none" stays last.
@@ -59,19 +66,31 @@ include_values : bool, default=None
     "drawing": """\
 cmap : str or matplotlib Colormap, default="viridis"
     Colormap of the cells.
-xticks_rotation : {"vertical", "horizontal"} or float, default="horizontal"
-    Rotation of the column names.
+xticks_rotation : {"auto", "vertical", "horizontal"} or float, default="auto"
+    Rotation of the column names in degrees; "auto" keeps them horizontal when they fit
+    side by side and turns them otherwise. Above 30 classes every k-th class is named, and
+    names longer than 20 characters are cut with an ellipsis.
 values_format : str, default=None
-    Format of the values (``format(value, values_format)``); integers if every value is
-    one, ``".2g"`` otherwise.
+    Format spec of the values (``format(value, values_format)``, e.g. ``".1f"``). By
+    default the values decide: integers when every value is one (counts); otherwise
+    decimals enough for three significant digits of the largest value, at most two
+    (``170``, ``45.6``, ``0.95``), and two decimals on a normalized matrix; a nonzero
+    value too small for those decimals is written ``"<0.01"``, zero ``"0"``; no
+    scientific notation below 1e5.
 ax : matplotlib Axes, default=None
-    Axes to draw on; a new figure otherwise.
+    Axes to draw on. By default a new figure, sized to the number of classes (at most
+    12 x 10 inches).
 colorbar : bool, default=True
     Draw a colorbar.
 im_kw : dict, default=None
     Extra keyword arguments of ``matplotlib.axes.Axes.imshow``.
 text_kw : dict, default=None
-    Extra keyword arguments of ``matplotlib.axes.Axes.text``.""",
+    Extra keyword arguments of ``matplotlib.axes.Axes.text``.
+title : str or None, default="auto"
+    Title of the axes. "auto" names the matrix and, when the Display built it, its
+    weighting (or method) and normalization, e.g. "Transport confusion matrix
+    (weighting: uniform, normalized over true classes)"; None or "" draws no title; any
+    other string is the title.""",
     "estimator": """\
 estimator : fitted classifier
     A fitted estimator with ``predict`` (and ``predict_proba`` for
@@ -82,9 +101,9 @@ y : array-like or sparse matrix
     True targets: class labels or a binary indicator matrix.
 response_method : {"auto", "predict", "predict_proba"}, default="auto"
     ``"predict"``: hard predictions (on class labels, the classic confusion matrix);
-    ``"predict_proba"``: the predicted probabilities as soft predictions, the true labels
-    as one-hot rows (the columns are then named by ``estimator.classes_``, plus "none");
-    ``"auto"``: ``"predict"``.""",
+    ``"predict_proba"``: the predicted probabilities as soft predictions against the true
+    class labels (the columns are ``estimator.classes_``, the default ``labels``; no
+    "none" class) or the true indicator matrix; ``"auto"``: ``"predict"``.""",
     "weighting": """\
 weighting : {"uniform", "true", "pred"} or callable, default="uniform"
     Weight of each instance's transport plan, as in :func:`transport_confusion_matrix`.
@@ -97,10 +116,7 @@ method : {"heydarian", "krstinic"}, default="heydarian"
 }
 
 
-def _fill_doc(documented):
-    """Fill the ``%(name)s`` fields of a function's or class's docstring with ``_DOCS``."""
-    documented.__doc__ = inspect.cleandoc(documented.__doc__) % _DOCS
-    return documented
+_fill_doc = fill_doc(_DOCS)
 
 
 class _ConfusionDisplay:
@@ -110,13 +126,17 @@ class _ConfusionDisplay:
         self.confusion_matrix = np.asarray(confusion_matrix)
         self.display_labels = display_labels
         self.column_labels = column_labels
+        # Set by from_predictions/from_estimator: what the default title says besides the
+        # matrix's name (its weighting or method) and the normalization applied.
+        self._about, self._normalize = None, None
 
-    # The two Displays' plot declarations are one (DISPLAY_PLOT in _core/params.py); errors
-    # name the class the method is called on.
+    # The two Displays' plot declarations are one (_plot/parameters.py); errors name the
+    # class the method is called on.
     @validate_params("TransportConfusionMatrixDisplay.plot")
     @_fill_doc
-    def plot(self, *, include_values=True, cmap="viridis", xticks_rotation="horizontal",
-             values_format=None, ax=None, colorbar=True, im_kw=None, text_kw=None):
+    def plot(self, *, include_values=True, cmap="viridis", xticks_rotation="auto",
+             values_format=None, ax=None, colorbar=True, im_kw=None, text_kw=None,
+             title="auto"):
         """Draw the matrix.
 
         Parameters
@@ -131,92 +151,162 @@ class _ConfusionDisplay:
             With ``figure_``, ``ax_``, ``im_`` and ``text_`` (an array of the cells' texts,
             or None when ``include_values=False``).
 
+        Raises
+        ------
+        ValueError
+            When ``display_labels`` (or ``column_labels``) does not name every row (column).
+
         Examples
         --------
         >>> import matplotlib
         >>> matplotlib.use("Agg")
         >>> from sklearn_confusion_ext import TransportConfusionMatrixDisplay
-        >>> display = TransportConfusionMatrixDisplay([[2.0, 1.0], [0.5, 3.0]],
+        >>> display = TransportConfusionMatrixDisplay([[170.25, 0.0001], [0.5, 3.0]],
         ...                                           display_labels=["cat", "dog"])
-        >>> display = display.plot(values_format=".1f", colorbar=False)
+        >>> display = display.plot(colorbar=False)
         >>> [text.get_text() for text in display.text_.ravel()]
-        ['2.0', '1.0', '0.5', '3.0']
+        ['170', '<1', '0', '3']
+        >>> display = display.plot(values_format=".1f", title="Two pets")
+        >>> [text.get_text() for text in display.text_.ravel()], display.ax_.get_title()
+        (['170.2', '0.0', '0.5', '3.0'], 'Two pets')
         """
         check_matplotlib(f"{type(self).__name__}.plot")
         import matplotlib.pyplot as plt
 
+        matrix = self.confusion_matrix
+        if matrix.ndim != 2:
+            raise ValueError(f"confusion_matrix must be 2-D; got shape {matrix.shape}.")
+        n_rows, n_columns = matrix.shape
+        rows = _names("display_labels", self.display_labels, n_rows, "rows")
+        columns = rows if self.column_labels is None and n_rows == n_columns else _names(
+            "column_labels", self.column_labels, n_columns, "columns")
         if ax is None:
-            fig, ax = plt.subplots()
+            fig, ax = plt.subplots(figsize=grown_size(max(n_rows, n_columns), (5.4, 4.4),
+                                                      (0.22, 0.22), (12, 10)),
+                                   layout="constrained")
         else:
             fig = ax.figure
-        matrix = self.confusion_matrix
-        n_rows, n_columns = matrix.shape
         im_kw = {"interpolation": "nearest", "cmap": cmap, **(im_kw or {})}
         self.im_ = ax.imshow(matrix, **im_kw)
         self.text_ = None
         if include_values:
+            texts = format_values(matrix, values_format,
+                                  decimals=None if self._normalize is None else 2)
             self.text_ = np.empty_like(matrix, dtype=object)
             low, high = self.im_.cmap(0), self.im_.cmap(1.0)
             threshold = (matrix.max() + matrix.min()) / 2.0
-            integral = np.allclose(matrix, np.round(matrix))
+            size = {"fontsize": "small"} if max(n_rows, n_columns) > 10 else {}
             for i, j in np.ndindex(matrix.shape):
-                value = matrix[i, j]
-                if values_format is not None:
-                    text = format(value, values_format)
-                else:
-                    text = f"{value:.0f}" if integral else format(value, ".2g")
-                color = low if value > threshold else high
-                self.text_[i, j] = ax.text(j, i, text, ha="center", va="center",
-                                           color=color, **(text_kw or {}))
+                color = low if matrix[i, j] > threshold else high
+                self.text_[i, j] = ax.text(j, i, texts[i, j], ha="center", va="center",
+                                           color=color, **{**size, **(text_kw or {})})
         if colorbar:
             fig.colorbar(self.im_, ax=ax)
-        rows = np.arange(n_rows) if self.display_labels is None else self.display_labels
-        columns = rows if self.column_labels is None else self.column_labels
-        ax.set(xticks=np.arange(n_columns), yticks=np.arange(n_rows), xticklabels=columns,
-               yticklabels=rows, ylabel="True label", xlabel="Predicted label")
+        ax.set(ylabel="True label", xlabel="Predicted label")
+        set_class_ticks(ax, "x", columns, xticks_rotation)
+        set_class_ticks(ax, "y", rows)
         ax.set_ylim((n_rows - 0.5, -0.5))
-        plt.setp(ax.get_xticklabels(), rotation=xticks_rotation)
+        if title == "auto":
+            title = self._default_title()
+        ax.set_title(title or "")
         self.figure_, self.ax_ = fig, ax
         return self
 
+    def _default_title(self):
+        """The matrix's name, then (from the ``from_*`` methods) its weighting or method and
+        its normalization."""
+        details = [] if self._about is None else [self._about]
+        if self._normalize is not None:
+            details.append(_NORMALIZED[self._normalize])
+        return f"{self._matrix_name} ({', '.join(details)})" if details else self._matrix_name
+
     @classmethod
-    def _build_and_plot(cls, build, y_true, y_pred, *, labels, sample_weight, normalize,
+    def _build_and_plot(cls, build, about, y_true, y_pred, *, labels, sample_weight, normalize,
                         display_labels, order, y_train, include_values, **drawing):
         """The ``from_predictions`` of every Display, on checked parameters: ``build(y_true,
-        y_pred, labels=, sample_weight=)`` is the Display's builder with its own keywords."""
+        y_pred, labels=, sample_weight=)`` is the Display's builder with its own keywords,
+        ``about`` its keywords as the default title says them."""
         if y_train is not None and order is None:
             raise ValueError("y_train is read only to order the columns: pass "
                              "order='test-training' with it.")
         confusion = build(y_true, y_pred, labels=labels, sample_weight=sample_weight)
         matrix, names = confusion.selected(), confusion.selected_labels()
+        display_labels = _class_names(display_labels, names, confusion.has_none)
         rows = columns = np.arange(len(names))
         if order == "test-training":
             rows, columns = _test_training_order(confusion, y_true, y_train, labels)
         matrix = normalize_confusion(matrix, normalize)[np.ix_(rows, columns)]
-        if display_labels is None:
-            display_labels = [str(name) for name in names]
         row_labels = [display_labels[i] for i in rows]
         column_labels = [display_labels[i] for i in columns]
         display = cls(matrix, display_labels=row_labels,
                       column_labels=None if column_labels == row_labels else column_labels)
+        display._about, display._normalize = about, normalize
         if include_values is None:
             include_values = matrix.shape[0] <= _MAX_CLASSES_WITH_VALUES
         return display.plot(include_values=include_values, **drawing)
 
     @classmethod
-    def _predict_and_plot(cls, build, estimator, X, y, *, response_method, display_labels,
+    def _predict_and_plot(cls, build, about, estimator, X, y, *, response_method, labels,
                           **keywords):
-        """The ``from_estimator`` of every Display, on checked parameters."""
-        if response_method == "predict_proba":
-            from .._scorer import _predictions
+        """The ``from_estimator`` of every Display, on checked parameters.
 
-            y_pred, y_true = _predictions(estimator, X, y, "predict_proba")
-            if display_labels is None and y_true is not y:  # labels became one-hot rows
-                display_labels = [str(c) for c in estimator.classes_] + ["none"]
+        With ``response_method="predict_proba"``, the probabilities (one column per class of
+        ``estimator.classes_``) are the predictions; beside 1-D class labels ``y`` the
+        columns are named by ``estimator.classes_`` unless ``labels`` is given.
+        """
+        if response_method == "predict_proba":
+            y_pred = _probabilities(estimator, X)
+            if labels is None and not sp.issparse(y) and np.ndim(y) == 1:
+                labels = np.asarray(estimator.classes_)
         else:
-            y_pred, y_true = estimator.predict(X), y
-        return cls._build_and_plot(build, y_true, y_pred, display_labels=display_labels,
-                                   **keywords)
+            y_pred = estimator.predict(X)
+        return cls._build_and_plot(build, about, y, y_pred, labels=labels, **keywords)
+
+
+_NORMALIZED = {"true": "normalized over true classes", "pred": "normalized over predicted "
+               "classes", "all": "normalized over all instances"}
+
+
+def _names(parameter, names, n, what):
+    """``names`` as str, one per row (or column) of the matrix; indices when None."""
+    if names is None:
+        return [str(k) for k in range(n)]
+    names = [str(name) for name in names]
+    if len(names) != n:
+        raise ValueError(f"{parameter} has {len(names)} names for a matrix of {n} {what}; "
+                         f"pass {n} names.")
+    return names
+
+
+def _class_names(display_labels, names, has_none):
+    """The display names of the matrix's classes ``names`` (the builder's labels): the
+    builder's by default; a user's list names every class, and "none" is appended for
+    the matrices that end with it."""
+    if display_labels is None:
+        return [str(name) for name in names]
+    display_labels = [str(name) for name in display_labels]
+    n_classes = len(names) - has_none
+    if has_none and len(display_labels) == n_classes:
+        return display_labels + [NONE_LABEL]
+    if len(display_labels) != len(names):
+        plus = (f" (plus '{NONE_LABEL}'); pass {n_classes} names, or {n_classes + 1} "
+                f"ending with '{NONE_LABEL}'" if has_none else f"; pass {n_classes} names")
+        raise ValueError(f"display_labels has {len(display_labels)} names for {n_classes} "
+                         f"classes{plus}.")
+    return display_labels
+
+
+def _probabilities(estimator, X):
+    """``estimator.predict_proba(X)`` as an (n_samples, n_columns) array: a binary
+    classifier's 1-D positive-class output completed with its negative column, a
+    multi-output estimator's list of (n_samples, 2) arrays as their positive columns."""
+    probabilities = estimator.predict_proba(X)
+    if isinstance(probabilities, list):
+        return np.column_stack([np.asarray(p)[:, -1] for p in probabilities])
+    probabilities = np.asarray(probabilities)
+    if probabilities.ndim == 1:
+        return np.column_stack([1 - probabilities, probabilities])
+    return probabilities
 
 
 @_fill_doc
@@ -260,6 +350,8 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
     ((4, 4), ['0', '1', '2', 'none'])
     """
 
+    _matrix_name = "Transport confusion matrix"
+
     @validate_params("TransportConfusionMatrixDisplay")
     def __init__(self, confusion_matrix, *, display_labels=None, column_labels=None):
         super().__init__(confusion_matrix, display_labels=display_labels,
@@ -271,8 +363,8 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
     def from_predictions(cls, y_true, y_pred, *, labels=None, sample_weight=None,
                          weighting="uniform", empty="null_class", normalize=None,
                          display_labels=None, order=None, y_train=None, include_values=None,
-                         cmap="viridis", xticks_rotation="horizontal", values_format=None,
-                         ax=None, colorbar=True, im_kw=None, text_kw=None):
+                         cmap="viridis", xticks_rotation="auto", values_format=None,
+                         ax=None, colorbar=True, im_kw=None, text_kw=None, title="auto"):
         """Build the transport-based confusion matrix of predictions and plot it.
 
         Parameters
@@ -312,11 +404,12 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
         """
         build = functools.partial(transport_confusion, weighting=weighting, empty=empty)
         return cls._build_and_plot(
-            build, y_true, y_pred, labels=labels, sample_weight=sample_weight,
+            build, _weighting_about(weighting), y_true, y_pred, labels=labels,
+            sample_weight=sample_weight,
             normalize=normalize, display_labels=display_labels, order=order, y_train=y_train,
             include_values=include_values, cmap=cmap, xticks_rotation=xticks_rotation,
             values_format=values_format, ax=ax, colorbar=colorbar, im_kw=im_kw,
-            text_kw=text_kw)
+            text_kw=text_kw, title=title)
 
     @classmethod
     @validate_params()
@@ -324,8 +417,9 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
     def from_estimator(cls, estimator, X, y, *, response_method="auto", labels=None,
                        sample_weight=None, weighting="uniform", empty="null_class",
                        normalize=None, display_labels=None, order=None, y_train=None,
-                       include_values=None, cmap="viridis", xticks_rotation="horizontal",
-                       values_format=None, ax=None, colorbar=True, im_kw=None, text_kw=None):
+                       include_values=None, cmap="viridis", xticks_rotation="auto",
+                       values_format=None, ax=None, colorbar=True, im_kw=None, text_kw=None,
+                       title="auto"):
         """Predict with a fitted estimator, build the transport-based matrix and plot it.
 
         Parameters
@@ -355,19 +449,28 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
         >>> X, y = load_iris(return_X_y=True)
         >>> model = LogisticRegression(max_iter=500).fit(X, y)
         >>> display = TransportConfusionMatrixDisplay.from_estimator(
-        ...     model, X, y, response_method="predict_proba", values_format=".1f")
-        >>> [text.get_text() for text in display.ax_.get_xticklabels()]
-        ['0', '1', '2', 'none']
+        ...     model, X, y, response_method="predict_proba")
+        >>> [text.get_text() for text in display.ax_.get_xticklabels()]  # classes_, no "none"
+        ['0', '1', '2']
         >>> display.confusion_matrix.sum(axis=1).round(6)  # 50 flowers of each species
-        array([50., 50., 50.,  0.])
+        array([50., 50., 50.])
+        >>> [text.get_text() for text in display.text_[0]]  # a mass below 0.05 is "<0.1"
+        ['48.8', '1.2', '<0.1']
+        >>> display = TransportConfusionMatrixDisplay.from_estimator(
+        ...     model, X, y, response_method="predict_proba", normalize="true")
+        >>> display.ax_.get_title()
+        'Transport confusion matrix (weighting: uniform, normalized over true classes)'
+        >>> [text.get_text() for text in display.text_[0]]
+        ['0.98', '0.02', '<0.01']
         """
         build = functools.partial(transport_confusion, weighting=weighting, empty=empty)
         return cls._predict_and_plot(
-            build, estimator, X, y, response_method=response_method, labels=labels,
+            build, _weighting_about(weighting), estimator, X, y,
+            response_method=response_method, labels=labels,
             sample_weight=sample_weight, normalize=normalize, display_labels=display_labels,
             order=order, y_train=y_train, include_values=include_values, cmap=cmap,
             xticks_rotation=xticks_rotation, values_format=values_format, ax=ax,
-            colorbar=colorbar, im_kw=im_kw, text_kw=text_kw)
+            colorbar=colorbar, im_kw=im_kw, text_kw=text_kw, title=title)
 
 
 @_fill_doc
@@ -413,6 +516,8 @@ class MLCMDisplay(_ConfusionDisplay):
            [0., 0., 0., 0.]])
     """
 
+    _matrix_name = "MLCM"
+
     @validate_params("MLCMDisplay")
     def __init__(self, confusion_matrix, *, display_labels=None, column_labels=None):
         super().__init__(confusion_matrix, display_labels=display_labels,
@@ -424,8 +529,8 @@ class MLCMDisplay(_ConfusionDisplay):
     def from_predictions(cls, y_true, y_pred, *, labels=None, sample_weight=None,
                          method="heydarian", normalize=None, display_labels=None, order=None,
                          y_train=None, include_values=None, cmap="viridis",
-                         xticks_rotation="horizontal", values_format=None, ax=None,
-                         colorbar=True, im_kw=None, text_kw=None):
+                         xticks_rotation="auto", values_format=None, ax=None,
+                         colorbar=True, im_kw=None, text_kw=None, title="auto"):
         """Build the multi-label confusion matrix of predictions and plot it.
 
         Parameters
@@ -467,11 +572,11 @@ class MLCMDisplay(_ConfusionDisplay):
         """
         build = functools.partial(mlcm_confusion, method=method)
         return cls._build_and_plot(
-            build, y_true, y_pred, labels=labels, sample_weight=sample_weight,
+            build, method, y_true, y_pred, labels=labels, sample_weight=sample_weight,
             normalize=normalize, display_labels=display_labels, order=order, y_train=y_train,
             include_values=include_values, cmap=cmap, xticks_rotation=xticks_rotation,
             values_format=values_format, ax=ax, colorbar=colorbar, im_kw=im_kw,
-            text_kw=text_kw)
+            text_kw=text_kw, title=title)
 
     @classmethod
     @validate_params()
@@ -479,8 +584,8 @@ class MLCMDisplay(_ConfusionDisplay):
     def from_estimator(cls, estimator, X, y, *, response_method="auto", labels=None,
                        sample_weight=None, method="heydarian", normalize=None,
                        display_labels=None, order=None, y_train=None, include_values=None,
-                       cmap="viridis", xticks_rotation="horizontal", values_format=None,
-                       ax=None, colorbar=True, im_kw=None, text_kw=None):
+                       cmap="viridis", xticks_rotation="auto", values_format=None,
+                       ax=None, colorbar=True, im_kw=None, text_kw=None, title="auto"):
         """Predict with a fitted estimator, build the multi-label matrix and plot it.
 
         Parameters
@@ -516,11 +621,18 @@ class MLCMDisplay(_ConfusionDisplay):
         """
         build = functools.partial(mlcm_confusion, method=method)
         return cls._predict_and_plot(
-            build, estimator, X, y, response_method=response_method, labels=labels,
+            build, method, estimator, X, y, response_method=response_method, labels=labels,
             sample_weight=sample_weight, normalize=normalize, display_labels=display_labels,
             order=order, y_train=y_train, include_values=include_values, cmap=cmap,
             xticks_rotation=xticks_rotation, values_format=values_format, ax=ax,
-            colorbar=colorbar, im_kw=im_kw, text_kw=text_kw)
+            colorbar=colorbar, im_kw=im_kw, text_kw=text_kw, title=title)
+
+
+def _weighting_about(weighting):
+    """The weighting as the default title says it: its option, or the callable's name."""
+    name = weighting if isinstance(weighting, str) else getattr(
+        weighting, "__name__", type(weighting).__name__)
+    return f"weighting: {name}"
 
 
 def _test_training_order(confusion, y_true, y_train, labels):

@@ -1,28 +1,66 @@
-"""Forest plot of the Dirichlet posteriors of the rows of a confusion matrix."""
+"""The Dirichlet posteriors of the rows of a confusion matrix: a matrix view of the posterior
+means and their intervals, and forest plots of chosen rows."""
 
 import numpy as np
 
 from .._core.params import validate_params
 from .._posterior import dirichlet_posterior
+from . import parameters  # noqa: F401  (declares ax and rows before validate_params)
+from .docs import fill_doc
+from .layout import panel_axes, set_class_ticks, short_name
 from .matplotlib_check import check_matplotlib
+from .value_format import format_values
+
+# Up to this many classes, rows="auto" draws a forest panel per actual class; above, the
+# matrix view.
+_MAX_CLASSES_FOREST = 6
+# Up to this many classes the matrix view writes each cell's mean and interval half-width;
+# above, it draws each interval as a segment inside its cell.
+_MAX_CLASSES_WITH_VALUES = 10
+
+_DOCS = {"panels": """\
+rows : "auto" or array-like of int or str, default="auto"
+    The actual classes (rows of the matrix, by position or by display name) that get a
+    forest panel: each predicted class's posterior mean with its credible interval.
+    "auto": every row up to 6 classes, with no matrix view; above 6 classes the matrix
+    view alone. Given rows are drawn after the matrix view (an empty list: the matrix
+    view alone). The matrix view is a heat map of the posterior means of
+    ``P[predicted | actual]``; up to 10 classes each cell reads "mean" over "+/- half the
+    interval width", above 10 each cell holds its interval as a segment on [0, 1] across
+    the cell.
+ax : matplotlib Axes, sequence of Axes, Figure or SubFigure, default=None
+    Where to draw. A Figure or SubFigure is filled with the panels; otherwise one Axes
+    per panel (the matrix view first, then one per forest row), so a single Axes when one
+    panel is drawn. By default a new figure, sized to the classes and the panels (at
+    most 12 x 10 inches); a wrong number of Axes raises ``ValueError``.
+figsize : tuple of two floats, default=None
+    Size in inches of the new figure (not with ``ax``).""",
+}
 
 
 class PosteriorIntervalDisplay:
-    """Forest plot of the Dirichlet posterior of each actual class (Barranco-Chamorro 2021).
+    """Posterior of each actual class's row of a confusion matrix (Barranco-Chamorro 2021).
 
-    One panel per actual class: for each predicted class, the posterior mean of
-    ``P[predicted j | actual k]`` and its credible interval.
+    Row ``k`` of a confusion matrix has a Dirichlet posterior over
+    ``P[predicted j | actual k]``. The display shows the posterior means and their credible
+    intervals as a matrix view (a heat map, for many classes) and as forest plots of
+    chosen rows (each predicted class's mean with its interval).
 
     Parameters
     ----------
     mean, lower, upper : ndarray of shape (n_classes, n_classes)
         Posterior means and interval bounds, rows actual classes.
     display_labels : list, default=None
-        Class names.
+        Class names; class indices by default.
 
     Attributes
     ----------
-    mean, lower, upper, figure_, axes_
+    mean, lower, upper : ndarray of shape (n_classes, n_classes)
+        The values drawn.
+    figure_ : matplotlib Figure
+        The figure drawn on.
+    axes_ : ndarray of matplotlib Axes
+        The panels: the matrix view first when it is drawn, then one per forest row.
 
     Examples
     --------
@@ -42,8 +80,9 @@ class PosteriorIntervalDisplay:
 
     @classmethod
     @validate_params()
+    @fill_doc(_DOCS)
     def from_confusion(cls, confusion, *, prior=1.0, level=0.95, method="hpd",
-                       display_labels=None, figsize=None):
+                       display_labels=None, rows="auto", ax=None, figsize=None):
         """Posterior of a confusion matrix (:func:`dirichlet_posterior`), then plot.
 
         Parameters
@@ -59,8 +98,7 @@ class PosteriorIntervalDisplay:
             :meth:`ConfusionPosterior.credible_interval`.
         display_labels : list of str, default=None
             Class names; class indices by default.
-        figsize : tuple of two floats, default=None
-            Figure size in inches; sized to the number of classes by default.
+        %(panels)s
 
         Returns
         -------
@@ -76,66 +114,155 @@ class PosteriorIntervalDisplay:
         >>> display.mean.round(3)
         array([[0.75 , 0.25 ],
                [0.167, 0.833]])
-        >>> [ax.get_title() for ax in display.axes_.ravel()]
+        >>> [ax.get_title() for ax in display.axes_]
         ['actual 0', 'actual 1']
+
+        Forty classes: the matrix view, with the forest plot of two rows.
+
+        >>> import numpy as np
+        >>> counts = np.eye(40) * 30 + np.random.default_rng(0).integers(0, 3, (40, 40))
+        >>> display = PosteriorIntervalDisplay.from_confusion(counts, rows=[0, 7])
+        >>> [ax.get_title() for ax in display.axes_[1:]]
+        ['actual 0', 'actual 7']
+        >>> bool(display.figure_.get_size_inches().max() <= 12)
+        True
         """
         posterior = dirichlet_posterior(confusion, prior=prior)
         lower, upper = posterior.credible_interval(level, method=method)
         display = cls(mean=posterior.mean(), lower=lower, upper=upper,
                       display_labels=display_labels)
-        return display.plot(figsize=figsize)
+        return display.plot(rows=rows, ax=ax, figsize=figsize)
 
     @validate_params()
-    def plot(self, *, figsize=None):
-        """Draw one panel per actual class.
+    @fill_doc(_DOCS)
+    def plot(self, *, rows="auto", ax=None, figsize=None):
+        """Draw the matrix view and the forest panels.
 
         Parameters
         ----------
-        figsize : tuple of two floats, default=None
-            Figure size in inches; sized to the number of classes by default.
+        %(panels)s
 
         Returns
         -------
         self
-            With ``figure_`` and ``axes_`` (one panel per actual class).
+            With ``figure_`` and ``axes_`` (the panels).
 
         Examples
         --------
         >>> import matplotlib
         >>> matplotlib.use("Agg")
+        >>> import matplotlib.pyplot as plt
         >>> from sklearn_confusion_ext import PosteriorIntervalDisplay
         >>> display = PosteriorIntervalDisplay(
         ...     mean=[[0.8, 0.2], [0.3, 0.7]], lower=[[0.6, 0.1], [0.1, 0.5]],
         ...     upper=[[0.9, 0.4], [0.5, 0.9]], display_labels=["cat", "dog"])
         >>> display = display.plot(figsize=(6, 2))
-        >>> [ax.get_title() for ax in display.axes_.ravel()]
+        >>> [ax.get_title() for ax in display.axes_]
         ['actual cat', 'actual dog']
+        >>> fig, (left, right) = plt.subplots(1, 2)
+        >>> display = display.plot(rows=["dog"], ax=[left, right])
+        >>> [text.get_text() for text in left.texts]
+        ['0.80\\n±0.15', '0.20\\n±0.15', '0.30\\n±0.20', '0.70\\n±0.20']
         """
         check_matplotlib(f"{type(self).__name__}.plot")
-        import matplotlib.pyplot as plt
-
         n_classes = self.mean.shape[0]
         names = ([str(k) for k in range(n_classes)] if self.display_labels is None
                  else [str(name) for name in self.display_labels])
-        n_columns = int(np.ceil(np.sqrt(n_classes)))
-        n_rows = -(-n_classes // n_columns)
-        if figsize is None:
-            figsize = (4 * n_columns, 0.4 * n_classes * n_rows + 1.2)
-        fig, axes = plt.subplots(n_rows, n_columns, squeeze=False, figsize=tuple(figsize),
-                                 layout="constrained")
-        positions = np.arange(n_classes)
-        for k, ax in enumerate(axes.ravel()):
-            if k >= n_classes:
-                ax.set_visible(False)
-                continue
-            errors = np.vstack([self.mean[k] - self.lower[k], self.upper[k] - self.mean[k]])
-            ax.errorbar(self.mean[k], positions, xerr=np.maximum(errors, 0), fmt="o",
-                        capsize=3)
-            ax.set(yticks=positions, yticklabels=names, xlim=(0, 1),
-                   title=f"actual {names[k]}")
-            ax.invert_yaxis()
-            ax.grid(axis="x", alpha=0.3)
-            if k + n_columns >= n_classes:  # no panel below
-                ax.set_xlabel("P[predicted | actual]")
-        self.figure_, self.axes_ = fig, axes
+        if len(names) != n_classes:
+            raise ValueError(f"display_labels has {len(names)} names for {n_classes} "
+                             f"classes; pass {n_classes} names.")
+        matrix_view, forest_rows = self._panels(rows, names)
+        n_panels = matrix_view + len(forest_rows)
+        what = ", ".join((["the matrix view"] if matrix_view else [])
+                         + ([f"{len(forest_rows)} forest rows"] if forest_rows else []))
+
+        fig, axes = panel_axes(ax, n_panels, what, figsize,
+                               _default_size(n_classes, matrix_view, len(forest_rows)),
+                               lambda container: _one_column(container, n_classes, matrix_view,
+                                                            len(forest_rows)))
+        if matrix_view:
+            self._draw_matrix(axes[0], names, axes if ax is None else axes[:1])
+        # One scale for the forest panels, up to a little above their highest bound.
+        top = min(1.0, 1.1 * float(self.upper[forest_rows].max())) if forest_rows else 1.0
+        for panel, k in zip(axes[matrix_view:], forest_rows):
+            self._draw_forest(panel, k, names, top or 1.0)
+        for panel in axes[:-1] if ax is None else []:  # one column: names at the bottom
+            panel.tick_params(axis="x", labelbottom=False)
+            panel.set_xlabel("")
+        self.figure_, self.axes_ = fig, np.asarray(axes, dtype=object)
         return self
+
+    def _panels(self, rows, names):
+        """Whether the matrix view is drawn (1 or 0), and the positions of the forest rows."""
+        n_classes = len(names)
+        if isinstance(rows, str):  # "auto"
+            small = n_classes <= _MAX_CLASSES_FOREST
+            return int(not small), (list(range(n_classes)) if small else [])
+        positions = []
+        for row in np.ravel(np.asarray(rows, dtype=object)):
+            if isinstance(row, str) and row in names:
+                positions.append(names.index(row))
+            elif isinstance(row, (int, np.integer)) and 0 <= row < n_classes:
+                positions.append(int(row))
+            else:
+                raise ValueError(f"rows names the actual classes by position (0 to "
+                                 f"{n_classes - 1}) or by display name; got {row!r}.")
+        return 1, positions
+
+    def _draw_matrix(self, ax, names, colorbar_axes):
+        """The heat map of the posterior means; up to 10 classes, with each cell's half
+        interval width."""
+        n_classes = len(names)
+        image = ax.imshow(self.mean, cmap="Blues", vmin=0, vmax=max(self.mean.max(), 1e-12),
+                          interpolation="nearest", aspect="auto")
+        ax.figure.colorbar(image, ax=list(colorbar_axes), label="posterior mean",
+                           shrink=0.9, aspect=30)
+        dark = self.mean > 0.6 * self.mean.max()
+        if n_classes <= _MAX_CLASSES_WITH_VALUES:
+            means = format_values(self.mean, decimals=2)
+            halves = format_values((self.upper - self.lower) / 2, decimals=2)
+            for (i, j), mean in np.ndenumerate(means):
+                ax.text(j, i, f"{mean}\n\u00b1{halves[i, j]}", ha="center", va="center",
+                        fontsize="small" if n_classes > 5 else "medium",
+                        color="white" if dark[i, j] else "black")
+            title = "Posterior mean of P[predicted | actual] \u00b1 half its interval"
+        else:
+            title = "Posterior mean of P[predicted | actual]"
+        ax.set_title(title, fontsize="medium")
+        ax.set(xlabel="Predicted class", ylabel="Actual class")
+        set_class_ticks(ax, "x", names)
+        set_class_ticks(ax, "y", names)
+
+    def _draw_forest(self, ax, k, names, top):
+        """The forest plot of row ``k``: each predicted class's mean and interval, predicted
+        classes along x (under the matrix view's columns)."""
+        positions = np.arange(len(names))
+        errors = np.vstack([self.mean[k] - self.lower[k], self.upper[k] - self.mean[k]])
+        ax.errorbar(positions, self.mean[k], yerr=np.maximum(errors, 0), fmt="o",
+                    markersize=3 if len(names) > 20 else 5, capsize=2)
+        set_class_ticks(ax, "x", names)
+        ax.set(ylim=(0, top), xlim=(-0.5, len(names) - 0.5), xlabel="Predicted class",
+               ylabel="P[pred. | actual]")
+        ax.set_title(f"actual {short_name(names[k])}", fontsize="medium")
+        ax.grid(axis="y", alpha=0.3)
+
+
+def _cell_size(n_classes):
+    """Inches per class along an axis: room for two lines of values up to 10 classes."""
+    return 0.6 if n_classes <= _MAX_CLASSES_WITH_VALUES else min(0.35, 8 / n_classes)
+
+
+def _default_size(n_classes, matrix_view, n_forests):
+    """Width and height of a new figure (at most 12 x 10 inches): the class names, the
+    matrix view's cells and colorbar, 1.5 inches per forest panel."""
+    names = 1.8  # the class names beside and below the panels
+    width = names + 1.2 + max(n_classes * _cell_size(n_classes), 3.5)
+    height = names + 0.5 + matrix_view * n_classes * _cell_size(n_classes) + 1.5 * n_forests
+    return min(width, 12), min(height, 10)
+
+
+def _one_column(container, n_classes, matrix_view, n_forests):
+    """The panels, one above the other: the matrix view, then the forest panels."""
+    heights = [n_classes * _cell_size(n_classes)] * matrix_view + [1.2] * n_forests
+    return container.subplots(len(heights), 1, squeeze=False, sharex=True,
+                              height_ratios=heights).ravel()

@@ -1,0 +1,110 @@
+"""What every Display does with many classes: class names on the axes and figure sizes."""
+
+import math
+
+import numpy as np
+
+# A class name needs this many times the font size along its axis (its line and a gap).
+_NAME_SPACING = 1.3
+# Longer class names are cut in the middle, with an ellipsis.
+MAX_NAME_LENGTH = 20
+
+
+def short_name(name):
+    """``name`` as a str of at most :data:`MAX_NAME_LENGTH` characters: a longer one keeps
+    its start and its end around an ellipsis, since names often differ only at their end
+    ("class 17", "class 18")."""
+    name = str(name)
+    if len(name) <= MAX_NAME_LENGTH:
+        return name
+    end = (MAX_NAME_LENGTH - 1) // 2
+    return name[:MAX_NAME_LENGTH - 1 - end] + "\u2026" + name[-end:]
+
+
+def tick_step(ax, axis, n_names):
+    """Name every ``tick_step``-th class, so that the names written across ``axis`` (y
+    names, and rotated x names) do not overlap."""
+    length = (ax.bbox.height if axis == "y" else ax.bbox.width) * 72 / ax.figure.dpi
+    room = max(1, int(length / (_NAME_SPACING * _font_size())))
+    return max(1, math.ceil(n_names / room))
+
+
+def _font_size():
+    """The tick labels' font size in points."""
+    from matplotlib import rcParams
+    from matplotlib.font_manager import FontProperties
+
+    return FontProperties(size=rcParams["xtick.labelsize"]).get_size_in_points()
+
+
+def set_class_ticks(ax, axis, names, rotation="auto"):
+    """Name the classes at positions 0, 1, ... of ``ax``'s ``axis`` ("x" or "y").
+
+    Names are shortened; when they cannot all be written without overlapping, every k-th
+    class is named.
+    ``rotation`` of x names: "auto" keeps them horizontal when they fit side by side, else
+    turns them 45 degrees (90 above 10 names); "horizontal", "vertical" or degrees.
+    """
+    step = tick_step(ax, axis, len(names))
+    positions = np.arange(0, len(names), step)
+    shown = [short_name(names[i]) for i in positions]
+    if axis == "y":
+        ax.set_yticks(positions, shown)
+        return
+    if rotation == "auto":
+        rotation = 0 if _fit_side_by_side(ax, shown) else 45 if len(shown) <= 10 else 90
+    ax.set_xticks(positions, shown)
+    rotation = {"horizontal": 0, "vertical": 90}.get(rotation, rotation)
+    for label in ax.get_xticklabels():
+        label.set_rotation(rotation)
+        if 0 < rotation < 90:  # the end of a slanted name sits under its tick
+            label.set_horizontalalignment("right")
+            label.set_rotation_mode("anchor")
+
+
+def _fit_side_by_side(ax, names):
+    """Whether ``names`` written horizontally fit in the width of ``ax`` (a rough measure:
+    a character is about 0.6 of the font size wide)."""
+    if not names:
+        return True
+    width = ax.bbox.width * 72 / ax.figure.dpi  # points
+    font = _font_size()
+    needed = sum(0.6 * font * len(name) + font for name in names)
+    return needed <= width
+
+
+def grown_size(n_classes, base, per_class, cap):
+    """A figure size growing with the class count: ``base + per_class * n_classes`` on each
+    side, within ``cap`` (width, height) inches."""
+    return tuple(min(float(b + p * n_classes), c) for b, p, c in zip(base, per_class, cap))
+
+
+def panel_axes(ax, n_panels, what, figsize, default_size, arrange):
+    """The figure and the ``n_panels`` Axes a multi-panel Display draws on.
+
+    ``ax`` is None (a new figure of ``figsize``, or ``default_size``), a Figure or
+    SubFigure (filled by ``arrange(container)``, which returns the panels' Axes), one
+    Axes (when one panel is drawn) or a sequence of exactly ``n_panels`` Axes. ``what``
+    names the panels in the error.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.axes import Axes
+
+    if ax is None:
+        fig = plt.figure(figsize=tuple(default_size if figsize is None else figsize),
+                         layout="constrained")
+        return fig, list(arrange(fig))
+    if figsize is not None:
+        raise ValueError("figsize sizes a new figure and cannot be given with ax; size "
+                         "the figure of ax instead.")
+    if not isinstance(ax, Axes) and hasattr(ax, "add_subplot"):  # a Figure or SubFigure
+        return ax.figure, list(arrange(ax))  # a SubFigure's figure is the whole Figure
+    axes = [ax] if isinstance(ax, Axes) else list(np.ravel(np.asarray(ax, dtype=object)))
+    if not all(isinstance(one, Axes) for one in axes):
+        raise TypeError(f"ax must be a matplotlib Axes, a sequence of Axes, a Figure or a "
+                        f"SubFigure; got {ax!r}.")
+    if len(axes) != n_panels:
+        raise ValueError(f"ax holds {len(axes)} Axes but this display draws {n_panels} "
+                         f"panel(s) ({what}): pass {n_panels} Axes, or a Figure or "
+                         f"SubFigure to draw them in.")
+    return axes[0].figure.figure, axes  # the whole Figure, of an Axes in a SubFigure too
