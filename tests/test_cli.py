@@ -37,6 +37,7 @@ def test_report_text_and_json_on_label_files(label_files, capsys):
 
 
 def test_report_on_npy_multilabel_with_plots(tmp_path, capsys, rng):
+    pytest.importorskip("matplotlib")
     true, pred = tmp_path / "true.npy", tmp_path / "pred.npy"
     np.save(true, (rng.random((40, 3)) < 0.4).astype(int))
     np.save(pred, (rng.random((40, 3)) < 0.4).astype(int))
