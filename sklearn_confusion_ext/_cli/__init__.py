@@ -129,7 +129,9 @@ def main(argv=None):
         if section.heading:
             print(f"{section.heading}\n{'=' * len(section.heading)}\n")
         if section.introduction:
-            print(textwrap.fill(section.introduction, width=width) + "\n")
+            for paragraph in section.introduction.splitlines():
+                print(textwrap.fill(paragraph, width=width))
+            print()
         print(format_report(section.report, width=width))
     for path in saved:
         print(f"Saved: {path}")

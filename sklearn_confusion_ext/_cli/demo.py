@@ -27,9 +27,10 @@ def demo_sections():
     multilabel = KNeighborsClassifier().fit(X_ml[:400], Y_ml[:400]).predict(X_ml[400:])
     return [
         ("digits", "1. Digits: predicted labels",
-         f"Digits (8x8 images, 10 classes), {len(y_test)} test images, logistic regression. "
-         "The transport confusion matrix of the hard predictions is sklearn's "
-         f"confusion_matrix: {equal}.", (y_test, hard)),
+         f"Digits (8x8 images, 10 classes), {len(y_test)} test images, logistic regression, "
+         "its predicted labels.\n"
+         f"The transport confusion matrix is sklearn's confusion_matrix: {equal}.",
+         (y_test, hard)),
         ("digits_soft", "2. Digits: predicted probabilities",
          "The same model's predicted probabilities (predict_proba, columns in the order of "
          "model.classes_) against the true labels.", (y_test, soft)),
