@@ -1,10 +1,12 @@
 """Command line: ``python -m sklearn_confusion_ext demo`` and ``... report``.
 
 ``demo`` trains small models on data shipped with scikit-learn (no download) and prints a
-report of every method of the library, optionally saving the plots. ``report`` prints the
-same report for a user's own predictions read from text (CSV, TSV, whitespace-separated) or
-``.npy`` files; files are data, never code, and a bad file or option gives one error line and
-exit status 2.
+report of every method of the library. ``report`` prints the same report for a user's own
+predictions read from text (CSV, TSV, whitespace-separated) or ``.npy`` files; files are
+data, never code, and a bad file or option gives one error line and exit status 2. Both
+print text at the terminal's width (``--width``; :mod:`.text`), save the plots
+(``--plots DIR``) and write one self-contained HTML page (``--html FILE``; :mod:`.html`);
+``report --format json`` prints the report's data at full precision.
 """
 
 import argparse
@@ -118,10 +120,8 @@ def main(argv=None):
             message += " From the command line: --labels NAME [NAME ...]."
         print(f"error: {message}", file=sys.stderr)
         return 2
-    if getattr(args, "format", "text") == "json":
-        reports = [section.report for section in sections]
-        print(json.dumps(_strict_json(reports[0] if len(reports) == 1 else reports),
-                         indent=2, allow_nan=False))
+    if getattr(args, "format", "text") == "json":  # report only: one section
+        print(json.dumps(_strict_json(sections[0].report), indent=2, allow_nan=False))
         return 0
     if args.command == "demo":
         print(f"{title}\n")
