@@ -68,8 +68,9 @@ cmap : str or matplotlib Colormap, default="viridis"
     Colormap of the cells.
 xticks_rotation : {"auto", "vertical", "horizontal"} or float, default="auto"
     Rotation of the column names in degrees; "auto" keeps them horizontal when they fit
-    side by side and turns them otherwise. Above 30 classes every k-th class is named, and
-    names longer than 20 characters are cut with an ellipsis.
+    side by side and turns them otherwise. Names longer than 20 characters keep their
+    start and end around an ellipsis; when the names cannot all be written without
+    overlapping, every k-th class is named.
 values_format : str, default=None
     Format spec of the values (``format(value, values_format)``, e.g. ``".1f"``). By
     default the values decide: integers when every value is one (counts); otherwise
@@ -161,14 +162,14 @@ class _ConfusionDisplay:
         >>> import matplotlib
         >>> matplotlib.use("Agg")
         >>> from sklearn_confusion_ext import TransportConfusionMatrixDisplay
-        >>> display = TransportConfusionMatrixDisplay([[170.25, 0.0001], [0.5, 3.0]],
+        >>> display = TransportConfusionMatrixDisplay([[170.25, 0.0001], [0.7, 3.0]],
         ...                                           display_labels=["cat", "dog"])
         >>> display = display.plot(colorbar=False)
         >>> [text.get_text() for text in display.text_.ravel()]
-        ['170', '<1', '0', '3']
+        ['170', '<1', '1', '3']
         >>> display = display.plot(values_format=".1f", title="Two pets")
         >>> [text.get_text() for text in display.text_.ravel()], display.ax_.get_title()
-        (['170.2', '0.0', '0.5', '3.0'], 'Two pets')
+        (['170.2', '0.0', '0.7', '3.0'], 'Two pets')
         """
         check_matplotlib(f"{type(self).__name__}.plot")
         import matplotlib.pyplot as plt

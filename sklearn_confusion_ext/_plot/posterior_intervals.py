@@ -22,12 +22,12 @@ _DOCS = {"panels": """\
 rows : "auto" or array-like of int or str, default="auto"
     The actual classes (rows of the matrix, by position or by display name) that get a
     forest panel: each predicted class's posterior mean with its credible interval.
-    "auto": every row up to 6 classes, with no matrix view; above 6 classes the matrix
-    view alone. Given rows are drawn after the matrix view (an empty list: the matrix
+    "auto": every row up to 6 classes, and no matrix view; above 6 classes the matrix
+    view alone. Given rows are drawn below the matrix view (an empty list: the matrix
     view alone). The matrix view is a heat map of the posterior means of
-    ``P[predicted | actual]``; up to 10 classes each cell reads "mean" over "+/- half the
-    interval width", above 10 each cell holds its interval as a segment on [0, 1] across
-    the cell.
+    ``P[predicted | actual]``; up to 10 classes each cell reads the mean and, below it,
+    half the width of its interval. The panels are stacked in one column, predicted
+    classes along x.
 ax : matplotlib Axes, sequence of Axes, Figure or SubFigure, default=None
     Where to draw. A Figure or SubFigure is filled with the panels; otherwise one Axes
     per panel (the matrix view first, then one per forest row), so a single Axes when one
@@ -202,7 +202,8 @@ class PosteriorIntervalDisplay:
         for row in np.ravel(np.asarray(rows, dtype=object)):
             if isinstance(row, str) and row in names:
                 positions.append(names.index(row))
-            elif isinstance(row, (int, np.integer)) and 0 <= row < n_classes:
+            elif (isinstance(row, (int, np.integer)) and not isinstance(row, bool)
+                  and 0 <= row < n_classes):
                 positions.append(int(row))
             else:
                 raise ValueError(f"rows names the actual classes by position (0 to "

@@ -43,9 +43,10 @@ def format_values(matrix, values_format=None, *, decimals=None):
             return str(value)
         if abs(value) >= _SCIENTIFIC_FROM:
             return format(value, ".3g")
-        if abs(value) < step / 2:
+        text = f"{value:.{decimals}f}"
+        if float(text) == 0:  # nonzero, yet rounded to zero
             return tiny if value > 0 else f">-{step:.{decimals}f}"
-        return f"{value:.{decimals}f}"
+        return text
 
     return _each(matrix, write)
 
