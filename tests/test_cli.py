@@ -673,3 +673,13 @@ def test_demo_plots_and_deprecated_output(tmp_path):
     assert result.returncode == 0 and result.stderr == ""
     assert sorted(p.name for p in (tmp_path / "new").iterdir()) == [
         "digits", "digits_soft", "multilabel"]
+
+
+def test_names_longer_than_half_the_width_are_cut_and_marked(tmp_path, capsys):
+    names = ["a" * 70 + "_first", "b" * 70 + "_second"]
+    (tmp_path / "t.txt").write_text(_lines([names[0], names[1], names[1]]))
+    (tmp_path / "p.txt").write_text(_lines([names[0], names[0], names[1]]))
+    text = _text_report(capsys, tmp_path / "t.txt", tmp_path / "p.txt", "--no-header")
+    assert max(map(len, text.splitlines())) <= 80
+    assert "\n1 " + "a" * 37 + "~" in text  # 40 characters, the cut marked
+    assert "b" * 39 + "~  " in text  # the scores' row name
