@@ -195,18 +195,18 @@ def _weigh(y_true, y_pred):
 
 @pytest.mark.parametrize("call, expected", [
     (lambda: TransportConfusionMatrixDisplay.from_predictions([0, 1], [0, 0]),
-     "Transport confusion matrix (weighting: uniform)"),
+     "Transport confusion matrix\n(weighting: uniform)"),
     (lambda: TransportConfusionMatrixDisplay.from_predictions(
         *MULTILABEL, weighting="pred", normalize="true"),
-     "Transport confusion matrix (weighting: pred, normalized over true classes)"),
+     "Transport confusion matrix\n(weighting: pred, normalized over true classes)"),
     (lambda: TransportConfusionMatrixDisplay.from_predictions(
         *MULTILABEL, weighting=_weigh, normalize="all"),
-     "Transport confusion matrix (weighting: _weigh, normalized over all instances)"),
-    (lambda: MLCMDisplay.from_predictions(*MULTILABEL), "MLCM (heydarian)"),
+     "Transport confusion matrix\n(weighting: _weigh, normalized over all instances)"),
+    (lambda: MLCMDisplay.from_predictions(*MULTILABEL), "MLCM\n(heydarian)"),
     (lambda: MLCMDisplay.from_predictions(*MULTILABEL, method="krstinic", normalize="pred"),
-     "MLCM (krstinic, normalized over predicted classes)"),
+     "MLCM\n(krstinic, normalized over predicted classes)"),
     (lambda: MLCMDisplay.from_estimator(*_iris(), normalize="true"),
-     "MLCM (heydarian, normalized over true classes)"),
+     "MLCM\n(heydarian, normalized over true classes)"),
     (lambda: TransportConfusionMatrixDisplay([[1, 0], [0, 1]]).plot(),
      "Transport confusion matrix"),
     (lambda: MLCMDisplay([[1, 0], [0, 1]]).plot(), "MLCM"),
@@ -321,7 +321,7 @@ def test_from_estimator_predict_proba_names_columns_by_classes():
                                           labels=model.classes_, weighting="true")
     np.testing.assert_allclose(display.confusion_matrix, expected)
     assert _ticks(display.ax_.xaxis) == ["setosa", "versicolor", "virginica"]
-    assert display.ax_.get_title() == "Transport confusion matrix (weighting: true)"
+    assert display.ax_.get_title() == "Transport confusion matrix\n(weighting: true)"
 
 
 class _PositiveColumn:

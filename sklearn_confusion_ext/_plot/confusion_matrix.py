@@ -89,9 +89,9 @@ text_kw : dict, default=None
     Extra keyword arguments of ``matplotlib.axes.Axes.text``.
 title : str or None, default="auto"
     Title of the axes. "auto" names the matrix and, when the Display built it, its
-    weighting (or method) and normalization, e.g. "Transport confusion matrix
-    (weighting: uniform, normalized over true classes)"; None or "" draws no title; any
-    other string is the title.""",
+    weighting (or method) and normalization on a second line, e.g. "Transport confusion
+    matrix" over "(weighting: uniform, normalized over true classes)"; None or "" draws
+    no title; any other string is the title.""",
     "estimator": """\
 estimator : fitted classifier
     A fitted estimator with ``predict`` (and ``predict_proba`` for
@@ -219,7 +219,9 @@ class _ConfusionDisplay:
         details = [] if self._about is None else [self._about]
         if self._normalize is not None:
             details.append(_NORMALIZED[self._normalize])
-        return f"{self._matrix_name} ({', '.join(details)})" if details else self._matrix_name
+        if not details:
+            return self._matrix_name
+        return f"{self._matrix_name}\n({', '.join(details)})"  # two lines fit narrow figures
 
     @classmethod
     def _build_and_plot(cls, build, about, y_true, y_pred, *, labels, sample_weight, normalize,
@@ -460,7 +462,7 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
         >>> display = TransportConfusionMatrixDisplay.from_estimator(
         ...     model, X, y, response_method="predict_proba", normalize="true")
         >>> display.ax_.get_title()
-        'Transport confusion matrix (weighting: uniform, normalized over true classes)'
+        'Transport confusion matrix\\n(weighting: uniform, normalized over true classes)'
         >>> [text.get_text() for text in display.text_[0]]
         ['0.98', '0.02', '<0.01']
         """

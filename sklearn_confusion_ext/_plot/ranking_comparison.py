@@ -152,7 +152,7 @@ class RankingComparisonDisplay:
                              f"classes; pass {n_classes} names.")
         standing = n_classes <= _MAX_CLASSES_STANDING
         longest = max(len(short_name(label)) for label in labels)
-        size = ((min(max(6, 0.5 * n_classes + 4), 12), 3.5 + 0.07 * longest) if standing
+        size = ((min(max(8, 0.5 * n_classes + 5), 12), 3.5 + 0.07 * longest) if standing
                 else (min(8 + 0.1 * longest, 12), min(1.5 + 0.22 * n_classes, 10)))
         fig, axes = panel_axes(ax, 2, "A ranked by B, B ranked by A", figsize, size,
                                lambda container: container.subplots(1, 2).ravel())
@@ -161,17 +161,18 @@ class RankingComparisonDisplay:
                    getattr(self, "delta_ab", None)),
                   (self.f1_b, np.argsort(-self.f1_a, kind="stable"), name_b, name_a,
                    getattr(self, "delta_ba", None)))
-        for panel, (scores, order, shown, ranking, delta) in zip(axes, panels):
+        for k, (panel, (scores, order, shown, ranking, delta)) in enumerate(zip(axes, panels)):
             names = [labels[i] for i in order]
             if standing:
                 panel.bar(np.arange(n_classes), scores[order], color="tab:blue")
                 set_class_ticks(panel, "x", names)
-                panel.set(ylabel="F1-score", ylim=(0, 1.05))
+                panel.set(ylabel="F1-score" if k == 0 else "", ylim=(0, 1.05))
             else:
                 panel.barh(np.arange(n_classes), scores[order], color="tab:blue")
                 set_class_ticks(panel, "y", names)
                 panel.set(xlabel="F1-score", xlim=(0, 1.05), ylim=(n_classes - 0.5, -0.5))
             title = f"F1 of {shown}, ranked by {ranking}"
-            panel.set_title(title if delta is None else f"{title}\nDelta = {delta:.1f}")
+            panel.set_title(title if delta is None else f"{title}\nDelta = {delta:.1f}",
+                            fontsize="medium")
         self.figure_, self.axes_ = fig, np.asarray(axes, dtype=object)
         return self
