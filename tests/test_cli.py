@@ -652,8 +652,7 @@ def test_figures_carry_titles(tmp_path):
     assert titles == {
         "transport_confusion_matrix.png": "Transport confusion matrix (weighting='uniform')",
         "mlcm.png": "MLCM (none: no true label / no predicted label)",
-        "posterior_intervals.png": "Posterior of P[predicted | true], 95% equal-tailed "
-                                   "intervals"}
+        "posterior_intervals.png": "Dirichlet posterior of P[predicted | true] (prior 1)"}
 
 
 def test_demo_plots_and_deprecated_output(tmp_path):

@@ -178,7 +178,7 @@ def test_html_embeds_titled_figures(hostile_report):
     assert [image["alt"] for image in images] == [
         "Transport confusion matrix (weighting='uniform')",
         "MLCM (none: no true label / no predicted label)",
-        "Posterior of P[predicted | true], 95% equal-tailed intervals"]
+        "Dirichlet posterior of P[predicted | true] (prior 1)"]
     for image in images:
         prefix = "data:image/png;base64,"
         assert image["src"].startswith(prefix)

@@ -171,31 +171,24 @@ def figures(y_true, y_pred, *, labels=None):
         TransportConfusionMatrixDisplay,
         transport_confusion_matrix,
     )
+
     targets = check_targets(y_true, y_pred, labels=labels)
-
-    def titled(display, title):
-        if hasattr(display, "ax_"):
-            display.ax_.set_title(title)
-        else:  # one panel per class, each with its own title
-            display.figure_.suptitle(title)
-        return title, display.figure_
-
-    yield ("transport_confusion_matrix.png", *titled(
-        TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred, labels=labels,
-                                                         xticks_rotation=45),
-        "Transport confusion matrix (weighting='uniform')"))
+    title = "Transport confusion matrix (weighting='uniform')"
+    display = TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred, labels=labels,
+                                                               title=title)
+    yield "transport_confusion_matrix.png", title, display.figure_
     if has_mlcm(targets):
-        yield ("mlcm.png", *titled(
-            MLCMDisplay.from_predictions(y_true, y_pred, labels=labels, xticks_rotation=45),
-            "MLCM (none: no true label / no predicted label)"))
+        title = "MLCM (none: no true label / no predicted label)"
+        display = MLCMDisplay.from_predictions(y_true, y_pred, labels=labels, title=title)
+        yield "mlcm.png", title, display.figure_
     if targets.kind == SINGLE_LABEL:
         counts = transport_confusion_matrix(y_true, y_pred, labels=labels)
-        names = class_names(targets)
-        yield ("posterior_intervals.png", *titled(
-            PosteriorIntervalDisplay.from_confusion(
-                counts, prior=POSTERIOR_PRIOR, level=POSTERIOR_LEVEL, method="equal-tailed",
-                display_labels=names[:len(counts)]),
-            f"Posterior of P[predicted | true], {POSTERIOR_LEVEL:.0%} equal-tailed intervals"))
+        title = f"Dirichlet posterior of P[predicted | true] (prior {POSTERIOR_PRIOR:g})"
+        figure = PosteriorIntervalDisplay.from_confusion(
+            counts, prior=POSTERIOR_PRIOR, level=POSTERIOR_LEVEL, method="equal-tailed",
+            display_labels=class_names(targets)[:len(counts)]).figure_
+        figure.suptitle(title)  # above the panels' own titles
+        yield "posterior_intervals.png", title, figure
 
 
 def save_plots(y_true, y_pred, directory, labels=None):
