@@ -21,11 +21,13 @@ from .._core.params import validate_params
 from .._mlcm import mlcm_confusion
 from .._reading import prevalence_ranking
 from .._transport import transport_confusion
-from . import parameters  # noqa: F401  (declares title, ax, rows before validate_params)
 from .docs import fill_doc
 from .layout import grown_size, set_class_ticks
 from .matplotlib_check import check_matplotlib
+from .parameters import declare_drawing_keywords
 from .value_format import format_values
+
+declare_drawing_keywords()  # before validate_params reads the declarations
 
 # Above this many classes, values are hidden unless include_values=True is passed.
 _MAX_CLASSES_WITH_VALUES = 20

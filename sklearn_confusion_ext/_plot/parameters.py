@@ -2,8 +2,9 @@
 
 ``title``, ``xticks_rotation="auto"``, the multi-panel Displays' ``ax`` and
 ``PosteriorIntervalDisplay``'s ``rows`` extend the Display entries of
-:data:`PARAMETERS` (``_core/params.py``) here, before the Displays' methods are
-decorated with :func:`validate_params`, which reads them.
+:data:`PARAMETERS` (``_core/params.py``): :func:`declare_drawing_keywords` adds them
+before the Displays' methods are decorated with :func:`validate_params`, which reads
+them.
 """
 
 from .._core.params import (
@@ -25,14 +26,19 @@ PANELS_AX = {"ax": [None, HasMethods("plot", description="a matplotlib Axes"), A
                     HasMethods("add_subplot", description="a matplotlib Figure or SubFigure")]}
 ROWS = {"rows": [Options("auto"), ARRAY]}
 
-for _name in ("TransportConfusionMatrixDisplay", "MLCMDisplay"):
-    PARAMETERS[f"{_name}.plot"] = {**DISPLAY_PLOT, **_MATRIX_DRAWING}
-    for _method in ("from_predictions", "from_estimator"):
-        PARAMETERS[f"{_name}.{_method}"] = {**PARAMETERS[f"{_name}.{_method}"],
-                                             **_MATRIX_DRAWING}
-PARAMETERS["PosteriorIntervalDisplay.plot"] = {**FIGSIZE, **PANELS_AX, **ROWS}
-PARAMETERS["PosteriorIntervalDisplay.from_confusion"] = {
-    **PARAMETERS["PosteriorIntervalDisplay.from_confusion"], **PANELS_AX, **ROWS}
-PARAMETERS["RankingComparisonDisplay.plot"] = {**FIGSIZE, **PANELS_AX}
-PARAMETERS["RankingComparisonDisplay.from_matrices"] = {
-    **PARAMETERS["RankingComparisonDisplay.from_matrices"], **PANELS_AX}
+
+def declare_drawing_keywords():
+    """Add the keywords to the Display entries of :data:`PARAMETERS` (again: no change).
+
+    Called by each Display module before its classes are decorated."""
+    for name in ("TransportConfusionMatrixDisplay", "MLCMDisplay"):
+        PARAMETERS[f"{name}.plot"] = {**DISPLAY_PLOT, **_MATRIX_DRAWING}
+        for method in ("from_predictions", "from_estimator"):
+            PARAMETERS[f"{name}.{method}"] = {**PARAMETERS[f"{name}.{method}"],
+                                              **_MATRIX_DRAWING}
+    PARAMETERS["PosteriorIntervalDisplay.plot"] = {**FIGSIZE, **PANELS_AX, **ROWS}
+    PARAMETERS["PosteriorIntervalDisplay.from_confusion"] = {
+        **PARAMETERS["PosteriorIntervalDisplay.from_confusion"], **PANELS_AX, **ROWS}
+    PARAMETERS["RankingComparisonDisplay.plot"] = {**FIGSIZE, **PANELS_AX}
+    PARAMETERS["RankingComparisonDisplay.from_matrices"] = {
+        **PARAMETERS["RankingComparisonDisplay.from_matrices"], **PANELS_AX}
