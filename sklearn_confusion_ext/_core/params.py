@@ -435,10 +435,12 @@ ESTIMATOR = [HasMethods("predict", description="a fitted estimator with predict"
 DISPLAY_PLOT = {
     "include_values": [BOOLEAN],
     "cmap": [str, HasMethods("__call__", "reversed", description="a matplotlib Colormap")],
-    "xticks_rotation": [Options("vertical", "horizontal"), Interval(Real, None, None)],
+    "xticks_rotation": [Options("auto", "vertical", "horizontal"), Interval(Real, None, None)],
     "values_format": [None, str],
     "ax": [None, HasMethods("imshow", description="a matplotlib Axes")],
     "colorbar": [BOOLEAN], "im_kw": [None, dict], "text_kw": [None, dict],
+    # "auto": the matrix's name (with its weighting and normalization from from_*); None: none
+    "title": [None, str],
 }
 DISPLAY_BUILD = {
     "labels": [None, ARRAY], "sample_weight": [None, ARRAY], "normalize": NORMALIZE,
@@ -453,6 +455,9 @@ FROM_ESTIMATOR = {"estimator": ESTIMATOR, "X": [ARRAY], "y": [ARRAY],
 MATRIX_DISPLAY = {"confusion_matrix": [ARRAY], "display_labels": [None, ARRAY],
                   "column_labels": [None, ARRAY]}
 FIGSIZE = {"figsize": [None, FigureSize()]}
+# The multi-panel Displays draw on one Axes, a sequence of Axes or a Figure (or SubFigure).
+PANELS_AX = {"ax": [None, HasMethods("plot", description="a matplotlib Axes"), ARRAY,
+                    HasMethods("add_subplot", description="a matplotlib Figure or SubFigure")]}
 
 
 def _displays(name, own):
@@ -584,14 +589,16 @@ PARAMETERS = {
         "prior": [Interval(Real, 0, None, closed="neither"), Options("uniform", "perks"),
                   ARRAY],
         "level": [PROBABILITY_LEVEL], "method": [Options("hpd", "equal-tailed")],
-        "display_labels": [None, ARRAY], **FIGSIZE},
-    "PosteriorIntervalDisplay.plot": FIGSIZE,
+        "display_labels": [None, ARRAY], "rows": [Options("auto"), ARRAY], **PANELS_AX,
+        **FIGSIZE},
+    "PosteriorIntervalDisplay.plot": {"rows": [Options("auto"), ARRAY], **PANELS_AX,
+                                      **FIGSIZE},
     "RankingComparisonDisplay": {"f1_a": [ARRAY], "f1_b": [ARRAY], "names": [ARRAY],
                                  "display_labels": [None, ARRAY]},
     "RankingComparisonDisplay.from_matrices": {
         "matrix_a": [ARRAY], "matrix_b": [ARRAY], "names": [ARRAY],
-        "display_labels": [None, ARRAY], **FIGSIZE},
-    "RankingComparisonDisplay.plot": FIGSIZE,
+        "display_labels": [None, ARRAY], **PANELS_AX, **FIGSIZE},
+    "RankingComparisonDisplay.plot": {**PANELS_AX, **FIGSIZE},
     # Command line: the report command's options (argparse's choices come from here)
     "report": {"kind": [Options("auto", "single", "multilabel", "soft")],
                "format": [Options("text", "json")],

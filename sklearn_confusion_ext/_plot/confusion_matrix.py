@@ -24,10 +24,7 @@ from .._transport import transport_confusion
 from .docs import fill_doc
 from .layout import grown_size, set_class_ticks
 from .matplotlib_check import check_matplotlib
-from .parameters import declare_drawing_keywords
 from .value_format import format_values
-
-declare_drawing_keywords()  # before validate_params reads the declarations
 
 # Above this many classes, values are hidden unless include_values=True is passed.
 _MAX_CLASSES_WITH_VALUES = 20
@@ -133,7 +130,7 @@ class _ConfusionDisplay:
         # matrix's name (its weighting or method) and the normalization applied.
         self._about, self._normalize = None, None
 
-    # The two Displays' plot declarations are one (_plot/parameters.py); errors name the
+    # The two Displays' plot declarations are one (DISPLAY_PLOT, _core/params.py); errors name the
     # class the method is called on.
     @validate_params("TransportConfusionMatrixDisplay.plot")
     @_fill_doc

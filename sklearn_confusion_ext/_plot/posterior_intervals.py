@@ -8,10 +8,7 @@ from .._posterior import dirichlet_posterior
 from .docs import fill_doc
 from .layout import panel_axes, set_class_ticks, short_name
 from .matplotlib_check import check_matplotlib
-from .parameters import declare_drawing_keywords
 from .value_format import format_values
-
-declare_drawing_keywords()  # before validate_params reads the declarations
 
 # Up to this many classes, rows="auto" draws a forest panel per actual class; above, the
 # matrix view.

@@ -8,9 +8,6 @@ from .._reading import _f1_scores, f1_ranking_disorder
 from .docs import fill_doc
 from .layout import panel_axes, set_class_ticks, short_name
 from .matplotlib_check import check_matplotlib
-from .parameters import declare_drawing_keywords
-
-declare_drawing_keywords()  # before validate_params reads the declarations
 
 # Up to this many classes the bars stand (names below them); above, they lie (names beside
 # them, written horizontally).
