@@ -327,7 +327,6 @@ def test_index_column(tmp_path, capsys):
 @pytest.mark.parametrize("text, options, message", [
     ("1,0;1\n0,1;0\n", (), "every line holds several delimiters (comma, semicolon)"),
     ("a;b\nc\nc\n", (), "semicolon separates fields on line 1 but not on line 2"),
-    ("New York\nParis\nParis\n", (), "for labels that contain spaces pass --delimiter none"),
     ("1 0\n0 x\n", (), "line 2 has a field that is not a number ('x')"),
     ("0.5\n0.25\n", (), "line 1 holds '0.5', a number that is not a class label"),
 ])
@@ -341,6 +340,13 @@ def test_delimiter_refusals(tmp_path, capsys, text, options, message):
 
 def test_delimiter_options_and_quoted_labels(tmp_path, capsys):
     cities = "New York\nParis\nNew York\n"
+    # Lines of words only are labels holding spaces, one per line (rows split at whitespace
+    # hold numbers).
+    assert _report(tmp_path, cities, "Paris\nParis\nNew York\n") == 0
+    assert json.loads(capsys.readouterr().out)["classes"] == ["New York", "Paris"]
+    long_names = "class with a long name 0\nclass with a long name 1\nclass with a long name 0\n"
+    assert _report(tmp_path, long_names, long_names) == 0
+    assert json.loads(capsys.readouterr().out)["n_samples"] == 3
     assert _report(tmp_path, cities, "Paris\nParis\nNew York\n", "--delimiter", "none") == 0
     assert json.loads(capsys.readouterr().out)["classes"] == ["New York", "Paris"]
     quoted = 'name\n"a,b"\nc\n"a,b"\n'  # pandas quotes a label holding the delimiter

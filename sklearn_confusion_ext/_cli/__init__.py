@@ -30,8 +30,9 @@ from .text import MIN_WIDTH, format_report, terminal_width
 _READING = """\
 Reading text files (the options apply to both files):
   delimiter  comma, tab or semicolon when it separates fields on every line,
-             else whitespace when a line holds several words, else one value
-             per line; a delimiter on some lines only is refused.
+             else whitespace when a line holds several numbers, else one value
+             per line (labels may hold spaces); a delimiter on some lines only
+             is refused.
   header     the first line is a header line when it holds text above lines
              of numbers, when it has several fields and one holds text, or
              when its first field is empty (pandas' to_csv() with the index).

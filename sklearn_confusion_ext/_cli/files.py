@@ -209,7 +209,10 @@ def _detect_delimiter(path, lines):
     if on_some_lines:
         raise InputError(f"{path}: {on_some_lines[0]}; rows must all have the same fields; "
                          "if the character belongs to the labels pass --delimiter none")
-    if any(len(line.split()) > 1 for _, line in lines):
+    # Rows of several numbers split at whitespace; lines of words only are labels that hold
+    # spaces ("class with a long name"), one per line.
+    if any(len(words) > 1 and all(_is_number(word) for word in words)
+           for words in (line.split() for _, line in lines)):
         return "whitespace"
     # One value per line; read as CSV so that a quoted label ("a,b", as pandas writes it)
     # loses its quotes.
