@@ -261,6 +261,21 @@ def test_long_names_are_cut_in_the_middle():
     assert _ticks(short.ax_.yaxis)[0] == "a name of 20 letters"
 
 
+def test_names_that_differ_in_the_middle_stay_distinct():
+    # Cut at start and end, "land-cover type 13, coastal" and "... 15, coastal" read alike.
+    names = [f"land-cover type {k:02d}, {'coastal' if k % 2 else 'inland'}" for k in range(6)]
+    y = np.arange(6)
+    display = TransportConfusionMatrixDisplay.from_predictions(
+        y, np.eye(6)[y], display_labels=names)
+    shown = _ticks(display.ax_.yaxis)
+    assert len(set(shown)) == 6 and all(len(name) <= 20 for name in shown)
+    assert shown[3] == "\u2026er type 03, coastal"
+    posterior = PosteriorIntervalDisplay.from_confusion(np.eye(6) * 5 + 1,
+                                                        display_labels=names, rows=[3])
+    assert posterior.axes_[-1].get_title() == "actual \u2026er type 03, coastal"
+    plt.close("all")
+
+
 def test_names_are_thinned_only_when_they_would_overlap():
     y, proba = _labels_and_probabilities(40, n_samples=2000)
     roomy = TransportConfusionMatrixDisplay.from_predictions(y, proba,

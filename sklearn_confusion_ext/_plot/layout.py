@@ -1,6 +1,7 @@
 """What every Display does with many classes: class names on the axes and figure sizes."""
 
 import math
+import os
 
 import numpy as np
 
@@ -19,6 +20,34 @@ def short_name(name):
         return name
     end = (MAX_NAME_LENGTH - 1) // 2
     return name[:MAX_NAME_LENGTH - 1 - end] + "\u2026" + name[-end:]
+
+
+def short_names(names):
+    """:func:`short_name` of each of ``names``, unless two would then read the same (names
+    that differ in the middle: "type 13, coastal", "type 15, coastal"): then each keeps a
+    window from a little before the part all names share at their start, with ellipses
+    where it was cut. Names that no window of the length tells apart are cut as before."""
+    names = [str(name) for name in names]
+    shortened = [short_name(name) for name in names]
+    if len(set(shortened)) == len(set(names)):
+        return shortened
+    shared = len(os.path.commonprefix(names))
+    windows = [_window(name, shared) for name in names]
+    return windows if len(set(windows)) == len(set(names)) else shortened
+
+
+def _window(name, shared, context=6):
+    """At most :data:`MAX_NAME_LENGTH` characters of ``name`` from ``context`` characters
+    before position ``shared`` (or as late as the end allows), ellipses marking the cuts."""
+    if len(name) <= MAX_NAME_LENGTH:
+        return name
+    start = max(0, min(shared - context, len(name) - MAX_NAME_LENGTH + 1))
+    room = MAX_NAME_LENGTH - (start > 0)
+    if start + room < len(name):
+        room -= 1
+    window = name[start:start + room]
+    return ("\u2026" if start else "") + window + \
+        ("\u2026" if start + room < len(name) else "")
 
 
 def tick_step(ax, axis, n_names):
@@ -47,7 +76,8 @@ def set_class_ticks(ax, axis, names, rotation="auto"):
     """
     step = tick_step(ax, axis, len(names))
     positions = np.arange(0, len(names), step)
-    shown = [short_name(names[i]) for i in positions]
+    shortened = short_names(names)
+    shown = [shortened[i] for i in positions]
     if axis == "y":
         ax.set_yticks(positions, shown)
         return

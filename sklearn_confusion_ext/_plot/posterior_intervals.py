@@ -6,7 +6,7 @@ import numpy as np
 from .._core.params import validate_params
 from .._posterior import dirichlet_posterior
 from .docs import fill_doc
-from .layout import panel_axes, set_class_ticks, short_name
+from .layout import panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 from .value_format import format_values
 
@@ -243,7 +243,7 @@ class PosteriorIntervalDisplay:
         set_class_ticks(ax, "x", names)
         ax.set(ylim=(0, top), xlim=(-0.5, len(names) - 0.5), xlabel="Predicted class",
                ylabel="P[pred. | actual]")
-        ax.set_title(f"actual {short_name(names[k])}", fontsize="medium")
+        ax.set_title(f"actual {short_names(names)[k]}", fontsize="medium")
         ax.grid(axis="y", alpha=0.3)
 
 

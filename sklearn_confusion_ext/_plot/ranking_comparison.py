@@ -6,7 +6,7 @@ from .._core.params import validate_params
 from .._core.validation import check_confusion_matrix
 from .._reading import _f1_scores, f1_ranking_disorder
 from .docs import fill_doc
-from .layout import panel_axes, set_class_ticks, short_name
+from .layout import panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 
 # Up to this many classes the bars stand (names below them); above, they lie (names beside
@@ -150,7 +150,7 @@ class RankingComparisonDisplay:
             raise ValueError(f"display_labels has {len(labels)} names for {n_classes} "
                              f"classes; pass {n_classes} names.")
         standing = n_classes <= _MAX_CLASSES_STANDING
-        longest = max(len(short_name(label)) for label in labels)
+        longest = max(len(label) for label in short_names(labels))
         size = ((min(max(8, 0.5 * n_classes + 5), 12), 3.5 + 0.07 * longest) if standing
                 else (min(8 + 0.1 * longest, 12), min(1.5 + 0.22 * n_classes, 10)))
         fig, axes = panel_axes(ax, 2, "A ranked by B, B ranked by A", figsize, size,
