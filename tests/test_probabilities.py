@@ -245,3 +245,48 @@ def test_invariances_of_labels_against_probabilities(name, keywords):
                        **keywords), expected, where="lists")
     assert_same(_quiet(function, y, sp.csr_array(probabilities), sample_weight=weights,
                        **keywords), expected, where="sparse scores")
+
+
+# --- Other inputs: batches, Dask, array-API ------------------------------------------------
+
+
+def test_accumulator_batches_of_labels_against_probabilities():
+    rng = np.random.default_rng(6)
+    y, probabilities, _ = _labels_and_probabilities(rng, 90)
+    accumulator = sce.ConfusionAccumulator(labels=list(NAMES))
+    for rows in (slice(0, 5), slice(5, 50), slice(50, 90)):  # the first lacks some classes
+        accumulator.update(y[rows], probabilities[rows])
+    np.testing.assert_allclose(accumulator.result(),
+                               sce.transport_confusion_matrix(y, probabilities))
+    assert not accumulator.confusions()[0].has_none
+
+
+def test_dask_labels_against_probabilities():
+    da = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(7)
+    y, probabilities, _ = _labels_and_probabilities(rng, 90)
+    expected = sce.transport_confusion_matrix(y, probabilities)
+    lazy_y, lazy_p = da.from_array(y, chunks=8), da.from_array(probabilities, chunks=(8, 3))
+    np.testing.assert_allclose(sce.transport_confusion_matrix(lazy_y, lazy_p), expected)
+    order = ["cat", "ant", "bee"]
+    columns = [list(NAMES).index(name) for name in order]
+    np.testing.assert_allclose(
+        sce.transport_confusion_matrix(lazy_y, da.from_array(probabilities[:, columns],
+                                                             chunks=(8, 3)), labels=order),
+        expected[np.ix_(columns, columns)])
+
+
+def test_array_api_labels_against_probabilities():
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("array_api_compat")
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, N_CLASSES, 60)
+    y[:N_CLASSES] = np.arange(N_CLASSES)
+    probabilities = rng.dirichlet(np.ones(N_CLASSES), 60)
+    result = sce.transport_confusion_matrix(torch.asarray(y), torch.asarray(probabilities))
+    assert isinstance(result, torch.Tensor)
+    np.testing.assert_allclose(result.numpy(),
+                               sce.transport_confusion_matrix(y, probabilities))
+    with pytest.raises(ValueError, match="pass labels= with the 3 class labels"):
+        sce.transport_confusion_matrix(torch.asarray(y[y < 2]),
+                                       torch.asarray(probabilities[y < 2]))
