@@ -61,7 +61,10 @@ def confusion_for_labels(confusion, labels):
     present = np.asarray(classes)
     listed = check_label_list(labels, present)
     listed, present = common_integer_labels({"labels": listed, "the targets": present})
-    position = np.minimum(np.searchsorted(present, listed), len(present) - 1)
+    # The matrix's classes are sorted for 1-D labels, in the order of labels= for labels
+    # beside scores (which name the columns): find the listed ones in either.
+    order = np.argsort(present, kind="stable")
+    position = order[np.minimum(np.searchsorted(present[order], listed), len(present) - 1)]
     found = present[position] == listed
     if found.all():
         return Confusion.from_parts(confusion.matrix, classes, position, False, **parts), None

@@ -57,21 +57,30 @@ def test_every_function_of_targets_is_covered():
                        "transport_precision_recall_fscore_support"}
 
 
+@pytest.mark.parametrize("order", [None, [2, 0, 1]], ids=["sorted", "labels-reordered"])
 @pytest.mark.parametrize("name, keywords", TARGET_FUNCTIONS)
-def test_labels_against_probabilities_equal_one_hot_labels(name, keywords):
+def test_labels_against_probabilities_equal_one_hot_labels(name, keywords, order):
     rng = np.random.default_rng(0)
     y, probabilities, one_hot = _labels_and_probabilities(rng)
     weights = rng.random(len(y))
     function = getattr(sce, name)
     keywords = {**REGISTRY[name].fixed, **keywords, "sample_weight": weights}
-    actual = _quiet(function, y, probabilities, **keywords)
+    names = NAMES
+    if order is not None:  # columns in another order, named by labels=
+        if not REGISTRY[name].labels:
+            pytest.skip("takes no labels=")
+        names, probabilities, one_hot = NAMES[order], probabilities[:, order], \
+            one_hot[:, order]
+        actual = _quiet(function, y, probabilities, labels=names, **keywords)
+    else:
+        actual = _quiet(function, y, probabilities, **keywords)
     if "empty" in inspect.signature(function).parameters:
         # One-hot rows are 0/1 indicators, which get a "none" class by default: without
         # it (nothing is empty here), the matrices are the same. Reports name the classes.
-        names = {"target_names": list(NAMES)} if "target_names" in keywords or \
+        named = {"target_names": list(names)} if \
             "target_names" in inspect.signature(function).parameters else {}
         expected = _quiet(function, one_hot, probabilities,
-                          **{**keywords, **names, "empty": "skip"})
+                          **{**keywords, **named, "empty": "skip"})
     else:
         matrix = _quiet(sce.transport_confusion_matrix, one_hot, probabilities, empty="skip",
                         sample_weight=weights,

@@ -69,8 +69,9 @@ def main(argv=None):
     report_parser.add_argument("--pred", required=True,
                                help="predictions (.npy, or text: .csv, .tsv, .txt): labels, "
                                     "indicators, soft labels, or probabilities against "
-                                    "labels in --true (columns in the order of the sorted "
-                                    "labels, or of --labels)")
+                                    "labels in --true (columns in the order of --labels, "
+                                    "of a header line naming the classes, or of the sorted "
+                                    "labels)")
     report_parser.add_argument("--kind", default="auto", choices=options_of("report", "kind"))
     report_parser.add_argument("--labels", nargs="+", help="classes to report, in order")
     report_parser.add_argument("--format", default="text",
@@ -104,10 +105,12 @@ def main(argv=None):
             title, labels = "sklearn-confusion-ext demo", None
             saved = _write_files(sections, args, title, labels)
         else:
-            y_true, y_pred = load_targets(args.true, args.pred, header=args.header,
-                                          delimiter=args.delimiter,
-                                          index_column=args.index_column)
+            y_true, y_pred, pred_columns = load_targets(
+                args.true, args.pred, header=args.header, delimiter=args.delimiter,
+                index_column=args.index_column)
             labels = _parse_labels(args.labels, y_true)
+            if labels is None:
+                labels = _columns_named_by_header(y_true, y_pred, pred_columns)
             with config_context(max_matrix_mib=args.max_matrix_mib):
                 report = build_report(y_true, y_pred, kind=args.kind, labels=labels)
                 sections = [Section("", "", "", report, (y_true, y_pred))]
@@ -198,6 +201,23 @@ def _max_matrix_mib(text):
     if value is None or not constraint.is_satisfied_by(value):
         raise argparse.ArgumentTypeError(f"expected {constraint}, got {text!r}")
     return value
+
+
+def _columns_named_by_header(y_true, y_pred, pred_columns):
+    """The class of each column of probabilities beside labels, from the header line of the
+    probabilities' file when its names are class labels covering every label of ``y_true``
+    (``DataFrame(proba, columns=clf.classes_)``, in any order); None otherwise (the columns
+    then follow the sorted labels)."""
+    if pred_columns is None or np.ndim(y_true) != 1 or np.ndim(y_pred) != 2 or \
+            len(set(pred_columns)) != len(pred_columns):
+        return None
+    present = np.unique(y_true).tolist()
+    try:
+        named = ([int(name) for name in pred_columns]
+                 if np.asarray(y_true).dtype.kind in "iu" else list(pred_columns))
+    except ValueError:
+        return None
+    return named if set(present) <= set(named) else None
 
 
 def _parse_labels(labels, y_true):

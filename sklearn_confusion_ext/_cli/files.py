@@ -55,12 +55,16 @@ class AmbiguousHeaderError(InputError):
 def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
                  index_column=False):
     """Read ``y_true`` and ``y_pred``; a header line that one file's content leaves open is
-    decided by the other file's number of samples (the reading that matches it)."""
+    decided by the other file's number of samples (the reading that matches it).
+
+    Returns ``(y_true, y_pred, pred_columns)``: ``pred_columns`` names the columns of a 2-D
+    ``y_pred`` read below a header line (``DataFrame(proba, columns=clf.classes_)``), else
+    None."""
     options = {"delimiter": delimiter, "index_column": index_column}
     targets, ambiguous = {}, {}
     for name, path in (("true", true_path), ("pred", pred_path)):
         try:
-            targets[name] = load_target(path, header=header, **options)
+            targets[name] = read_target(path, header=header, **options)
         except AmbiguousHeaderError as exc:
             ambiguous[name] = (path, exc)
     if len(ambiguous) == 2:
@@ -68,9 +72,19 @@ def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
     for name, (path, exc) in ambiguous.items():
         # No reading matching: either one gives a different number of samples (reported
         # downstream), so the file is read as it is.
-        n_other = len(targets["pred" if name == "true" else "true"])
-        targets[name] = load_target(path, header=n_other == exc.n_lines - 1, **options)
-    return targets["true"], targets["pred"]
+        n_other = len(targets["pred" if name == "true" else "true"][0])
+        targets[name] = read_target(path, header=n_other == exc.n_lines - 1, **options)
+    return targets["true"][0], *targets["pred"]
+
+
+def read_target(path, *, header=None, delimiter="auto", index_column=False):
+    """:func:`load_target`, and the names of a 2-D text file's columns from its header line
+    (None without one)."""
+    path = Path(path)
+    if path.suffix == ".npy" or not path.is_file():
+        return load_target(path, header=header, delimiter=delimiter,
+                           index_column=index_column), None
+    return _load_text(path, header, delimiter, index_column)
 
 
 def load_target(path, *, header=None, delimiter="auto", index_column=False):
@@ -99,7 +113,7 @@ def load_target(path, *, header=None, delimiter="auto", index_column=False):
         raise InputError(f"{path}: no such file")
     if path.suffix == ".npy":
         return _load_npy(path)
-    return _load_text(path, header, delimiter, index_column)
+    return _load_text(path, header, delimiter, index_column)[0]
 
 
 # --- .npy -----------------------------------------------------------------------------------
@@ -184,9 +198,10 @@ def _load_text(path, header, delimiter, index_column):
             raise InputError(f"{path}: the file holds a header line and no data")
     if index_column or (names is not None and len(names) > 1 and names[0] == ""):
         rows = _drop_index(path, rows, numbers, forced=index_column)
+        names = None if names is None else names[1:]
     if len(rows[0]) == 1:
-        return _labels(path, [row[0] for row in rows], numbers)
-    return _matrix(path, rows, numbers, delimiter)
+        return _labels(path, [row[0] for row in rows], numbers), None
+    return _matrix(path, rows, numbers, delimiter), names
 
 
 def _detect_delimiter(path, lines):
