@@ -111,12 +111,15 @@ def _labels_found(named):
     """The sorted class labels of the 1-D targets among ``named`` (one pass over them)."""
     import dask
 
-    arrays = [_as_dask_array(name, y) for name, y in named.items()
-              if getattr(y, "ndim", None) == 1]
-    found = dask.compute(*[array.map_blocks(np.unique, chunks=(np.nan,), dtype=array.dtype)
-                           if hasattr(array, "map_blocks") else np.unique(array)
-                           for array in arrays])
-    return np.unique(np.concatenate([np.asarray(values) for values in found]))
+    unique = dask.delayed(np.unique, pure=True)
+    found = []
+    for name, y in named.items():
+        if getattr(y, "ndim", None) != 1:
+            continue
+        array = _as_dask_array(name, y)
+        found += ([unique(block) for block in array.to_delayed().ravel()]
+                  if hasattr(array, "to_delayed") else [np.unique(np.asarray(array))])
+    return np.unique(np.concatenate([np.asarray(values) for values in dask.compute(*found)]))
 
 
 def _block_sum(kind, n_jobs, chunk_size, params, column_labels, index, rows, y_true, y_pred,
