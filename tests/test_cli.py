@@ -672,7 +672,7 @@ def test_figures_carry_titles(tmp_path):
         titles[name] = title
         plt.close(figure)
     assert titles == {
-        "transport_confusion_matrix.png": "Transport confusion matrix (weighting='uniform')",
+        "transport_confusion_matrix.png": "Transport confusion matrix (weighting: uniform)",
         "mlcm.png": "MLCM (none: no true label / no predicted label)",
         "posterior_intervals.png": "Dirichlet posterior of P[predicted | true] (prior 1)"}
 

@@ -176,7 +176,7 @@ def test_html_embeds_titled_figures(hostile_report):
     text, _ = hostile_report
     images = [attributes for tag, attributes in Page(text).tags if tag == "img"]
     assert [image["alt"] for image in images] == [
-        "Transport confusion matrix (weighting='uniform')",
+        "Transport confusion matrix (weighting: uniform)",
         "MLCM (none: no true label / no predicted label)",
         "Dirichlet posterior of P[predicted | true] (prior 1)"]
     for image in images:

@@ -173,7 +173,7 @@ def figures(y_true, y_pred, *, labels=None):
     )
 
     targets = check_targets(y_true, y_pred, labels=labels)
-    title = "Transport confusion matrix (weighting='uniform')"
+    title = "Transport confusion matrix (weighting: uniform)"
     display = TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred, labels=labels,
                                                                title=title)
     yield "transport_confusion_matrix.png", title, display.figure_
