@@ -69,11 +69,20 @@ from ._transport_scores import (
     transport_multilabel_confusion_matrix,
     transport_precision_recall_fscore_support,
 )
+from ._uncertainty import (
+    ComparisonResult,
+    ConfidenceIntervalResult,
+    compare_scores,
+    mcnemar_table,
+    score_confidence_interval,
+)
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
     "AuditResult",
+    "ComparisonResult",
+    "ConfidenceIntervalResult",
     "ConfusionAccumulator",
     "ConfusionPosterior",
     "MLCMDisplay",
@@ -93,6 +102,7 @@ __all__ = [
     "correlation_distance",
     "correlation_distance_from_confusion",
     "dirichlet_posterior",
+    "score_confidence_interval",
     "discordance_ratio",
     "f1_ranking_disorder",
     "generalized_means_from_confusion",
@@ -105,6 +115,8 @@ __all__ = [
     "make_quantification_scorer",
     "make_transport_scorer",
     "marginal_homogeneity_posthoc",
+    "compare_scores",
+    "mcnemar_table",
     "mcnemar_test",
     "mlcm",
     "mlcm_classification_report",

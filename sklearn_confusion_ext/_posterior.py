@@ -222,6 +222,50 @@ class ConfusionPosterior:
         return np.stack([_dirichlet_rvs(rng, row, size) for row in self.alpha], axis=1)
 
     @validate_params()
+    def score_distribution(self, score, size=1000, random_state=None):
+        """Posterior draws of a score of the whole confusion matrix.
+
+        The row posteriors are the conditionals, given the row totals, of one Dirichlet
+        over all the cells, ``Dirichlet(alpha)`` (counts plus prior): whole matrices are
+        drawn from it and the score read off each one.
+
+        Parameters
+        ----------
+        score : {"accuracy", "recall_macro", "precision_macro", "f1_macro", "f1_micro", \
+"generalized_means", "symmetric_balanced_accuracy"} or callable
+            A score of the matrix, or ``f(matrix) -> float`` (rows actual classes).
+        size : int, default=1000
+            Number of draws.
+        random_state : int, numpy.random.Generator or None, default=None
+            Seed or generator.
+
+        Returns
+        -------
+        ndarray of shape (size,)
+
+        Examples
+        --------
+        >>> from sklearn_confusion_ext import dirichlet_posterior
+        >>> posterior = dirichlet_posterior([[37, 1, 15], [6, 19, 26], [15, 3, 77]])
+        >>> draws = posterior.score_distribution("accuracy", size=4000, random_state=0)
+        >>> round(float(draws.mean()), 2), [round(float(q), 2) for q in
+        ...                                  np.quantile(draws, [0.025, 0.975])]
+        (0.65, [0.59, 0.72])
+        """
+        function = _matrix_score(score)
+        n_classes = self.alpha.shape[0]
+        check_result_size("ConfusionPosterior.score_distribution",
+                          (size, n_classes, n_classes),
+                          f"{size} matrices of {n_classes} x {n_classes} classes",
+                          "Draw fewer matrices (size=)")
+        rng = np.random.default_rng(random_state)
+        cells = _dirichlet_rvs(rng, self.alpha.ravel(), size)
+        matrices = cells.reshape(size, n_classes, n_classes)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return function(matrices)
+
+    @validate_params()
     def update(self, confusion):
         """The posterior after observing another confusion matrix (Section 5.3.3).
 
@@ -289,6 +333,55 @@ class ConfusionPosterior:
         forward = (self.alpha[i, j], rest[i, j])
         backward = (self.alpha[j, i], rest[j, i])
         return _prob_beta_greater(forward, backward)
+
+
+def _per_class(matrices):
+    """Batched true positives, row and column sums of ``(size, C, C)`` matrices."""
+    return (np.diagonal(matrices, axis1=1, axis2=2), matrices.sum(axis=2),
+            matrices.sum(axis=1))
+
+
+def _ratio(numerator, denominator):
+    return np.divide(numerator, denominator, out=np.zeros_like(numerator),
+                     where=denominator > 0)
+
+
+def _matrix_score(score):
+    """A batched function of ``(size, C, C)`` matrices for a score name or a callable."""
+    from ._measures import (
+        generalized_means_from_confusion,
+        symmetric_balanced_accuracy_from_confusion,
+    )
+
+    def recall(m):
+        tp, rows, _ = _per_class(m)
+        return _ratio(tp, rows).mean(axis=1)
+
+    def precision(m):
+        tp, _, columns = _per_class(m)
+        return _ratio(tp, columns).mean(axis=1)
+
+    def f1(m):
+        tp, rows, columns = _per_class(m)
+        return _ratio(2 * tp, rows + columns).mean(axis=1)
+
+    def accuracy(m):
+        return np.trace(m, axis1=1, axis2=2) / m.sum(axis=(1, 2))
+
+    def one_by_one(function):
+        return lambda m: np.array([float(function(matrix)) for matrix in m])
+
+    named = {"accuracy": accuracy, "f1_micro": accuracy, "recall_macro": recall,
+             "precision_macro": precision, "f1_macro": f1,
+             "generalized_means": one_by_one(generalized_means_from_confusion),
+             "symmetric_balanced_accuracy": one_by_one(
+                 symmetric_balanced_accuracy_from_confusion)}
+    if callable(score):
+        return one_by_one(score)
+    if score not in named:
+        raise ValueError(f"score must be one of {sorted(named)} or a callable f(matrix); got "
+                         f"{score!r}.")
+    return named[score]
 
 
 def _beta_sd(params):

@@ -257,7 +257,30 @@ REGISTRY = {
         methods={"credible_interval": dict,
                  "rvs": lambda: {"size": 2, "random_state": 0},
                  "update": lambda: {"confusion": IBD},
-                 "prob_confusion_exceeds": lambda: {"i": 0, "j": 2}}),
+                 "prob_confusion_exceeds": lambda: {"i": 0, "j": 2},
+                 "score_distribution": lambda: {"score": "accuracy", "size": 5,
+                                                "random_state": 0}}),
+    # Uncertainty and comparison of scores
+    "score_confidence_interval": Entry(returns="result", sample_weight=True, minimal=lambda: {
+        "y_true": SAMPLES["labels"][0], "y_pred": SAMPLES["labels"][1], "n_resamples": 20,
+        "random_state": 0}),
+    "compare_scores": Entry(returns="result", sample_weight=True,
+                            target_params=("y_true", "y_pred_a", "y_pred_b"),
+                            minimal=lambda: {"y_true": SAMPLES["labels"][0],
+                                             "y_pred_a": SAMPLES["labels"][1],
+                                             "y_pred_b": SAMPLES["labels"][0],
+                                             "n_resamples": 20, "random_state": 0}),
+    "mcnemar_table": Entry(returns="matrix", sample_weight=True,
+                           target_params=("y_true", "y_pred_a", "y_pred_b"),
+                           minimal=lambda: {"y_true": SAMPLES["labels"][0],
+                                            "y_pred_a": SAMPLES["labels"][1],
+                                            "y_pred_b": SAMPLES["labels"][0]}),
+    "ConfidenceIntervalResult": Entry(returns="result", minimal=lambda: {
+        "estimate": 0.5, "low": 0.4, "high": 0.6, "standard_error": 0.05,
+        "distribution": None, "method": "analytic", "confidence_level": 0.95}),
+    "ComparisonResult": Entry(returns="result", minimal=lambda: {
+        "difference": 0.1, "low": 0.0, "high": 0.2, "pvalue": 0.04, "method": "bootstrap",
+        "confidence_level": 0.95, "alternative": "two-sided", "distribution": None}),
     # Quantification (Sebastiani 2020)
     "absolute_error": quantification_error(True),
     "normalized_absolute_error": quantification_error(False),

@@ -34,7 +34,9 @@ def test_metric_signatures_follow_sklearn(name):
     parameters = inspect.signature(getattr(sklearn_confusion_ext, name)).parameters
     keyword_only = [p for p in parameters.values() if p.kind == p.KEYWORD_ONLY]
     positional = [p for p in parameters.values() if p.kind == p.POSITIONAL_OR_KEYWORD]
-    assert len(positional) <= 2
+    # Paired comparisons take the two classifiers' predictions (as mlxtend's mcnemar_table).
+    assert len(positional) <= 2 or [p.name for p in positional] == ["y_true", "y_pred_a",
+                                                                    "y_pred_b"]
     if "sample_weight" in parameters:
         assert parameters["sample_weight"] in keyword_only
 

@@ -432,6 +432,13 @@ PRIOR_NAMES = Options("uniform", "perks")
 SCORER_METRIC = [Options("accuracy", "precision", "recall", "f1")]
 RANDOM_STATE = [None, RandomState()]
 ESTIMATOR = [HasMethods("predict", description="a fitted estimator with predict")]
+# What every interval and comparison of a score takes.
+UNCERTAINTY = {
+    "score": [str, CALLABLE], "confidence_level": [PROBABILITY_LEVEL],
+    "n_resamples": [POSITIVE_INT], "sample_weight": [None, ARRAY],
+    "random_state": RANDOM_STATE,
+    "kind": [None, Options("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic",
+                           "mlct")]}
 DISPLAY_PLOT = {
     "include_values": [BOOLEAN],
     "cmap": [str, HasMethods("__call__", "reversed", description="a matplotlib Colormap")],
@@ -542,6 +549,31 @@ PARAMETERS = {
     "ConfusionPosterior.update": {"confusion": [ARRAY]},
     "ConfusionPosterior.prob_confusion_exceeds": {"i": [NON_NEGATIVE_INT],
                                                   "j": [NON_NEGATIVE_INT]},
+    "ConfusionPosterior.score_distribution": {"score": [str, CALLABLE],
+                                              "size": [POSITIVE_INT],
+                                              "random_state": RANDOM_STATE},
+    # Uncertainty and comparison of scores
+    "score_confidence_interval": {
+        **TARGETS, **UNCERTAINTY,
+        "method": [Options("percentile", "basic", "bca", "bayesian", "analytic")],
+        "n_jobs": PARALLEL["n_jobs"],
+        "prior": [Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, ARRAY]},
+    "compare_scores": {
+        "y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY], **UNCERTAINTY,
+        "method": [Options("bootstrap", "permutation", "bayesian", "mcnemar")],
+        "alternative": [Options("two-sided", "greater", "less")]},
+    "mcnemar_table": {"y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY],
+                      "sample_weight": [None, ARRAY]},
+    "ConfidenceIntervalResult": {
+        **{name: [Interval(Real, None, None), NaN(), ARRAY]
+           for name in ("estimate", "low", "high", "standard_error")},
+        "distribution": [None, ARRAY], "method": [str],
+        "confidence_level": [PROBABILITY_LEVEL]},
+    "ComparisonResult": {
+        **{name: [Interval(Real, None, None), NaN()]
+           for name in ("difference", "low", "high")},
+        "pvalue": PVALUE, "method": [str], "confidence_level": [PROBABILITY_LEVEL],
+        "alternative": [str], "distribution": [None, ARRAY]},
     # Quantification (Sebastiani 2020)
     **{name: QUANTIFICATION_ERROR for name in (
         "absolute_error", "normalized_absolute_error", "relative_absolute_error",

@@ -1,0 +1,850 @@
+"""Confidence intervals of scores, and paired comparisons of two classifiers.
+
+Every score of the library is a function of a confusion matrix, and a confusion matrix is
+a sum over instances. On 1-D class labels an instance adds one to the cell of its (true,
+predicted) pair, so resampling instances is resampling those cells: the bootstrap draws
+the cell counts from a multinomial, the Bayesian method from the Dirichlet posterior of
+the cells (the whole-matrix form of Barranco-Chamorro and Carrillo-Garcia's row
+posteriors), and the paired methods the (true, first, second) triples; no resample touches
+the N instances, and a score of the library is evaluated on the resampled matrices only.
+Multi-label and soft targets, sample weights and metric callables of other libraries are
+resampled through instance weights instead (the matrix, or the metric, is evaluated once
+per resample).
+
+The intervals follow :func:`scipy.stats.bootstrap`'s definitions of the percentile, basic
+and BCa methods; BCa's acceleration is the jackknife over instances (over the cells, each
+with its multiplicity, on 1-D labels; over 100 groups of instances otherwise).
+"""
+
+import re
+import warnings
+from dataclasses import dataclass, replace
+
+import numpy as np
+from scipy import special
+from sklearn import metrics as sklearn_metrics
+
+from ._core.dispatch import confusions
+from ._core.params import check_keywords, validate_params
+from ._core.validation import check_sample_weight
+from ._measures import (
+    confusion_entropy,
+    confusion_entropy_from_confusion,
+    correlation_distance,
+    correlation_distance_from_confusion,
+    generalized_means_from_confusion,
+    generalized_means_score,
+    symmetric_balanced_accuracy_from_confusion,
+    symmetric_balanced_accuracy_score,
+)
+from ._mlcm import _MLCM_METHODS
+from ._scores import (
+    accuracy_from_confusion,
+    confusion_for_labels,
+    precision_recall_fscore_from_confusion,
+)
+from ._stats import _result, mcnemar_test
+from ._transport import CLASSIC, TRANSPORT
+from ._transport_scores import transport_accuracy_score
+
+# Groups of instances of the grouped jackknife (BCa's acceleration) where the jackknife
+# cannot go cell by cell.
+_JACKKNIFE_GROUPS = 100
+_PRF_INDEX = {"precision": 0, "recall": 1, "f1": 2}
+SCORE_METHODS = ("percentile", "basic", "bca", "bayesian", "analytic")
+COMPARISON_METHODS = ("bootstrap", "permutation", "bayesian", "mcnemar")
+
+
+@_result(kw_only=True)
+class ConfidenceIntervalResult:
+    """A score, its confidence interval and the resampled values behind it.
+
+    Parameters
+    ----------
+    estimate : float or ndarray
+        The score on the data (one value per class for array-valued scores).
+    low, high : float or ndarray
+        The interval's bounds.
+    standard_error : float or ndarray
+        The standard deviation of the resampled values (analytic: the delta method's or
+        the binomial standard error).
+    distribution : ndarray of shape (n_resamples,) or (n_resamples, n_classes), or None
+        The resampled (or posterior) values of the score; None for analytic intervals.
+    method : str
+        How the interval was made.
+    confidence_level : float
+        Its nominal coverage.
+
+    Attributes
+    ----------
+    estimate, low, high, standard_error : float or ndarray
+    distribution : ndarray or None
+    method : str
+    confidence_level : float
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import score_confidence_interval
+    >>> result = score_confidence_interval([0, 1] * 30, [0, 1] * 25 + [1, 0] * 5,
+    ...                                    score="tcm_accuracy", method="analytic")
+    >>> round(result.estimate, 3), round(result.low, 3), round(result.high, 3)
+    (0.833, 0.72, 0.907)
+    """
+
+    estimate: object
+    low: object
+    high: object
+    standard_error: object
+    distribution: object
+    method: str
+    confidence_level: float
+
+
+@_result(kw_only=True)
+class ComparisonResult:
+    """The paired difference of a score between two classifiers on the same instances.
+
+    Parameters
+    ----------
+    difference : float
+        ``score(y_true, y_pred_a) - score(y_true, y_pred_b)``.
+    low, high : float
+        The interval of the difference.
+    pvalue : float
+        Of the null hypothesis that the two classifiers score alike (``alternative``:
+        "greater" tests that ``a`` scores higher).
+    method : str
+    confidence_level : float
+    alternative : str
+    distribution : ndarray or None
+        The resampled (bootstrap, Bayesian) or null (permutation) differences.
+
+    Attributes
+    ----------
+    difference, low, high, pvalue : float
+    method, alternative : str
+    confidence_level : float
+    distribution : ndarray or None
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import compare_scores
+    >>> y_true = [0, 1] * 30
+    >>> result = compare_scores(y_true, y_true, [0, 1] * 25 + [1, 0] * 5, method="mcnemar")
+    >>> round(result.difference, 3), round(result.pvalue, 4)
+    (0.167, 0.002)
+    """
+
+    difference: float
+    low: float
+    high: float
+    pvalue: float
+    method: str
+    confidence_level: float
+    alternative: str
+    distribution: object
+
+
+# --- Scores ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Score:
+    """A score resolved to what the resampling needs.
+
+    ``kind`` and ``of_confusion``: the score as a function of a full confusion of that
+    kind (``params`` its builder's parameters); ``metric``: an opaque callable
+    ``f(y_true, y_pred, sample_weight=...)`` instead. ``analytic``: the closed form that
+    applies ("accuracy", "recall", "precision", "f1") with its ``average``.
+    """
+
+    name: str
+    kind: object = None
+    params: dict = None
+    of_confusion: object = None
+    metric: object = None
+    analytic: str = None
+    average: str = None
+
+    def on_targets(self, y_true, y_pred, sample_weight, column_labels=None):
+        if self.metric is not None:
+            return _value(self.metric(y_true, y_pred, sample_weight=sample_weight))
+        return self.of_confusion(self.build(y_true, y_pred, sample_weight, column_labels))
+
+    def build(self, y_true, y_pred, sample_weight, column_labels=None):
+        (confusion, *_) = confusions(self.kind, y_true, y_pred, sample_weight=sample_weight,
+                                     params=self.params, warn=False,
+                                     column_labels=column_labels)
+        return confusion
+
+
+def _value(result):
+    """A metric's result as a float or a float array (a tuple is refused, naming it)."""
+    if isinstance(result, tuple):
+        raise ValueError("score returned a tuple; pass a score that returns a number or an "
+                         "array (a scorer name, or a metric such as f1_score).")
+    value = np.asarray(result, dtype=float)
+    return float(value) if value.ndim == 0 else value
+
+
+def _prfs_reader(which, average, beta, zero_division, labels):
+    def read(confusion):
+        selected, _ = confusion_for_labels(confusion, labels)
+        return _value(precision_recall_fscore_from_confusion(
+            selected, beta=beta, average=average, zero_division=zero_division)[
+                _PRF_INDEX[which]])
+    return read
+
+
+def _named_score(name, params):
+    """A scorer name of :func:`get_scorer_names` that scores targets, as a :class:`_Score`."""
+    match = re.fullmatch(r"(tcm|mlcm)_(accuracy|precision|recall|f1)(?:_(micro|macro|weighted))?",
+                         name)
+    params = dict(params)
+    if match:
+        family, which, average = match.groups()
+        average = params.pop("average", average)
+        if family == "tcm":
+            kind = TRANSPORT
+            builder = {"weighting": params.pop("weighting", "uniform"),
+                       "empty": params.pop("empty", "null_class")}
+        else:
+            kind = _MLCM_METHODS[params.pop("method", "heydarian")]
+            builder = {}
+        labels = params.pop("labels", None)
+        if which == "accuracy":
+            _no_more(name, params)
+
+            def read(confusion):
+                return accuracy_from_confusion(confusion_for_labels(confusion, labels)[0]
+                                               .selected())
+            return _Score(name, kind, builder, read, analytic="accuracy")
+        read = _prfs_reader(which, average, params.pop("beta", 1.0),
+                            params.pop("zero_division", "warn"), labels)
+        _no_more(name, params)
+        return _Score(name, kind, builder, read, analytic=which, average=average)
+    measures = {
+        "generalized_means": (generalized_means_from_confusion, 1,
+                              {"r": 1.0, "average": "macro"}),
+        "symmetric_balanced_accuracy": (symmetric_balanced_accuracy_from_confusion, 1, {}),
+        "neg_correlation_distance": (correlation_distance_from_confusion, -1, {}),
+        "neg_confusion_entropy": (confusion_entropy_from_confusion, -1, {}),
+    }
+    if name not in measures:
+        return None
+    function, sign, defaults = measures[name]
+    builder = {"weighting": params.pop("weighting", "uniform"), "empty": "null_class"}
+    keywords = {**defaults, **{k: params.pop(k) for k in defaults if k in params}}
+    _no_more(name, params)
+    return _Score(name, TRANSPORT, builder,
+                  lambda confusion: sign * function(confusion.selected(), **keywords))
+
+
+def _no_more(name, params):
+    if params:
+        raise TypeError(f"score={name!r} takes no keyword(s) {sorted(params)}.")
+
+
+# This library's metrics of targets that are a function of their transport matrix.
+_MEASURES_OF_TARGETS = {
+    transport_accuracy_score: lambda p: (accuracy_from_confusion, {}),
+    generalized_means_score: lambda p: (generalized_means_from_confusion,
+                                        {"r": p.pop("r", 1.0), "average": p.pop("average",
+                                                                                "macro")}),
+    symmetric_balanced_accuracy_score: lambda p: (symmetric_balanced_accuracy_from_confusion,
+                                                  {}),
+    correlation_distance: lambda p: (correlation_distance_from_confusion, {}),
+    confusion_entropy: lambda p: (confusion_entropy_from_confusion, {}),
+}
+# scikit-learn's proportions with a closed-form interval.
+_SKLEARN_ANALYTIC = {sklearn_metrics.accuracy_score: "accuracy",
+                     sklearn_metrics.recall_score: "recall",
+                     sklearn_metrics.precision_score: "precision",
+                     sklearn_metrics.f1_score: "f1"}
+
+
+def _resolve_score(score, kind, params, owner):
+    """``score`` (a name, a metric or a matrix-level callable with ``kind``) as a
+    :class:`_Score`; bad names and keywords raise, naming ``score``."""
+    from ._scorer import get_scorer_names
+
+    if isinstance(score, str):
+        resolved = _named_score(score, params)
+        if resolved is None:
+            names = [n for n in get_scorer_names() if _named_score(n, {}) is not None]
+            raise ValueError(f"score={score!r} is not a score of targets of this library; use "
+                             f"one of {names}, a metric callable f(y_true, y_pred, "
+                             "sample_weight=None), or a matrix-level callable with kind=.")
+        return resolved
+    if kind is not None:
+        from ._core.kinds import KINDS
+
+        return _Score(getattr(score, "__name__", "score"), KINDS[kind],
+                      {k: params.pop(k) for k in list(params) if k in KINDS[kind].parameters},
+                      lambda confusion: _value(score(confusion.selected(), **params)))
+    if score in _MEASURES_OF_TARGETS:
+        params = dict(params)
+        function, keywords = _MEASURES_OF_TARGETS[score](params)
+        builder = {"weighting": params.pop("weighting", "uniform"), "empty": "null_class"}
+        _no_more(score.__name__, params)
+        return _Score(score.__name__, TRANSPORT, builder,
+                      lambda confusion: _value(function(confusion.selected(), **keywords)),
+                      analytic="accuracy" if score is transport_accuracy_score else None)
+    check_keywords(score, params, owner)
+    analytic = _SKLEARN_ANALYTIC.get(score)
+    return _Score(getattr(score, "__name__", "score"),
+                  metric=lambda y_true, y_pred, sample_weight: score(
+                      y_true, y_pred, sample_weight=sample_weight, **params),
+                  analytic=analytic, average=params.get("average", "binary"))
+
+
+# --- Resampling -----------------------------------------------------------------------------
+
+
+class _Data:
+    """The targets of one evaluation, and how they are resampled.
+
+    On 1-D labels without sample weights (``cells`` set), the full confusion of the data
+    (``confusion``) is rebuilt from resampled counts of its cells; otherwise instance
+    weights are resampled and the score evaluated once per resample.
+    """
+
+    def __init__(self, score, y_true, y_pred, sample_weight):
+        self.score, self.y_true, self.y_pred = score, y_true, y_pred
+        self.confusion = self.cells = None
+        if score.metric is None:
+            self.confusion = score.build(y_true, y_pred, sample_weight)
+            self.n_samples = self.confusion.n_samples
+        else:
+            self.n_samples = len(y_true)
+        self.sample_weight = check_sample_weight(sample_weight, self.n_samples)
+        self.single_label = (self.confusion is not None
+                             and self.confusion.true_classes is not None
+                             and not self._two_dimensional())
+        if self.single_label and self.sample_weight is None:
+            counts = np.rint(self.confusion.matrix).astype(np.int64)
+            self.cells = np.flatnonzero(counts)
+            self.cell_counts = counts.ravel()[self.cells]
+
+    def _two_dimensional(self):
+        return any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (self.y_true, self.y_pred))
+
+    def estimate(self):
+        if self.confusion is not None:
+            return self.score.of_confusion(self.confusion)
+        return self.score.on_targets(self.y_true, self.y_pred, self.sample_weight)
+
+    def of_cell_counts(self, counts):
+        """The score of each row of ``counts`` (resampled counts of ``cells``)."""
+        full = np.zeros((counts.shape[0], self.confusion.matrix.size))
+        full[:, self.cells] = counts
+        return self.of_full_counts(full)
+
+    def of_weights(self, weights):
+        """The score of each row of ``weights`` (instance weights, before sample_weight)."""
+        user = 1.0 if self.sample_weight is None else self.sample_weight
+        return _stack([self.score.on_targets(self.y_true, self.y_pred, w * user)
+                       for w in weights])
+
+    def of_full_counts(self, matrices):
+        """The score of each of ``matrices`` (rows: full matrices, flattened)."""
+        shape = self.confusion.matrix.shape
+        return _stack([self.score.of_confusion(replace(self.confusion, matrix=m.reshape(shape)))
+                       for m in matrices])
+
+    def instance_cells(self):
+        """The cell of each instance in the full matrix (1-D labels)."""
+        classes = np.asarray(self.confusion.display_labels[:len(self.confusion.display_labels)
+                                                           - self.confusion.has_none])
+        order = np.argsort(classes, kind="stable")
+        true, pred = (order[np.searchsorted(classes[order], np.asarray(y))]
+                      for y in (self.y_true, self.y_pred))
+        return true * self.confusion.matrix.shape[0] + pred
+
+    def bootstrap(self, rng, n_resamples):
+        if self.cells is not None:
+            counts = rng.multinomial(self.n_samples, self.cell_counts / self.n_samples,
+                                     size=n_resamples)
+            return self.of_cell_counts(counts)
+        counts = rng.multinomial(self.n_samples, np.full(self.n_samples, 1 / self.n_samples),
+                                 size=n_resamples)
+        return self.of_weights(counts.astype(float))
+
+    def bayesian(self, rng, n_resamples, prior):
+        if self.cells is not None:
+            alpha = self.confusion.matrix.astype(float) + _prior(prior, self.confusion)
+            keep = np.flatnonzero(alpha.ravel() > 0)
+            draws = rng.dirichlet(alpha.ravel()[keep], size=n_resamples) * self.n_samples
+            full = np.zeros((n_resamples, alpha.size))
+            full[:, keep] = draws
+            return self.of_full_counts(full)
+        weights = rng.dirichlet(np.ones(self.n_samples), size=n_resamples) * self.n_samples
+        return self.of_weights(weights)
+
+    def jackknife(self, rng):
+        """``(values, multiplicities)`` of the leave-one-out (or leave-one-group-out) score."""
+        if self.cells is not None:
+            values = []
+            for cell in self.cells:
+                matrix = self.confusion.matrix.copy()
+                matrix.flat[cell] -= 1
+                values.append(self.score.of_confusion(replace(self.confusion, matrix=matrix)))
+            return _stack(values), self.cell_counts.astype(float)
+        n_groups = min(self.n_samples, _JACKKNIFE_GROUPS)
+        groups = np.array_split(rng.permutation(self.n_samples), n_groups)
+        weights = np.ones((n_groups, self.n_samples))
+        for row, members in enumerate(groups):
+            weights[row, members] = 0.0
+        return self.of_weights(weights), np.ones(n_groups)
+
+
+def _prior(prior, confusion):
+    if isinstance(prior, str):
+        return 1.0 if prior == "uniform" else 1.0 / confusion.matrix.shape[0]
+    return np.asarray(prior, dtype=float)
+
+
+def _stack(values):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(values, dtype=float)
+
+
+def _quiet(function, *args):
+    """Resampled scores never warn (the estimate on the data does)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args)
+
+
+# --- Intervals ------------------------------------------------------------------------------
+
+
+def _percentile_interval(distribution, alpha):
+    return (np.nanpercentile(distribution, 100 * alpha / 2, axis=0),
+            np.nanpercentile(distribution, 100 * (1 - alpha / 2), axis=0))
+
+
+def _bca_interval(distribution, estimate, jackknife, multiplicity, alpha):
+    """scipy.stats.bootstrap's BCa bounds, with a jackknife whose values have
+    multiplicities (cells of 1-D labels)."""
+    below = (np.sum(distribution < estimate, axis=0) + np.sum(distribution <= estimate, axis=0))
+    n = distribution.shape[0]
+    proportion = np.clip(below / (2 * n), 0.5 / n, 1 - 0.5 / n)
+    z0 = special.ndtri(proportion)
+    weights = multiplicity.reshape((-1,) + (1,) * (jackknife.ndim - 1))
+    mean = np.sum(weights * jackknife, axis=0) / weights.sum()
+    spread = mean - jackknife
+    numerator = np.sum(weights * spread ** 3, axis=0)
+    denominator = 6 * np.sum(weights * spread ** 2, axis=0) ** 1.5
+    acceleration = np.divide(numerator, denominator, out=np.zeros_like(numerator),
+                             where=denominator > 0)
+    bounds = []
+    for z in (special.ndtri(alpha / 2), special.ndtri(1 - alpha / 2)):
+        level = special.ndtr(z0 + (z0 + z) / (1 - acceleration * (z0 + z)))
+        bounds.append(_percentiles(distribution, 100 * level))
+    return bounds
+
+
+def _percentiles(distribution, levels):
+    """Percentile ``levels[j]`` of column ``j`` (one level for a 1-D distribution)."""
+    if distribution.ndim == 1:
+        return np.nanpercentile(distribution, float(levels))
+    return np.array([np.nanpercentile(distribution[:, j], levels[j])
+                     for j in range(distribution.shape[1])])
+
+
+def _wilson(successes, trials, alpha):
+    """Wilson's score interval of a binomial proportion, and the proportion's standard
+    error."""
+    z = special.ndtri(1 - alpha / 2)
+    trials = np.asarray(trials, dtype=float)
+    rate = np.divide(successes, trials, out=np.zeros_like(trials), where=trials > 0)
+    centre = (rate + z ** 2 / (2 * trials)) / (1 + z ** 2 / trials)
+    half = z / (1 + z ** 2 / trials) * np.sqrt(rate * (1 - rate) / trials
+                                               + z ** 2 / (4 * trials ** 2))
+    return centre - half, centre + half, np.sqrt(rate * (1 - rate) / trials)
+
+
+def _f1_delta(matrix, average, alpha):
+    """The delta method's interval of F1 on the multinomial cell proportions (Takahashi et
+    al. 2022): per class, macro or micro (micro F1 of single labels is the accuracy)."""
+    n = matrix.sum()
+    p = matrix / n
+    n_classes = p.shape[0]
+    tp, rows, columns = np.diag(p), p.sum(axis=1), p.sum(axis=0)
+    denominator = rows + columns
+    f1 = np.divide(2 * tp, denominator, out=np.zeros_like(tp), where=denominator > 0)
+    # dF_k / dp_ij: the diagonal cell of k, the rest of its row and column.
+    gradients = np.zeros((n_classes, n_classes, n_classes))
+    for k in range(n_classes):
+        if denominator[k] == 0:
+            continue
+        gradients[k, k, :] -= 2 * tp[k] / denominator[k] ** 2
+        gradients[k, :, k] -= 2 * tp[k] / denominator[k] ** 2
+        gradients[k, k, k] = 2 / denominator[k] - 4 * tp[k] / denominator[k] ** 2
+    if average == "macro":
+        f1, gradients = f1.mean(keepdims=True), gradients.mean(axis=0, keepdims=True)
+    elif average == "micro":
+        f1 = np.array([np.trace(p)])
+        gradients = np.eye(n_classes)[None]
+    flat = gradients.reshape(len(f1), -1)
+    cells = p.ravel()
+    variance = (flat ** 2 @ cells - (flat @ cells) ** 2) / n
+    se = np.sqrt(np.maximum(variance, 0))
+    z = special.ndtri(1 - alpha / 2)
+    return f1, f1 - z * se, f1 + z * se, se
+
+
+def _analytic(data, alpha):
+    """``(estimate, low, high, standard_error)`` of the closed forms, or ValueError."""
+    score = data.score
+    confusion = data.confusion
+    if confusion is None and score.analytic is not None and np.ndim(data.y_true) == 1 \
+            and np.ndim(data.y_pred) == 1:  # scikit-learn's proportions: the classic matrix
+        (confusion,) = confusions(CLASSIC, data.y_true, data.y_pred, warn=False)
+    single_label = confusion is not None and confusion.true_classes is not None and \
+        not data._two_dimensional()
+    if score.analytic is None or not single_label or data.sample_weight is not None:
+        why = ("it has no closed form" if score.analytic is None else
+               "closed forms are for 1-D class labels without sample_weight")
+        raise ValueError(f"method='analytic' does not apply to score={score.name!r}: {why}. "
+                         "Use method='percentile', 'basic', 'bca' or 'bayesian'.")
+    matrix = confusion.selected()
+    if confusion.has_none:
+        matrix = matrix[:-1, :-1]
+    average = score.average
+    if score.analytic == "accuracy" or (score.analytic in ("precision", "recall")
+                                        and average == "micro"):
+        low, high, se = _wilson(np.trace(matrix), matrix.sum(), alpha)
+        return data.estimate(), float(low), float(high), float(se)
+    if average == "binary":
+        matrix = _binary(matrix)
+    if score.analytic in ("precision", "recall") and average in ("binary", None):
+        trials = matrix.sum(axis=0 if score.analytic == "precision" else 1)
+        low, high, se = _wilson(np.diag(matrix), trials, alpha)
+        if average == "binary":
+            low, high, se = low[-1], high[-1], se[-1]
+        return data.estimate(), low, high, se
+    if score.analytic == "f1" and average in ("binary", None, "macro", "micro"):
+        f1, low, high, se = _f1_delta(matrix, None if average == "binary" else average, alpha)
+        pick = -1 if average == "binary" else (slice(None) if average is None else 0)
+        return data.estimate(), low[pick], high[pick], se[pick]
+    raise ValueError(f"method='analytic' does not apply to score={score.name!r} with "
+                     f"average={average!r}: Wilson intervals are for accuracy and binary or "
+                     "per-class recall and precision, the delta method for binary, "
+                     "per-class, micro and macro F1. Use method='percentile', 'basic', "
+                     "'bca' or 'bayesian'.")
+
+
+def _binary(matrix):
+    if matrix.shape != (2, 2):
+        raise ValueError(f"average='binary' needs two classes; the matrix has "
+                         f"{matrix.shape[0]}.")
+    return matrix
+
+
+@validate_params()
+def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="bca",
+                              confidence_level=0.95, n_resamples=9999, sample_weight=None,
+                              random_state=None, n_jobs=None, kind=None, prior=1.0,
+                              **score_params):
+    """Confidence interval of a score: bootstrap, Bayesian or closed-form.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like or sparse matrix
+        Targets of any kind the library takes (1-D labels, labels against probabilities,
+        multi-label indicators, soft labels).
+    score : str or callable, default="tcm_f1_macro"
+        A scorer name of :func:`get_scorer_names` that scores targets (``tcm_*``,
+        ``mlcm_*``, ``generalized_means``, ``symmetric_balanced_accuracy``,
+        ``neg_correlation_distance``, ``neg_confusion_entropy``); a metric
+        ``f(y_true, y_pred, *, sample_weight=None, **score_params)`` of this library or of
+        scikit-learn; or, with ``kind``, a matrix-level function ``f(confusion)``.
+    method : {"percentile", "basic", "bca", "bayesian", "analytic"}, default="bca"
+        ``"percentile"``, ``"basic"`` and ``"bca"``: the bootstrap over instances, with
+        :func:`scipy.stats.bootstrap`'s definitions. ``"bayesian"``: on 1-D labels the
+        Dirichlet posterior of the confusion cells (counts plus ``prior``), otherwise the
+        Bayesian bootstrap; equal-tailed. ``"analytic"``: Wilson's interval for accuracy
+        and binary or per-class recall and precision, the delta method (Takahashi et al.
+        2022) for binary, per-class, micro and macro F1, on 1-D labels.
+    confidence_level : float, default=0.95
+        In (0, 1).
+    n_resamples : int, default=9999
+        Resamples (or posterior draws).
+    sample_weight : array-like of shape (n_samples,), default=None
+    random_state : int, numpy.random.Generator or None, default=None
+    n_jobs : int, default=None
+        Threads of the matrix builders.
+    kind : str, default=None
+        The matrix of a matrix-level ``score``: a kind of :class:`ConfusionAccumulator`
+        ("classic", "transport", "mlcm", ...).
+    prior : float, {"uniform", "perks"} or array-like, default=1.0
+        The Dirichlet prior of ``method="bayesian"`` on 1-D labels, as in
+        :func:`dirichlet_posterior`.
+    **score_params
+        Keywords of the score (``average=None`` gives one interval per class).
+
+    Returns
+    -------
+    ConfidenceIntervalResult
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import score_confidence_interval
+    >>> y_true = [0, 0, 1, 1, 2, 2] * 20
+    >>> y_pred = [0, 1, 1, 1, 2, 0] * 20
+    >>> result = score_confidence_interval(y_true, y_pred, score="tcm_accuracy",
+    ...                                    random_state=0)
+    >>> round(result.estimate, 3), round(result.low, 2), round(result.high, 2)
+    (0.667, 0.57, 0.74)
+    >>> result = score_confidence_interval(y_true, y_pred, score="tcm_accuracy",
+    ...                                    method="analytic")
+    >>> round(result.low, 3), round(result.high, 3)
+    (0.578, 0.745)
+    """
+    resolved = _resolve_score(score, kind, score_params, "score_confidence_interval")
+    data = _Data(resolved, y_true, y_pred, sample_weight)
+    confidence_level = float(confidence_level)
+    alpha = 1 - confidence_level
+    if method == "analytic":
+        estimate, low, high, se = _analytic(data, alpha)
+        return ConfidenceIntervalResult(
+            estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
+            standard_error=_scalar(se), distribution=None, method=method,
+            confidence_level=confidence_level)
+    rng = np.random.default_rng(random_state)
+    estimate = data.estimate()
+    if method == "bayesian":
+        distribution = data.bayesian(rng, n_resamples, prior)
+    else:
+        distribution = _quiet(data.bootstrap, rng, n_resamples)
+    if method in ("percentile", "bayesian"):
+        low, high = _percentile_interval(distribution, alpha)
+    elif method == "basic":
+        upper, lower = _percentile_interval(distribution, alpha)
+        low, high = 2 * np.asarray(estimate) - lower, 2 * np.asarray(estimate) - upper
+    else:
+        jackknife, multiplicity = _quiet(data.jackknife, rng)
+        low, high = _bca_interval(distribution, np.asarray(estimate), jackknife, multiplicity,
+                                  alpha)
+    standard_error = np.std(distribution, axis=0, ddof=1)
+    return ConfidenceIntervalResult(
+        estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
+        standard_error=_scalar(standard_error), distribution=distribution, method=method,
+        confidence_level=confidence_level)
+
+
+def _scalar(value):
+    value = np.asarray(value, dtype=float)
+    return float(value) if value.ndim == 0 else value
+
+
+# --- Paired comparisons ---------------------------------------------------------------------
+
+
+@validate_params()
+def mcnemar_table(y_true, y_pred_a, y_pred_b, *, sample_weight=None):
+    """The 2 x 2 table of two classifiers' correct and wrong predictions, for McNemar.
+
+    Parameters
+    ----------
+    y_true, y_pred_a, y_pred_b : array-like of shape (n_samples,)
+        Class labels.
+    sample_weight : array-like of shape (n_samples,), default=None
+
+    Returns
+    -------
+    ndarray of shape (2, 2)
+        ``[[both correct, a correct and b wrong], [a wrong and b correct, both wrong]]``;
+        :func:`mcnemar_test` reads its off-diagonal cells.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import mcnemar_table
+    >>> mcnemar_table([0, 1, 1, 0], [0, 1, 0, 0], [0, 0, 1, 1])
+    array([[1., 2.],
+           [1., 0.]])
+    """
+    y_true, y_pred_a, y_pred_b = _paired_labels(y_true, y_pred_a, y_pred_b)
+    weight = check_sample_weight(sample_weight, len(y_true))
+    right_a, right_b = y_pred_a == y_true, y_pred_b == y_true
+    cells = 2 * (~right_a) + (~right_b)
+    return np.bincount(cells, weights=weight, minlength=4).reshape(2, 2).astype(float)
+
+
+def _paired_labels(y_true, y_pred_a, y_pred_b):
+    arrays = [np.asarray(y) for y in (y_true, y_pred_a, y_pred_b)]
+    names = ("y_true", "y_pred_a", "y_pred_b")
+    for name, y in zip(names, arrays):
+        if y.ndim != 1:
+            raise ValueError(f"{name} must be 1-D class labels here; got shape {y.shape}.")
+    if len({len(y) for y in arrays}) > 1:
+        raise ValueError("y_true, y_pred_a and y_pred_b must have the same number of samples; "
+                         f"got {[len(y) for y in arrays]}.")
+    if len(arrays[0]) == 0:
+        raise ValueError("y_true is empty; at least one sample is required.")
+    return arrays
+
+
+@validate_params()
+def compare_scores(y_true, y_pred_a, y_pred_b, *, score="tcm_f1_macro", method="bootstrap",
+                   confidence_level=0.95, n_resamples=9999, alternative="two-sided",
+                   sample_weight=None, random_state=None, kind=None, **score_params):
+    """Paired comparison of one score between two classifiers on the same instances.
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix
+    y_pred_a, y_pred_b : array-like or sparse matrix
+        The two classifiers' predictions of the same instances.
+    score, kind, **score_params
+        As in :func:`score_confidence_interval` (a score with one value).
+    method : {"bootstrap", "permutation", "bayesian", "mcnemar"}, default="bootstrap"
+        ``"bootstrap"``: instances resampled jointly, the interval of the difference by
+        percentiles, the p-value from the differences shifted to the null.
+        ``"permutation"``: each instance's two predictions swapped with probability 1/2;
+        the p-value of the observed difference among the swapped ones (the interval is the
+        bootstrap's). ``"bayesian"``: the Bayesian bootstrap; the p-value is twice the
+        posterior probability of the smaller side (one-sided: of the side against the
+        alternative). ``"mcnemar"``: 1-D labels, the accuracy difference, with
+        :func:`mcnemar_table` and :func:`mcnemar_test` (exact) and a Wald interval of the
+        paired difference of proportions.
+    confidence_level : float, default=0.95
+    n_resamples : int, default=9999
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        "greater": ``a`` scores higher than ``b``.
+    sample_weight : array-like of shape (n_samples,), default=None
+    random_state : int, numpy.random.Generator or None, default=None
+
+    Returns
+    -------
+    ComparisonResult
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import compare_scores
+    >>> y_true = [0, 1, 2] * 30
+    >>> good, poor = [0, 1, 2] * 28 + [1, 1, 1] * 2, [0, 1, 1] * 30
+    >>> result = compare_scores(y_true, good, poor, score="tcm_accuracy", random_state=0)
+    >>> round(result.difference, 3), result.pvalue < 0.01
+    (0.289, True)
+    >>> compare_scores(y_true, good, poor, method="mcnemar").pvalue < 0.01
+    True
+    """
+    confidence_level = float(confidence_level)
+    alpha = 1 - confidence_level
+    if method == "mcnemar":
+        return _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha,
+                                   confidence_level, alternative)
+    resolved = _resolve_score(score, kind, score_params, "compare_scores")
+    first = _Data(resolved, y_true, y_pred_a, sample_weight)
+    second = _Data(resolved, y_true, y_pred_b, sample_weight)
+    difference = first.estimate() - second.estimate()
+    if np.ndim(difference) != 0:
+        raise ValueError(f"compare_scores compares one value; score={resolved.name!r} gives "
+                         f"{np.size(difference)}: pass an average (e.g. average='macro').")
+    rng = np.random.default_rng(random_state)
+    distribution = _quiet(_paired_values, first, second, rng, n_resamples,
+                          method == "bayesian")
+    low, high = _percentile_interval(distribution, alpha)
+    if method == "permutation":
+        null = _quiet(_swapped_values, first, second, y_true, y_pred_a, y_pred_b, rng,
+                      n_resamples)
+        pvalue = _tail_pvalue(null, difference, alternative)
+        distribution = null
+    elif method == "bayesian":
+        above, below = np.mean(distribution > 0), np.mean(distribution < 0)
+        pvalue = {"two-sided": min(1.0, 2 * min(above, below)), "greater": 1 - above,
+                  "less": 1 - below}[alternative]
+    else:  # the bootstrap differences shifted to the null hypothesis
+        pvalue = _tail_pvalue(distribution - difference, difference, alternative)
+    return ComparisonResult(difference=float(difference), low=float(low), high=float(high),
+                            pvalue=float(pvalue), method=method,
+                            confidence_level=confidence_level, alternative=alternative,
+                            distribution=distribution)
+
+
+def _paired_values(first, second, rng, n_resamples, bayesian):
+    """Differences of the score over instances resampled jointly (``bayesian``: the
+    Bayesian bootstrap's Dirichlet weights)."""
+    if first.cells is not None and second.cells is not None:
+        return _paired_cell_values(first, second, rng, n_resamples, bayesian)
+    n_samples = first.n_samples
+    if bayesian:
+        weights = rng.dirichlet(np.ones(n_samples), size=n_resamples) * n_samples
+    else:
+        weights = rng.multinomial(n_samples, np.full(n_samples, 1 / n_samples),
+                                  size=n_resamples).astype(float)
+    return first.of_weights(weights) - second.of_weights(weights)
+
+
+def _paired_cell_values(first, second, rng, n_resamples, bayesian):
+    """The same on 1-D labels: the distinct pairs (cell of a, cell of b) of the instances
+    are resampled (multinomial, or Dirichlet for the Bayesian bootstrap), never the
+    instances."""
+    pairs, counts = np.unique(np.stack([first.instance_cells(), second.instance_cells()],
+                                       axis=1), axis=0, return_counts=True)
+    n_samples = counts.sum()
+    if bayesian:
+        resampled = rng.dirichlet(counts.astype(float), size=n_resamples) * n_samples
+    else:
+        resampled = rng.multinomial(n_samples, counts / n_samples, size=n_resamples)
+    values = []
+    for data, cells in ((first, pairs[:, 0]), (second, pairs[:, 1])):
+        matrices = np.zeros((n_resamples, data.confusion.matrix.size))
+        for column, cell in enumerate(cells):
+            matrices[:, cell] += resampled[:, column]
+        values.append(data.of_full_counts(matrices))
+    return values[0] - values[1]
+
+
+def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples):
+    """Differences with each instance's two predictions swapped with probability 1/2."""
+    values = np.empty(n_resamples)
+    a, b = (np.asarray(y) for y in (y_pred_a, y_pred_b))
+    for row in range(n_resamples):
+        swap = rng.random(len(a)) < 0.5
+        if a.ndim == 2:
+            swap = swap[:, None]
+        values[row] = (first.score.on_targets(y_true, np.where(swap, b, a), first.sample_weight)
+                       - first.score.on_targets(y_true, np.where(swap, a, b),
+                                                first.sample_weight))
+    return values
+
+
+def _tail_pvalue(null, observed, alternative):
+    """The share of null values at least as extreme as ``observed`` (with the observed
+    one counted, so never 0)."""
+    null = null[np.isfinite(null)]
+    if alternative == "greater":
+        extreme = np.sum(null >= observed)
+    elif alternative == "less":
+        extreme = np.sum(null <= observed)
+    else:
+        extreme = np.sum(np.abs(null) >= abs(observed))
+    return (1 + extreme) / (1 + null.size)
+
+
+def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confidence_level,
+                        alternative):
+    table = mcnemar_table(y_true, y_pred_a, y_pred_b, sample_weight=sample_weight)
+    n = table.sum()
+    only_a, only_b = table[0, 1], table[1, 0]
+    difference = (only_a - only_b) / n
+    se = np.sqrt(max(only_a + only_b - (only_a - only_b) ** 2 / n, 0.0)) / n
+    z = special.ndtri(1 - alpha / 2)
+    if only_a + only_b == 0:
+        pvalue = 1.0
+    else:  # mcnemar_test reads n_12 = a right and b wrong against n_21
+        exact = np.allclose(table, np.round(table))
+        test_alternative = {"two-sided": "two-sided", "greater": "greater",
+                            "less": "less"}[alternative]
+        pvalue = float(_quiet(lambda: mcnemar_test(table, exact=exact,
+                                                   alternative=test_alternative).pvalue))
+    return ComparisonResult(difference=float(difference), low=float(difference - z * se),
+                            high=float(difference + z * se), pvalue=pvalue, method="mcnemar",
+                            confidence_level=confidence_level, alternative=alternative,
+                            distribution=None)
+

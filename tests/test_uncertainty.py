@@ -1,0 +1,153 @@
+"""Confidence intervals of scores and paired comparisons: what each method returns.
+
+The statistical properties (coverage by simulation, agreement with scipy.stats.bootstrap and
+the peers, uniform p-values) are in ``test_uncertainty_statistics.py``.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.metrics import f1_score, recall_score
+
+import sklearn_confusion_ext as sce
+
+Y_TRUE = np.array([0, 0, 1, 1, 2, 2] * 20)
+Y_PRED = np.array([0, 1, 1, 1, 2, 0] * 20)
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca", "bayesian"])
+@pytest.mark.parametrize("score", ["tcm_accuracy", "tcm_f1_macro", "mlcm_recall_weighted",
+                                   "generalized_means", "symmetric_balanced_accuracy",
+                                   "neg_confusion_entropy"])
+def test_every_method_brackets_the_estimate(score, method):
+    result = sce.score_confidence_interval(Y_TRUE, Y_PRED, score=score, method=method,
+                                           n_resamples=300, random_state=0)
+    assert result.low <= result.high and result.distribution.shape == (300,)
+    assert result.standard_error > 0 and result.method == method
+    if method != "bayesian":  # the posterior with a prior may lie beside the estimate
+        assert result.low - 1e-12 <= result.estimate <= result.high + 1e-12
+
+
+def test_estimates_equal_the_scores():
+    for score, value in [("tcm_accuracy", sce.transport_accuracy_score(Y_TRUE, Y_PRED)),
+                         ("tcm_f1_macro", sce.transport_precision_recall_fscore_support(
+                             Y_TRUE, Y_PRED, average="macro")[2]),
+                         ("generalized_means", sce.generalized_means_score(
+                             Y_TRUE, Y_PRED, average="macro"))]:
+        result = sce.score_confidence_interval(Y_TRUE, Y_PRED, score=score,
+                                               method="percentile", n_resamples=10)
+        assert result.estimate == pytest.approx(value)
+
+
+def test_cell_resampling_draws_what_instance_resampling_draws():
+    # The resampled matrices of the 1-D path have the instances' multinomial moments: the
+    # bootstrap standard error of accuracy is sqrt(p (1 - p) / n).
+    result = sce.score_confidence_interval(Y_TRUE, Y_PRED, score="tcm_accuracy",
+                                           method="percentile", n_resamples=20000,
+                                           random_state=1)
+    p = result.estimate
+    assert result.standard_error == pytest.approx(np.sqrt(p * (1 - p) / len(Y_TRUE)), rel=0.03)
+    # Weights (the instance path) give the same spread.
+    weighted = sce.score_confidence_interval(Y_TRUE, Y_PRED, score="tcm_accuracy",
+                                             method="percentile", n_resamples=2000,
+                                             sample_weight=np.ones(len(Y_TRUE)),
+                                             random_state=1)
+    assert weighted.standard_error == pytest.approx(result.standard_error, rel=0.1)
+
+
+def test_per_class_intervals():
+    result = sce.score_confidence_interval(Y_TRUE, Y_PRED, score="tcm_recall_macro",
+                                           average=None, method="bca", n_resamples=500,
+                                           random_state=0)
+    np.testing.assert_allclose(result.estimate, [0.5, 1.0, 0.5])
+    assert result.low.shape == result.high.shape == (3,)
+    assert result.distribution.shape == (500, 3)
+    assert (result.low <= result.estimate + 1e-12).all()
+
+
+def test_analytic_intervals():
+    accuracy = sce.score_confidence_interval(Y_TRUE, Y_PRED, score="tcm_accuracy",
+                                             method="analytic")
+    # Wilson's interval of 80 successes in 120 trials.
+    z = 1.959963984540054
+    n, p = 120, 80 / 120
+    centre = (p + z ** 2 / (2 * n)) / (1 + z ** 2 / n)
+    half = z / (1 + z ** 2 / n) * np.sqrt(p * (1 - p) / n + z ** 2 / (4 * n ** 2))
+    assert (accuracy.low, accuracy.high) == pytest.approx((centre - half, centre + half))
+    assert accuracy.distribution is None
+    recall = sce.score_confidence_interval(Y_TRUE, Y_PRED, score=recall_score, average=None,
+                                           method="analytic")
+    assert recall.low.shape == (3,)
+    f1 = sce.score_confidence_interval(Y_TRUE, Y_PRED, score=f1_score, average="macro",
+                                       method="analytic")
+    assert f1.estimate == pytest.approx(f1_score(Y_TRUE, Y_PRED, average="macro"))
+    with pytest.raises(ValueError, match="'analytic' does not apply to score='generalized_"
+                                         "means'.*'percentile', 'basic', 'bca' or 'bayesian'"):
+        sce.score_confidence_interval(Y_TRUE, Y_PRED, score="generalized_means",
+                                      method="analytic")
+
+
+def test_two_dimensional_targets_and_probabilities():
+    rng = np.random.default_rng(0)
+    y_true = (rng.random((60, 4)) < 0.4).astype(int)
+    y_pred = (rng.random((60, 4)) < 0.4).astype(int)
+    for score in ("tcm_f1_macro", "mlcm_f1_macro"):
+        result = sce.score_confidence_interval(y_true, y_pred, score=score, method="bca",
+                                               n_resamples=50, random_state=0)
+        assert result.low <= result.estimate <= result.high
+    labels = rng.integers(0, 3, 60)
+    probabilities = rng.dirichlet(np.ones(3), 60)
+    result = sce.score_confidence_interval(labels, probabilities, score="tcm_accuracy",
+                                           method="bayesian", n_resamples=50, random_state=0)
+    assert result.estimate == pytest.approx(sce.transport_accuracy_score(labels, probabilities))
+
+
+def test_compare_scores():
+    good = np.where(np.arange(120) % 10 == 0, (Y_TRUE + 1) % 3, Y_TRUE)
+    for method in ("bootstrap", "permutation", "bayesian"):
+        result = sce.compare_scores(Y_TRUE, good, Y_PRED, score="tcm_accuracy", method=method,
+                                    n_resamples=300, random_state=0)
+        assert result.difference == pytest.approx(0.9 - 2 / 3)
+        assert result.pvalue < 0.01 and result.low > 0
+    same = sce.compare_scores(Y_TRUE, Y_PRED, Y_PRED, n_resamples=100, random_state=0)
+    assert same.difference == 0 and same.pvalue == 1
+    table = sce.mcnemar_table(Y_TRUE, good, Y_PRED)
+    assert table.sum() == 120 and table[0, 1] > table[1, 0]
+    mcnemar = sce.compare_scores(Y_TRUE, good, Y_PRED, method="mcnemar")
+    assert mcnemar.pvalue == sce.mcnemar_test(table).pvalue
+    assert mcnemar.difference == pytest.approx(0.9 - 2 / 3)
+    with pytest.raises(ValueError, match="compares one value"):
+        sce.compare_scores(Y_TRUE, good, Y_PRED, score="tcm_f1_macro", average=None,
+                           n_resamples=10)
+
+
+def test_score_distribution_of_the_posterior():
+    posterior = sce.dirichlet_posterior([[37, 1, 15], [6, 19, 26], [15, 3, 77]])
+    draws = posterior.score_distribution("f1_macro", size=2000, random_state=0)
+    matrix = np.array([[37, 1, 15], [6, 19, 26], [15, 3, 77]]) + 1.0
+    f1 = np.mean(2 * np.diag(matrix) / (matrix.sum(axis=0) + matrix.sum(axis=1)))
+    assert draws.shape == (2000,) and abs(draws.mean() - f1) < 0.01
+    by_callable = posterior.score_distribution(sce.symmetric_balanced_accuracy_from_confusion,
+                                               size=50, random_state=0)
+    named = posterior.score_distribution("symmetric_balanced_accuracy", size=50,
+                                         random_state=0)
+    np.testing.assert_allclose(by_callable, named)
+    with pytest.raises(ValueError, match="score must be one of"):
+        posterior.score_distribution("f2")
+
+
+@pytest.mark.parametrize("keywords, error, match", [
+    ({"confidence_level": 1.0}, ValueError, "'confidence_level' parameter"),
+    ({"confidence_level": 0}, ValueError, "'confidence_level' parameter"),
+    ({"n_resamples": 0}, ValueError, "'n_resamples' parameter"),
+    ({"method": "jackknife"}, ValueError, "'method' parameter"),
+    ({"score": "tcm_f2"}, ValueError, r"not a score of targets.*'tcm_f1_macro'"),
+    ({"score": "neg_absolute_error"}, ValueError, "not a score of targets"),
+    ({"score": "tcm_f1_macro", "gamma": 2}, TypeError, r"takes no keyword\(s\) \['gamma'\]"),
+    ({"score": f1_score, "gamma": 2}, TypeError, "gamma"),
+])
+def test_bad_input_names_the_argument(keywords, error, match):
+    with pytest.raises(error, match=match), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sce.score_confidence_interval(Y_TRUE, Y_PRED, **{"n_resamples": 10, **keywords})
