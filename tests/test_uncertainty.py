@@ -151,3 +151,29 @@ def test_bad_input_names_the_argument(keywords, error, match):
     with pytest.raises(error, match=match), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         sce.score_confidence_interval(Y_TRUE, Y_PRED, **{"n_resamples": 10, **keywords})
+
+
+@pytest.mark.parametrize("score, params", [
+    ("tcm_accuracy", {}), ("tcm_f1_macro", {}), ("tcm_f1_macro", {"zero_division": np.nan}),
+    ("tcm_precision_weighted", {}), ("tcm_recall_micro", {}), ("tcm_f1_weighted", {"beta": 2.0}),
+    ("tcm_precision_macro", {"average": None, "zero_division": 1.0}),
+])
+def test_batched_scores_of_resampled_matrices_equal_the_scores(score, params):
+    # The 1-D path reads the scores of all resampled matrices at once; the same scores one
+    # matrix at a time are the library's own functions.
+    from sklearn_confusion_ext._uncertainty import _Data, _named_score
+
+    rng = np.random.default_rng(0)
+    y_true = rng.integers(0, 5, 300)
+    y_pred = np.where(rng.random(300) < 0.6, y_true, rng.integers(0, 6, 300))  # class 5 too
+    batched = _Data(_named_score(score, params), y_true, y_pred, None)
+    assert batched._batched_agrees()
+    one_by_one = _Data(_named_score(score, params), y_true, y_pred, None)
+    one_by_one._agrees = False
+    counts = rng.multinomial(300, batched.cell_counts / 300, size=40)
+    full = np.zeros((40, batched.confusion.matrix.size))
+    full[:, batched.cells] = counts
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_allclose(batched.of_full_counts(full),
+                                   one_by_one.of_full_counts(full), rtol=1e-12)
