@@ -24,9 +24,13 @@ import numpy as np
 from scipy import special
 from sklearn import metrics as sklearn_metrics
 
+from ._core.array_api import foreign_namespace
+from ._core.arrays import dense
+from ._core.config import check_result_size
+from ._core.dask_collections import is_dask_collection
 from ._core.dispatch import confusions
 from ._core.params import check_keywords, validate_params
-from ._core.validation import check_sample_weight
+from ._core.validation import check_sample_weight, check_targets
 from ._measures import (
     confusion_entropy,
     confusion_entropy_from_confusion,
@@ -44,7 +48,7 @@ from ._scores import (
     precision_recall_fscore_from_confusion,
 )
 from ._stats import _result, mcnemar_test
-from ._transport import CLASSIC, TRANSPORT
+from ._transport import CLASSIC, DEFICIT_TOLERANCE, TRANSPORT, _split
 from ._transport_scores import transport_accuracy_score
 
 # Groups of instances of the grouped jackknife (BCa's acceleration) where the jackknife
@@ -387,7 +391,13 @@ class _Data:
         return self.of_full_counts(full)
 
     def of_weights(self, weights):
-        """The score of each row of ``weights`` (instance weights, before sample_weight)."""
+        """The score of each row of ``weights`` (instance weights, before sample_weight):
+        transport matrices of in-memory targets are built for all rows at once."""
+        if self.score.kind is TRANSPORT and self.score.metric is None and \
+                foreign_namespace(self.y_true, self.y_pred) is None and \
+                not is_dask_collection(self.y_true, self.y_pred):
+            matrices = _transport_matrices(self, weights)
+            return self.of_full_counts(matrices.reshape(len(weights), -1))
         user = 1.0 if self.sample_weight is None else self.sample_weight
         return _stack([self.score.on_targets(self.y_true, self.y_pred, w * user)
                        for w in weights])
@@ -424,9 +434,8 @@ class _Data:
             counts = rng.multinomial(self.n_samples, self.cell_counts / self.n_samples,
                                      size=n_resamples)
             return self.of_cell_counts(counts)
-        counts = rng.multinomial(self.n_samples, np.full(self.n_samples, 1 / self.n_samples),
-                                 size=n_resamples)
-        return self.of_weights(counts.astype(float))
+        return np.concatenate([self.of_weights(weights) for weights in
+                               _instance_weights(rng, self.n_samples, n_resamples, False)])
 
     def bayesian(self, rng, n_resamples, prior):
         if self.cells is not None:
@@ -436,8 +445,8 @@ class _Data:
             full = np.zeros((n_resamples, alpha.size))
             full[:, keep] = draws
             return self.of_full_counts(full)
-        weights = rng.dirichlet(np.ones(self.n_samples), size=n_resamples) * self.n_samples
-        return self.of_weights(weights)
+        return np.concatenate([self.of_weights(weights) for weights in
+                               _instance_weights(rng, self.n_samples, n_resamples, True)])
 
     def jackknife(self, rng):
         """``(values, multiplicities)`` of the leave-one-out (or leave-one-group-out) score."""
@@ -454,6 +463,57 @@ class _Data:
         for row, members in enumerate(groups):
             weights[row, members] = 0.0
         return self.of_weights(weights), np.ones(n_groups)
+
+
+def _transport_matrices(data, weights):
+    """Full transport matrices of the targets of ``data`` under each row of instance
+    ``weights``, shape ``(n_weights, width, width)``: each instance's plan (Erbani et al.
+    2024, equation 8) is linear in its weight, so the matrices of all rows are products of
+    the weights with the per-instance diagonals and outer products, chunk by chunk (the
+    chunk's outer products take at most 32 MiB)."""
+    targets = check_targets(data.y_true, data.y_pred, sample_weight=data.sample_weight)
+    instances = TRANSPORT.instances(targets, {**TRANSPORT.parameters, **data.score.params})
+    n_classes, has_none = instances.n_classes, instances.has_none
+    width = n_classes + has_none
+    check_result_size("score_confidence_interval", (len(weights), width, width),
+                      f"{len(weights)} resampled matrices of {width} x {width} classes",
+                      "Pass fewer n_resamples")
+    result = np.zeros((len(weights), width, width))
+    diagonal = np.arange(n_classes)
+    step = max(1, (1 << 22) // (n_classes * n_classes))
+    for start in range(0, targets.n_samples, step):
+        rows = slice(start, min(targets.n_samples, start + step))
+        (u, v, plan_weights, true_empty, pred_empty), _ = instances.read(rows)
+        common, deficit, excess = (dense(part) for part in _split(u, v))
+        mass = deficit.sum(axis=1)
+        scale = np.divide(1.0, mass, out=np.zeros_like(mass), where=mass > DEFICIT_TOLERANCE)
+        block = weights[:, rows] * plan_weights
+        result[:, diagonal, diagonal] += block @ common
+        outer = (deficit * scale[:, None])[:, :, None] * excess[:, None, :]
+        result[:, :n_classes, :n_classes] += (block @ outer.reshape(len(mass), -1)).reshape(
+            len(weights), n_classes, n_classes)
+        if has_none:
+            no_label = (true_empty & ~pred_empty).astype(float)
+            no_prediction = (pred_empty & ~true_empty).astype(float)
+            result[:, -1, :n_classes] += block @ (excess * no_label[:, None])
+            result[:, :n_classes, -1] += block @ (deficit * no_prediction[:, None])
+            result[:, -1, -1] += block @ (true_empty & pred_empty).astype(float)
+    return result
+
+
+def _instance_weights(rng, n_samples, n_resamples, bayesian):
+    """Batches of rows of resampled instance weights, 64 MiB at most each: how many times
+    the bootstrap draws each instance (or the Bayesian bootstrap's Dirichlet weights,
+    scaled to sum to ``n_samples``)."""
+    batch = max(1, (1 << 23) // n_samples)
+    for start in range(0, n_resamples, batch):
+        size = min(batch, n_resamples - start)
+        if bayesian:
+            yield rng.dirichlet(np.ones(n_samples), size=size) * n_samples
+        else:
+            yield np.stack([np.bincount(rng.integers(0, n_samples, n_samples),
+                                        minlength=n_samples) for _ in range(size)]
+                           ).astype(float)
 
 
 def _prior(prior, confusion):
@@ -829,13 +889,9 @@ def _paired_values(first, second, rng, n_resamples, bayesian):
     Bayesian bootstrap's Dirichlet weights)."""
     if first.cells is not None and second.cells is not None:
         return _paired_cell_values(first, second, rng, n_resamples, bayesian)
-    n_samples = first.n_samples
-    if bayesian:
-        weights = rng.dirichlet(np.ones(n_samples), size=n_resamples) * n_samples
-    else:
-        weights = rng.multinomial(n_samples, np.full(n_samples, 1 / n_samples),
-                                  size=n_resamples).astype(float)
-    return first.of_weights(weights) - second.of_weights(weights)
+    return np.concatenate([first.of_weights(weights) - second.of_weights(weights)
+                           for weights in _instance_weights(rng, first.n_samples, n_resamples,
+                                                            bayesian)])
 
 
 def _paired_cell_values(first, second, rng, n_resamples, bayesian):

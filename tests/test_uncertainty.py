@@ -177,3 +177,31 @@ def test_batched_scores_of_resampled_matrices_equal_the_scores(score, params):
         warnings.simplefilter("ignore")
         np.testing.assert_allclose(batched.of_full_counts(full),
                                    one_by_one.of_full_counts(full), rtol=1e-12)
+
+
+@pytest.mark.parametrize("targets", ["multilabel", "soft", "probabilities"])
+@pytest.mark.parametrize("params", [{}, {"weighting": "true"}, {"empty": "skip"}])
+def test_transport_matrices_of_all_resamples_at_once_equal_each_build(targets, params):
+    from sklearn_confusion_ext._uncertainty import _Data, _named_score
+
+    rng = np.random.default_rng(2)
+    if targets == "multilabel":
+        y_true, y_pred = ((rng.random((80, 4)) < 0.3).astype(int) for _ in range(2))
+    elif targets == "soft":
+        if params.get("empty"):
+            pytest.skip("soft rows are never empty")
+        y_true, y_pred = rng.random((80, 4)) + 0.01, rng.random((80, 4)) + 0.01
+    else:
+        if params.get("empty"):
+            pytest.skip("probability rows are never empty")
+        y_true, y_pred = rng.integers(0, 4, 80), rng.dirichlet(np.ones(4), 80)
+        y_true[:4] = np.arange(4)
+    sample_weight = rng.random(80)
+    data = _Data(_named_score("tcm_f1_macro", dict(params)), y_true, y_pred, sample_weight)
+    weights = rng.multinomial(80, np.full(80, 1 / 80), size=7).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        each = [sce.transport_precision_recall_fscore_support(
+            y_true, y_pred, average="macro", sample_weight=w * sample_weight, **params)[2]
+            for w in weights]
+        np.testing.assert_allclose(data.of_weights(weights), each, rtol=1e-10)
