@@ -7,6 +7,8 @@ Per-class counts are always taken from the full matrix, then the classes
 asked for with ``labels=`` are kept, as :mod:`sklearn.metrics` does.
 """
 
+import warnings
+
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -18,6 +20,7 @@ from ._core.validation import (
     check_column_selection,
     check_confusion_matrix,
     check_label_list,
+    check_sample_weight,
     common_integer_labels,
 )
 
@@ -274,7 +277,7 @@ def _average(scores, weights, zero_division):
 def classification_report_from_confusion(confusion, *, target_names=None, digits=2,
                                          output_dict=False, zero_division="warn",
                                          include_none="auto", support_name="support",
-                                         accuracy_row=True, class_names=None):
+                                         accuracy_row=True, class_names=None, intervals=None):
     """Text or dict report of per-class and averaged scores, as scikit-learn's.
 
     With ``accuracy_row``, an "accuracy" row appears when every class of the
@@ -282,7 +285,10 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
     the accuracy); otherwise a "micro avg" row does. ``support_name`` names
     the last column (the MLCM paper calls it "weight"). ``class_names``: the
     labels of the reported classes, where the matrix's own do not name them
-    (see :func:`confusion_for_labels`).
+    (see :func:`confusion_for_labels`). ``intervals``: ``(low, high)``, each of
+    shape ``(n_rows, 3)`` in the order of :func:`report_reader`'s values; each
+    score then gets ``<score>_low`` and ``<score>_high`` beside it (the accuracy:
+    ``accuracy_low`` and ``accuracy_high``), and the text prints them in brackets.
     """
     classes = reported_classes(confusion, include_none)
     names = [str(confusion.display_labels[i]) for i in classes]
@@ -320,9 +326,122 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
             report["accuracy"] = scores[0]
             continue
         report[f"{average} avg"] = dict(zip(headers, (*scores[:3], total_support)))
+    if intervals is not None:
+        report = _with_intervals(report, *intervals)
     if output_dict:
         return report
     return _format_report(report, names, digits, support_name)
+
+
+_SCORE_KEYS = ("precision", "recall", "f1-score")
+# Resamples of the intervals of a report (confidence_level=).
+REPORT_RESAMPLES = 999
+
+
+def report_intervals(y_true, y_pred, sample_weight, full, confusion, build, *,
+                     zero_division, include_none, confidence_level, random_state):
+    """``(low, high)``, each of shape ``(n_rows, 3)``: the bootstrap percentile intervals of
+    every score of the report of ``confusion`` (``full``, before ``labels=``), from one pass
+    of :data:`REPORT_RESAMPLES` resamples whose scores are all read at once
+    (:func:`report_reader`).
+
+    1-D labels without ``sample_weight``: the cells of ``full`` are resampled (a
+    multinomial draw), never the instances. Otherwise the instances are resampled and
+    ``build(weights)`` gives the full confusion of each resample (its instance weights
+    times ``sample_weight``). The draws are those of :func:`score_confidence_interval`
+    (``method="percentile"``, ``n_resamples=999``) with the same ``random_state``.
+    """
+    read = report_reader(confusion, zero_division=zero_division, include_none=include_none)
+    rng = np.random.default_rng(random_state)
+    n_samples = full.n_samples
+    two_dimensional = any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (y_true, y_pred))
+    if full.true_classes is not None and not two_dimensional and sample_weight is None:
+        counts = np.rint(full.matrix).astype(np.int64).ravel()
+        cells = np.flatnonzero(counts)
+        matrices = np.zeros((REPORT_RESAMPLES, full.matrix.size))
+        matrices[:, cells] = rng.multinomial(n_samples, counts[cells] / n_samples,
+                                             size=REPORT_RESAMPLES)
+        matrices = matrices.reshape(-1, *full.matrix.shape)
+    else:
+        user = check_sample_weight(sample_weight, n_samples)
+        user = 1.0 if user is None else user
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the report on the data warns, resamples never
+            matrices = np.stack([build(np.bincount(rng.integers(0, n_samples, n_samples),
+                                                   minlength=n_samples) * user).matrix
+                                 for _ in range(REPORT_RESAMPLES)])
+    values, alpha = read(matrices), 1 - float(confidence_level)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a score undefined in every resample: nan bounds
+        return (np.nanpercentile(values, 100 * alpha / 2, axis=0),
+                np.nanpercentile(values, 100 * (1 - alpha / 2), axis=0))
+
+
+def report_reader(confusion, *, zero_division="warn", include_none="auto"):
+    """The scores of :func:`classification_report_from_confusion` of many matrices at once.
+
+    Returns ``read(matrices)``: ``matrices`` of shape ``(n, W, W)`` are full matrices over the
+    classes of the unselected ``confusion`` (``W`` its width, before
+    :func:`confusion_for_labels` added a row of absent labels); ``read`` gives shape
+    ``(n, n_reported + 3, 3)``: precision, recall and F1 of each reported class, then of the
+    micro (the accuracy, when every class is reported), macro and weighted averages, with
+    :func:`precision_recall_fscore_from_confusion`'s conventions and no warnings.
+    """
+    classes = reported_classes(confusion, include_none)
+    pooled = confusion.selection
+    width = confusion.matrix.shape[0]
+    fill = 0.0 if zero_division == "warn" else float(zero_division)
+
+    def ratio(numerator, denominator):
+        values = np.full(np.broadcast(numerator, denominator).shape, fill)
+        np.divide(numerator, denominator, out=values, where=denominator != 0)
+        return values
+
+    def scores(tp, fp, fn):
+        return np.stack([ratio(tp, tp + fp), ratio(tp, tp + fn),
+                         ratio(2 * tp, 2 * tp + fn + fp)], axis=-1)
+
+    def average(values, weights):
+        defined = ~np.isnan(values)
+        weights = np.where(defined, weights[..., None], 0.0)
+        plain = np.divide(np.where(defined, values, 0.0).sum(axis=1), defined.sum(axis=1),
+                          out=np.full(values.shape[::2], fill), where=defined.any(axis=1))
+        totals = weights.sum(axis=1)
+        return np.divide((weights * np.where(defined, values, 0.0)).sum(axis=1), totals,
+                         out=plain, where=totals > 0)
+
+    def read(matrices):
+        matrices = np.asarray(matrices, dtype=float)
+        if matrices.shape[1] < width:  # labels absent from the targets: zero counts
+            padding = width - matrices.shape[1]
+            matrices = np.pad(matrices, ((0, 0), (0, padding), (0, padding)))
+        tp = np.diagonal(matrices, axis1=1, axis2=2)
+        fp, fn = matrices.sum(axis=1) - tp, matrices.sum(axis=2) - tp
+        per_class = scores(tp[:, classes], fp[:, classes], fn[:, classes])
+        micro = scores(*(count[:, pooled].sum(axis=1) for count in (tp, fp, fn)))
+        macro = average(per_class, np.ones(len(classes)))
+        weighted = average(per_class, tp[:, classes] + fn[:, classes])
+        return np.concatenate([per_class, np.stack([micro, macro, weighted], axis=1)], axis=1)
+
+    return read
+
+
+def _with_intervals(report, low, high):
+    """The report with ``<score>_low`` and ``<score>_high`` after each score."""
+    result = {}
+    for (name, row), row_low, row_high in zip(report.items(), low, high):
+        if name == "accuracy":
+            result.update({name: row, "accuracy_low": float(row_low[0]),
+                           "accuracy_high": float(row_high[0])})
+            continue
+        result[name] = {}
+        for key, value in row.items():
+            result[name][key] = value
+            if key in _SCORE_KEYS:
+                j = _SCORE_KEYS.index(key)
+                result[name].update({f"{key}_low": float(row_low[j]),
+                                     f"{key}_high": float(row_high[j])})
+    return result
 
 
 def _check_row_names(names, source):
@@ -343,16 +462,25 @@ def _format_report(report, names, digits, support_name):
     integral = np.allclose(supports, np.round(supports), rtol=0, atol=1e-9)
     support_format = "{:>9.0f}" if integral else f"{{:>9.{digits}f}}"
     width = max(len(name) for name in [*names, "weighted avg"])
-    scores = ("precision", "recall", "f1-score")
-    lines = [" " * width + " " + "".join(f" {header:>9}" for header in (*scores, support_name)),
-             ""]
-    for name, row in report.items():
+
+    def cell(value, low, high):
+        text = f"{value:.{digits}f}"
+        return text if low is None else f"{text} [{low:.{digits}f}, {high:.{digits}f}]"
+
+    cells = {name: {key: cell(row[key], row.get(f"{key}_low"), row.get(f"{key}_high"))
+                    for key in _SCORE_KEYS} if isinstance(row, dict) else
+             {"f1-score": cell(row, report.get("accuracy_low"), report.get("accuracy_high"))}
+             for name, row in report.items() if name not in ("accuracy_low", "accuracy_high")}
+    column = max([9, *(len(text) for row in cells.values() for text in row.values())])
+    lines = [" " * width + " " + "".join(f" {header:>{column}}" for header in _SCORE_KEYS)
+             + f" {support_name:>9}", ""]
+    for name, row in cells.items():
         if name == "accuracy":
-            line = " " * 20 + f" {row:>9.{digits}f} " + support_format.format(
-                report["macro avg"][support_name])
+            line = " " * (2 * (column + 1)) + f" {row['f1-score']:>{column}} " + \
+                support_format.format(report["macro avg"][support_name])
         else:
-            line = ("".join(f" {row[key]:>9.{digits}f}" for key in scores)
-                    + " " + support_format.format(row[support_name]))
+            line = ("".join(f" {row[key]:>{column}}" for key in _SCORE_KEYS)
+                    + " " + support_format.format(report[name][support_name]))
         lines.append(f"{name:>{width}} " + line)
         if name == names[-1]:
             lines.append("")

@@ -17,6 +17,7 @@ from ._scores import (
     confusion_for_labels,
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
+    report_intervals,
 )
 from ._transport import transport_confusion
 
@@ -169,12 +170,14 @@ def transport_accuracy_score(y_true, y_pred, *, normalize=True, labels=None,
 def transport_classification_report(y_true, y_pred, *, labels=None, target_names=None,
                                     weighting="uniform", sample_weight=None, digits=2,
                                     output_dict=False, zero_division="warn",
-                                    empty="null_class", include_none="auto"):
+                                    empty="null_class", include_none="auto",
+                                    confidence_level=None, random_state=None):
     """Text report of the transport-based precision, recall and F1 per class.
 
     Laid out like :func:`sklearn.metrics.classification_report` and equal to
     it on 1-D labels. Supports are the weighted true masses of each class
-    (printed as integers when they all are).
+    (printed as integers when they all are). With ``confidence_level``, every
+    precision, recall and F1 (and the accuracy) gets its bootstrap interval.
 
     Parameters
     ----------
@@ -188,9 +191,22 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     output_dict : bool, default=False
         Return a dict ``{class: {"precision": ..., "recall": ..., "f1-score":
         ..., "support": ...}, "accuracy": ..., "macro avg": {...},
-        "weighted avg": {...}}`` instead of text.
+        "weighted avg": {...}}`` instead of text. With ``confidence_level``,
+        each score ``s`` of a row has ``"s_low"`` and ``"s_high"`` beside it
+        (``"precision_low"``, ``"precision_high"``, ``"recall_low"``, ...,
+        ``"f1-score_high"``), and the accuracy has ``"accuracy_low"`` and
+        ``"accuracy_high"`` beside it.
     zero_division, include_none
         As in :func:`transport_precision_recall_fscore_support`.
+    confidence_level : float in (0, 1), default=None
+        If set, the bootstrap percentile interval of every score at this level,
+        printed ``0.50 [0.36, 0.63]``: one pass of 999 resamples of the
+        instances, all the report's scores read off each resampled matrix (on
+        1-D labels without ``sample_weight``, resampled confusion cells), as
+        :func:`score_confidence_interval` with ``method="percentile"`` and
+        ``n_resamples=999`` draws them. ``None``: no intervals.
+    random_state : int, numpy.random.Generator or None, default=None
+        Seed of the resampling (with ``confidence_level``).
 
     Returns
     -------
@@ -209,10 +225,44 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
        macro avg       0.75      0.75      0.67         3
     weighted avg       0.83      0.67      0.67         3
     <BLANKLINE>
+
+    With 95 % intervals:
+
+    >>> y_true, y_pred = [0, 0, 1, 1, 2, 2] * 20, [0, 1, 1, 1, 2, 0] * 20
+    >>> print(transport_classification_report(y_true, y_pred, confidence_level=0.95,
+    ...                                       random_state=0))
+                          precision            recall          f1-score   support
+    <BLANKLINE>
+               0  0.50 [0.34, 0.65] 0.50 [0.34, 0.64] 0.50 [0.35, 0.62]        40
+               1  0.67 [0.55, 0.79] 1.00 [1.00, 1.00] 0.80 [0.71, 0.88]        40
+               2  1.00 [1.00, 1.00] 0.50 [0.33, 0.66] 0.67 [0.50, 0.79]        40
+    <BLANKLINE>
+        accuracy                                      0.67 [0.57, 0.74]       120
+       macro avg  0.72 [0.66, 0.78] 0.67 [0.59, 0.74] 0.66 [0.57, 0.73]       120
+    weighted avg  0.72 [0.67, 0.78] 0.67 [0.57, 0.74] 0.66 [0.56, 0.74]       120
+    <BLANKLINE>
+    >>> report = transport_classification_report(
+    ...     y_true, y_pred, confidence_level=0.95, random_state=0, output_dict=True)
+    >>> [round(report["0"][key], 3) for key in ("f1-score", "f1-score_low", "f1-score_high")]
+    [0.5, 0.353, 0.617]
+    >>> round(report["accuracy_low"], 3), round(report["accuracy_high"], 3)
+    (0.575, 0.742)
     """
-    confusion, class_names = confusion_for_labels(transport_confusion(
-        y_true, y_pred, labels=None, weighting=weighting, sample_weight=sample_weight,
-        empty=empty, column_labels=labels), labels)
+    full = transport_confusion(y_true, y_pred, labels=None, weighting=weighting,
+                               sample_weight=sample_weight, empty=empty, column_labels=labels)
+    confusion, class_names = confusion_for_labels(full, labels)
+    intervals = None
+    if confidence_level is not None:
+        def build(weights):
+            return transport_confusion(y_true, y_pred, labels=None, weighting=weighting,
+                                       sample_weight=weights, empty=empty,
+                                       column_labels=labels)
+
+        intervals = report_intervals(
+            y_true, y_pred, sample_weight, full, confusion, build,
+            zero_division=zero_division, include_none=include_none,
+            confidence_level=confidence_level, random_state=random_state)
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
-        zero_division=zero_division, include_none=include_none, class_names=class_names)
+        zero_division=zero_division, include_none=include_none, class_names=class_names,
+        intervals=intervals)

@@ -431,6 +431,9 @@ CODEFRAME_SIZE = Interval(Integral, 2, None)
 PRIOR_NAMES = Options("uniform", "perks")
 SCORER_METRIC = [Options("accuracy", "precision", "recall", "f1")]
 RANDOM_STATE = [None, RandomState()]
+# The intervals of a classification report's scores (None: no intervals).
+REPORT_INTERVALS = {"confidence_level": [None, PROBABILITY_LEVEL],
+                    "random_state": RANDOM_STATE}
 ESTIMATOR = [HasMethods("predict", description="a fitted estimator with predict")]
 # What every interval and comparison of a score takes.
 UNCERTAINTY = {
@@ -487,7 +490,7 @@ PARAMETERS = {
         "average": [None, Options("binary", *AVERAGES)], "zero_division": ZERO_DIVISION,
         "include_none": INCLUDE_NONE},
     "transport_accuracy_score": {**TRANSPORT, "normalize": [BOOLEAN]},
-    "transport_classification_report": {**TRANSPORT, **REPORT},
+    "transport_classification_report": {**TRANSPORT, **REPORT, **REPORT_INTERVALS},
     # Multi-label confusion matrices (Heydarian et al. 2022, Krstinic et al.)
     "mlcm": {**MLCM, "normalize": NORMALIZE, **PARALLEL},
     "multilabel_confusion_tensor": {
@@ -497,7 +500,7 @@ PARAMETERS = {
     "mlcm_precision_recall_fscore_support": {
         **MLCM, "beta": BETA, "average": [None, Options(*AVERAGES)],
         "zero_division": ZERO_DIVISION, "include_none": INCLUDE_NONE},
-    "mlcm_classification_report": {**MLCM, **REPORT},
+    "mlcm_classification_report": {**MLCM, **REPORT, **REPORT_INTERVALS},
     "precision_recall_fscore_support_from_confusion": {
         "confusion": [ARRAY], "labels": [None, ARRAY], "beta": BETA,
         "average": [None, Options(*AVERAGES)], "zero_division": ZERO_DIVISION,
@@ -636,7 +639,8 @@ PARAMETERS = {
                "format": [Options("text", "json")],
                "delimiter": [Options("auto", "comma", "tab", "semicolon", "whitespace",
                                      "none")],
-               "max_matrix_mib": [POSITIVE_INT]},
+               "max_matrix_mib": [POSITIVE_INT], "confidence": [PROBABILITY_LEVEL],
+               "seed": [NON_NEGATIVE_INT]},
 }
 
 
