@@ -6,7 +6,9 @@ predictions read from text (CSV, TSV, whitespace-separated) or ``.npy`` files; f
 data, never code, and a bad file or option gives one error line and exit status 2. Both
 print text at the terminal's width (``--width``; :mod:`.text`), save the plots
 (``--plots DIR``) and write one self-contained HTML page (``--html FILE``; :mod:`.html`);
-``report --format json`` prints the report's data at full precision.
+``report --format json`` prints the report's data at full precision. ``--confidence LEVEL``
+adds a bootstrap interval to every score of the classification reports (``--seed N`` makes it
+reproducible).
 """
 
 import argparse
@@ -100,7 +102,9 @@ def main(argv=None):
                       "use --plots", file=sys.stderr)
                 if args.plots is None:
                     args.plots = args.output
-            sections = [Section(name, heading, introduction, build_report(*targets), targets)
+            sections = [Section(name, heading, introduction,
+                                build_report(*targets, confidence=args.confidence,
+                                             seed=args.seed), targets)
                         for name, heading, introduction, targets in demo_sections()]
             title, labels = "sklearn-confusion-ext demo", None
             saved = _write_files(sections, args, title, labels)
@@ -112,7 +116,8 @@ def main(argv=None):
             if labels is None:
                 labels = _columns_named_by_header(y_true, y_pred, pred_columns)
             with config_context(max_matrix_mib=args.max_matrix_mib):
-                report = build_report(y_true, y_pred, kind=args.kind, labels=labels)
+                report = build_report(y_true, y_pred, kind=args.kind, labels=labels,
+                                      confidence=args.confidence, seed=args.seed)
                 sections = [Section("", "", "", report, (y_true, y_pred))]
                 title = f"sklearn-confusion-ext report: {args.pred} against {args.true}"
                 saved = _write_files(sections, args, title, labels)
@@ -152,6 +157,13 @@ def _output_options(parser):
                         help="text width in characters (default: the terminal's, 80 when "
                              "the output is not a terminal); wider tables wrap in blocks of "
                              "columns")
+    parser.add_argument("--confidence", type=_declared("confidence", float), metavar="LEVEL",
+                        help="add a bootstrap percentile interval at this level (e.g. 0.95; "
+                             "999 resamples) to every precision, recall and F1 of the "
+                             "classification reports")
+    parser.add_argument("--seed", type=_declared("seed", int), metavar="N",
+                        help="seed of the resampling of --confidence (default: a fresh one "
+                             "on every run)")
 
 
 class Section(NamedTuple):
@@ -192,15 +204,22 @@ def _width(text):
     return value
 
 
-def _max_matrix_mib(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = None
-    constraint = PARAMETERS["report"]["max_matrix_mib"][0]
-    if value is None or not constraint.is_satisfied_by(value):
-        raise argparse.ArgumentTypeError(f"expected {constraint}, got {text!r}")
-    return value
+def _declared(name, kind):
+    """An argparse type: ``kind(text)`` that meets the declaration of the option ``name``."""
+    constraint = PARAMETERS["report"][name][0]
+
+    def convert(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not constraint.is_satisfied_by(value):
+            raise argparse.ArgumentTypeError(f"expected {constraint}, got {text!r}")
+        return value
+    return convert
+
+
+_max_matrix_mib = _declared("max_matrix_mib", int)
 
 
 def _columns_named_by_header(y_true, y_pred, pred_columns):

@@ -9,6 +9,7 @@ from .text import (
     HOMOGENEITY,
     POSTHOC,
     QUANTIFICATION,
+    interval_note,
     matrix_cells,
     matrix_names,
     measure_rows,
@@ -120,15 +121,24 @@ _WORDS = ' style="text-align:left"'
 
 def _is_words(cell):
     try:
-        float(cell)
+        for part in cell.split("\u2013"):  # an interval, low-high
+            float(part)
     except ValueError:
         return cell not in ("", "n/a")
     return False
 
 
-def _scores(scores):
-    columns, classes, averages = score_rows(scores)
-    return _table(columns, classes + averages, average_from=len(classes))
+def _scores(scores, report):
+    """A classification report's table; with intervals, a column "95% interval" (its level)
+    after each score, cells ``low–high``."""
+    columns, classes, averages = score_rows(scores, intervals="columns")
+    note = interval_note(report)
+    if note:
+        level = f"{report['confidence']['level'] * 100:.4g}%"
+        columns = [f"{level} interval" if column == "interval" else column
+                   for column in columns]
+    return ((f'<p class="note">{escape(note)}</p>' if note else "")
+            + _table(columns, classes + averages, average_from=len(classes)))
 
 
 def _section(report, figures):
@@ -141,14 +151,14 @@ def _section(report, figures):
         out.append(_matrix(matrix, classes, f"weighting={weighting!r}; rows: true classes, "
                                             "columns: predicted classes"))
     out += ["<h3>Per-class scores (transport confusion matrix)</h3>",
-            _scores(report["transport_classification_report"])]
+            _scores(report["transport_classification_report"], report)]
     if "mlcm" in report:
         out += ["<h3>MLCM</h3>",
                 _matrix(report["mlcm"], classes, "rows: true classes, columns: predicted "
                                                  "classes; none: no true label, no "
                                                  "predicted label"),
                 "<h3>Per-class scores (MLCM)</h3>",
-                _scores(report["mlcm_classification_report"])]
+                _scores(report["mlcm_classification_report"], report)]
     out += ["<h3>Measures</h3>",
             _table(["value"], measure_rows(report["measures"]), corner="measure")]
     if "statistics" in report:

@@ -12,6 +12,7 @@ from .._core.validation import (
     check_targets,
     is_binary,
 )
+from .._scores import REPORT_RESAMPLES
 from .files import InputError
 from .text import verdict
 
@@ -19,8 +20,10 @@ POSTERIOR_PRIOR = 1.0
 POSTERIOR_LEVEL = 0.95
 
 
-def build_report(y_true, y_pred, *, kind="auto", labels=None):
-    """A JSON-ready report of every method that applies to these targets."""
+def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, seed=None):
+    """A JSON-ready report of every method that applies to these targets; ``confidence``: the
+    level of the bootstrap intervals of the classification reports' scores (``seed``: of
+    their resampling)."""
     from .. import (
         bhapkar_test,
         confusion_entropy,
@@ -44,6 +47,10 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None):
         raise InputError(f"--kind {kind} does not match the files, which hold {found} targets")
     names = class_names(targets)
     report = {"kind": found, "classes": names, "n_samples": int(targets.n_samples)}
+    intervals = {"confidence_level": confidence, "random_state": seed}
+    if confidence is not None:
+        report["confidence"] = {"level": confidence, "method": "bootstrap percentile",
+                                "n_resamples": REPORT_RESAMPLES, "seed": seed}
     matrices = {weighting: transport_confusion_matrix(y_true, y_pred, labels=labels,
                                                       weighting=weighting)
                 for weighting in ("uniform", "true", "pred")}
@@ -56,7 +63,7 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None):
     report["transport_confusion_matrix"] = {weighting: matrix.tolist()
                                             for weighting, matrix in matrices.items()}
     report["transport_classification_report"] = transport_classification_report(
-        y_true, y_pred, labels=labels, output_dict=True, zero_division=0.0)
+        y_true, y_pred, labels=labels, output_dict=True, zero_division=0.0, **intervals)
     report["measures"] = {
         "generalized_means_r1_macro": generalized_means_score(y_true, y_pred, labels=labels,
                                                               average="macro"),
@@ -68,7 +75,7 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None):
     if has_mlcm(targets):
         report["mlcm"] = mlcm(y_true, y_pred, labels=labels).tolist()
         report["mlcm_classification_report"] = mlcm_classification_report(
-            y_true, y_pred, labels=labels, output_dict=True, zero_division=0.0)
+            y_true, y_pred, labels=labels, output_dict=True, zero_division=0.0, **intervals)
     # The tests and the quantification errors compare classes: one class has nothing to compare.
     if found == SINGLE_LABEL and len(names) > 1:
         counts = transport_confusion_matrix(y_true, y_pred, labels=labels)

@@ -119,26 +119,47 @@ def format_matrix(matrix, classes, *, width, corner="true \\ pred"):
                            list(zip(numbered, cells)), **layout))
 
 
-def score_rows(scores, digits=3):
+SCORES = ("precision", "recall", "f1-score")
+
+
+def score_rows(scores, digits=3, intervals="brackets"):
     """The rows of a classification report's dict in scikit-learn's layout: the header, the
-    classes, then accuracy and the averages; the support (MLCM: weight) as counts."""
+    classes, then accuracy and the averages; the support (MLCM: weight) as counts. Scores
+    with intervals (``<score>_low`` and ``<score>_high``) read ``0.50 [0.36, 0.63]`` (two
+    decimals: the text stays within 80 columns) with ``intervals="brackets"``, or take one
+    more column each, ``0.356–0.631``, with ``intervals="columns"`` (headed "interval")."""
     support = "support" if any("support" in row for row in scores.values()
                                if isinstance(row, dict)) else "weight"
     total = next((row[support] for key, row in scores.items()
                   if isinstance(row, dict) and key.endswith(" avg")), None)
-    names = list(scores)
+    names = [name for name in scores if name not in ("accuracy_low", "accuracy_high")]
     supports = format_counts([scores[name][support] if isinstance(scores[name], dict)
                               else total for name in names])
+    has_intervals = "accuracy_low" in scores or any(
+        "precision_low" in row for row in scores.values() if isinstance(row, dict))
+
+    def cells(value, low, high):
+        if not has_intervals:
+            return [format_number(value, digits)]
+        if intervals == "columns":
+            return [format_number(value, digits),
+                    f"{format_number(low, digits)}\u2013{format_number(high, digits)}"]
+        return [f"{format_number(value, 2)} [{format_number(low, 2)}, "
+                f"{format_number(high, 2)}]"]
+
     classes, averages = [], []
     for name, count in zip(names, supports):
         row = scores[name]
         if isinstance(row, dict):
-            cells = [format_number(row[key], digits) for key in ("precision", "recall",
-                                                                 "f1-score")]
-            (averages if name.endswith(" avg") else classes).append((name, cells + [count]))
+            values = [cell for key in SCORES for cell in cells(
+                row[key], row.get(f"{key}_low"), row.get(f"{key}_high"))]
+            (averages if name.endswith(" avg") else classes).append((name, values + [count]))
         else:  # accuracy: one number, under f1-score, beside the total support
-            averages.append((name, ["", "", format_number(row, digits), count]))
-    return ["precision", "recall", "f1-score", support], classes, averages
+            value = cells(row, scores.get("accuracy_low"), scores.get("accuracy_high"))
+            averages.append((name, [""] * (2 * len(value)) + value + [count]))
+    columns = [column for key in SCORES for column in
+               ([key, "interval"] if has_intervals and intervals == "columns" else [key])]
+    return columns + [support], classes, averages
 
 
 def format_scores(scores, *, width):
@@ -146,6 +167,16 @@ def format_scores(scores, *, width):
     columns, classes, averages = score_rows(scores)
     return format_table("", columns, [None, *classes, None, *averages], width=width,
                         align_names=">")
+
+
+def interval_note(report):
+    """The sentence saying what the intervals of the scores are (None without them)."""
+    confidence = report.get("confidence")
+    if confidence is None:
+        return None
+    seed = "" if confidence["seed"] is None else f", seed {confidence['seed']}"
+    return (f"Intervals: {confidence['level'] * 100:.4g}% bootstrap percentile intervals "
+            f"({confidence['n_resamples']} resamples of the instances{seed}).")
 
 
 def verdict(pvalue, level=0.05):
@@ -234,12 +265,17 @@ def format_report(report, *, width):
             lines.append(prose(report["transport_weightings"]))
         lines += format_matrix(matrix, classes, width=width)
     lines += ["", "Transport classification report:"]
+    note = interval_note(report)
+    if note:
+        lines.append(prose(note))
     lines += format_scores(report["transport_classification_report"], width=width)
     if "mlcm" in report:
         lines += ["", prose("MLCM (row none: no true label, column none: no predicted "
                             "label):")]
         lines += format_matrix(report["mlcm"], classes, width=width)
         lines += ["", "MLCM classification report:"]
+        if note:
+            lines.append(prose(note))
         lines += format_scores(report["mlcm_classification_report"], width=width)
     lines += ["", "Measures:"]
     lines += format_table("", [""], measure_rows(report["measures"]), width=width)
