@@ -170,16 +170,17 @@ class _Score:
     analytic: str = None
     average: str = None
     batched: object = None  # the same score of (n, C, C) matrices at once (no "none" class)
+    labels: object = None  # the score's labels=: beside 2-D scores, they name the columns
 
-    def on_targets(self, y_true, y_pred, sample_weight, column_labels=None):
+    def on_targets(self, y_true, y_pred, sample_weight):
         if self.metric is not None:
             return _value(self.metric(y_true, y_pred, sample_weight=sample_weight))
-        return self.of_confusion(self.build(y_true, y_pred, sample_weight, column_labels))
+        return self.of_confusion(self.build(y_true, y_pred, sample_weight))
 
-    def build(self, y_true, y_pred, sample_weight, column_labels=None):
+    def build(self, y_true, y_pred, sample_weight):
         (confusion, *_) = confusions(self.kind, y_true, y_pred, sample_weight=sample_weight,
                                      params=self.params, warn=False,
-                                     column_labels=column_labels)
+                                     column_labels=self.labels)
         return confusion
 
 
@@ -224,14 +225,15 @@ def _named_score(name, params):
                 return accuracy_from_confusion(confusion_for_labels(confusion, labels)[0]
                                                .selected())
             return _Score(name, kind, builder, read, analytic="accuracy",
-                          batched=_batched_accuracy if labels is None else None)
+                          batched=_batched_accuracy if labels is None else None,
+                          labels=labels)
         beta, zero_division = params.pop("beta", 1.0), params.pop("zero_division", "warn")
         read = _prfs_reader(which, average, beta, zero_division, labels)
         _no_more(name, params)
         batched = _batched_prfs(which, average, beta, zero_division) if labels is None \
             else None
         return _Score(name, kind, builder, read, analytic=which, average=average,
-                      batched=batched)
+                      batched=batched, labels=labels)
     measures = {
         "generalized_means": (generalized_means_from_confusion, 1,
                               {"r": 1.0, "average": "macro"}),
@@ -539,8 +541,11 @@ def _quiet(function, *args):
 
 
 def _percentile_interval(distribution, alpha):
-    return (np.nanpercentile(distribution, 100 * alpha / 2, axis=0),
-            np.nanpercentile(distribution, 100 * (1 - alpha / 2), axis=0))
+    """Equal-tailed bounds; a score undefined in every resample (NaN) has NaN bounds."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns
+        return (np.nanpercentile(distribution, 100 * alpha / 2, axis=0),
+                np.nanpercentile(distribution, 100 * (1 - alpha / 2), axis=0))
 
 
 def _bca_interval(distribution, estimate, jackknife, multiplicity, alpha):

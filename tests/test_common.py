@@ -204,7 +204,8 @@ REGISTRY = {
         {"weighting": "true", "zero_division": 1.0})),
     "transport_accuracy_score": score(True, True, variants=(
         {"normalize": False}, {"weighting": "true"})),
-    "transport_classification_report": metric(variants=({"output_dict": True},)),
+    "transport_classification_report": metric(fixed={"random_state": 0},
+                                              variants=({"output_dict": True},)),
     # Multi-label confusion matrices (Heydarian et al. 2022, Krstinic et al.)
     "mlcm": metric(MULTILABEL, **MATRIX, variants=(
         {"method": "krstinic"}, {"normalize": "pred"})),
@@ -214,7 +215,8 @@ REGISTRY = {
                                                variants=({"method": "krstinic"},)),
     "mlcm_precision_recall_fscore_support": metric(MULTILABEL, **PER_CLASS, variants=(
         {"average": "macro"}, {"average": "weighted", "method": "krstinic"})),
-    "mlcm_classification_report": metric(MULTILABEL, variants=({"output_dict": True},)),
+    "mlcm_classification_report": metric(MULTILABEL, fixed={"random_state": 0},
+                                         variants=({"output_dict": True},)),
     "precision_recall_fscore_support_from_confusion": Entry(
         targets=("matrix",), target_params=("confusion",), labels=True,
         minimal=lambda: {"confusion": IBD}),

@@ -205,3 +205,19 @@ def test_transport_matrices_of_all_resamples_at_once_equal_each_build(targets, p
             y_true, y_pred, average="macro", sample_weight=w * sample_weight, **params)[2]
             for w in weights]
         np.testing.assert_allclose(data.of_weights(weights), each, rtol=1e-10)
+
+
+def test_labels_name_the_columns_of_probabilities():
+    # Beside 2-D probabilities labels= names the columns: the estimate is the score's.
+    rng = np.random.default_rng(0)
+    y_true, probabilities = rng.integers(0, 4, 200), rng.dirichlet(np.ones(4), 200)
+    y_true[:4] = np.arange(4)
+    order = [3, 1, 0, 2]
+    result = sce.score_confidence_interval(
+        y_true, probabilities[:, order], score="tcm_recall_macro", average=None, labels=order,
+        method="percentile", n_resamples=50, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = sce.transport_precision_recall_fscore_support(
+            y_true, probabilities[:, order], labels=order)[1]
+    np.testing.assert_allclose(result.estimate, expected)
