@@ -96,12 +96,13 @@ digit_predictions = {name: classifier.fit(X_train, y_train).predict(X_test)
 # Every method of :func:`~sklearn_confusion_ext.score_confidence_interval` on the accuracy
 # of naive Bayes: the bootstrap intervals (percentile, basic, BCa), the Bayesian one
 # (Dirichlet posterior of the cells) and Wilson's closed form. The Bayesian interval
-# depends on its prior: the default adds one pseudo-instance to each of the 100 cells,
-# most of them errors, which pulls the accuracy of 600 instances down; Perks' prior adds
-# 1/10 per cell, 10 pseudo-instances in all.
+# depends on its prior: the default (None) adds nothing to the observed cells; a prior
+# of 1 adds one pseudo-instance to each of the 100 cells, most of them errors, which
+# pulls the accuracy of 600 instances down; Perks' prior adds 1/10 per cell.
 y_pred = digit_predictions["naive Bayes"]
-for method, prior in (("percentile", 1.0), ("basic", 1.0), ("bca", 1.0),
-                      ("bayesian", 1.0), ("bayesian", "perks"), ("analytic", 1.0)):
+for method, prior in (("percentile", None), ("basic", None), ("bca", None),
+                      ("bayesian", None), ("bayesian", 1.0), ("bayesian", "perks"),
+                      ("analytic", None)):
     result = score_confidence_interval(y_test, y_pred, score="tcm_accuracy", method=method,
                                        prior=prior, random_state=0)
     method = f"{method} ({prior})" if method == "bayesian" else method

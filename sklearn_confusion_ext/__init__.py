@@ -27,6 +27,7 @@ from ._plot import (
     MLCMDisplay,
     PosteriorIntervalDisplay,
     RankingComparisonDisplay,
+    ScoreIntervalDisplay,
     TransportConfusionMatrixDisplay,
 )
 from ._posterior import ConfusionPosterior, dirichlet_posterior
@@ -91,6 +92,7 @@ __all__ = [
     "PosteriorIntervalDisplay",
     "PosthocResult",
     "RankingComparisonDisplay",
+    "ScoreIntervalDisplay",
     "TransportConfusionMatrixDisplay",
     "absolute_error",
     "audit_measure",

@@ -27,6 +27,7 @@ from sklearn import metrics as sklearn_metrics
 from ._core.array_api import foreign_namespace
 from ._core.arrays import dense
 from ._core.config import check_result_size
+from ._core.confusion import Confusion
 from ._core.dask_collections import is_dask_collection
 from ._core.dispatch import confusions
 from ._core.params import check_keywords, validate_params
@@ -44,6 +45,7 @@ from ._measures import (
 from ._mlcm import _MLCM_METHODS
 from ._scores import (
     accuracy_from_confusion,
+    binary_matrix,
     confusion_for_labels,
     precision_recall_fscore_from_confusion,
 )
@@ -193,8 +195,14 @@ def _value(result):
     return float(value) if value.ndim == 0 else value
 
 
-def _prfs_reader(which, average, beta, zero_division, labels):
+def _prfs_reader(which, average, beta, zero_division, labels, pos_label=1):
     def read(confusion):
+        if average == "binary":  # the positive class of two, as the score functions read it
+            confusion = Confusion.from_parts(binary_matrix(confusion, pos_label), (0, 1),
+                                             None, False)
+            return _value(precision_recall_fscore_from_confusion(
+                confusion, beta=beta, zero_division=zero_division,
+                classes=np.array([1]))[_PRF_INDEX[which]][0])
         selected, _ = confusion_for_labels(confusion, labels)
         return _value(precision_recall_fscore_from_confusion(
             selected, beta=beta, average=average, zero_division=zero_division)[
@@ -228,10 +236,11 @@ def _named_score(name, params):
                           batched=_batched_accuracy if labels is None else None,
                           labels=labels)
         beta, zero_division = params.pop("beta", 1.0), params.pop("zero_division", "warn")
-        read = _prfs_reader(which, average, beta, zero_division, labels)
+        read = _prfs_reader(which, average, beta, zero_division, labels,
+                            params.pop("pos_label", 1))
         _no_more(name, params)
-        batched = _batched_prfs(which, average, beta, zero_division) if labels is None \
-            else None
+        batched = _batched_prfs(which, average, beta, zero_division) \
+            if labels is None and average != "binary" else None
         return _Score(name, kind, builder, read, analytic=which, average=average,
                       batched=batched, labels=labels)
     measures = {
@@ -442,6 +451,8 @@ class _Data:
     def bayesian(self, rng, n_resamples, prior):
         if self.cells is not None:
             alpha = self.confusion.matrix.astype(float) + _prior(prior, self.confusion)
+            if self.confusion.has_none:  # single labels never reach MLCM's "none" class
+                alpha[-1, :] = alpha[:, -1] = 0.0
             keep = np.flatnonzero(alpha.ravel() > 0)
             draws = rng.dirichlet(alpha.ravel()[keep], size=n_resamples) * self.n_samples
             full = np.zeros((n_resamples, alpha.size))
@@ -519,6 +530,10 @@ def _instance_weights(rng, n_samples, n_resamples, bayesian):
 
 
 def _prior(prior, confusion):
+    """The Dirichlet prior added to the counts; None adds nothing (the posterior over the
+    observed cells, the Bayesian bootstrap of the instances)."""
+    if prior is None:
+        return 0.0
     if isinstance(prior, str):
         return 1.0 if prior == "uniform" else 1.0 / confusion.matrix.shape[0]
     return np.asarray(prior, dtype=float)
@@ -670,7 +685,7 @@ def _binary(matrix):
 @validate_params()
 def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="bca",
                               confidence_level=0.95, n_resamples=9999, sample_weight=None,
-                              random_state=None, n_jobs=None, kind=None, prior=1.0,
+                              random_state=None, n_jobs=None, kind=None, prior=None,
                               **score_params):
     """Confidence interval of a score: bootstrap, Bayesian or closed-form.
 
@@ -703,9 +718,12 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
     kind : str, default=None
         The matrix of a matrix-level ``score``: a kind of :class:`ConfusionAccumulator`
         ("classic", "transport", "mlcm", ...).
-    prior : float, {"uniform", "perks"} or array-like, default=1.0
-        The Dirichlet prior of ``method="bayesian"`` on 1-D labels, as in
-        :func:`dirichlet_posterior`.
+    prior : float, {"uniform", "perks"}, array-like or None, default=None
+        The Dirichlet prior of ``method="bayesian"`` on 1-D labels, added to the cell
+        counts as in :func:`dirichlet_posterior`. None adds nothing: the posterior over
+        the observed cells, which is the Bayesian bootstrap of the instances; a prior of
+        1 per cell adds ``C`` pseudo-counts to each row and pulls every score towards
+        chance at many classes (its intervals then miss the true value).
     **score_params
         Keywords of the score (``average=None`` gives one interval per class).
 

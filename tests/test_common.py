@@ -334,10 +334,17 @@ REGISTRY = {
         minimal=lambda: {"f1_a": [0.9, 0.5, 0.7], "f1_b": [0.8, 0.6, 0.4]},
         methods={"plot": dict,
                  "from_matrices": lambda: {"matrix_a": IBD, "matrix_b": OTHER}}),
+    "ScoreIntervalDisplay": Entry(
+        minimal=lambda: {"estimates": [0.8, 0.5, 0.6], "low": [0.7, 0.3, 0.5],
+                         "high": [0.9, 0.7, 0.7]},
+        methods={"plot": dict,
+                 "from_predictions": lambda: {"y_true": SAMPLES["labels"][0],
+                                              "y_pred": SAMPLES["labels"][1],
+                                              "n_resamples": 20, "random_state": 0}}),
 }
 
 DISPLAYS = ("TransportConfusionMatrixDisplay", "MLCMDisplay", "PosteriorIntervalDisplay",
-            "RankingComparisonDisplay")
+            "RankingComparisonDisplay", "ScoreIntervalDisplay")
 CLI_ONLY = ("report",)  # PARAMETERS of the command line, not of a public callable
 
 

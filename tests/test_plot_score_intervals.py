@@ -63,17 +63,9 @@ def _api(y_true, y_pred, score, **keywords):
 # --- The values drawn are the API's -----------------------------------------------------------
 
 
-# score_confidence_interval(score="mlcm_...", method="bayesian") on 1-D labels gives the
-# MLCM's empty "none" class prior mass, and an interval for it (4 intervals, 3 estimates).
-MLCM_BAYESIAN = pytest.mark.xfail(strict=True, raises=ValueError,
-                                  reason="the Dirichlet prior fills the MLCM's none class")
-
-
 @pytest.mark.parametrize("score", ["tcm_f1", "tcm_recall", "mlcm_precision"])
 @pytest.mark.parametrize("method", ["bca", "percentile", "bayesian"])
 def test_values_drawn_equal_the_api(score, method, request):
-    if score.startswith("mlcm") and method == "bayesian":
-        request.applymarker(MLCM_BAYESIAN)
     y_true, y_pred = _labels(3, 120, 0.7, seed=1)
     display = ScoreIntervalDisplay.from_predictions(
         y_true, y_pred, score=score, method=method, n_resamples=N_RESAMPLES, random_state=0)

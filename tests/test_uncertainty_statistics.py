@@ -103,11 +103,8 @@ def ten_class_data_sets():
     return data_sets
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core defect: the default prior=1.0 adds C pseudo-counts to each row of the C x C "
-    "cells (one on the diagonal): at C = 10 and 100 instances per class the posterior of "
-    "macro recall centres on 0.73 for a true 0.8 and covers it in 0 % of data sets (the "
-    "percentile bootstrap: 95.6 %)"))
+# The default prior (None: the observed cells) covers as the bootstrap does; a prior of 1 per
+# cell would add C pseudo-counts to each row and centre macro recall on 0.73 for a true 0.8.
 def test_bayesian_macro_recall_intervals_cover_the_true_value_on_ten_classes(
         ten_class_data_sets):
     covered = coverage(ten_class_data_sets, 0.8, "tcm_recall_macro", "bayesian")
@@ -304,8 +301,6 @@ def test_analytic_f1_standard_error_is_the_bootstrap_standard_deviation(case, av
     np.testing.assert_allclose(analytic.standard_error, bootstrap.standard_error, rtol=0.1)
 
 
-@pytest.mark.xfail(strict=True, reason="core defect: score='tcm_f1' with average='binary' "
-                   "reads the macro F1 (estimate, bootstrap), the analytic bounds the binary")
 @pytest.mark.parametrize("method", ["analytic", "percentile"])
 def test_binary_average_of_a_named_score_is_the_positive_class(method):
     y_true, y_pred = (np.array(y) for y in F1_CASES["binary"])

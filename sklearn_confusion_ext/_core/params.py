@@ -468,6 +468,9 @@ FIGSIZE = {"figsize": [None, FigureSize()]}
 # The multi-panel Displays draw on one Axes, a sequence of Axes or a Figure (or SubFigure).
 PANELS_AX = {"ax": [None, HasMethods("plot", description="a matplotlib Axes"), ARRAY,
                     HasMethods("add_subplot", description="a matplotlib Figure or SubFigure")]}
+# A forest plot of scores and their intervals draws on one Axes.
+FOREST_PLOT = {"ax": [None, HasMethods("plot", "hlines", description="a matplotlib Axes")],
+               "title": [None, str]}
 
 
 def _displays(name, own):
@@ -560,7 +563,7 @@ PARAMETERS = {
         **TARGETS, **UNCERTAINTY,
         "method": [Options("percentile", "basic", "bca", "bayesian", "analytic")],
         "n_jobs": PARALLEL["n_jobs"],
-        "prior": [Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, ARRAY]},
+        "prior": [None, Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, ARRAY]},
     "compare_scores": {
         "y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY], **UNCERTAINTY,
         "method": [Options("bootstrap", "permutation", "bayesian", "mcnemar")],
@@ -634,6 +637,18 @@ PARAMETERS = {
         "matrix_a": [ARRAY], "matrix_b": [ARRAY], "names": [ARRAY],
         "display_labels": [None, ARRAY], **PANELS_AX, **FIGSIZE},
     "RankingComparisonDisplay.plot": {**PANELS_AX, **FIGSIZE},
+    "ScoreIntervalDisplay": {"estimates": [ARRAY], "low": [ARRAY], "high": [ARRAY],
+                             "class_names": [None, ARRAY], "model_names": [None, ARRAY],
+                             "score_name": [str]},
+    "ScoreIntervalDisplay.from_predictions": {
+        "y_true": [ARRAY], "y_pred": [ARRAY, dict],
+        "score": [Options("tcm_f1", "tcm_precision", "tcm_recall", "mlcm_f1",
+                          "mlcm_precision", "mlcm_recall")],
+        "method": [Options("percentile", "basic", "bca", "bayesian", "analytic")],
+        "confidence_level": [PROBABILITY_LEVEL], "n_resamples": [POSITIVE_INT],
+        "labels": [None, ARRAY], "sample_weight": [None, ARRAY],
+        "random_state": RANDOM_STATE, "display_labels": [None, ARRAY], **FOREST_PLOT},
+    "ScoreIntervalDisplay.plot": FOREST_PLOT,
     # Command line: the report command's options (argparse's choices come from here)
     "report": {"kind": [Options("auto", "single", "multilabel", "soft")],
                "format": [Options("text", "json")],

@@ -3,10 +3,12 @@
 from .confusion_matrix import MLCMDisplay, TransportConfusionMatrixDisplay
 from .posterior_intervals import PosteriorIntervalDisplay
 from .ranking_comparison import RankingComparisonDisplay
+from .score_intervals import ScoreIntervalDisplay
 
 __all__ = [
     "MLCMDisplay",
     "PosteriorIntervalDisplay",
     "RankingComparisonDisplay",
+    "ScoreIntervalDisplay",
     "TransportConfusionMatrixDisplay",
 ]
