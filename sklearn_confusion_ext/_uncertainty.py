@@ -21,6 +21,7 @@ import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
+import scipy.sparse as sp
 from scipy import special
 from sklearn import metrics as sklearn_metrics
 
@@ -404,6 +405,12 @@ class _Data:
     def of_weights(self, weights):
         """The score of each row of ``weights`` (instance weights, before sample_weight):
         transport matrices of in-memory targets are built for all rows at once."""
+        if self.single_label:  # each instance adds its weight to its own cell
+            user = np.ones(self.n_samples) if self.sample_weight is None \
+                else self.sample_weight
+            cells = sp.csr_array((user, self.instance_cells(), np.arange(self.n_samples + 1)),
+                                 shape=(self.n_samples, self.confusion.matrix.size))
+            return self.of_full_counts(np.asarray((cells.T @ weights.T).T))
         if self.score.kind is TRANSPORT and self.score.metric is None and \
                 foreign_namespace(self.y_true, self.y_pred) is None and \
                 not is_dask_collection(self.y_true, self.y_pred):

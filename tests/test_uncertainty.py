@@ -221,3 +221,22 @@ def test_labels_name_the_columns_of_probabilities():
         expected = sce.transport_precision_recall_fscore_support(
             y_true, probabilities[:, order], labels=order)[1]
     np.testing.assert_allclose(result.estimate, expected)
+
+
+@pytest.mark.parametrize("score", ["tcm_f1_macro", "mlcm_recall_weighted", "tcm_accuracy",
+                                   "generalized_means"])
+def test_weighted_single_labels_resample_through_their_cells(score):
+    # With sample_weight, each resampled instance adds its weight to its own cell: the
+    # matrices of all resamples are one sparse product, equal to building each resample.
+    from sklearn_confusion_ext._uncertainty import _Data, _named_score
+
+    rng = np.random.default_rng(3)
+    y_true = rng.integers(0, 5, 300)
+    y_pred = np.where(rng.random(300) < 0.6, y_true, rng.integers(0, 5, 300))
+    sample_weight = rng.random(300)
+    data = _Data(_named_score(score, {}), y_true, y_pred, sample_weight)
+    weights = rng.multinomial(300, np.full(300, 1 / 300), size=6).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        each = [data.score.on_targets(y_true, y_pred, w * sample_weight) for w in weights]
+        np.testing.assert_allclose(data.of_weights(weights), each, rtol=1e-10)
