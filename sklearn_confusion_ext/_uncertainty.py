@@ -58,8 +58,6 @@ from ._transport_scores import transport_accuracy_score
 # cannot go cell by cell.
 _JACKKNIFE_GROUPS = 100
 _PRF_INDEX = {"precision": 0, "recall": 1, "f1": 2}
-SCORE_METHODS = ("percentile", "basic", "bca", "bayesian", "analytic")
-COMPARISON_METHODS = ("bootstrap", "permutation", "bayesian", "mcnemar")
 
 
 @_result(kw_only=True)
