@@ -27,7 +27,6 @@ from ._core.arrays import (
     ones_like,
     row_sums,
     safe_divide,
-    scale_rows,
     scaled_rows,
     weighted_sum,
 )
@@ -35,6 +34,7 @@ from ._core.confusion import finish_matrix, finish_tensor
 from ._core.dispatch import confusions
 from ._core.kinds import Instances, MatrixKind, register
 from ._core.params import validate_params
+from ._core.terms import Terms, term_sums
 from ._core.validation import require_binary
 
 
@@ -211,21 +211,20 @@ def _overlaps(t, p):
     return t1, t2, p2, row_sums(t2), row_sums(p2)
 
 
-def _heydarian_block(t, p, n_true, n_pred, weights):
-    """Algorithms 2-5 of Heydarian et al. (2022) on a block of instances."""
+def _heydarian_terms(t, p, n_true, n_pred, weights):
+    """Algorithms 2-5 of Heydarian et al. (2022) on a block of instances, as terms."""
     t1, t2, p2, n_missed, n_wrong = _overlaps(t, p)
     # Category 2 (nothing missed): every true label takes the wrong predictions;
     # category 3: only the missed labels do. Category 1 has no wrong prediction.
     rows = t - scaled_rows(t1, as_float(n_missed > 0))
-    off_diagonal = dense(scale_rows(rows, weights).T @ p2)
     no_true_label = weights * as_float(n_true == 0)
-    return (weighted_sum(t1, weights), off_diagonal,
-            weighted_sum(p2, no_true_label),  # NTL row (Algorithm 4, T empty)
-            weighted_sum(t2, weights * as_float(n_wrong == 0)),  # NPL column (Algorithm 3)
-            masked_sum(no_true_label, n_pred == 0))  # Algorithm 2, both empty
+    return Terms(diagonal=(t1, weights), off_diagonal=(rows, weights, p2),
+                 none_row=(p2, no_true_label),  # NTL row (Algorithm 4, T empty)
+                 none_column=(t2, weights * as_float(n_wrong == 0)),  # NPL (Algorithm 3)
+                 corner=no_true_label * as_float(n_pred == 0))  # Algorithm 2, both empty
 
 
-def _krstinic_block(t, p, n_true, n_pred, weights):
+def _krstinic_terms(t, p, n_true, n_pred, weights):
     """Krstinic et al. (2020) on a block of instances, empty sides on "unknown"."""
     m, t2, p2, n_missed, n_wrong = _overlaps(t, p)
     both = (n_true > 0) & (n_pred > 0)
@@ -238,9 +237,9 @@ def _krstinic_block(t, p, n_true, n_pred, weights):
                            + safe_divide(neither, n_wrong))
     rows = t2 + scaled_rows(m, as_float(pred_inside))
     columns = p2 + scaled_rows(m, as_float(true_inside))
-    off_diagonal = dense(scaled_rows(rows, row_scale).T @ columns)
-    return (weighted_sum(m, weights * diagonal_scale), off_diagonal,
-            *_unknown_parts(t, p, n_true, n_pred, weights, true_per_pred=False))
+    row, column, corner = _unknown_terms(t, p, n_true, n_pred, weights, true_per_pred=False)
+    return Terms(diagonal=(m, weights * diagonal_scale), off_diagonal=(rows, row_scale, columns),
+                 none_row=row, none_column=column, corner=corner)
 
 
 def _tensor_block_unique(t, p, n_true, n_pred, weights):
@@ -279,7 +278,14 @@ def _tensor_parts(diagonal, recall, precision, t, p, n_true, n_pred, weights):
 
 
 def _unknown_parts(t, p, n_true, n_pred, weights, true_per_pred):
-    """Row, column and corner of the "unknown" class, which replaces an empty side.
+    """Row, column and corner sums of the "unknown" class (:func:`_unknown_terms`)."""
+    row, column, corner = _unknown_terms(t, p, n_true, n_pred, weights, true_per_pred)
+    return weighted_sum(*row), weighted_sum(*column), masked_sum(corner, corner != 0)
+
+
+def _unknown_terms(t, p, n_true, n_pred, weights, true_per_pred):
+    """Row, column and corner of the "unknown" class, which replaces an empty side, as
+    ``(rows, scale)`` terms and the corner's scales.
 
     With no true label, the row gets the prediction, normalized by its size
     unless ``true_per_pred`` (a precision count: one per predicted label);
@@ -288,15 +294,23 @@ def _unknown_parts(t, p, n_true, n_pred, weights, true_per_pred):
     """
     no_true = weights * as_float((n_true == 0) & (n_pred > 0))
     no_pred = weights * as_float((n_pred == 0) & (n_true > 0))
-    row = weighted_sum(p, no_true if true_per_pred else no_true * safe_divide(1.0, n_pred))
-    column = weighted_sum(t, no_pred * safe_divide(1.0, n_true) if true_per_pred else no_pred)
-    return row, column, masked_sum(weights, (n_true == 0) & (n_pred == 0))
+    row = (p, no_true if true_per_pred else no_true * safe_divide(1.0, n_pred))
+    column = (t, no_pred * safe_divide(1.0, n_true) if true_per_pred else no_pred)
+    return row, column, weights * as_float((n_true == 0) & (n_pred == 0))
+
+
+def _linear_block(terms):
+    """The block function of a kind written as :class:`Terms`."""
+    return lambda *arguments: term_sums(terms(*arguments))
 
 
 MLCM = register(MatrixKind("mlcm", "mlcm", {}, _BinaryInstances,
-                           block=lambda params: _heydarian_block, finish=finish_matrix))
+                           block=lambda params: _linear_block(_heydarian_terms),
+                           finish=finish_matrix, terms=lambda params: _heydarian_terms))
 MLCM_KRSTINIC = register(MatrixKind("mlcm_krstinic", "mlcm", {}, _BinaryInstances,
-                                    block=lambda params: _krstinic_block, finish=finish_matrix))
+                                    block=lambda params: _linear_block(_krstinic_terms),
+                                    finish=finish_matrix,
+                                    terms=lambda params: _krstinic_terms))
 MLCT = register(MatrixKind(
     "mlct", "multilabel_confusion_tensor", {"unique": True}, _BinaryInstances,
     block=lambda params: _tensor_block_unique if params["unique"] else _tensor_block,

@@ -25,14 +25,10 @@ import scipy.sparse as sp
 from scipy import special
 from sklearn import metrics as sklearn_metrics
 
-from ._core.array_api import foreign_namespace
-from ._core.arrays import dense
-from ._core.config import check_result_size
 from ._core.confusion import Confusion
-from ._core.dask_collections import is_dask_collection
 from ._core.dispatch import confusions
 from ._core.params import check_keywords, validate_params
-from ._core.validation import check_sample_weight, check_targets
+from ._core.validation import check_sample_weight
 from ._measures import (
     confusion_entropy,
     confusion_entropy_from_confusion,
@@ -44,6 +40,7 @@ from ._measures import (
     symmetric_balanced_accuracy_score,
 )
 from ._mlcm import _MLCM_METHODS
+from ._resampling import batches_terms, instance_weights, resampled_matrices, swap_indicators
 from ._scores import (
     accuracy_from_confusion,
     binary_matrix,
@@ -51,7 +48,7 @@ from ._scores import (
     precision_recall_fscore_from_confusion,
 )
 from ._stats import _result, mcnemar_test
-from ._transport import CLASSIC, DEFICIT_TOLERANCE, TRANSPORT, _split
+from ._transport import CLASSIC, TRANSPORT
 from ._transport_scores import transport_accuracy_score
 
 # Groups of instances of the grouped jackknife (BCa's acceleration) where the jackknife
@@ -402,21 +399,33 @@ class _Data:
 
     def of_weights(self, weights):
         """The score of each row of ``weights`` (instance weights, before sample_weight):
-        transport matrices of in-memory targets are built for all rows at once."""
+        the matrices of in-memory targets are built for all rows at once."""
+        matrices = self.matrices(weights)
+        if matrices is not None:
+            return self.of_full_counts(matrices)
+        user = 1.0 if self.sample_weight is None else self.sample_weight
+        return _stack([self.score.on_targets(self.y_true, self.y_pred, w * user)
+                       for w in weights])
+
+    def batches(self):
+        """Whether :meth:`matrices` builds the matrices of many weightings at once."""
+        return self.single_label or (self.score.metric is None and batches_terms(
+            self.score.kind, self.y_true, self.y_pred))
+
+    def matrices(self, weights):
+        """The full matrices (flattened rows) under each row of instance ``weights``
+        (before sample_weight), all at once; None where each is built from the targets."""
+        if not self.batches():
+            return None
         if self.single_label:  # each instance adds its weight to its own cell
             user = np.ones(self.n_samples) if self.sample_weight is None \
                 else self.sample_weight
             cells = sp.csr_array((user, self.instance_cells(), np.arange(self.n_samples + 1)),
                                  shape=(self.n_samples, self.confusion.matrix.size))
-            return self.of_full_counts(np.asarray((cells.T @ weights.T).T))
-        if self.score.kind is TRANSPORT and self.score.metric is None and \
-                foreign_namespace(self.y_true, self.y_pred) is None and \
-                not is_dask_collection(self.y_true, self.y_pred):
-            matrices = _transport_matrices(self, weights)
-            return self.of_full_counts(matrices.reshape(len(weights), -1))
-        user = 1.0 if self.sample_weight is None else self.sample_weight
-        return _stack([self.score.on_targets(self.y_true, self.y_pred, w * user)
-                       for w in weights])
+            return np.asarray((cells.T @ weights.T).T)
+        return resampled_matrices(self.score.kind, self.score.params, self.y_true, self.y_pred,
+                                  self.sample_weight, weights, "score_confidence_interval",
+                                  column_labels=self.score.labels).reshape(len(weights), -1)
 
     def of_full_counts(self, matrices):
         """The score of each of ``matrices`` (rows: full matrices, flattened): at once when
@@ -451,7 +460,7 @@ class _Data:
                                      size=n_resamples)
             return self.of_cell_counts(counts)
         return np.concatenate([self.of_weights(weights) for weights in
-                               _instance_weights(rng, self.n_samples, n_resamples, False)])
+                               instance_weights(rng, self.n_samples, n_resamples, False)])
 
     def bayesian(self, rng, n_resamples, prior):
         if self.cells is not None:
@@ -464,7 +473,7 @@ class _Data:
             full[:, keep] = draws
             return self.of_full_counts(full)
         return np.concatenate([self.of_weights(weights) for weights in
-                               _instance_weights(rng, self.n_samples, n_resamples, True)])
+                               instance_weights(rng, self.n_samples, n_resamples, True)])
 
     def jackknife(self, rng):
         """``(values, multiplicities)`` of the leave-one-out (or leave-one-group-out) score."""
@@ -481,57 +490,6 @@ class _Data:
         for row, members in enumerate(groups):
             weights[row, members] = 0.0
         return self.of_weights(weights), np.ones(n_groups)
-
-
-def _transport_matrices(data, weights):
-    """Full transport matrices of the targets of ``data`` under each row of instance
-    ``weights``, shape ``(n_weights, width, width)``: each instance's plan (Erbani et al.
-    2024, equation 8) is linear in its weight, so the matrices of all rows are products of
-    the weights with the per-instance diagonals and outer products, chunk by chunk (the
-    chunk's outer products take at most 32 MiB)."""
-    targets = check_targets(data.y_true, data.y_pred, sample_weight=data.sample_weight)
-    instances = TRANSPORT.instances(targets, {**TRANSPORT.parameters, **data.score.params})
-    n_classes, has_none = instances.n_classes, instances.has_none
-    width = n_classes + has_none
-    check_result_size("score_confidence_interval", (len(weights), width, width),
-                      f"{len(weights)} resampled matrices of {width} x {width} classes",
-                      "Pass fewer n_resamples")
-    result = np.zeros((len(weights), width, width))
-    diagonal = np.arange(n_classes)
-    step = max(1, (1 << 22) // (n_classes * n_classes))
-    for start in range(0, targets.n_samples, step):
-        rows = slice(start, min(targets.n_samples, start + step))
-        (u, v, plan_weights, true_empty, pred_empty), _ = instances.read(rows)
-        common, deficit, excess = (dense(part) for part in _split(u, v))
-        mass = deficit.sum(axis=1)
-        scale = np.divide(1.0, mass, out=np.zeros_like(mass), where=mass > DEFICIT_TOLERANCE)
-        block = weights[:, rows] * plan_weights
-        result[:, diagonal, diagonal] += block @ common
-        outer = (deficit * scale[:, None])[:, :, None] * excess[:, None, :]
-        result[:, :n_classes, :n_classes] += (block @ outer.reshape(len(mass), -1)).reshape(
-            len(weights), n_classes, n_classes)
-        if has_none:
-            no_label = (true_empty & ~pred_empty).astype(float)
-            no_prediction = (pred_empty & ~true_empty).astype(float)
-            result[:, -1, :n_classes] += block @ (excess * no_label[:, None])
-            result[:, :n_classes, -1] += block @ (deficit * no_prediction[:, None])
-            result[:, -1, -1] += block @ (true_empty & pred_empty).astype(float)
-    return result
-
-
-def _instance_weights(rng, n_samples, n_resamples, bayesian):
-    """Batches of rows of resampled instance weights, 64 MiB at most each: how many times
-    the bootstrap draws each instance (or the Bayesian bootstrap's Dirichlet weights,
-    scaled to sum to ``n_samples``)."""
-    batch = max(1, (1 << 23) // n_samples)
-    for start in range(0, n_resamples, batch):
-        size = min(batch, n_resamples - start)
-        if bayesian:
-            yield rng.dirichlet(np.ones(n_samples), size=size) * n_samples
-        else:
-            yield np.stack([np.bincount(rng.integers(0, n_samples, n_samples),
-                                        minlength=n_samples) for _ in range(size)]
-                           ).astype(float)
 
 
 def _prior(prior, confusion):
@@ -918,7 +876,7 @@ def _paired_values(first, second, rng, n_resamples, bayesian):
     if first.cells is not None and second.cells is not None:
         return _paired_cell_values(first, second, rng, n_resamples, bayesian)
     return np.concatenate([first.of_weights(weights) - second.of_weights(weights)
-                           for weights in _instance_weights(rng, first.n_samples, n_resamples,
+                           for weights in instance_weights(rng, first.n_samples, n_resamples,
                                                             bayesian)])
 
 
@@ -943,7 +901,25 @@ def _paired_cell_values(first, second, rng, n_resamples, bayesian):
 
 
 def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples):
-    """Differences with each instance's two predictions swapped with probability 1/2."""
+    """Differences with each instance's two predictions swapped with probability 1/2.
+
+    When every swap gives matrices over the same classes as the data's (2-D targets, or
+    labels whose predictions name only classes of ``y_true``), the swapped matrices are
+    the data's two matrices under complementary instance weights, built for many swaps at
+    once; on 1-D labels without weights, the swaps are drawn per pair of cells (a binomial
+    count), never per instance. Otherwise each swap is scored from its targets."""
+    if _same_classes(first, second):
+        if first.cells is not None and second.cells is not None:
+            return _swapped_cell_values(first, second, rng, n_resamples)
+        if first.batches():
+            values = []
+            for swaps in swap_indicators(rng, first.n_samples, n_resamples):
+                kept = 1.0 - swaps
+                swapped_a = first.matrices(kept) + second.matrices(swaps)
+                swapped_b = first.matrices(swaps) + second.matrices(kept)
+                values.append(first.of_full_counts(swapped_a)
+                              - first.of_full_counts(swapped_b))
+            return np.concatenate(values)
     values = np.empty(n_resamples)
     a, b = (np.asarray(y) for y in (y_pred_a, y_pred_b))
     for row in range(n_resamples):
@@ -954,6 +930,39 @@ def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples)
                        - first.score.on_targets(y_true, np.where(swap, a, b),
                                                 first.sample_weight))
     return values
+
+
+def _same_classes(first, second):
+    """Whether the two classifiers' matrices, and any swap of their predictions, are over
+    the same classes (so that their full matrices add cell by cell)."""
+    one, other = first.confusion, second.confusion
+    if one is None or other is None or one.matrix.shape != other.matrix.shape or \
+            list(one.display_labels) != list(other.display_labels):
+        return False
+    if one.true_classes is None:  # 2-D targets: the classes are the columns
+        return True
+    classes = one.display_labels[:len(one.display_labels) - one.has_none]
+    return len(classes) == len(one.true_classes)  # no class only predicted
+
+
+def _swapped_cell_values(first, second, rng, n_resamples):
+    """:func:`_swapped_values` on 1-D labels without weights: the instances of one pair
+    (cell of ``a``, cell of ``b``) swap in a binomial number."""
+    pairs, counts = np.unique(np.stack([first.instance_cells(), second.instance_cells()],
+                                       axis=1), axis=0, return_counts=True)
+    size = first.confusion.matrix.size
+    cell_of_a, cell_of_b = (sp.csr_array((np.ones(len(pairs)), (np.arange(len(pairs)), cells)),
+                                         shape=(len(pairs), size)) for cells in pairs.T)
+    values = []
+    batch = max(1, (1 << 23) // max(size, len(pairs)))
+    for start in range(0, n_resamples, batch):
+        swapped = rng.binomial(counts, 0.5, size=(min(batch, n_resamples - start),
+                                                  len(pairs))).astype(float)
+        kept = counts - swapped
+        matrices_a = np.asarray((cell_of_a.T @ kept.T + cell_of_b.T @ swapped.T).T)
+        matrices_b = np.asarray((cell_of_b.T @ kept.T + cell_of_a.T @ swapped.T).T)
+        values.append(first.of_full_counts(matrices_a) - first.of_full_counts(matrices_b))
+    return np.concatenate(values)
 
 
 def _tail_pvalue(null, observed, alternative):

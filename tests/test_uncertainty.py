@@ -240,3 +240,107 @@ def test_weighted_single_labels_resample_through_their_cells(score):
         warnings.simplefilter("ignore")
         each = [data.score.on_targets(y_true, y_pred, w * sample_weight) for w in weights]
         np.testing.assert_allclose(data.of_weights(weights), each, rtol=1e-10)
+
+
+@pytest.mark.parametrize("score, params", [
+    ("tcm_f1_macro", {}), ("tcm_f1_macro", {"weighting": "true"}), ("mlcm_f1_macro", {}),
+    ("mlcm_f1_macro", {"method": "krstinic"})])
+@pytest.mark.parametrize("container", ["dense", "sparse"])
+def test_resampled_matrices_of_every_batched_kind_equal_each_build(score, params, container):
+    # Transport and both MLCMs are sums of per-instance terms: the matrices of many
+    # weightings are products of the weights with the terms, equal to building each one.
+    import scipy.sparse as sp
+
+    from sklearn_confusion_ext._uncertainty import _Data, _named_score
+
+    rng = np.random.default_rng(4)
+    y_true, y_pred = ((rng.random((90, 5)) < 0.3).astype(int) for _ in range(2))
+    y_pred[:30] = y_true[:30] | (rng.random((30, 5)) < 0.3)  # predictions beyond the truth
+    y_pred[30:40] = y_true[30:40] * (rng.random((10, 5)) < 0.5)  # predictions inside it
+    if container == "sparse":
+        y_true, y_pred = sp.csr_matrix(y_true), sp.csr_matrix(y_pred)
+    sample_weight = rng.random(90)
+    data = _Data(_named_score(score, dict(params)), y_true, y_pred, sample_weight)
+    assert data.batches()
+    weights = rng.multinomial(90, np.full(90, 1 / 90), size=5).astype(float)
+    weights[0] = rng.dirichlet(np.ones(90)) * 90  # Bayesian bootstrap weights too
+    batched = data.matrices(weights)
+    for w, matrix in zip(weights, batched):
+        expected = data.score.build(y_true, y_pred, w * sample_weight).matrix
+        np.testing.assert_allclose(matrix.reshape(expected.shape), expected, rtol=1e-10,
+                                   atol=1e-12)
+
+
+@pytest.mark.parametrize("targets", ["labels", "multilabel", "probabilities"])
+def test_swapped_predictions_are_complementary_weightings(targets):
+    # The permutation test's swapped matrices: each instance's weight goes to a's or to b's
+    # prediction, so a swapped matrix is a's matrix under the kept instances plus b's
+    # under the swapped ones, equal to building the swapped predictions.
+    from sklearn_confusion_ext._uncertainty import _Data, _named_score, _same_classes
+
+    rng = np.random.default_rng(5)
+    if targets == "labels":
+        y_true = rng.integers(0, 4, 120)
+        y_pred_a, y_pred_b = (np.where(rng.random(120) < 0.6, y_true, rng.integers(0, 4, 120))
+                              for _ in range(2))
+    elif targets == "multilabel":
+        y_true, y_pred_a, y_pred_b = ((rng.random((120, 4)) < 0.3).astype(int)
+                                      for _ in range(3))
+    else:
+        y_true = rng.integers(0, 4, 120)
+        y_pred_a, y_pred_b = (rng.dirichlet(np.ones(4), 120) for _ in range(2))
+    sample_weight = rng.random(120)
+    score = _named_score("tcm_f1_macro", {})
+    first, second = (_Data(score, y_true, y_pred, sample_weight)
+                     for y_pred in (y_pred_a, y_pred_b))
+    assert _same_classes(first, second)
+    swaps = (rng.random((4, 120)) < 0.5).astype(float)
+    swapped = first.matrices(1 - swaps) + second.matrices(swaps)
+    for swap, matrix in zip(swaps.astype(bool), swapped):
+        where = swap[:, None] if np.ndim(y_pred_a) == 2 else swap
+        expected = score.build(y_true, np.where(where, y_pred_b, y_pred_a), sample_weight)
+        np.testing.assert_allclose(matrix, expected.matrix.ravel(), rtol=1e-10, atol=1e-12)
+
+
+def test_binomial_swaps_of_cells_draw_what_instance_swaps_draw():
+    # Without weights, the swaps of 1-D labels are binomial counts per pair of cells; with
+    # unit weights, one indicator per instance: the two null distributions agree.
+    from scipy import stats
+
+    from sklearn_confusion_ext._uncertainty import _Data, _named_score, _swapped_values
+
+    rng = np.random.default_rng(6)
+    y_true = rng.integers(0, 3, 150)
+    y_pred_a, y_pred_b = (np.where(rng.random(150) < p, y_true, rng.integers(0, 3, 150))
+                          for p in (0.7, 0.5))
+    score = _named_score("tcm_f1_macro", {})
+    nulls = []
+    for sample_weight in (None, np.ones(150)):
+        first, second = (_Data(score, y_true, y_pred, sample_weight)
+                         for y_pred in (y_pred_a, y_pred_b))
+        assert (first.cells is not None) == (sample_weight is None)
+        nulls.append(_swapped_values(first, second, y_true, y_pred_a, y_pred_b,
+                                     np.random.default_rng(7), 3_000))
+    assert abs(np.mean(nulls[0])) < 0.01 and abs(np.mean(nulls[1])) < 0.01
+    assert stats.ks_2samp(*nulls).pvalue > 0.001
+
+
+def test_a_class_only_predicted_swaps_through_the_targets():
+    # A class that only a predicts is absent from some swapped predictions (and so from
+    # their matrices): the swaps are scored from their targets, each over its own classes.
+    from sklearn_confusion_ext._uncertainty import _Data, _named_score, _same_classes
+
+    y_true = np.array([0, 1, 2] * 10)
+    y_pred_a = y_true.copy()
+    y_pred_a[0] = 3
+    first, second = (_Data(_named_score("tcm_f1_macro", {}), y_true, y_pred, None)
+                     for y_pred in (y_pred_a, y_true))
+    assert not _same_classes(first, second)
+    result = sce.compare_scores(y_true, y_pred_a, y_true, method="permutation",
+                                n_resamples=99, random_state=0, zero_division=0.0)
+    # Class 3 is in a's or in b's swapped predictions, never in both: the swapped
+    # matrices of one swap are over different classes, and the difference is +-(1 - F1).
+    difference = 1 - sce.transport_precision_recall_fscore_support(
+        y_true, y_pred_a, average="macro", zero_division=0.0)[2]
+    assert set(np.round(result.distribution, 12)) == {round(difference, 12),
+                                                      round(-difference, 12)}

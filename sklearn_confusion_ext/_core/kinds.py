@@ -64,6 +64,10 @@ class MatrixKind:
     n_matrices : int
         Matrices in one result (the subpixel bounds and the tensor have two): with the
         number of classes, the size checked against the memory budget before any work.
+    terms : callable or None
+        ``terms(params)`` -> ``f(*instances.read(rows)[0])`` giving the block as
+        :class:`~.terms.Terms`, for kinds of one matrix written that way: their matrices
+        under many instance weightings are then built at once (the bootstrap's resamples).
     """
 
     name: str
@@ -76,6 +80,7 @@ class MatrixKind:
     chunk_bytes: object = None
     deferred_checks: object = field(default=lambda params: False)
     n_matrices: int = 1
+    terms: object = None
 
 
 def register(kind):
