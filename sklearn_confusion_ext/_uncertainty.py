@@ -169,6 +169,7 @@ class _Score:
     average: str = None
     batched: object = None  # the same score of (n, C, C) matrices at once (no "none" class)
     labels: object = None  # the score's labels=: beside 2-D scores, they name the columns
+    on_cells: object = None  # a metric's equal _Score of the matrix, for 1-D labels
 
     def on_targets(self, y_true, y_pred, sample_weight):
         if self.metric is not None:
@@ -347,10 +348,36 @@ def _resolve_score(score, kind, params, owner):
                       analytic="accuracy" if score is transport_accuracy_score else None)
     check_keywords(score, params, owner)
     analytic = _SKLEARN_ANALYTIC.get(score)
-    return _Score(getattr(score, "__name__", "score"),
-                  metric=lambda y_true, y_pred, sample_weight: score(
+    name = getattr(score, "__name__", "score")
+    return _Score(name, metric=lambda y_true, y_pred, sample_weight: score(
                       y_true, y_pred, sample_weight=sample_weight, **params),
-                  analytic=analytic, average=params.get("average", "binary"))
+                  analytic=analytic, average=params.get("average", "binary"),
+                  on_cells=_sklearn_on_cells(name, analytic, params))
+
+
+def _sklearn_on_cells(name, which, params):
+    """scikit-learn's accuracy, precision, recall or F1 (``which``) with ``params`` as a
+    score of the classic matrix (which the transport matrix is on 1-D labels), or None."""
+    keywords = {"average", "labels", "pos_label", "zero_division"}
+    if which is None or set(params) - (set() if which == "accuracy" else keywords):
+        return None
+    if which == "accuracy":
+        return replace(_named_score("tcm_accuracy", {}), name=name)
+    return replace(_named_score(f"tcm_{which}", {"average": "binary", **params}), name=name)
+
+
+def _data(score, y_true, y_pred, sample_weight):
+    """The :class:`_Data` of a score; a metric of 1-D labels that equals a score of the
+    matrix on the data (:func:`_sklearn_on_cells`) is resampled through the matrix's
+    cells, its classes the data's in every resample (as with ``labels=`` naming them)."""
+    data = _Data(score, y_true, y_pred, sample_weight)
+    if score.on_cells is None or np.ndim(y_true) != 1 or np.ndim(y_pred) != 1:
+        return data
+    cells = _Data(score.on_cells, y_true, y_pred, sample_weight)
+    if cells.single_label and np.allclose(_quiet(cells.estimate), _quiet(data.estimate),
+                                          rtol=1e-12, atol=1e-12, equal_nan=True):
+        return cells
+    return data
 
 
 # --- Resampling -----------------------------------------------------------------------------
@@ -663,6 +690,10 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
         ``neg_correlation_distance``, ``neg_confusion_entropy``); a metric
         ``f(y_true, y_pred, *, sample_weight=None, **score_params)`` of this library or of
         scikit-learn; or, with ``kind``, a matrix-level function ``f(confusion)``.
+        On 1-D labels this library's scores and scikit-learn's ``accuracy_score``,
+        ``precision_score``, ``recall_score`` and ``f1_score`` are read off the resampled
+        confusion cells, over the classes of the data in every resample (as if
+        ``labels=`` named them); another callable is called on each resample's targets.
     method : {"percentile", "basic", "bca", "bayesian", "analytic"}, default="bca"
         ``"percentile"``, ``"basic"`` and ``"bca"``: the bootstrap over instances, with
         :func:`scipy.stats.bootstrap`'s definitions. ``"bayesian"``: on 1-D labels the
@@ -709,7 +740,7 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
     (0.578, 0.745)
     """
     resolved = _resolve_score(score, kind, score_params, "score_confidence_interval")
-    data = _Data(resolved, y_true, y_pred, sample_weight)
+    data = _data(resolved, y_true, y_pred, sample_weight)
     confidence_level = float(confidence_level)
     alpha = 1 - confidence_level
     if method == "analytic":
@@ -843,8 +874,8 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score="tcm_f1_macro", method="
         return _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha,
                                    confidence_level, alternative)
     resolved = _resolve_score(score, kind, score_params, "compare_scores")
-    first = _Data(resolved, y_true, y_pred_a, sample_weight)
-    second = _Data(resolved, y_true, y_pred_b, sample_weight)
+    first = _data(resolved, y_true, y_pred_a, sample_weight)
+    second = _data(resolved, y_true, y_pred_b, sample_weight)
     difference = first.estimate() - second.estimate()
     if np.ndim(difference) != 0:
         raise ValueError(f"compare_scores compares one value; score={resolved.name!r} gives "

@@ -344,3 +344,31 @@ def test_a_class_only_predicted_swaps_through_the_targets():
         y_true, y_pred_a, average="macro", zero_division=0.0)[2]
     assert set(np.round(result.distribution, 12)) == {round(difference, 12),
                                                       round(-difference, 12)}
+
+
+@pytest.mark.parametrize("metric, params", [
+    (f1_score, {"average": "macro"}), (recall_score, {"average": None}),
+    (f1_score, {"pos_label": 0}), (f1_score, {"average": "binary", "zero_division": 1.0})])
+def test_scikit_learn_metrics_resample_through_the_cells(metric, params):
+    # scikit-learn's proportions of 1-D labels are read off the resampled cells: the same
+    # estimate, and the distribution of scoring each resample of the instances.
+    from scipy import stats
+
+    from sklearn_confusion_ext._uncertainty import _data, _resolve_score
+
+    rng = np.random.default_rng(8)
+    n_classes = 2 if "pos_label" in params or params.get("average") == "binary" else 3
+    y_true = rng.integers(0, n_classes, 200)
+    y_pred = np.where(rng.random(200) < 0.7, y_true, rng.integers(0, n_classes, 200))
+    assert _data(_resolve_score(metric, None, dict(params), "test"), y_true, y_pred,
+                 None).cells is not None
+    fast = sce.score_confidence_interval(y_true, y_pred, score=metric, method="percentile",
+                                         n_resamples=2_000, random_state=0, **params)
+    np.testing.assert_allclose(fast.estimate, metric(y_true, y_pred, **params))
+    each = sce.score_confidence_interval(  # an opaque callable: scored resample by resample
+        y_true, y_pred, score=lambda t, p, sample_weight=None: metric(
+            t, p, sample_weight=sample_weight, **params),
+        method="percentile", n_resamples=2_000, random_state=1)
+    for one, other in zip(np.reshape(fast.distribution, (2_000, -1)).T,
+                          np.reshape(each.distribution, (2_000, -1)).T):
+        assert stats.ks_2samp(one, other).pvalue > 0.001
