@@ -9,8 +9,10 @@ Prints, in one run (runs of the compared calls interleaved, the best of each kep
    data, at the sizes they finish in seconds: N = 10,000 with 999 resamples (scipy) and
    N = 2,000 with 999 resamples (confidenceinterval; it scores one resample at a time), the
    library timed at the same sizes for the ratio;
-3. ``score_confidence_interval`` of TCM macro F1 on multi-label indicators, N = 100,000,
-   C = 20, 1,000 resamples (target: under 10 s).
+3. ``score_confidence_interval`` of TCM and MLCM macro F1 on multi-label indicators,
+   N = 100,000, C = 20, 1,000 resamples (target: under 10 s);
+4. ``compare_scores(method="permutation")`` of macro F1, 9,999 swaps, on 1-D labels
+   (N = 1,000,000, C = 10) and on multi-label indicators (N = 10,000, C = 20, 999 swaps).
 
 Run: ``python benchmarks/bench_uncertainty.py [--quick]`` (``--quick`` divides N by 10).
 """
@@ -22,7 +24,7 @@ import time
 import numpy as np
 from scipy import stats
 
-from sklearn_confusion_ext import score_confidence_interval
+from sklearn_confusion_ext import compare_scores, score_confidence_interval
 
 
 def interleaved_best(functions, repeat):
@@ -111,15 +113,38 @@ def bench_confidenceinterval(rng, n_samples, n_classes=10, n_resamples=999):
           f"{times['ours']:.4f} s, speed-up {times['theirs'] / times['ours']:,.0f}x")
 
 
-def bench_multilabel(rng, n_samples, repeat, n_classes=20, n_resamples=1_000,
-                     density=0.15):
+def multilabel(rng, n_samples, n_classes, density=0.15, flips=0.1):
     y_true = (rng.random((n_samples, n_classes)) < density).astype(np.int8)
-    flip = rng.random((n_samples, n_classes)) < 0.1
-    y_pred = np.where(flip, 1 - y_true, y_true).astype(np.int8)
-    times = interleaved_best({"percentile": ours(y_true, y_pred, "percentile", n_resamples)},
-                             repeat=repeat)
-    print(f"multi-label N={n_samples:,} C={n_classes}, {n_resamples:,} resamples of TCM macro "
-          f"F1: percentile {times['percentile']:.2f} s (target < 10 s)")
+    flip = rng.random((n_samples, n_classes)) < flips
+    return y_true, np.where(flip, 1 - y_true, y_true).astype(np.int8)
+
+
+def bench_multilabel(rng, n_samples, repeat, n_classes=20, n_resamples=1_000):
+    y_true, y_pred = multilabel(rng, n_samples, n_classes)
+    times = interleaved_best({
+        score: lambda score=score: score_confidence_interval(
+            y_true, y_pred, score=score, method="percentile", n_resamples=n_resamples,
+            random_state=0)
+        for score in ("tcm_f1_macro", "mlcm_f1_macro")}, repeat=repeat)
+    print(f"multi-label N={n_samples:,} C={n_classes}, {n_resamples:,} resamples of macro F1 "
+          f"(percentile): TCM {times['tcm_f1_macro']:.2f} s, MLCM {times['mlcm_f1_macro']:.2f} s "
+          "(target < 10 s)")
+
+
+def bench_permutation(rng, n_labels, n_multilabel, repeat):
+    y_true, y_pred_a = labels(rng, n_labels, 10)
+    _, y_pred_b = labels(rng, n_labels, 10, accuracy=0.69)
+    t_true, t_a = multilabel(rng, n_multilabel, 20)
+    t_b = np.where(rng.random(t_a.shape) < 0.02, 1 - t_a, t_a)
+    times = interleaved_best({
+        "labels": lambda: compare_scores(y_true, y_pred_a, y_pred_b, method="permutation",
+                                         n_resamples=9_999, random_state=0),
+        "multilabel": lambda: compare_scores(t_true, t_a, t_b, method="permutation",
+                                             n_resamples=999, random_state=0),
+    }, repeat=repeat)
+    print(f"permutation test of TCM macro F1: 1-D labels N={n_labels:,} C=10, 9,999 swaps "
+          f"{times['labels']:.2f} s; multi-label N={n_multilabel:,} C=20, 999 swaps "
+          f"{times['multilabel']:.2f} s")
 
 
 def main():
@@ -132,6 +157,7 @@ def main():
     bench_scipy(rng, 10_000 // divisor)
     bench_confidenceinterval(rng, 2_000 // divisor)
     bench_multilabel(rng, 100_000 // divisor, repeat=1 if args.quick else 2)
+    bench_permutation(rng, 1_000_000 // divisor, 10_000 // divisor, repeat=1 if args.quick else 2)
 
 
 if __name__ == "__main__":

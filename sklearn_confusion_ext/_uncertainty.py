@@ -28,7 +28,7 @@ from sklearn import metrics as sklearn_metrics
 from ._core.confusion import Confusion
 from ._core.dispatch import confusions
 from ._core.params import check_keywords, validate_params
-from ._core.validation import check_sample_weight
+from ._core.validation import check_sample_weight, check_target_set
 from ._measures import (
     confusion_entropy,
     confusion_entropy_from_confusion,
@@ -170,6 +170,8 @@ class _Score:
     batched: object = None  # the same score of (n, C, C) matrices at once (no "none" class)
     labels: object = None  # the score's labels=: beside 2-D scores, they name the columns
     on_cells: object = None  # a metric's equal _Score of the matrix, for 1-D labels
+    n_jobs: object = None  # threads of the builders
+    reader_for: object = None  # the data's confusion -> of_confusion for its resamples
 
     def on_targets(self, y_true, y_pred, sample_weight):
         if self.metric is not None:
@@ -179,7 +181,7 @@ class _Score:
     def build(self, y_true, y_pred, sample_weight):
         (confusion, *_) = confusions(self.kind, y_true, y_pred, sample_weight=sample_weight,
                                      params=self.params, warn=False,
-                                     column_labels=self.labels)
+                                     column_labels=self.labels, n_jobs=self.n_jobs)
         return confusion
 
 
@@ -193,6 +195,18 @@ def _value(result):
 
 
 def _prfs_reader(which, average, beta, zero_division, labels, pos_label=1):
+    """The score of a confusion; ``for_data(confusion)`` gives the reader of the resamples
+    of that data, whose "none" class is reported where the data's is, so that every
+    resample has the data's classes (a resample may draw no instance without a label)."""
+    def for_data(data_confusion):
+        include_none = bool(data_confusion.has_none and data_confusion.matrix[-1].sum() > 0)
+        return _prfs_reader_of(which, average, beta, zero_division, labels, pos_label,
+                               include_none)
+    return _prfs_reader_of(which, average, beta, zero_division, labels, pos_label,
+                           "auto"), for_data
+
+
+def _prfs_reader_of(which, average, beta, zero_division, labels, pos_label, include_none):
     def read(confusion):
         if average == "binary":  # the positive class of two, as the score functions read it
             confusion = Confusion.from_parts(binary_matrix(confusion, pos_label), (0, 1),
@@ -202,8 +216,8 @@ def _prfs_reader(which, average, beta, zero_division, labels, pos_label=1):
                 classes=np.array([1]))[_PRF_INDEX[which]][0])
         selected, _ = confusion_for_labels(confusion, labels)
         return _value(precision_recall_fscore_from_confusion(
-            selected, beta=beta, average=average, zero_division=zero_division)[
-                _PRF_INDEX[which]])
+            selected, beta=beta, average=average, zero_division=zero_division,
+            include_none=include_none)[_PRF_INDEX[which]])
     return read
 
 
@@ -233,13 +247,13 @@ def _named_score(name, params):
                           batched=_batched_accuracy if labels is None else None,
                           labels=labels)
         beta, zero_division = params.pop("beta", 1.0), params.pop("zero_division", "warn")
-        read = _prfs_reader(which, average, beta, zero_division, labels,
-                            params.pop("pos_label", 1))
+        read, for_data = _prfs_reader(which, average, beta, zero_division, labels,
+                                      params.pop("pos_label", 1))
         _no_more(name, params)
         batched = _batched_prfs(which, average, beta, zero_division) \
             if labels is None and average != "binary" else None
         return _Score(name, kind, builder, read, analytic=which, average=average,
-                      batched=batched, labels=labels)
+                      batched=batched, labels=labels, reader_for=for_data)
     measures = {
         "generalized_means": (generalized_means_from_confusion, 1,
                               {"r": 1.0, "average": "macro"}),
@@ -397,6 +411,8 @@ class _Data:
         if score.metric is None:
             self.confusion = score.build(y_true, y_pred, sample_weight)
             self.n_samples = self.confusion.n_samples
+            if score.reader_for is not None:
+                self.score = replace(score, of_confusion=score.reader_for(self.confusion))
         else:
             self.n_samples = len(y_true)
         self.sample_weight = check_sample_weight(sample_weight, self.n_samples)
@@ -740,6 +756,8 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
     (0.578, 0.745)
     """
     resolved = _resolve_score(score, kind, score_params, "score_confidence_interval")
+    resolved = replace(resolved, n_jobs=n_jobs, on_cells=resolved.on_cells and replace(
+        resolved.on_cells, n_jobs=n_jobs))
     data = _data(resolved, y_true, y_pred, sample_weight)
     confidence_level = float(confidence_level)
     alpha = 1 - confidence_level
@@ -803,24 +821,35 @@ def mcnemar_table(y_true, y_pred_a, y_pred_b, *, sample_weight=None):
            [1., 0.]])
     """
     y_true, y_pred_a, y_pred_b = _paired_labels(y_true, y_pred_a, y_pred_b)
-    weight = check_sample_weight(sample_weight, len(y_true))
-    right_a, right_b = y_pred_a == y_true, y_pred_b == y_true
-    cells = 2 * (~right_a) + (~right_b)
+    weight = check_sample_weight(sample_weight, y_true.shape[0])
+    wrong_a, wrong_b = (np.asarray(y_true.multiply(y).sum(axis=1)).ravel() == 0
+                        for y in (y_pred_a, y_pred_b))
+    cells = 2 * wrong_a + wrong_b
     return np.bincount(cells, weights=weight, minlength=4).reshape(2, 2).astype(float)
 
 
 def _paired_labels(y_true, y_pred_a, y_pred_b):
-    arrays = [np.asarray(y) for y in (y_true, y_pred_a, y_pred_b)]
-    names = ("y_true", "y_pred_a", "y_pred_b")
-    for name, y in zip(names, arrays):
-        if y.ndim != 1:
-            raise ValueError(f"{name} must be 1-D class labels here; got shape {y.shape}.")
-    if len({len(y) for y in arrays}) > 1:
+    """The three targets as 1-D labels checked as the builders check them (one set of
+    classes): their one-hot CSR rows."""
+    dims = {name: np.ndim(y) for name, y in
+            (("y_true", y_true), ("y_pred_a", y_pred_a), ("y_pred_b", y_pred_b))}
+    for name, ndim in dims.items():
+        if ndim != 1:
+            raise ValueError(f"{name} must be 1-D class labels here; got {ndim} dimensions.")
+    masses = check_target_set({"y_true": y_true, "y_pred_a": y_pred_a,
+                               "y_pred_b": y_pred_b}).masses
+    if len({y.shape[0] for y in masses}) > 1:
         raise ValueError("y_true, y_pred_a and y_pred_b must have the same number of samples; "
-                         f"got {[len(y) for y in arrays]}.")
-    if len(arrays[0]) == 0:
-        raise ValueError("y_true is empty; at least one sample is required.")
-    return arrays
+                         f"got {[y.shape[0] for y in masses]}.")
+    return masses
+
+
+def _named(name, function, *args):
+    """``function(*args)`` with ``y_pred`` called ``name`` in the messages of bad input."""
+    try:
+        return function(*args)
+    except (TypeError, ValueError) as error:
+        raise type(error)(re.sub(r"\by_pred\b", name, str(error))) from None
 
 
 @validate_params()
@@ -874,8 +903,8 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score="tcm_f1_macro", method="
         return _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha,
                                    confidence_level, alternative)
     resolved = _resolve_score(score, kind, score_params, "compare_scores")
-    first = _data(resolved, y_true, y_pred_a, sample_weight)
-    second = _data(resolved, y_true, y_pred_b, sample_weight)
+    first = _named("y_pred_a", _data, resolved, y_true, y_pred_a, sample_weight)
+    second = _named("y_pred_b", _data, resolved, y_true, y_pred_b, sample_weight)
     difference = first.estimate() - second.estimate()
     if np.ndim(difference) != 0:
         raise ValueError(f"compare_scores compares one value; score={resolved.name!r} gives "
@@ -915,20 +944,42 @@ def _paired_cell_values(first, second, rng, n_resamples, bayesian):
     """The same on 1-D labels: the distinct pairs (cell of a, cell of b) of the instances
     are resampled (multinomial, or Dirichlet for the Bayesian bootstrap), never the
     instances."""
-    pairs, counts = np.unique(np.stack([first.instance_cells(), second.instance_cells()],
-                                       axis=1), axis=0, return_counts=True)
-    n_samples = counts.sum()
-    if bayesian:
-        resampled = rng.dirichlet(counts.astype(float), size=n_resamples) * n_samples
-    else:
-        resampled = rng.multinomial(n_samples, counts / n_samples, size=n_resamples)
+    pairs = _CellPairs(first, second)
+    n_samples = pairs.counts.sum()
     values = []
-    for data, cells in ((first, pairs[:, 0]), (second, pairs[:, 1])):
-        matrices = np.zeros((n_resamples, data.confusion.matrix.size))
-        for column, cell in enumerate(cells):
-            matrices[:, cell] += resampled[:, column]
-        values.append(data.of_full_counts(matrices))
-    return values[0] - values[1]
+    for size in pairs.batches(n_resamples):
+        if bayesian:
+            resampled = rng.dirichlet(pairs.counts.astype(float), size=size) * n_samples
+        else:
+            resampled = rng.multinomial(n_samples, pairs.counts / n_samples, size=size)
+        values.append(first.of_full_counts(pairs.of_a(resampled))
+                      - second.of_full_counts(pairs.of_b(resampled)))
+    return np.concatenate(values)
+
+
+class _CellPairs:
+    """The distinct pairs (cell of a, cell of b) of the instances of two classifiers'
+    1-D labels, with their counts; matrices from counts per pair are sparse products."""
+
+    def __init__(self, first, second):
+        pairs, self.counts = np.unique(np.stack([first.instance_cells(),
+                                                 second.instance_cells()], axis=1),
+                                       axis=0, return_counts=True)
+        self._cells = [sp.csr_array((np.ones(len(pairs)), (np.arange(len(pairs)), cells)),
+                                    shape=(len(pairs), data.confusion.matrix.size))
+                       for data, cells in ((first, pairs[:, 0]), (second, pairs[:, 1]))]
+
+    def batches(self, n_resamples):
+        """Sizes of batches of resamples whose counts per pair take 64 MiB at most."""
+        batch = max(1, (1 << 23) // len(self.counts))
+        return [min(batch, n_resamples - start) for start in range(0, n_resamples, batch)]
+
+    def of_a(self, counts):
+        """Full matrices of a (flattened rows) from ``counts`` per pair (rows)."""
+        return np.asarray((self._cells[0].T @ counts.T).T, dtype=float)
+
+    def of_b(self, counts):
+        return np.asarray((self._cells[1].T @ counts.T).T, dtype=float)
 
 
 def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples):
@@ -979,20 +1030,13 @@ def _same_classes(first, second):
 def _swapped_cell_values(first, second, rng, n_resamples):
     """:func:`_swapped_values` on 1-D labels without weights: the instances of one pair
     (cell of ``a``, cell of ``b``) swap in a binomial number."""
-    pairs, counts = np.unique(np.stack([first.instance_cells(), second.instance_cells()],
-                                       axis=1), axis=0, return_counts=True)
-    size = first.confusion.matrix.size
-    cell_of_a, cell_of_b = (sp.csr_array((np.ones(len(pairs)), (np.arange(len(pairs)), cells)),
-                                         shape=(len(pairs), size)) for cells in pairs.T)
+    pairs = _CellPairs(first, second)
     values = []
-    batch = max(1, (1 << 23) // max(size, len(pairs)))
-    for start in range(0, n_resamples, batch):
-        swapped = rng.binomial(counts, 0.5, size=(min(batch, n_resamples - start),
-                                                  len(pairs))).astype(float)
-        kept = counts - swapped
-        matrices_a = np.asarray((cell_of_a.T @ kept.T + cell_of_b.T @ swapped.T).T)
-        matrices_b = np.asarray((cell_of_b.T @ kept.T + cell_of_a.T @ swapped.T).T)
-        values.append(first.of_full_counts(matrices_a) - first.of_full_counts(matrices_b))
+    for size in pairs.batches(n_resamples):
+        swapped = rng.binomial(pairs.counts, 0.5, size=(size, len(pairs.counts)))
+        kept = pairs.counts - swapped
+        values.append(first.of_full_counts(pairs.of_a(kept) + pairs.of_b(swapped))
+                      - first.of_full_counts(pairs.of_b(kept) + pairs.of_a(swapped)))
     return np.concatenate(values)
 
 

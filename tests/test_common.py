@@ -263,20 +263,20 @@ REGISTRY = {
                  "score_distribution": lambda: {"score": "accuracy", "size": 5,
                                                 "random_state": 0}}),
     # Uncertainty and comparison of scores
-    "score_confidence_interval": Entry(returns="result", sample_weight=True, minimal=lambda: {
-        "y_true": SAMPLES["labels"][0], "y_pred": SAMPLES["labels"][1], "n_resamples": 20,
-        "random_state": 0}),
-    "compare_scores": Entry(returns="result", sample_weight=True,
+    # On sample targets of every kind; resamples depend on the order of the instances
+    # (except on 1-D labels), so the invariances compare the estimates.
+    "score_confidence_interval": Entry(
+        targets=SAMPLE_KINDS, returns="result", sample_weight=True,
+        fixed={"method": "percentile", "n_resamples": 20, "random_state": 0},
+        variants=({"score": "tcm_recall", "average": None}, {"score": "generalized_means"}),
+        compare=lambda result: result.estimate),
+    "compare_scores": Entry(targets=SAMPLE_KINDS, returns="result", sample_weight=True,
                             target_params=("y_true", "y_pred_a", "y_pred_b"),
-                            minimal=lambda: {"y_true": SAMPLES["labels"][0],
-                                             "y_pred_a": SAMPLES["labels"][1],
-                                             "y_pred_b": SAMPLES["labels"][0],
-                                             "n_resamples": 20, "random_state": 0}),
-    "mcnemar_table": Entry(returns="matrix", sample_weight=True,
-                           target_params=("y_true", "y_pred_a", "y_pred_b"),
-                           minimal=lambda: {"y_true": SAMPLES["labels"][0],
-                                            "y_pred_a": SAMPLES["labels"][1],
-                                            "y_pred_b": SAMPLES["labels"][0]}),
+                            fixed={"n_resamples": 20, "random_state": 0},
+                            variants=({"method": "permutation"}, {"method": "bayesian"}),
+                            compare=lambda result: result.difference),
+    "mcnemar_table": Entry(targets=("labels",), returns="matrix", sample_weight=True,
+                           target_params=("y_true", "y_pred_a", "y_pred_b")),
     "ConfidenceIntervalResult": Entry(returns="result", minimal=lambda: {
         "estimate": 0.5, "low": 0.4, "high": 0.6, "standard_error": 0.05,
         "distribution": None, "method": "analytic", "confidence_level": 0.95}),
@@ -351,6 +351,14 @@ CLI_ONLY = ("report",)  # PARAMETERS of the command line, not of a public callab
 # --- Calling the registry -------------------------------------------------------------------
 
 
+def target_inputs(params, targets):
+    """Keywords of ``params`` (a registry entry's target_params) from ``(y_true, y_pred)``
+    targets; a third target, the second classifier of a paired comparison, is ``y_true``
+    (a perfect prediction)."""
+    targets = list(targets)
+    return dict(zip(params, targets + [targets[0]] * (len(params) - len(targets))))
+
+
 def minimal_keywords(name):
     entry = REGISTRY[name]
     if entry.minimal is not None:
@@ -358,7 +366,7 @@ def minimal_keywords(name):
     kind = "multilabel" if "multilabel" in entry.targets else entry.targets[0]
     if kind == "matrix":
         return {entry.target_params[0]: IBD, **entry.fixed}
-    return {**dict(zip(entry.target_params, SAMPLES[kind])), **entry.fixed}
+    return {**target_inputs(entry.target_params, SAMPLES[kind]), **entry.fixed}
 
 
 def public_callable(key):
@@ -513,14 +521,16 @@ def random_inputs(name, kind, rng):
         shape = np.shape(minimal_keywords(name)[entry.target_params[0]])
         values = tuple(rng.integers(0, 20, shape) + np.eye(shape[0], dtype=int)
                        for _ in range(2))
-    return dict(zip(entry.target_params, values))
+    return target_inputs(entry.target_params, values)
 
 
 def call_on(name, inputs, **keywords):
-    """Call a registered function on target inputs, with its fixed keywords."""
+    """Call a registered function on target inputs, with its fixed keywords; what of the
+    result is compared (the entry's ``compare``)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return getattr(sce, name)(**inputs, **{**REGISTRY[name].fixed, **keywords})
+        return compared(name, getattr(sce, name)(**inputs,
+                                                 **{**REGISTRY[name].fixed, **keywords}))
 
 
 def cases(predicate=lambda name, entry: True, kinds=SAMPLE_KINDS):
@@ -959,7 +969,7 @@ def test_results_are_finite(name):
         kind, values, weights = drawn
         if entry.sample_weight and weights is not None:
             keywords = {**keywords, "sample_weight": weights}
-        result = call_on(name, dict(zip(entry.target_params, values)), **keywords)
+        result = call_on(name, target_inputs(entry.target_params, values), **keywords)
         for leaf in numeric_leaves(result):
             assert np.isfinite(leaf).all(), f"{kind} targets {values}, {keywords}: {result}"
         if isinstance(result, str):
@@ -981,10 +991,11 @@ def test_results_on_matrices_and_prevalences_are_finite(name, kind):
 @pytest.mark.parametrize("name, kind", cases(lambda name, entry: "n_jobs" in PARAMETERS[name]))
 def test_n_jobs_and_chunk_size_do_not_change_the_result(name, kind, n_jobs, chunk_size):
     rng = np.random.default_rng(3)
-    inputs = dict(zip(REGISTRY[name].target_params, random_targets(kind, rng, n_samples=300)))
+    inputs = target_inputs(REGISTRY[name].target_params,
+                           random_targets(kind, rng, n_samples=300))
     weights = rng.random(300)
-    assert_same(call_on(name, inputs, sample_weight=weights, n_jobs=n_jobs,
-                        chunk_size=chunk_size),
+    chunks = {"chunk_size": chunk_size} if "chunk_size" in PARAMETERS[name] else {}
+    assert_same(call_on(name, inputs, sample_weight=weights, n_jobs=n_jobs, **chunks),
                 call_on(name, inputs, sample_weight=weights, n_jobs=1))
 
 
@@ -1032,7 +1043,7 @@ def test_results_beyond_the_memory_budget_are_refused_before_allocating(name, ki
     n_classes = 700
     n_samples = n_classes if kind == "labels" else 50
     targets = random_targets(kind, np.random.default_rng(6), n_samples, n_classes)
-    inputs = dict(zip(REGISTRY[name].target_params, targets))
+    inputs = target_inputs(REGISTRY[name].target_params, targets)
     input_bytes = sum(np.asarray(y, dtype=float).nbytes for y in targets)
     tracemalloc.start()
     try:

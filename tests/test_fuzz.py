@@ -35,6 +35,7 @@ from test_common import (
     cases,
     minimal_keywords,
     random_targets,
+    target_inputs,
     variant_cases,
 )
 
@@ -110,7 +111,7 @@ def assert_refused_or_finite(name, inputs, named=()):
 def valid_inputs(name, kind, seed=0, n_samples=12):
     """A valid call of ``name`` on targets of ``kind`` (every class present in y_true)."""
     targets = random_targets(kind, np.random.default_rng(seed), n_samples, N_CLASSES)
-    return dict(zip(REGISTRY[name].target_params, (np.asarray(y) for y in targets)))
+    return target_inputs(REGISTRY[name].target_params, [np.asarray(y) for y in targets])
 
 
 def with_probabilities(soft_cases):
@@ -353,7 +354,7 @@ MIXED_LABELS = {
 def test_labels_of_two_types_are_refused_or_kept_apart(name, kind, mixture):
     y_true, y_pred = MIXED_LABELS[mixture]
     params = REGISTRY[name].target_params
-    inputs = dict(zip(params, (y_true, y_pred)))
+    inputs = target_inputs(params, (y_true, y_pred))
     status, value = assert_refused_or_finite(name, inputs, named=params)
     if mixture == "uint64 beside int64" and status == "answered" and name == "mlcm":
         assert value.shape[0] >= 3  # 2**63, 0 and 1 stay three classes (plus "none")
@@ -555,7 +556,7 @@ def test_totals_beyond_float64_are_refused(name, kind, keywords):
     # weights total beyond float64: refused naming the targets, never an infinite cell.
     rng = np.random.default_rng(8)
     y_true, y_pred = (rng.random((1000, N_CLASSES)) for _ in range(2))
-    inputs = dict(zip(REGISTRY[name].target_params, (y_true * 1e307, y_pred * 1e307)))
+    inputs = target_inputs(REGISTRY[name].target_params, (y_true * 1e307, y_pred * 1e307))
     status, value = outcome(name, {**inputs, **keywords},
                             named=REGISTRY[name].target_params)
     if status == "answered":

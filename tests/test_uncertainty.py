@@ -372,3 +372,24 @@ def test_scikit_learn_metrics_resample_through_the_cells(metric, params):
     for one, other in zip(np.reshape(fast.distribution, (2_000, -1)).T,
                           np.reshape(each.distribution, (2_000, -1)).T):
         assert stats.ks_2samp(one, other).pvalue > 0.001
+
+
+def test_per_class_intervals_keep_the_none_class_of_the_data():
+    # One instance without a label gives the "none" class its row; resamples that do not
+    # draw it still report the class (undefined there), so every resample has the data's
+    # classes and the per-class intervals stay aligned.
+    rng = np.random.default_rng(9)
+    y_true = (rng.random((30, 3)) < 0.5).astype(int)
+    y_true[y_true.sum(axis=1) == 0, 0] = 1
+    y_true[0] = 0  # the one instance without a label
+    y_pred = np.where(rng.random((30, 3)) < 0.8, y_true, 1 - y_true)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = sce.transport_precision_recall_fscore_support(y_true, y_pred)[1]
+        result = sce.score_confidence_interval(y_true, y_pred, score="tcm_recall",
+                                               average=None, method="percentile",
+                                               n_resamples=200, random_state=0)
+    assert len(expected) == 4  # three classes and "none"
+    np.testing.assert_allclose(result.estimate, expected)
+    assert result.distribution.shape == (200, 4)
+    assert np.all(result.low <= result.high)
