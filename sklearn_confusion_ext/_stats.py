@@ -332,6 +332,13 @@ class PosthocResult(_UnpacksLikeScipy):
     n_discordant : ndarray of shape (n_classes,)
         ``n_i+ + n_+i - 2 n_ii``, the elements in the off-diagonal cells of row or
         column ``i``.
+    auxiliary_tables : ndarray of shape (n_classes, 2, 2)
+        The one-versus-all 2 x 2 matrix of each class (the paper's auxiliary matrices,
+        Tables 5-8): ``auxiliary_tables[i]`` is ``[[n_ii, n_i+ - n_ii], [n_+i - n_ii,
+        N - n_i+ - n_+i + n_ii]]``, rows actual and columns predicted "class ``i``" and
+        "others". Its off-diagonal cells are ``statistic[i]`` and
+        ``n_discordant[i] - statistic[i]``, so :func:`mcnemar_test` of it gives the
+        uncorrected p-values of class ``i``.
     pvalue_less, pvalue_greater, pvalue_two_sided : ndarray of shape (n_classes,)
         Exact binomial p-values of ``T_i`` against ``B(n_discordant, 1/2)``.
     pvalue_less_corrected, pvalue_greater_corrected, pvalue_two_sided_corrected : \
@@ -346,8 +353,8 @@ ndarray of shape (n_classes,)
 
     Attributes
     ----------
-    display_labels, statistic, n_discordant, pvalue_less, pvalue_greater, \
-pvalue_two_sided, pvalue_less_corrected, pvalue_greater_corrected, \
+    display_labels, statistic, n_discordant, auxiliary_tables, pvalue_less, \
+pvalue_greater, pvalue_two_sided, pvalue_less_corrected, pvalue_greater_corrected, \
 pvalue_two_sided_corrected, verdict, method, alpha
         The parameters.
     labels : list
@@ -360,6 +367,10 @@ pvalue_two_sided_corrected, verdict, method, alpha
     >>> statistic, pvalue = marginal_homogeneity_posthoc(land_use)
     >>> statistic.tolist(), pvalue.round(6).tolist()  # Bonferroni-corrected, two-sided
     ([10.0, 22.0, 30.0, 51.0], [1e-06, 1.0, 1.0, 1.8e-05])
+    >>> result = marginal_homogeneity_posthoc(land_use)
+    >>> result.auxiliary_tables[0]  # Table 5: FallenLeaf against the others
+    array([[ 65.,  10.],
+           [ 50., 309.]])
     """
 
     _unpacked = ("statistic", "pvalue_two_sided_corrected")
@@ -368,6 +379,7 @@ pvalue_two_sided_corrected, verdict, method, alpha
     display_labels: list
     statistic: np.ndarray
     n_discordant: np.ndarray
+    auxiliary_tables: np.ndarray
     pvalue_less: np.ndarray
     pvalue_greater: np.ndarray
     pvalue_two_sided: np.ndarray
@@ -425,7 +437,8 @@ def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni",
     Returns
     -------
     PosthocResult
-        Unpacks as ``statistic, pvalue`` with the corrected two-sided p-values.
+        Unpacks as ``statistic, pvalue`` with the corrected two-sided p-values; its
+        ``auxiliary_tables`` are the 2 x 2 matrices tested (Tables 5-8).
 
     Examples
     --------
@@ -439,15 +452,17 @@ def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni",
     confusion = _check_counts(confusion, "confusion", integer=True)
     names = check_display_labels(display_labels, labels, confusion.shape[0])
     alpha = float(alpha)
-    _, fp, fn, _ = class_counts(confusion)
+    tp, fp, fn, tn = class_counts(confusion)
     statistic, n_discordant = fn, fn + fp  # T_i = n_i+ - n_ii; n_i+ + n_+i - 2 n_ii
+    auxiliary_tables = np.stack([tp, fn, fp, tn], axis=1).reshape(-1, 2, 2)
     less, greater, two_sided = _binomial_pvalues(statistic, n_discordant)
     corrected = [_correct(p, method) for p in (less, greater, two_sided)]
     verdict = np.where(corrected[0] < alpha, "over-predicted",
                        np.where(corrected[1] < alpha, "under-predicted", "no evidence"))
     return PosthocResult(
         display_labels=names, statistic=statistic, n_discordant=n_discordant,
-        pvalue_less=less, pvalue_greater=greater, pvalue_two_sided=two_sided,
+        auxiliary_tables=auxiliary_tables, pvalue_less=less, pvalue_greater=greater,
+        pvalue_two_sided=two_sided,
         pvalue_less_corrected=corrected[0], pvalue_greater_corrected=corrected[1],
         pvalue_two_sided_corrected=corrected[2], verdict=verdict, method=method, alpha=alpha)
 

@@ -5,6 +5,9 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from scipy.stats import binomtest
 
 from sklearn_confusion_ext import (
@@ -48,6 +51,37 @@ def test_table_9_land_use_one_versus_all():
     np.testing.assert_array_equal(result.n_discordant, [60, 41, 60, 65])
     table_5 = [[65, 10], [50, 309]]
     assert mcnemar_test(table_5, alternative="less").pvalue == result.pvalue_less[0]
+
+
+def test_tables_5_to_8_auxiliary_matrices():
+    result = marginal_homogeneity_posthoc(LAND_USE)
+    printed = {"FallenLeaf": [[65, 10], [50, 309]], "Conifers": [[81, 22], [19, 312]],
+               "Agricultural": [[85, 30], [30, 289]], "Scrub": [[90, 51], [14, 279]]}
+    assert result.auxiliary_tables.shape == (4, 2, 2)
+    np.testing.assert_array_equal(result.auxiliary_tables, list(printed.values()))
+    # McNemar of each auxiliary table (Section 3.3) is the post-hoc test of its class.
+    for table, less, greater in zip(result.auxiliary_tables, result.pvalue_less,
+                                    result.pvalue_greater):
+        assert mcnemar_test(table, alternative="less").pvalue == less
+        assert mcnemar_test(table, alternative="greater").pvalue == greater
+
+
+@settings(max_examples=60, deadline=None)
+@given(arrays(np.int64, st.tuples(st.integers(2, 6)).map(lambda n: (n[0], n[0])),
+              elements=st.integers(0, 50)))
+def test_auxiliary_tables_collapse_the_matrix(matrix):
+    matrix[0, 0] += 1  # a non-empty matrix
+    result = marginal_homogeneity_posthoc(matrix)
+    tables = result.auxiliary_tables
+    # Each is the matrix collapsed to class i against the others: same total, the
+    # class's row and column sums, and the tested cells.
+    np.testing.assert_array_equal(tables.sum(axis=(1, 2)), np.full(len(matrix), matrix.sum()))
+    np.testing.assert_array_equal(tables[:, 0, :].sum(axis=1), matrix.sum(axis=1))
+    np.testing.assert_array_equal(tables[:, :, 0].sum(axis=1), matrix.sum(axis=0))
+    np.testing.assert_array_equal(tables[:, 0, 0], np.diag(matrix))
+    np.testing.assert_array_equal(tables[:, 0, 1], result.statistic)
+    np.testing.assert_array_equal(tables[:, 0, 1] + tables[:, 1, 0], result.n_discordant)
+    assert (tables >= 0).all()
 
 
 def test_tables_21_22_genres_and_corrected_verdicts():
