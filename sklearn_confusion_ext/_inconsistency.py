@@ -1,0 +1,581 @@
+"""Inconsistency of classification measures (Gosgens et al. 2021, Section 5, Appendix E).
+
+Two measures ``M1`` and ``M2`` are *consistent* on a triplet ``(A, B1, B2)`` of a true
+labeling and two predictions when ``M1(A, B1) * M1(A, B2)`` implies
+``M2(A, B1) * M2(A, B2)`` for each relation ``*`` of ``>``, ``<``, ``=``: they order the two
+predictions the same way, ties included. The *inconsistency* of two measures over a set of
+predictions of the same instances is the fraction of pairs of predictions on which they are
+inconsistent (Tables 3, 9, 10, 12 and 13); *strict* inconsistency (Appendix E.1, Table 8)
+counts only the pairs that the two measures order in opposite strict directions.
+
+Every measure is evaluated once per prediction; the orders of all pairs of predictions are
+then compared at once, as signs of score differences, with two matrix products.
+"""
+
+import numpy as np
+
+from ._core.params import validate_params
+from ._core.validation import check_target_set
+from ._measures import (
+    _correlation,
+    confusion_entropy_from_confusion,
+    generalized_means_from_confusion,
+    symmetric_balanced_accuracy_from_confusion,
+)
+from ._stats import _result
+
+# --- The measures of Section 5 ----------------------------------------------------------------
+
+
+def _present(matrix):
+    """The float matrix without the classes absent from both labelings."""
+    matrix = np.asarray(matrix, dtype=np.float64)
+    present = (matrix.sum(axis=0) + matrix.sum(axis=1)) > 0
+    return matrix[np.ix_(present, present)]
+
+
+def _one_vs_all(matrix):
+    """Cells ``tp, fn, fp`` of each class against the rest."""
+    tp = np.diag(matrix)
+    return tp, matrix.sum(axis=1) - tp, matrix.sum(axis=0) - tp
+
+
+def _accuracy(matrix):
+    return float(np.trace(matrix) / matrix.sum())
+
+
+def _balanced_accuracy(matrix):
+    """Mean recall over the present classes; ``c_ii / a_i`` is ``b_i / n`` when ``a_i = 0``
+    (Appendix B)."""
+    matrix = _present(matrix)
+    tp, true_sizes = np.diag(matrix), matrix.sum(axis=1)
+    fallback = matrix.sum(axis=0) / matrix.sum()
+    recall = np.divide(tp, true_sizes, out=fallback, where=true_sizes > 0)
+    return float(recall.mean())
+
+
+def _f1_cells(tp, fn, fp):
+    """F1 of one-vs-all cells, 1 where nothing is positive in either labeling (Appendix B:
+    maximal agreement)."""
+    denominator = 2 * tp + fn + fp
+    return np.divide(2 * tp, denominator, out=np.ones_like(tp), where=denominator > 0)
+
+
+def _jaccard_cells(tp, fn, fp):
+    denominator = tp + fn + fp
+    return np.divide(tp, denominator, out=np.ones_like(tp), where=denominator > 0)
+
+
+def _binary_or_macro(cells):
+    def measure(matrix):
+        matrix = np.asarray(matrix, dtype=np.float64)
+        if matrix.shape == (2, 2):
+            tp, fn, fp = _one_vs_all(matrix)
+            return float(cells(tp[1:], fn[1:], fp[1:])[0])
+        return float(cells(*_one_vs_all(_present(matrix))).mean())
+
+    return measure
+
+
+def _cohen_kappa(matrix):
+    """``(n sum c_ii - sum a_i b_i) / (n^2 - sum a_i b_i)``; 1 when both labelings put every
+    element in the same class (the only zero denominator, Appendix B)."""
+    matrix = np.asarray(matrix, dtype=np.float64)
+    n = matrix.sum()
+    chance = matrix.sum(axis=1) @ matrix.sum(axis=0)
+    denominator = n * n - chance
+    if denominator <= 0:
+        return 1.0
+    return float((n * np.trace(matrix) - chance) / denominator)
+
+
+def _one_minus_confusion_entropy(matrix):
+    return 1.0 - confusion_entropy_from_confusion(matrix)
+
+
+def _generalized_means_1(matrix):
+    average = "binary" if np.shape(matrix) == (2, 2) else "macro"
+    return generalized_means_from_confusion(matrix, r=1.0, average=average)
+
+
+def _matthews(matrix):
+    return _correlation(np.asarray(matrix, dtype=np.float64))
+
+
+_SECTION5 = {
+    "Acc": _accuracy,
+    "BA": _balanced_accuracy,
+    "F1": _binary_or_macro(_f1_cells),
+    "J": _binary_or_macro(_jaccard_cells),
+    "kappa": _cohen_kappa,
+    "CE": _one_minus_confusion_entropy,
+    "GM1": _generalized_means_1,
+    "CC": _matthews,
+    "SBA": symmetric_balanced_accuracy_from_confusion,
+}
+# Section 5.1 omits Jaccard, a monotone transformation of F1 on binary labelings.
+_BINARY = ("Acc", "BA", "F1", "kappa", "CE", "GM1", "CC", "SBA")
+_MULTICLASS = ("Acc", "BA", "F1", "J", "kappa", "CE", "GM1", "CC", "SBA")
+
+
+# --- Results ---------------------------------------------------------------------------------
+
+
+def _table(names, cells):
+    width = max(len(name) for name in names)
+    columns = [max(width, max(len(cell) for cell in column)) for column in zip(*cells)]
+    header = " " * width + "".join(f"  {name:>{w}}" for name, w in zip(names, columns))
+    rows = [f"{name:<{width}}" + "".join(f"  {cell:>{w}}" for cell, w in zip(row, columns))
+            for name, row in zip(names, cells)]
+    return "\n".join([header, *rows])
+
+
+@_result(eq=False)
+class InconsistencyResult:
+    """Result of :func:`measure_inconsistency`.
+
+    Parameters
+    ----------
+    inconsistency : ndarray of shape (n_measures, n_measures)
+        Fraction of the pairs of predictions on which each two measures are inconsistent;
+        symmetric, zero diagonal.
+    n_inconsistent : ndarray of shape (n_measures, n_measures)
+        Number of those pairs (sum it over experiments to aggregate them, as the paper
+        aggregates days and horizons).
+    n_pairs : int
+        Number of pairs of predictions compared (within each group).
+    measure_names : tuple of str
+        Names of the measures, in the order of the rows and columns.
+    scores : ndarray of shape (n_groups, n_predictions, n_measures)
+        Value of each measure for each prediction (in each group; one group without
+        ``groups``).
+    strict : bool
+        Whether only opposite strict orders count (Appendix E.1).
+
+    Attributes
+    ----------
+    inconsistency, n_inconsistent, n_pairs, measure_names, scores, strict
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import measure_inconsistency
+    >>> y_true = [0, 0, 0, 0, 1, 1]
+    >>> result = measure_inconsistency(y_true, [[0, 0, 0, 0, 0, 1], [0, 0, 1, 1, 1, 1]])
+    >>> dict(zip(result.measure_names, result.n_inconsistent[0]))["BA"]
+    1
+    """
+
+    inconsistency: np.ndarray
+    n_inconsistent: np.ndarray
+    n_pairs: int
+    measure_names: tuple
+    scores: np.ndarray
+    strict: bool = False
+
+    def __repr__(self):
+        cells = [[f"{100 * value:.1f}" if i != j else "" for j, value in enumerate(row)]
+                 for i, row in enumerate(self.inconsistency)]
+        kind = "strict inconsistency" if self.strict else "inconsistency"
+        return (f"InconsistencyResult({kind} in % of {self.n_pairs} pairs of predictions)\n"
+                + _table(self.measure_names, cells))
+
+
+@_result(eq=False)
+class DiscriminatingTripletsResult:
+    """Result of :func:`discriminating_triplets`: Table 8 of Gosgens et al. (2021).
+
+    Parameters
+    ----------
+    triplets : ndarray of shape (n_triplets, 3, n)
+        Each triplet ``(A, B1, B2)``: a true binary labeling and two predictions.
+    triplet_index : ndarray of shape (n_measures, n_measures)
+        Index in ``triplets`` of a triplet on which the two measures order ``B1`` and
+        ``B2`` in opposite strict directions; -1 on the diagonal and for the pairs that no
+        triplet of this size discriminates.
+    measure_names : tuple of str
+        Names of the measures, in the order of the rows and columns.
+
+    Attributes
+    ----------
+    triplets, triplet_index, measure_names
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import discriminating_triplets
+    >>> result = discriminating_triplets(4)
+    >>> int(result.triplet_index[0, 0]), len(result.measure_names)
+    (-1, 8)
+    """
+
+    triplets: np.ndarray
+    triplet_index: np.ndarray
+    measure_names: tuple
+
+    def __repr__(self):
+        cells = [["" if k < 0 else str(k + 1) for k in row] for row in self.triplet_index]
+        lines = [f"Triplet {k + 1}: A={_bits(a)} B1={_bits(b1)} B2={_bits(b2)}"
+                 for k, (a, b1, b2) in enumerate(self.triplets)]
+        return ("DiscriminatingTripletsResult(\n" + "\n".join(lines) + "\n"
+                + _table(self.measure_names, cells) + "\n)")
+
+
+def _bits(labeling):
+    return "(" + ", ".join(str(int(x)) for x in labeling) + ")"
+
+
+# --- Public functions --------------------------------------------------------------------------
+
+
+@validate_params()
+def measure_inconsistency(y_true, y_preds, *, measures=None, groups=None, strict=False,
+                          tolerance=1e-12):
+    """How often two measures order two predictions differently (Section 5).
+
+    Two measures are inconsistent on a pair of predictions ``B1, B2`` of the labels
+    ``y_true`` when one finds ``B1`` better than, worse than or equal to ``B2`` and the
+    other does not find the same; the inconsistency of two measures is the fraction of the
+    pairs of predictions on which they are, as Tables 3, 9, 10, 12 and 13 of Gosgens et al.
+    (2021) report in percent.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_preds : array-like of shape (n_predictions, n_samples)
+        Predictions of the same instances (several classifiers, thresholds, ...).
+    measures : dict of str to callable, default=None
+        ``name -> measure(y_true, y_pred)``, a number where higher is better (negate a loss
+        first). Each is called once per prediction (and group). ``None`` takes the measures
+        of Section 5 with the singularities resolved as Appendix B says: for two classes
+        (the greater label positive) Acc, BA, F1, kappa, CE, GM1, CC, SBA as in Table 3;
+        for more, the same with Jaccard added, F1, Jaccard and GM1 macro-averaged, as in
+        Table 12. CE is scored as ``1 - CE`` so that higher is better (Table 4 prints it so).
+    groups : array-like of shape (n_samples,), default=None
+        Group of each instance (a day and a horizon of the weather experiment): each
+        measure is computed on each group separately and only predictions of the same group
+        are compared; the counts add over groups.
+    strict : bool, default=False
+        Count only the pairs that the two measures order in opposite strict directions
+        (Appendix E.1), not those where one of them sees a tie and the other does not.
+    tolerance : float, default=1e-12
+        Two scores that differ by at most ``tolerance * max(1, |s1|, |s2|)`` are a tie, so
+        that rounding does not break ties between equal values computed differently.
+
+    Returns
+    -------
+    InconsistencyResult
+        ``inconsistency`` (the fractions, a symmetric matrix with the measures in
+        ``measure_names`` order), ``n_inconsistent``, ``n_pairs`` and the ``scores``.
+
+    Raises
+    ------
+    ValueError
+        If a measure returns a value that is not a finite number.
+
+    Notes
+    -----
+    A strictly increasing transformation of a measure (Jaccard of F1, correlation distance
+    of CC) is never inconsistent with it; consistency is transitive, so two measures
+    consistent with a third on every pair are consistent with each other.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import measure_inconsistency
+    >>> y_true = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]
+    >>> y_preds = [[0, 0, 0, 0, 0, 0, 0, 0, 1, 1],  # cautious
+    ...            [0, 0, 0, 1, 1, 1, 1, 1, 1, 1],  # eager
+    ...            [0, 0, 0, 0, 0, 1, 0, 1, 1, 1]]
+    >>> result = measure_inconsistency(y_true, y_preds)
+    >>> result.n_pairs
+    3
+    >>> result  # doctest: +NORMALIZE_WHITESPACE
+    InconsistencyResult(inconsistency in % of 3 pairs of predictions)
+            Acc    BA    F1  kappa    CE   GM1    CC   SBA
+    Acc           33.3   0.0    0.0  33.3   0.0   0.0   0.0
+    BA     33.3         33.3   33.3  66.7  33.3  33.3  33.3
+    F1      0.0  33.3           0.0  33.3   0.0   0.0   0.0
+    kappa   0.0  33.3    0.0        33.3   0.0   0.0   0.0
+    CE     33.3  66.7   33.3   33.3        33.3  33.3  33.3
+    GM1     0.0  33.3    0.0    0.0  33.3         0.0   0.0
+    CC      0.0  33.3    0.0    0.0  33.3   0.0         0.0
+    SBA     0.0  33.3    0.0    0.0  33.3   0.0   0.0
+    """
+    names, scores = _scores(y_true, y_preds, measures, groups)
+    n_predictions = scores.shape[1]
+    if n_predictions < 2:
+        raise ValueError(f"y_preds holds {n_predictions} prediction; at least two are "
+                         "needed to compare their orders.")
+    signs = _pair_signs(scores, tolerance)
+    counts = _inconsistent_counts(signs, strict)
+    n_pairs = signs.shape[0]
+    return InconsistencyResult(counts / n_pairs, counts, n_pairs, names, scores, strict)
+
+
+@validate_params()
+def indistinguishable_measures(measures=None, n=8, *, tolerance=1e-12):
+    """Groups of binary measures that no triplet of labelings of ``n`` elements tells apart.
+
+    Section 5.1 of Gosgens et al. (2021): over every triplet ``(A, B1, B2)`` of binary
+    labelings of ``n`` elements in which both classes occur, two measures are
+    indistinguishable when they are consistent (order ``B1`` and ``B2`` the same way, ties
+    included) on all of them. Consistency on all triplets is an equivalence, so the
+    measures fall into groups.
+
+    Parameters
+    ----------
+    measures : dict of str to callable, default=None
+        ``name -> measure(y_true, y_pred)`` on 0/1 labels, class 1 positive, higher is
+        better. ``None`` takes the binary measures of Section 5.1 (Acc, BA, F1, kappa, CE,
+        GM1, CC, SBA; CE scored as ``1 - CE``).
+    n : int, default=8
+        Number of elements.
+    tolerance : float, default=1e-12
+        Scores closer than this (relative to ``max(1, |s|)``) are a tie.
+
+    Returns
+    -------
+    list of set of str
+        The groups of two or more mutually indistinguishable measures, in the order of
+        their first member in ``measures``; an empty list when every pair is
+        distinguishable.
+
+    Notes
+    -----
+    Every measure is taken to depend on the labelings through their confusion matrix only
+    (true of every measure of the paper): it is called once per confusion matrix of ``n``
+    elements with both classes in both labelings (a representative pair of labelings),
+    which covers every triplet, about ``n**3 / 6`` calls instead of ``(2**n - 2)**2``.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import indistinguishable_measures
+    >>> indistinguishable_measures(n=8)
+    [{'CC', 'SBA'}]
+    >>> [sorted(group) for group in indistinguishable_measures(n=4)]
+    [['BA', 'CC', 'GM1', 'SBA', 'kappa']]
+    """
+    names, situations = _binary_situations(measures, n)
+    agree = None
+    for scores in situations:
+        counts = _inconsistent_counts(_pair_signs(scores[None], tolerance), strict=False)
+        agree = counts == 0 if agree is None else agree & (counts == 0)
+    groups, seen = [], set()
+    for i, name in enumerate(names):
+        if name in seen:
+            continue
+        group = {names[j] for j in np.flatnonzero(agree[i])}
+        seen |= group
+        if len(group) > 1:
+            groups.append(group)
+    return groups
+
+
+@validate_params()
+def discriminating_triplets(n=10, *, measures=None, tolerance=1e-12):
+    """Few triplets of binary labelings that tell every pair of measures apart (Table 8).
+
+    Appendix E.1 of Gosgens et al. (2021): a triplet ``(A, B1, B2)`` of a true binary
+    labeling and two predictions discriminates two measures when one finds ``B1`` strictly
+    closer to ``A`` and the other ``B2``. Among all triplets of ``n`` elements (both classes
+    in every labeling), a greedy cover chooses few that discriminate every pair that some
+    triplet discriminates (the paper lists six for ``n = 10``).
+
+    Parameters
+    ----------
+    n : int, default=10
+        Number of elements.
+    measures : dict of str to callable, default=None
+        As in :func:`indistinguishable_measures`.
+    tolerance : float, default=1e-12
+        Scores closer than this (relative to ``max(1, |s|)``) are a tie.
+
+    Returns
+    -------
+    DiscriminatingTripletsResult
+        ``triplets`` and, for each pair of measures, the index of a triplet that
+        discriminates it (``triplet_index``, -1 where none does).
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import discriminating_triplets
+    >>> result = discriminating_triplets(10)
+    >>> len(result.triplets) <= 6, bool((result.triplet_index >= 0).sum() == 8 * 7)
+    (True, True)
+    """
+    names, situations = _binary_situations(measures, n)
+    candidates, covers = [], []
+    for (a1, matrices), scores in zip(_matrices_by_true_size(n), situations):
+        signs = _pair_signs(scores[None], tolerance)
+        positive, negative = (signs > 0), (signs < 0)
+        discriminated = (positive[:, :, None] & negative[:, None, :]) | (
+            negative[:, :, None] & positive[:, None, :])
+        first, second = np.triu_indices(len(matrices), 1)
+        candidates += [(a1, matrices[i], matrices[j]) for i, j in zip(first, second)]
+        covers.append(discriminated.reshape(len(first), -1))
+    covers = np.concatenate(covers)
+    chosen, uncovered = [], covers.any(axis=0)
+    while uncovered.any():
+        best = int(np.argmax((covers & uncovered).sum(axis=1)))
+        chosen.append(best)
+        uncovered &= ~covers[best]
+    n_measures = len(names)
+    triplet_index = np.full(n_measures * n_measures, -1)
+    for k, candidate in reversed(list(enumerate(chosen))):
+        triplet_index[covers[candidate]] = k
+    triplets = np.array([_triplet(*candidates[k], n) for k in chosen], dtype=int).reshape(
+        len(chosen), 3, n)
+    return DiscriminatingTripletsResult(
+        triplets, triplet_index.reshape(n_measures, n_measures), names)
+
+
+# --- Machinery ---------------------------------------------------------------------------------
+
+
+def _scores(y_true, y_preds, measures, groups):
+    """Names and scores of shape (n_groups, n_predictions, n_measures)."""
+    if hasattr(y_preds, "ndim") and getattr(y_preds, "ndim", 2) == 1 or isinstance(
+            y_preds, (str, bytes)):
+        raise ValueError("y_preds must hold several predictions, shape "
+                         "(n_predictions, n_samples); got a single 1-D array.")
+    y_preds = list(y_preds)
+    n_samples = len(y_true)
+    for k, y_pred in enumerate(y_preds):
+        if len(y_pred) != n_samples:
+            raise ValueError(f"y_preds[{k}] has {len(y_pred)} samples; y_true has "
+                             f"{n_samples}.")
+    if groups is None:
+        group_of = np.zeros(n_samples, dtype=np.intp)
+    else:
+        groups = np.asarray(groups)
+        if groups.ndim != 1 or groups.shape[0] != n_samples:
+            raise ValueError(f"groups must hold one group per sample ({n_samples}); got "
+                             f"shape {groups.shape}.")
+        group_of = np.unique(groups, return_inverse=True)[1].ravel()
+    n_groups = int(group_of.max()) + 1
+    if measures is None:
+        return _section5_scores(y_true, y_preds, group_of, n_groups)
+    names = tuple(measures)
+    if not names:
+        raise ValueError("measures is empty; give at least one name -> callable.")
+    y_true_array = np.asarray(y_true)
+    pred_arrays = [np.asarray(y_pred) for y_pred in y_preds]
+    scores = np.empty((n_groups, len(y_preds), len(names)))
+    for g in range(n_groups):
+        rows = group_of == g
+        for k, y_pred in enumerate(pred_arrays):
+            for m, name in enumerate(names):
+                scores[g, k, m] = _finite(name, measures[name], y_true_array[rows],
+                                          y_pred[rows], k)
+    return names, scores
+
+
+def _finite(name, measure, y_true, y_pred, k):
+    if not callable(measure):
+        raise TypeError(f"measures[{name!r}] must be a callable measure(y_true, y_pred); "
+                        f"got {type(measure).__name__}.")
+    value = measure(y_true, y_pred)
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"measures[{name!r}] returned {value!r} on y_preds[{k}]; a "
+                         "number is needed.") from None
+    if not np.isfinite(value):
+        raise ValueError(f"measures[{name!r}] returned {value} on y_preds[{k}]; resolve "
+                         "its undefined cases first (e.g. zero_division=1.0).")
+    return value
+
+
+def _section5_scores(y_true, y_preds, group_of, n_groups):
+    """The paper's measures on every prediction's confusion matrix, built in one bincount."""
+    named = {"y_true": y_true, **{f"y_preds[{k}]": y for k, y in enumerate(y_preds)}}
+    masses = check_target_set(named).masses
+    if any(mass.ndim != 2 or mass.shape[0] != len(group_of) for mass in masses):
+        raise ValueError("measures=None takes 1-D class labels; pass measures for other "
+                         "targets.")
+    codes = np.stack([np.argmax(mass, axis=1) for mass in masses])
+    n_classes = max(masses[0].shape[1], 2)
+    true_codes, pred_codes = codes[0], codes[1:]
+    n_predictions = len(y_preds)
+    cell = ((group_of[None, :] * n_predictions + np.arange(n_predictions)[:, None])
+            * n_classes + true_codes[None, :]) * n_classes + pred_codes
+    matrices = np.bincount(cell.ravel(), minlength=n_groups * n_predictions * n_classes ** 2)
+    matrices = matrices.reshape(n_groups, n_predictions, n_classes, n_classes)
+    names = _BINARY if n_classes == 2 else _MULTICLASS
+    scores = np.array([[[_SECTION5[name](matrix) for name in names] for matrix in group]
+                       for group in matrices])
+    return names, scores
+
+
+def _pair_signs(scores, tolerance):
+    """Sign of ``score(B_i) - score(B_j)`` for every pair ``i < j`` of predictions of each
+    group: an int8 array of shape (n_groups * n_pairs, n_measures), ties within tolerance 0."""
+    first, second = np.triu_indices(scores.shape[1], 1)
+    a, b = scores[:, first], scores[:, second]
+    difference = a - b
+    scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+    signs = np.where(np.abs(difference) <= tolerance * scale, 0, np.sign(difference))
+    return signs.astype(np.int8).reshape(-1, scores.shape[2])
+
+
+def _inconsistent_counts(signs, strict):
+    """For each two measures, the number of pairs they order differently: ``n_pairs`` less
+    the pairs with equal signs, or (strict) the pairs with opposite strict signs."""
+    positive = (signs > 0).astype(np.float64)
+    negative = (signs < 0).astype(np.float64)
+    if strict:
+        opposite = positive.T @ negative
+        counts = opposite + opposite.T
+    else:
+        tied = (signs == 0).astype(np.float64)
+        counts = signs.shape[0] - (positive.T @ positive + negative.T @ negative
+                                   + tied.T @ tied)
+    return np.rint(counts).astype(np.int64)
+
+
+def _matrices_by_true_size(n):
+    """For each number ``a1`` of true positives (1 .. n-1), the binary confusion matrices
+    ``[[c00, c01], [c10, c11]]`` of ``n`` elements whose prediction holds both classes."""
+    for a1 in range(1, n):
+        a0 = n - a1
+        c11, c01 = np.meshgrid(np.arange(a1 + 1), np.arange(a0 + 1), indexing="ij")
+        c11, c01 = c11.ravel(), c01.ravel()
+        b1 = c11 + c01
+        keep = (b1 > 0) & (b1 < n)
+        c11, c01 = c11[keep], c01[keep]
+        matrices = np.stack([np.stack([a0 - c01, c01], axis=-1),
+                             np.stack([a1 - c11, c11], axis=-1)], axis=1)
+        yield a1, matrices
+
+
+def _labelings(a1, matrix, n):
+    """A representative pair of labelings with this confusion matrix: the true positives
+    first."""
+    (c00, c01), (c10, c11) = (int(x) for x in matrix[0]), (int(x) for x in matrix[1])
+    y_true = np.repeat([1, 0], [a1, n - a1])
+    y_pred = np.repeat([1, 0, 1, 0], [c11, c10, c01, c00])
+    return y_true, y_pred
+
+
+def _triplet(a1, first, second, n):
+    y_true, b1 = _labelings(a1, first, n)
+    return y_true, b1, _labelings(a1, second, n)[1]
+
+
+def _binary_situations(measures, n):
+    """Names, and for each ``a1`` the scores (n_matrices, n_measures) of its matrices."""
+    by_size = list(_matrices_by_true_size(n))
+    if measures is None:
+        names = _BINARY
+        situations = [np.array([[_SECTION5[name](matrix) for name in names]
+                                for matrix in matrices]) for _, matrices in by_size]
+        return names, situations
+    names = tuple(measures)
+    if not names:
+        raise ValueError("measures is empty; give at least one name -> callable.")
+    situations = []
+    for a1, matrices in by_size:
+        pairs = [_labelings(a1, matrix, n) for matrix in matrices]
+        situations.append(np.array([[_finite(name, measures[name], y_true, y_pred, k)
+                                     for name in names]
+                                    for k, (y_true, y_pred) in enumerate(pairs)]))
+    return names, situations
