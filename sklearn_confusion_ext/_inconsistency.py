@@ -12,6 +12,8 @@ Every measure is evaluated once per prediction; the orders of all pairs of predi
 then compared at once, as signs of score differences, with two matrix products.
 """
 
+from dataclasses import KW_ONLY
+
 import numpy as np
 
 from ._core.params import validate_params
@@ -22,7 +24,7 @@ from ._measures import (
     generalized_means_from_confusion,
     symmetric_balanced_accuracy_from_confusion,
 )
-from ._stats import _result
+from ._stats import _result, _UnpacksLikeScipy
 
 # --- The measures of Section 5 ----------------------------------------------------------------
 
@@ -131,8 +133,10 @@ def _table(names, cells):
 
 
 @_result(eq=False)
-class InconsistencyResult:
+class InconsistencyResult(_UnpacksLikeScipy):
     """Result of :func:`measure_inconsistency`.
+
+    Unpacks like scipy's results: ``inconsistency, measure_names = result``.
 
     Parameters
     ----------
@@ -161,16 +165,20 @@ class InconsistencyResult:
     >>> from sklearn_confusion_ext import measure_inconsistency
     >>> y_true = [0, 0, 0, 0, 1, 1]
     >>> result = measure_inconsistency(y_true, [[0, 0, 0, 0, 0, 1], [0, 0, 1, 1, 1, 1]])
-    >>> dict(zip(result.measure_names, result.n_inconsistent[0]))["BA"]
-    1
+    >>> inconsistency, measure_names = result
+    >>> measure_names[:3], inconsistency[0, :3].tolist(), int(result.n_inconsistent[0, 1])
+    (('Acc', 'BA', 'F1'), [0.0, 1.0, 1.0], 1)
     """
 
     inconsistency: np.ndarray
+    measure_names: tuple
+    _: KW_ONLY
     n_inconsistent: np.ndarray
     n_pairs: int
-    measure_names: tuple
     scores: np.ndarray
     strict: bool = False
+
+    _unpacked = ("inconsistency", "measure_names")
 
     def __repr__(self):
         cells = [[f"{100 * value:.1f}" if i != j else "" for j, value in enumerate(row)]
@@ -181,8 +189,10 @@ class InconsistencyResult:
 
 
 @_result(eq=False)
-class DiscriminatingTripletsResult:
+class DiscriminatingTripletsResult(_UnpacksLikeScipy):
     """Result of :func:`discriminating_triplets`: Table 8 of Gosgens et al. (2021).
+
+    Unpacks like scipy's results: ``triplets, triplet_index = result``.
 
     Parameters
     ----------
@@ -209,7 +219,10 @@ class DiscriminatingTripletsResult:
 
     triplets: np.ndarray
     triplet_index: np.ndarray
+    _: KW_ONLY
     measure_names: tuple
+
+    _unpacked = ("triplets", "triplet_index")
 
     def __repr__(self):
         cells = [["" if k < 0 else str(k + 1) for k in row] for row in self.triplet_index]
@@ -290,15 +303,23 @@ def measure_inconsistency(y_true, y_preds, *, measures=None, groups=None, strict
     3
     >>> result  # doctest: +NORMALIZE_WHITESPACE
     InconsistencyResult(inconsistency in % of 3 pairs of predictions)
-            Acc    BA    F1  kappa    CE   GM1    CC   SBA
-    Acc           33.3   0.0    0.0  33.3   0.0   0.0   0.0
-    BA     33.3         33.3   33.3  66.7  33.3  33.3  33.3
-    F1      0.0  33.3           0.0  33.3   0.0   0.0   0.0
-    kappa   0.0  33.3    0.0        33.3   0.0   0.0   0.0
-    CE     33.3  66.7   33.3   33.3        33.3  33.3  33.3
-    GM1     0.0  33.3    0.0    0.0  33.3         0.0   0.0
-    CC      0.0  33.3    0.0    0.0  33.3   0.0         0.0
-    SBA     0.0  33.3    0.0    0.0  33.3   0.0   0.0
+             Acc     BA     F1  kappa     CE    GM1     CC    SBA
+    Acc            66.7   66.7   33.3   66.7   33.3   33.3   33.3
+    BA      66.7          33.3   33.3  100.0   66.7   66.7   66.7
+    F1      66.7   33.3          33.3  100.0   66.7   66.7   66.7
+    kappa   33.3   33.3   33.3          66.7   33.3   33.3   33.3
+    CE      66.7  100.0  100.0   66.7          33.3   33.3   33.3
+    GM1     33.3   66.7   66.7   33.3   33.3           0.0    0.0
+    CC      33.3   66.7   66.7   33.3   33.3    0.0           0.0
+    SBA     33.3   66.7   66.7   33.3   33.3    0.0    0.0
+
+    Any measures, scikit-learn's for instance (negate a loss):
+
+    >>> from sklearn.metrics import accuracy_score, balanced_accuracy_score
+    >>> measures = {"accuracy": accuracy_score, "balanced": balanced_accuracy_score}
+    >>> inconsistency, names = measure_inconsistency(y_true, y_preds, measures=measures)
+    >>> float(inconsistency[0, 1])
+    0.6666666666666666
     """
     names, scores = _scores(y_true, y_preds, measures, groups)
     n_predictions = scores.shape[1]
@@ -308,7 +329,8 @@ def measure_inconsistency(y_true, y_preds, *, measures=None, groups=None, strict
     signs = _pair_signs(scores, tolerance)
     counts = _inconsistent_counts(signs, strict)
     n_pairs = signs.shape[0]
-    return InconsistencyResult(counts / n_pairs, counts, n_pairs, names, scores, strict)
+    return InconsistencyResult(counts / n_pairs, names, n_inconsistent=counts,
+                               n_pairs=n_pairs, scores=scores, strict=strict)
 
 
 @validate_params()
@@ -425,7 +447,7 @@ def discriminating_triplets(n=10, *, measures=None, tolerance=1e-12):
     triplets = np.array([_triplet(*candidates[k], n) for k in chosen], dtype=int).reshape(
         len(chosen), 3, n)
     return DiscriminatingTripletsResult(
-        triplets, triplet_index.reshape(n_measures, n_measures), names)
+        triplets, triplet_index.reshape(n_measures, n_measures), measure_names=names)
 
 
 # --- Machinery ---------------------------------------------------------------------------------
