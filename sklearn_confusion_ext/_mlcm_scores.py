@@ -7,12 +7,12 @@ more class, "none", as in the paper and its authors' code.
 """
 
 from ._core.params import validate_params
-from ._mlcm import mlcm_confusion
+from ._mlcm import _MLCM_METHODS, mlcm_confusion
+from ._resampling import report_intervals
 from ._scores import (
     classification_report_from_confusion,
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
-    report_intervals,
 )
 
 
@@ -179,12 +179,8 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
                                method=method)
     intervals = None
     if confidence_level is not None:
-        def build(weights):
-            return mlcm_confusion(y_true, y_pred, labels=labels, sample_weight=weights,
-                                  method=method)
-
         intervals = report_intervals(
-            y_true, y_pred, sample_weight, confusion, confusion, build,
+            y_true, y_pred, sample_weight, confusion, confusion, _MLCM_METHODS[method], {},
             zero_division=zero_division, include_none=include_none,
             confidence_level=confidence_level, random_state=random_state)
     return classification_report_from_confusion(

@@ -9,20 +9,27 @@ matrix from the targets. :func:`score_confidence_interval`, :func:`compare_score
 reports' intervals all draw and build here.
 """
 
+import warnings
+
 import numpy as np
+import scipy.sparse as sp
 
 from ._core.array_api import foreign_namespace
 from ._core.arrays import as_float, dense
 from ._core.config import check_result_size
 from ._core.dask_collections import is_dask_collection
+from ._core.dispatch import confusions
 from ._core.terms import Terms, batched_term_sums
-from ._core.validation import check_targets
+from ._core.validation import check_sample_weight, check_targets
+from ._scores import report_reader
 from ._transport import DEFICIT_TOLERANCE, TRANSPORT, _split
 
 # Entries of one block's dense outer products (the block's rows times C * C): 32 MiB.
 _OUTER_ENTRIES = 1 << 22
 # Entries of one batch of instance weights (resamples times instances): 64 MiB.
 _WEIGHT_ENTRIES = 1 << 23
+# Resamples of the intervals of a report (confidence_level=).
+REPORT_RESAMPLES = 999
 
 
 def instance_weights(rng, n_samples, n_resamples, bayesian):
@@ -77,6 +84,84 @@ def resampled_matrices(kind, params, y_true, y_pred, sample_weight, weights, own
         arguments, _ = instances.read(rows)
         batched_term_sums(terms(*arguments), weights[:, rows], result)
     return result if has_none else result[:, :n_classes, :n_classes]
+
+
+def label_cells(confusion, y_true, y_pred):
+    """The cell of each instance of 1-D labels in the full matrix of ``confusion``."""
+    classes = np.asarray(confusion.display_labels[:len(confusion.display_labels)
+                                                  - confusion.has_none])
+    order = np.argsort(classes, kind="stable")
+    true, pred = (order[np.searchsorted(classes[order], np.asarray(y))]
+                  for y in (y_true, y_pred))
+    return true * confusion.matrix.shape[0] + pred
+
+
+def cell_matrices(cells, size, sample_weight, weights):
+    """The full matrices (flattened rows of ``size`` cells) of 1-D labels whose instances
+    fall in ``cells``, under each row of instance ``weights`` (times ``sample_weight``):
+    each instance adds its weight to its own cell, one sparse product for all rows."""
+    n_samples = len(cells)
+    user = np.ones(n_samples) if sample_weight is None else sample_weight
+    instances = sp.csr_array((user, cells, np.arange(n_samples + 1)),
+                             shape=(n_samples, size))
+    return np.asarray((instances.T @ weights.T).T)
+
+
+def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, params, *,
+                     column_labels=None, zero_division, include_none, confidence_level,
+                     random_state):
+    """``(low, high)``, each of shape ``(n_rows, 3)``: the bootstrap percentile intervals of
+    every score of the report of ``confusion`` (``full``, before ``labels=``; of ``kind``
+    with ``params``), from :data:`REPORT_RESAMPLES` resamples whose scores are all read at
+    once (:func:`~._scores.report_reader`).
+
+    1-D labels without ``sample_weight``: the cells of ``full`` are resampled (a
+    multinomial draw), never the instances. Otherwise the instances are resampled and the
+    full matrices of all resamples built at once (:func:`cell_matrices`,
+    :func:`resampled_matrices`), or one by one for targets of another array library or
+    Dask. The draws are those of :func:`score_confidence_interval`
+    (``method="percentile"``, ``n_resamples=999``) with the same ``random_state``.
+    """
+    read = report_reader(confusion, zero_division=zero_division, include_none=include_none)
+    rng = np.random.default_rng(random_state)
+    n_samples, shape = full.n_samples, full.matrix.shape
+    two_dimensional = any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (y_true, y_pred))
+    single_label = full.true_classes is not None and not two_dimensional
+    if single_label and sample_weight is None:
+        counts = np.rint(full.matrix).astype(np.int64).ravel()
+        cells = np.flatnonzero(counts)
+        matrices = np.zeros((REPORT_RESAMPLES, full.matrix.size))
+        matrices[:, cells] = rng.multinomial(n_samples, counts[cells] / n_samples,
+                                             size=REPORT_RESAMPLES)
+        values = read(matrices.reshape(-1, *shape))
+    else:
+        user = check_sample_weight(sample_weight, n_samples)
+        if single_label:
+            cells = label_cells(full, y_true, y_pred)
+
+            def build(weights):
+                return cell_matrices(cells, full.matrix.size, user, weights)
+        elif batches_terms(kind, y_true, y_pred):
+            def build(weights):
+                return resampled_matrices(kind, params, y_true, y_pred, user, weights,
+                                          "the report's intervals",
+                                          column_labels=column_labels)
+        else:
+            def build(weights):
+                return np.stack([confusions(
+                    kind, y_true, y_pred, sample_weight=w if user is None else w * user,
+                    params=params, warn=False, column_labels=column_labels)[0].matrix
+                    for w in weights])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the report on the data warns, resamples never
+            values = np.concatenate([
+                read(build(weights).reshape(-1, *shape))
+                for weights in instance_weights(rng, n_samples, REPORT_RESAMPLES, False)])
+    alpha = 1 - float(confidence_level)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a score undefined in every resample: nan bounds
+        return (np.nanpercentile(values, 100 * alpha / 2, axis=0),
+                np.nanpercentile(values, 100 * (1 - alpha / 2), axis=0))
 
 
 def _terms_of(kind):

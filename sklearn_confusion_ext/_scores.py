@@ -7,7 +7,6 @@ Per-class counts are always taken from the full matrix, then the classes
 asked for with ``labels=`` are kept, as :mod:`sklearn.metrics` does.
 """
 
-import warnings
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
@@ -20,7 +19,6 @@ from ._core.validation import (
     check_column_selection,
     check_confusion_matrix,
     check_label_list,
-    check_sample_weight,
     common_integer_labels,
 )
 
@@ -334,47 +332,6 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
 
 
 _SCORE_KEYS = ("precision", "recall", "f1-score")
-# Resamples of the intervals of a report (confidence_level=).
-REPORT_RESAMPLES = 999
-
-
-def report_intervals(y_true, y_pred, sample_weight, full, confusion, build, *,
-                     zero_division, include_none, confidence_level, random_state):
-    """``(low, high)``, each of shape ``(n_rows, 3)``: the bootstrap percentile intervals of
-    every score of the report of ``confusion`` (``full``, before ``labels=``), from one pass
-    of :data:`REPORT_RESAMPLES` resamples whose scores are all read at once
-    (:func:`report_reader`).
-
-    1-D labels without ``sample_weight``: the cells of ``full`` are resampled (a
-    multinomial draw), never the instances. Otherwise the instances are resampled and
-    ``build(weights)`` gives the full confusion of each resample (its instance weights
-    times ``sample_weight``). The draws are those of :func:`score_confidence_interval`
-    (``method="percentile"``, ``n_resamples=999``) with the same ``random_state``.
-    """
-    read = report_reader(confusion, zero_division=zero_division, include_none=include_none)
-    rng = np.random.default_rng(random_state)
-    n_samples = full.n_samples
-    two_dimensional = any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (y_true, y_pred))
-    if full.true_classes is not None and not two_dimensional and sample_weight is None:
-        counts = np.rint(full.matrix).astype(np.int64).ravel()
-        cells = np.flatnonzero(counts)
-        matrices = np.zeros((REPORT_RESAMPLES, full.matrix.size))
-        matrices[:, cells] = rng.multinomial(n_samples, counts[cells] / n_samples,
-                                             size=REPORT_RESAMPLES)
-        matrices = matrices.reshape(-1, *full.matrix.shape)
-    else:
-        user = check_sample_weight(sample_weight, n_samples)
-        user = 1.0 if user is None else user
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the report on the data warns, resamples never
-            matrices = np.stack([build(np.bincount(rng.integers(0, n_samples, n_samples),
-                                                   minlength=n_samples) * user).matrix
-                                 for _ in range(REPORT_RESAMPLES)])
-    values, alpha = read(matrices), 1 - float(confidence_level)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a score undefined in every resample: nan bounds
-        return (np.nanpercentile(values, 100 * alpha / 2, axis=0),
-                np.nanpercentile(values, 100 * (1 - alpha / 2), axis=0))
 
 
 def report_reader(confusion, *, zero_division="warn", include_none="auto"):

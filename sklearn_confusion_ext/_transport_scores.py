@@ -10,6 +10,7 @@ import numpy as np
 from ._core.confusion import Confusion
 from ._core.params import validate_params
 from ._core.user_warnings import warn
+from ._resampling import report_intervals
 from ._scores import (
     accuracy_from_confusion,
     binary_matrix,
@@ -17,9 +18,8 @@ from ._scores import (
     confusion_for_labels,
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
-    report_intervals,
 )
-from ._transport import transport_confusion
+from ._transport import TRANSPORT, transport_confusion
 
 
 @validate_params()
@@ -253,13 +253,9 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     confusion, class_names = confusion_for_labels(full, labels)
     intervals = None
     if confidence_level is not None:
-        def build(weights):
-            return transport_confusion(y_true, y_pred, labels=None, weighting=weighting,
-                                       sample_weight=weights, empty=empty,
-                                       column_labels=labels)
-
         intervals = report_intervals(
-            y_true, y_pred, sample_weight, full, confusion, build,
+            y_true, y_pred, sample_weight, full, confusion, TRANSPORT,
+            {"weighting": weighting, "empty": empty}, column_labels=labels,
             zero_division=zero_division, include_none=include_none,
             confidence_level=confidence_level, random_state=random_state)
     return classification_report_from_confusion(

@@ -40,7 +40,14 @@ from ._measures import (
     symmetric_balanced_accuracy_score,
 )
 from ._mlcm import _MLCM_METHODS
-from ._resampling import batches_terms, instance_weights, resampled_matrices, swap_indicators
+from ._resampling import (
+    batches_terms,
+    cell_matrices,
+    instance_weights,
+    label_cells,
+    resampled_matrices,
+    swap_indicators,
+)
 from ._scores import (
     accuracy_from_confusion,
     binary_matrix,
@@ -461,11 +468,8 @@ class _Data:
         if not self.batches():
             return None
         if self.single_label:  # each instance adds its weight to its own cell
-            user = np.ones(self.n_samples) if self.sample_weight is None \
-                else self.sample_weight
-            cells = sp.csr_array((user, self.instance_cells(), np.arange(self.n_samples + 1)),
-                                 shape=(self.n_samples, self.confusion.matrix.size))
-            return np.asarray((cells.T @ weights.T).T)
+            return cell_matrices(self.instance_cells(), self.confusion.matrix.size,
+                                 self.sample_weight, weights)
         return resampled_matrices(self.score.kind, self.score.params, self.y_true, self.y_pred,
                                   self.sample_weight, weights, "score_confidence_interval",
                                   column_labels=self.score.labels).reshape(len(weights), -1)
@@ -490,12 +494,7 @@ class _Data:
 
     def instance_cells(self):
         """The cell of each instance in the full matrix (1-D labels)."""
-        classes = np.asarray(self.confusion.display_labels[:len(self.confusion.display_labels)
-                                                           - self.confusion.has_none])
-        order = np.argsort(classes, kind="stable")
-        true, pred = (order[np.searchsorted(classes[order], np.asarray(y))]
-                      for y in (self.y_true, self.y_pred))
-        return true * self.confusion.matrix.shape[0] + pred
+        return label_cells(self.confusion, self.y_true, self.y_pred)
 
     def bootstrap(self, rng, n_resamples):
         if self.cells is not None:
