@@ -151,12 +151,7 @@ class ConfusionPosterior:
         ``(alpha_kj - 1) / sum(alpha_ki - 1 over alpha_ki > 1)``; a row with no entry above
         1 has its mode at the vertex of its largest parameter (the first, on ties).
         """
-        excess = np.maximum(self.alpha - 1, 0)
-        totals = excess.sum(axis=1, keepdims=True)
-        modes = np.divide(excess, totals, out=np.zeros_like(excess), where=totals > 0)
-        flat = totals.ravel() == 0
-        modes[flat, np.argmax(self.alpha[flat], axis=1)] = 1.0
-        return modes
+        return dirichlet_mode(self.alpha)
 
     @validate_params()
     def credible_interval(self, level=0.95, method="equal-tailed"):
@@ -333,6 +328,29 @@ class ConfusionPosterior:
         forward = (self.alpha[i, j], rest[i, j])
         backward = (self.alpha[j, i], rest[j, i])
         return _prob_beta_greater(forward, backward)
+
+
+def dirichlet_mode(alpha):
+    """Modes of the Dirichlet distributions of the rows of ``alpha`` (Lemma 2, with the
+    boundary rule of :meth:`ConfusionPosterior.mode`)."""
+    excess = np.maximum(alpha - 1, 0)
+    totals = excess.sum(axis=1, keepdims=True)
+    modes = np.divide(excess, totals, out=np.zeros_like(excess), where=totals > 0)
+    flat = totals.ravel() == 0
+    modes[flat, np.argmax(alpha[flat], axis=1)] = 1.0
+    return modes
+
+
+def dirichlet_logpdf(points, alpha):
+    """Log density of ``Dirichlet(alpha)`` at ``points`` of shape ``(..., r)`` on the simplex.
+
+    ``+inf`` at a boundary point where a parameter is below 1, ``-inf`` where one is above
+    1 (``xlogy``: a parameter of exactly 1 contributes nothing there).
+    """
+    alpha = np.asarray(alpha, dtype=float)
+    normalizer = special.gammaln(alpha.sum()) - special.gammaln(alpha).sum()
+    with np.errstate(invalid="ignore"):
+        return normalizer + special.xlogy(alpha - 1, points).sum(axis=-1)
 
 
 def _per_class(matrices):

@@ -197,17 +197,7 @@ class PosteriorIntervalDisplay:
         if isinstance(rows, str):  # "auto"
             small = n_classes <= _MAX_CLASSES_FOREST
             return int(not small), (list(range(n_classes)) if small else [])
-        positions = []
-        for row in np.ravel(np.asarray(rows, dtype=object)):
-            if isinstance(row, str) and row in names:
-                positions.append(names.index(row))
-            elif (isinstance(row, (int, np.integer)) and not isinstance(row, bool)
-                  and 0 <= row < n_classes):
-                positions.append(int(row))
-            else:
-                raise ValueError(f"rows names the actual classes by position (0 to "
-                                 f"{n_classes - 1}) or by display name; got {row!r}.")
-        return 1, positions
+        return 1, class_positions(rows, names, "rows")
 
     def _draw_matrix(self, ax, names, colorbar_axes):
         """The heat map of the posterior means; up to 10 classes, with each cell's half
@@ -266,3 +256,20 @@ def _one_column(container, n_classes, matrix_view, n_forests):
     heights = [n_classes * _cell_size(n_classes)] * matrix_view + [1.2] * n_forests
     return container.subplots(len(heights), 1, squeeze=False, sharex=True,
                               height_ratios=heights).ravel()
+
+
+def class_positions(values, names, what):
+    """The positions of the classes ``values`` names, by position or by display name
+    (``what``, the parameter, names them in the error)."""
+    positions = []
+    for value in np.ravel(np.asarray(values, dtype=object)):
+        if isinstance(value, str) and value in names:
+            positions.append(names.index(value))
+        elif (isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+              and 0 <= value < len(names)):
+            positions.append(int(value))
+        else:
+            noun = "the actual classes" if what == "rows" else "classes"
+            raise ValueError(f"{what} names {noun} by position (0 to {len(names) - 1}) or "
+                             f"by display name; got {value!r}.")
+    return positions
