@@ -175,9 +175,9 @@ def transport_confusions(kind, y_true, y_pred, *, labels, weighting, sample_weig
 
 @validate_params()
 def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
-                              sample_weight=None, empty="null_class", n_jobs=None,
-                              chunk_size=None):
-    """Sub-pixel confusion matrix (SCM) bounds over all optimal transport plans.
+                              sample_weight=None, empty="null_class", form="bounds",
+                              n_jobs=None, chunk_size=None):
+    r"""Sub-pixel confusion matrix (SCM) bounds over all optimal transport plans.
 
     Proposition 9 of Erbani et al. (2024): entry ``ij`` of an instance's SCM
     interval is the minimum and maximum of ``pi_ij`` over every optimal plan.
@@ -188,17 +188,29 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
     and summed like the TCM, which lies between them. Cost grows as
     ``n_samples * n_classes**2``.
 
+    With the default ``weighting="uniform"`` this is the paper's SCM\\ :sup:`ext`
+    (Section VII-A): each instance normalized, then summed, every entry an
+    interval. ``form="center"`` gives it as the paper prints it (Tables 6c and
+    7c), ``[a, b]`` written ``(a + b)/2 ± (b - a)/2``; the diagonal, shared by
+    every optimal plan, has half-width 0.
+
     Parameters
     ----------
     y_true, y_pred, labels, weighting, sample_weight, empty, n_jobs, chunk_size
         As in :func:`transport_confusion_matrix`.
+    form : {"bounds", "center"}, default="bounds"
+        Return the interval of each entry as its bounds ``(lower, upper)`` or
+        as its centre and half-width ``(center, half_width)``.
 
     Returns
     -------
-    lower : ndarray of shape (n_labels, n_labels)
-        Sum of the entry-wise minima.
-    upper : ndarray of shape (n_labels, n_labels)
-        Sum of the entry-wise maxima.
+    lower, upper : ndarray of shape (n_labels, n_labels)
+        With ``form="bounds"``: the sums of the entry-wise minima and maxima.
+    center, half_width : ndarray of shape (n_labels, n_labels)
+        With ``form="center"``: ``(lower + upper) / 2`` and
+        ``(upper - lower) / 2``, the paper's ``center ± half-width``
+        (``half_width <= center``, as ``lower >= 0``). The centre is the
+        point value the paper takes for an F1-score of SCM\\ :sup:`ext`.
 
     Examples
     --------
@@ -215,10 +227,27 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
            [0.   , 0.   , 0.333, 0.333],
            [0.   , 0.   , 0.   , 0.   ],
            [0.   , 0.   , 0.   , 0.   ]])
+
+    The same intervals as centre and half-width (Table 6c's form):
+
+    >>> center, half_width = subpixel_confusion_matrix(
+    ...     [[2, 1, 0, 0]], [[0, 0, 1, 2]], empty="error", form="center")
+    >>> center[0].round(3), half_width[0].round(3)
+    (array([0.   , 0.   , 0.167, 0.5  ]), array([0.   , 0.   , 0.167, 0.167]))
     """
-    return SUBPIXEL.finish(transport_confusions(
+    lower, upper = SUBPIXEL.finish(transport_confusions(
         SUBPIXEL, y_true, y_pred, labels=labels, weighting=weighting,
         sample_weight=sample_weight, empty=empty, n_jobs=n_jobs, chunk_size=chunk_size), None)
+    if form == "center":
+        return bounds_as_center(lower, upper)
+    return lower, upper
+
+
+def bounds_as_center(lower, upper):
+    """``(center, half_width)`` of the intervals ``[lower, upper]`` (any array library);
+    the half-width is clipped at 0 where rounding puts ``upper`` a hair below ``lower``."""
+    half_width = (upper - lower) / 2
+    return (upper + lower) / 2, half_width * (half_width > 0)
 
 
 @validate_params()

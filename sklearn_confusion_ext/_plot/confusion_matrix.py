@@ -16,11 +16,11 @@ import functools
 import numpy as np
 import scipy.sparse as sp
 
-from .._core.confusion import NONE_LABEL, normalize_confusion
+from .._core.confusion import NONE_LABEL, Confusion, normalize_confusion
 from .._core.params import validate_params
 from .._mlcm import mlcm_confusion
 from .._reading import prevalence_ranking
-from .._transport import transport_confusion
+from .._transport import SUBPIXEL, bounds_as_center, transport_confusion, transport_confusions
 from .docs import fill_doc
 from .layout import grown_size, set_class_ticks
 from .matplotlib_check import check_matplotlib
@@ -109,7 +109,15 @@ weighting : {"uniform", "true", "pred"} or callable, default="uniform"
     Weight of each instance's transport plan, as in :func:`transport_confusion_matrix`.
 empty : {"null_class", "skip", "error"}, default="null_class"
     What to do with an instance whose label or prediction has no mass, as in
-    :func:`transport_confusion_matrix`.""",
+    :func:`transport_confusion_matrix`.
+subpixel : bool, default=False
+    Draw the sub-pixel confusion matrix instead (:func:`subpixel_confusion_matrix` with
+    ``form="center"``; SCM\\ :sup:`ext` of Erbani et al. 2024 with the default weighting):
+    each cell is the interval of its value over all optimal plans, colored by its centre
+    and written "centre±half-width" as the paper's Tables 6c and 7c (the diagonal, shared
+    by every plan, as a single value). ``normalize`` divides both by the transport
+    matrix's row, column or total sums (true masses, predicted masses), so the cells
+    bound the normalized values of every optimal plan.""",
     "method": """\
 method : {"heydarian", "krstinic"}, default="heydarian"
     Which multi-label confusion matrix, as in :func:`mlcm`.""",
@@ -126,6 +134,7 @@ class _ConfusionDisplay:
         self.confusion_matrix = np.asarray(confusion_matrix)
         self.display_labels = display_labels
         self.column_labels = column_labels
+        self.half_width = None
         # Set by from_predictions/from_estimator: what the default title says besides the
         # matrix's name (its weighting or method) and the normalization applied.
         self._about, self._normalize = None, None
@@ -181,8 +190,9 @@ class _ConfusionDisplay:
         columns = rows if self.column_labels is None and n_rows == n_columns else _names(
             "column_labels", self.column_labels, n_columns, "columns")
         if ax is None:
+            per_class = (0.22, 0.22) if self.half_width is None else (0.55, 0.45)
             fig, ax = plt.subplots(figsize=grown_size(max(n_rows, n_columns), (5.4, 4.4),
-                                                      (0.22, 0.22), (12, 10)),
+                                                      per_class, (12, 10)),
                                    layout="constrained")
         else:
             fig = ax.figure
@@ -190,12 +200,12 @@ class _ConfusionDisplay:
         self.im_ = ax.imshow(matrix, **im_kw)
         self.text_ = None
         if include_values:
-            texts = format_values(matrix, values_format,
-                                  decimals=None if self._normalize is None else 2)
+            texts = self._cell_texts(values_format)
             self.text_ = np.empty_like(matrix, dtype=object)
             low, high = self.im_.cmap(0), self.im_.cmap(1.0)
             threshold = (matrix.max() + matrix.min()) / 2.0
-            size = {"fontsize": "small"} if max(n_rows, n_columns) > 10 else {}
+            small = 10 if self.half_width is None else 5  # "centre±half-width" is wider
+            size = {"fontsize": "small"} if max(n_rows, n_columns) > small else {}
             for i, j in np.ndindex(matrix.shape):
                 color = low if matrix[i, j] > threshold else high
                 self.text_[i, j] = ax.text(j, i, texts[i, j], ha="center", va="center",
@@ -211,6 +221,24 @@ class _ConfusionDisplay:
         ax.set_title(title or "")
         self.figure_, self.ax_ = fig, ax
         return self
+
+    def _cell_texts(self, values_format):
+        """The text of each cell: its value, or "centre±half-width" where the Display has
+        half-widths and the cell's is nonzero (both written with the same decimals)."""
+        decimals = None if self._normalize is None else 2
+        if self.half_width is None:
+            return format_values(self.confusion_matrix, values_format, decimals=decimals)
+        half_width = np.asarray(self.half_width, dtype=float)
+        if half_width.shape != self.confusion_matrix.shape:
+            raise ValueError(f"half_width has shape {half_width.shape}; the matrix has shape "
+                             f"{self.confusion_matrix.shape}.")
+        both = format_values(np.concatenate([self.confusion_matrix, half_width]),
+                             values_format, decimals=decimals)
+        centers, halves = np.split(both, 2)
+        texts = centers.copy()
+        for index in zip(*np.nonzero(half_width > 0)):
+            texts[index] = f"{centers[index]}\u00b1{halves[index]}"
+        return texts
 
     def _default_title(self):
         """The matrix's name, then (from the ``from_*`` methods) its weighting or method and
@@ -231,17 +259,29 @@ class _ConfusionDisplay:
         if y_train is not None and order is None:
             raise ValueError("y_train is read only to order the columns: pass "
                              "order='test-training' with it.")
-        confusion = build(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+        built = build(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+        confusion, bounds = (built, None) if isinstance(built, Confusion) else built
         matrix, names = confusion.selected(), confusion.selected_labels()
         display_labels = _class_names(display_labels, names, confusion.has_none)
         rows = columns = np.arange(len(names))
         if order == "test-training":
             rows, columns = _test_training_order(confusion, y_true, y_train, labels)
-        matrix = normalize_confusion(matrix, normalize)[np.ix_(rows, columns)]
+        half_width = None
+        if bounds is None:
+            matrix = normalize_confusion(matrix, normalize)
+        else:  # the interval bounds over the transport matrix's sums
+            totals = _totals(matrix, normalize)
+            matrix, half_width = bounds_as_center(*(bound.selected() / totals
+                                                    for bound in bounds))
+            half_width = half_width[np.ix_(rows, columns)]
+        matrix = matrix[np.ix_(rows, columns)]
         row_labels = [display_labels[i] for i in rows]
         column_labels = [display_labels[i] for i in columns]
         display = cls(matrix, display_labels=row_labels,
                       column_labels=None if column_labels == row_labels else column_labels)
+        if half_width is not None:
+            display.half_width = half_width
+            display._matrix_name = "Sub-pixel confusion matrix"
         display._about, display._normalize = about, normalize
         if include_values is None:
             include_values = matrix.shape[0] <= _MAX_CLASSES_WITH_VALUES
@@ -263,6 +303,39 @@ class _ConfusionDisplay:
         else:
             y_pred = estimator.predict(X)
         return cls._build_and_plot(build, about, y, y_pred, labels=labels, **keywords)
+
+
+def _totals(matrix, normalize):
+    """What ``normalize`` divides ``matrix``'s cells by (1 for None, and where a sum is 0:
+    the cells there are 0)."""
+    if normalize is None:
+        return 1.0
+    totals = {"true": matrix.sum(axis=1, keepdims=True),
+              "pred": matrix.sum(axis=0, keepdims=True),
+              "all": matrix.sum(keepdims=True)}[normalize]
+    return np.where(totals == 0, 1.0, totals)
+
+
+def _transport_builder(weighting, empty, subpixel):
+    """The builder of :class:`TransportConfusionMatrixDisplay`: the transport matrix, or
+    with ``subpixel`` the transport matrix and its sub-pixel bounds (for their sums)."""
+    build = functools.partial(transport_confusion, weighting=weighting, empty=empty)
+    if not subpixel:
+        return build
+
+    def build_with_bounds(y_true, y_pred, *, labels, sample_weight):
+        bounds = transport_confusions(SUBPIXEL, y_true, y_pred, labels=labels,
+                                      weighting=weighting, sample_weight=sample_weight,
+                                      empty=empty)
+        return build(y_true, y_pred, labels=labels, sample_weight=sample_weight), bounds
+
+    return build_with_bounds
+
+
+def _transport_about(weighting, subpixel):
+    """The default title's second line of a transport Display."""
+    about = _weighting_about(weighting)
+    return f"centre \u00b1 half-width, {about}" if subpixel else about
 
 
 _NORMALIZED = {"true": "normalized over true classes", "pred": "normalized over predicted "
@@ -322,11 +395,18 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
     Parameters
     ----------
     %(constructor)s
+    half_width : ndarray of shape (n_rows, n_columns), default=None
+        Half-widths of intervals centred on ``confusion_matrix`` (the sub-pixel matrix of
+        :func:`subpixel_confusion_matrix` with ``form="center"``): cells with a positive
+        half-width are written "centre±half-width", as Erbani et al. (2024) print
+        SCM\\ :sup:`ext` in Tables 6c and 7c.
 
     Attributes
     ----------
     confusion_matrix : ndarray of shape (n_rows, n_columns)
-        The matrix.
+        The matrix (with ``half_width``, the intervals' centres).
+    half_width : ndarray of shape (n_rows, n_columns) or None
+        The intervals' half-widths.
     im_ : matplotlib AxesImage
         The image of the matrix.
     text_ : ndarray of matplotlib Text, or None
@@ -339,6 +419,7 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
     See Also
     --------
     transport_confusion_matrix : The matrix.
+    subpixel_confusion_matrix : The intervals of ``subpixel=True``.
     MLCMDisplay : The display of the multi-label confusion matrix.
 
     Examples
@@ -350,23 +431,34 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
     ...     [[1, 1, 0], [0, 0, 1]], [[1, 0, 1], [0, 0, 1]], weighting="true")
     >>> display.confusion_matrix.shape, [t.get_text() for t in display.ax_.get_yticklabels()]
     ((4, 4), ['0', '1', '2', 'none'])
+
+    Intervals written as the paper prints SCM\\ :sup:`ext` (Table 6c, first row):
+
+    >>> display = TransportConfusionMatrixDisplay(
+    ...     [[121.6, 32.6], [24.0, 86.9]], half_width=[[0, 9.3], [8.0, 0]])
+    >>> display = display.plot(values_format=".1f", colorbar=False)
+    >>> [text.get_text() for text in display.text_.ravel()]
+    ['121.6', '32.6±9.3', '24.0±8.0', '86.9']
     """
 
     _matrix_name = "Transport confusion matrix"
 
     @validate_params("TransportConfusionMatrixDisplay")
-    def __init__(self, confusion_matrix, *, display_labels=None, column_labels=None):
+    def __init__(self, confusion_matrix, *, display_labels=None, column_labels=None,
+                 half_width=None):
         super().__init__(confusion_matrix, display_labels=display_labels,
                          column_labels=column_labels)
+        self.half_width = None if half_width is None else np.asarray(half_width)
 
     @classmethod
     @validate_params()
     @_fill_doc
     def from_predictions(cls, y_true, y_pred, *, labels=None, sample_weight=None,
-                         weighting="uniform", empty="null_class", normalize=None,
-                         display_labels=None, order=None, y_train=None, include_values=None,
-                         cmap="viridis", xticks_rotation="auto", values_format=None,
-                         ax=None, colorbar=True, im_kw=None, text_kw=None, title="auto"):
+                         weighting="uniform", empty="null_class", subpixel=False,
+                         normalize=None, display_labels=None, order=None, y_train=None,
+                         include_values=None, cmap="viridis", xticks_rotation="auto",
+                         values_format=None, ax=None, colorbar=True, im_kw=None,
+                         text_kw=None, title="auto"):
         """Build the transport-based confusion matrix of predictions and plot it.
 
         Parameters
@@ -403,10 +495,19 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
                [0., 0., 1.]])
         >>> [text.get_text() for text in display.ax_.get_xticklabels()]
         ['cat', 'dog', 'fox']
+
+        The sub-pixel intervals, as centre±half-width (the diagonal is exact):
+
+        >>> display = TransportConfusionMatrixDisplay.from_predictions(
+        ...     [[2, 1, 0, 0], [1, 0, 0, 0]], [[0, 0, 1, 2], [1, 0, 0, 0]], subpixel=True)
+        >>> [text.get_text() for text in display.text_[0]]
+        ['1.00', '0', '0.17±0.17', '0.50±0.17']
+        >>> display.ax_.get_title()
+        'Sub-pixel confusion matrix\\n(centre ± half-width, weighting: uniform)'
         """
-        build = functools.partial(transport_confusion, weighting=weighting, empty=empty)
         return cls._build_and_plot(
-            build, _weighting_about(weighting), y_true, y_pred, labels=labels,
+            _transport_builder(weighting, empty, subpixel),
+            _transport_about(weighting, subpixel), y_true, y_pred, labels=labels,
             sample_weight=sample_weight,
             normalize=normalize, display_labels=display_labels, order=order, y_train=y_train,
             include_values=include_values, cmap=cmap, xticks_rotation=xticks_rotation,
@@ -418,7 +519,8 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
     @_fill_doc
     def from_estimator(cls, estimator, X, y, *, response_method="auto", labels=None,
                        sample_weight=None, weighting="uniform", empty="null_class",
-                       normalize=None, display_labels=None, order=None, y_train=None,
+                       subpixel=False, normalize=None, display_labels=None, order=None,
+                       y_train=None,
                        include_values=None, cmap="viridis", xticks_rotation="auto",
                        values_format=None, ax=None, colorbar=True, im_kw=None, text_kw=None,
                        title="auto"):
@@ -465,9 +567,9 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
         >>> [text.get_text() for text in display.text_[0]]
         ['0.98', '0.02', '<0.01']
         """
-        build = functools.partial(transport_confusion, weighting=weighting, empty=empty)
         return cls._predict_and_plot(
-            build, _weighting_about(weighting), estimator, X, y,
+            _transport_builder(weighting, empty, subpixel),
+            _transport_about(weighting, subpixel), estimator, X, y,
             response_method=response_method, labels=labels,
             sample_weight=sample_weight, normalize=normalize, display_labels=display_labels,
             order=order, y_train=y_train, include_values=include_values, cmap=cmap,

@@ -1,4 +1,7 @@
-"""Bar charts comparing how two confusion matrices rank the classes by F1-score."""
+"""Bar charts comparing how confusion matrices rank the classes by F1-score."""
+
+from collections.abc import Mapping
+from string import ascii_uppercase
 
 import numpy as np
 
@@ -14,42 +17,60 @@ from .matplotlib_check import check_matplotlib
 _MAX_CLASSES_STANDING = 10
 
 _DOCS = {"panels": """\
-ax : sequence of two matplotlib Axes, Figure or SubFigure, default=None
-    Where to draw the two panels: two Axes (left, right), or a Figure or SubFigure that
-    is filled with them; a single Axes raises ``ValueError``. By default a new figure
-    sized to the number of classes (at most 12 x 10 inches).
+ax : sequence of matplotlib Axes, Figure or SubFigure, default=None
+    Where to draw the panels: two Axes (left, right) for two matrices, ``k * k`` Axes
+    (row by row) for the grid of ``k`` matrices, or a Figure or SubFigure that is filled
+    with them; another number of Axes raises ``ValueError``. By default a new figure
+    sized to the number of classes and matrices (at most 12 x 10 inches for two, 14 x 14
+    for a grid).
 figsize : tuple of two floats, default=None
     Size in inches of the new figure (not with ``ax``).""",
 }
 
 
 class RankingComparisonDisplay:
-    """F1 re-ordering bar charts of two confusion matrices (Erbani et al. 2024, Figures 6-7).
+    """F1 re-ordering bar charts of confusion matrices (Erbani et al. 2024, Figures 6-7).
 
-    Left: ``matrix_a``'s F1-scores in the order of ``matrix_b``'s ranking; right: the
-    converse. Ordered charts mean the two matrices rank the classes alike; the titles give
-    the F1 ranking disorder Delta of eq. (52).
+    Two matrices: left, ``matrix_a``'s F1-scores in the order of ``matrix_b``'s ranking;
+    right, the converse. Ordered charts mean the two matrices rank the classes alike; the
+    titles give the F1 ranking disorder Delta of eq. (52).
+
+    ``k`` matrices (``f1_b=None``, :meth:`from_matrices_pairwise`): the ``k x k`` grid of
+    Figures 6 and 7, panel ``(i, j)`` the F1-scores of matrix ``i`` in the order of
+    matrix ``j``'s ranking, with ``Delta(M_i, M_j)`` in each off-diagonal panel; the
+    diagonal shows each matrix's own F1-scores, sorted.
 
     Parameters
     ----------
-    f1_a, f1_b : ndarray of shape (n_classes,)
-        Per-class F1-scores of the two matrices.
-    names : tuple of str, default=("A", "B")
-        Names of the two matrices, in the titles.
+    f1_a : ndarray of shape (n_classes,) or (n_matrices, n_classes)
+        Per-class F1-scores of the first matrix; or, with ``f1_b=None``, those of every
+        matrix, one row each (at least two rows).
+    f1_b : ndarray of shape (n_classes,), default=None
+        Per-class F1-scores of the second matrix.
+    names : sequence of str, default=None
+        Names of the matrices, in the titles; "A", "B", ... by default.
     display_labels : list, default=None
         Class names; class indices by default.
 
     Attributes
     ----------
-    f1_a, f1_b : ndarray of shape (n_classes,)
-        The F1-scores drawn.
+    f1_a, f1_b : ndarray
+        The F1-scores as given (``f1_b`` None for a grid).
+    f1_scores : ndarray of shape (n_matrices, n_classes)
+        The F1-scores of every matrix, one row each.
     delta_ab, delta_ba : float
-        The F1 ranking disorders (set by :meth:`from_matrices`; in the titles).
+        The F1 ranking disorders of two matrices (set by :meth:`from_matrices`; in the
+        titles).
+    deltas : ndarray of shape (n_matrices, n_matrices)
+        ``deltas[i, j]`` is ``Delta(M_i, M_j)`` (set by :meth:`from_matrices_pairwise`,
+        and by :meth:`from_matrices`; in the grid's panels).
     figure_ : matplotlib Figure
         The figure drawn on.
-    axes_ : ndarray of two matplotlib Axes
-        The two panels. Up to 10 classes the bars stand, class names below them; above,
-        the bars lie, class names beside them, the highest-ranked class on top.
+    axes_ : ndarray of matplotlib Axes
+        The two panels, or the ``(k, k)`` grid of panels. With two matrices, up to 10
+        classes the bars stand, class names below them; above, the bars lie, class names
+        beside them, the highest-ranked class on top. In a grid the bars stand, class
+        names below them up to 10 classes.
 
     Examples
     --------
@@ -61,12 +82,39 @@ class RankingComparisonDisplay:
     >>> display = RankingComparisonDisplay.from_matrices(a, b, names=("TCM", "MLCM"))
     >>> round(display.delta_ab, 3)
     113.537
+
+    Three matrices, every pair:
+
+    >>> c = [[6, 3, 1], [2, 6, 2], [1, 1, 8]]
+    >>> display = RankingComparisonDisplay.from_matrices_pairwise({"a": a, "b": b, "c": c})
+    >>> display.axes_.shape, display.deltas.round(1)
+    ((3, 3), array([[  0. , 113.5,  58.2],
+           [ 78.2,   0. ,  78.2],
+           [ 43.6,  54.1,   0. ]]))
     """
 
     @validate_params("RankingComparisonDisplay")
-    def __init__(self, f1_a, f1_b, *, names=("A", "B"), display_labels=None):
-        self.f1_a, self.f1_b = np.asarray(f1_a), np.asarray(f1_b)
-        self.names, self.display_labels = tuple(names), display_labels
+    def __init__(self, f1_a, f1_b=None, *, names=None, display_labels=None):
+        self.f1_a = np.asarray(f1_a, dtype=float)
+        self.f1_b = None if f1_b is None else np.asarray(f1_b, dtype=float)
+        if self.f1_b is None:
+            if self.f1_a.ndim != 2 or self.f1_a.shape[0] < 2:
+                raise ValueError(f"Without f1_b, f1_a must hold the F1-scores of at least "
+                                 f"two matrices, one row each; got shape {self.f1_a.shape}.")
+            self.f1_scores = self.f1_a
+        else:
+            if self.f1_a.shape != self.f1_b.shape or self.f1_a.ndim != 1:
+                raise ValueError(f"f1_a and f1_b must be 1-D arrays of the same length; got "
+                                 f"shapes {self.f1_a.shape} and {self.f1_b.shape}.")
+            self.f1_scores = np.stack([self.f1_a, self.f1_b])
+        n_matrices = len(self.f1_scores)
+        if names is None:
+            names = (ascii_uppercase[:n_matrices] if n_matrices <= len(ascii_uppercase)
+                     else [f"M{k + 1}" for k in range(n_matrices)])
+        self.names, self.display_labels = tuple(str(name) for name in names), display_labels
+        if len(self.names) != n_matrices:
+            raise ValueError(f"names must hold {n_matrices} names, one per matrix; got "
+                             f"{len(self.names)}.")
 
     @classmethod
     @validate_params()
@@ -110,12 +158,84 @@ class RankingComparisonDisplay:
                       display_labels=display_labels)
         display.delta_ab = f1_ranking_disorder(first, second)
         display.delta_ba = f1_ranking_disorder(second, first)
+        display.deltas = np.array([[0.0, display.delta_ab], [display.delta_ba, 0.0]])
+        return display.plot(ax=ax, figsize=figsize)
+
+    @classmethod
+    @validate_params()
+    @fill_doc(_DOCS)
+    def from_matrices_pairwise(cls, matrices, *, names=None, display_labels=None, ax=None,
+                               figsize=None):
+        """Compare every pair of several confusion matrices in a grid, then plot.
+
+        Figures 6 and 7 of Erbani et al. (2024): panel ``(i, j)`` draws the F1-scores of
+        matrix ``i`` in the order of matrix ``j``'s ranking (decreasing F1-scores), with
+        the F1 ranking disorder ``Delta(M_i, M_j)`` of eq. (52) in the panel; the
+        diagonal panels are each matrix's own F1-scores, sorted.
+
+        Parameters
+        ----------
+        matrices : sequence of array-like of shape (n_classes, n_classes), or dict
+            At least two confusion matrices over the same classes, rows true and
+            columns predicted classes; a dict maps each matrix's name to it.
+        names : sequence of str, default=None
+            Names of the matrices (not with a dict, whose keys are the names); "A",
+            "B", ... by default.
+        display_labels : list of str, default=None
+            Class names; class indices by default.
+        %(panels)s
+
+        Returns
+        -------
+        display : RankingComparisonDisplay
+            With ``f1_scores``, ``deltas``, ``figure_`` and ``axes_`` (the grid).
+
+        See Also
+        --------
+        f1_ranking_disorder : Delta of two matrices.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_confusion_ext import (RankingComparisonDisplay,
+        ...                                    transport_confusion_matrix)
+        >>> y_true = [[1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1]]
+        >>> y_pred = [[1, 0, 0], [0, 1, 1], [0, 0, 1], [1, 1, 1]]
+        >>> matrices = {weighting: transport_confusion_matrix(
+        ...     y_true, y_pred, weighting=weighting, empty="error")
+        ...     for weighting in ("uniform", "true", "pred")}
+        >>> display = RankingComparisonDisplay.from_matrices_pairwise(matrices)
+        >>> display.names, display.deltas.shape
+        (('uniform', 'true', 'pred'), (3, 3))
+        """
+        if isinstance(matrices, Mapping):
+            if names is not None:
+                raise ValueError("names are the keys of the matrices' dict; pass a list of "
+                                 "matrices to name them with names=.")
+            names, matrices = list(matrices.keys()), list(matrices.values())
+        if isinstance(matrices, np.ndarray) and matrices.ndim == 3:
+            matrices = list(matrices)
+        if isinstance(matrices, (str, bytes)) or not hasattr(matrices, "__len__") \
+                or len(matrices) < 2:
+            raise ValueError("matrices must hold at least two confusion matrices (a list, "
+                             "or a dict of name: matrix).")
+        checked = [check_confusion_matrix(matrix, f"matrices[{k}]")
+                   for k, matrix in enumerate(matrices)]
+        if len({matrix.shape for matrix in checked}) > 1:
+            raise ValueError(f"matrices must be over the same classes; got shapes "
+                             f"{[matrix.shape for matrix in checked]}.")
+        display = cls(np.stack([_f1_scores(matrix) for matrix in checked]), names=names,
+                      display_labels=display_labels)
+        display.deltas = np.array([[0.0 if i == j else f1_ranking_disorder(first, second)
+                                    for j, second in enumerate(checked)]
+                                   for i, first in enumerate(checked)])
         return display.plot(ax=ax, figsize=figsize)
 
     @validate_params()
     @fill_doc(_DOCS)
     def plot(self, *, ax=None, figsize=None):
-        """Draw the two re-ordered bar charts.
+        """Draw the two re-ordered bar charts, or the grid of every pair.
 
         Parameters
         ----------
@@ -124,7 +244,7 @@ class RankingComparisonDisplay:
         Returns
         -------
         self
-            With ``figure_`` and ``axes_`` (the two panels).
+            With ``figure_`` and ``axes_`` (the two panels, or the grid).
 
         Examples
         --------
@@ -143,12 +263,14 @@ class RankingComparisonDisplay:
         (2, 0)
         """
         check_matplotlib(f"{type(self).__name__}.plot")
-        n_classes = len(self.f1_a)
+        n_classes = self.f1_scores.shape[1]
         labels = ([str(k) for k in range(n_classes)] if self.display_labels is None
                   else [str(name) for name in self.display_labels])
         if len(labels) != n_classes:
             raise ValueError(f"display_labels has {len(labels)} names for {n_classes} "
                              f"classes; pass {n_classes} names.")
+        if self.f1_b is None:
+            return self._plot_grid(labels, ax, figsize)
         standing = n_classes <= _MAX_CLASSES_STANDING
         longest = max(len(label) for label in short_names(labels))
         size = ((min(max(8, 0.5 * n_classes + 5), 12), 3.5 + 0.07 * longest) if standing
@@ -174,4 +296,41 @@ class RankingComparisonDisplay:
             panel.set_title(title if delta is None else f"{title}\nDelta = {delta:.1f}",
                             fontsize="medium")
         self.figure_, self.axes_ = fig, np.asarray(axes, dtype=object)
+        return self
+
+    def _plot_grid(self, labels, ax, figsize):
+        """The ``k x k`` grid: panel ``(i, j)`` is matrix ``i``'s F1-scores ranked by
+        matrix ``j``; matrices name the rows (left) and the rankings the columns (top)."""
+        k, n_classes = self.f1_scores.shape
+        named = n_classes <= _MAX_CLASSES_STANDING
+        longest = max(len(label) for label in short_names(labels)) if named else 0
+        side = min(1.0 + (2.2 + 0.06 * longest if named else 1.9) * k, 14)
+        fig, axes = panel_axes(ax, k * k, f"a grid of {k} x {k}", figsize, (side, side),
+                               lambda container: container.subplots(k, k).ravel())
+        deltas = getattr(self, "deltas", None)
+        orders = [np.argsort(-scores, kind="stable") for scores in self.f1_scores]
+        for index, panel in enumerate(axes):
+            i, j = divmod(index, k)
+            order = orders[j]
+            panel.bar(np.arange(n_classes), self.f1_scores[i][order],
+                      color="tab:blue" if i != j else "tab:gray", width=0.8)
+            panel.set_ylim(0, 1.05)
+            panel.set_xlim(-0.6, n_classes - 0.4)
+            if named:
+                set_class_ticks(panel, "x", [labels[c] for c in order])
+            else:
+                panel.set_xticks([])
+            if j:
+                panel.tick_params(axis="y", labelleft=False)
+            else:
+                panel.set_ylabel(f"F1 of {self.names[i]}")
+            if i == 0:
+                panel.set_title(f"ranked by {self.names[j]}", fontsize="medium")
+            if deltas is not None and i != j:
+                panel.text(0.97, 0.95, f"\u0394 = {deltas[i, j]:.1f}",
+                           transform=panel.transAxes, ha="right", va="top",
+                           fontsize="small", bbox={"facecolor": "white", "alpha": 0.8,
+                                                   "edgecolor": "none", "pad": 1.5})
+        self.figure_ = fig
+        self.axes_ = np.asarray(axes, dtype=object).reshape(k, k)
         return self
