@@ -9,9 +9,11 @@ or many of them (one per row), and aggregates over rows. Lower is better.
 import inspect
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils.validation import check_is_fitted
 
 from ._core.params import Options, check_keywords, validate_params
+from ._core.user_warnings import warn
 from ._core.validation import check_sample_weight, check_target_set
 
 _SUM_TOLERANCE = 1e-6
@@ -31,8 +33,12 @@ def absolute_error(p_true, p_pred, *, eps=None, aggregate="mean"):
     eps : float, default=None
         Smoothing of eq. (6); the paper does not smooth AE, so it is not used here (the
         parameter keeps one signature for every measure).
-    aggregate : {"mean", "median", None}, default="mean"
-        How to aggregate the values of several samples; None returns one value per sample.
+    aggregate : {"mean", "median", "weighted", None}, default="mean"
+        How to aggregate the values of several samples (Section 5.3); None returns one
+        value per sample. "weighted" is the mean with each sample weighted by the inverse
+        of its largest possible error (:func:`max_quantification_error`), which the
+        paper suggests for the measures without MAX: every sample then weighs as if its
+        error ranged over [0, 1].
 
     Returns
     -------
@@ -265,6 +271,132 @@ def pearson_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
     return _measure(p_true, p_pred, eps, aggregate, _pd)
 
 
+@validate_params()
+def max_normalized_kl_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """KLD over its largest value for ``p``, ``KLD(p, p_hat) / z_KLD(p)``, in [0, 1].
+
+    The normalization of KLD by its maximum that Section 4.8 of the paper proposes
+    before turning to the logistic NKLD (:func:`normalized_kl_divergence`, eq. 16,
+    which keeps the name NKLD). ``z_KLD`` is the KLD of the perverse estimator, all
+    the mass on the rarest class (:func:`max_quantification_error`), with both
+    distributions smoothed by eq. (6), so this measure has MAX exactly: 1 for the
+    perverse estimator of every ``p``.
+
+    Parameters
+    ----------
+    p_true, p_pred, aggregate
+        As in :func:`absolute_error`.
+    eps : float
+        Smoothing of eq. (6), as in :func:`kl_divergence`; required, since without it
+        the largest KLD is infinite (a predicted prevalence of 0).
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import max_normalized_kl_divergence
+    >>> round(max_normalized_kl_divergence([0.01, 0.99], [0.02, 0.98], eps=1 / 2000), 6)
+    0.000405
+    >>> max_normalized_kl_divergence([0.01, 0.99], [1.0, 0.0], eps=1 / 2000)
+    1.0
+    """
+    _require_eps(eps, "max_normalized_kl_divergence", "KLD")
+    return _measure(p_true, p_pred, eps, aggregate, _MaxNormalized(_kld, float(eps)))
+
+
+@validate_params()
+def normalized_pearson_divergence(p_true, p_pred, *, eps=None, aggregate="mean"):
+    """PD over its largest value for ``p``, ``PD(p, p_hat) / z_PD(p)``, in [0, 1].
+
+    Pearson divergence (eq. 17) normalized by the PD of the perverse estimator, as NAE,
+    NRAE and NSE normalize AE, RAE and SE: ``z_PD`` of eq. (18), computed exactly
+    (:func:`max_quantification_error`). Both distributions are smoothed by eq. (6).
+
+    Parameters
+    ----------
+    p_true, p_pred, aggregate
+        As in :func:`absolute_error`.
+    eps : float
+        Smoothing of eq. (6), as in :func:`pearson_divergence`; required, since without
+        it the largest PD is infinite (a predicted prevalence of 0).
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import normalized_pearson_divergence
+    >>> round(normalized_pearson_divergence([0.2, 0.8], [0.25, 0.75], eps=1 / 200), 6)
+    0.000102
+    >>> normalized_pearson_divergence([0.2, 0.8], [1.0, 0.0], eps=1 / 200)
+    1.0
+    """
+    _require_eps(eps, "normalized_pearson_divergence", "PD")
+    return _measure(p_true, p_pred, eps, aggregate, _MaxNormalized(_pd, float(eps)))
+
+
+@validate_params()
+def max_quantification_error(error, p_true, *, eps=None):
+    """The largest value a quantification error takes for a true distribution: ``z_D(p)``.
+
+    The error of the perverse estimator (Section 3.1), which puts all the mass on the
+    rarest class of ``p``: ``z_AE`` (eq. 2), ``z_RAE`` (eq. 7), ``z_SE`` (eq. 10),
+    ``z_KLD`` (eq. 15) and ``z_PD`` (eq. 18) of the paper, and the maximum of every other
+    measure of this module (1 for NAE, NSE and the measures normalized by their maximum;
+    just below 1 for NRAE and NKLD when smoothed). It is the largest error over all
+    predicted distributions: every measure but DR is convex in the prediction, so its
+    maximum is at a vertex of the simplex, the rarest class's. Smoothed DR can peak off
+    the vertices (the mass split over the rarest classes in proportion to the square
+    roots of their prevalences); its maximum is computed exactly too.
+
+    With ``eps``, the measures that the paper smooths (RAE, NRAE, DR, KLD, NKLD, PD and
+    the measures normalized by their maximum) are smoothed by eq. (6) on both sides, the
+    perverse estimator included, exactly as the measure itself computes them: this is
+    the maximum of ``error(p_true, p_pred, eps=eps)`` over ``p_pred``. Eq. (15) and (18)
+    write the smoothed perverse estimator as ``1 - (|C| - 1) eps`` and ``eps``, a first
+    approximation of eq. (6)'s ``(1 + eps) / (1 + |C| eps)`` and ``eps / (1 + |C| eps)``
+    (and eq. 18 drops the square of its first term): the two agree to about ``|C| eps``.
+
+    Parameters
+    ----------
+    error : callable
+        A measure of this module, e.g. :func:`kl_divergence` or :func:`absolute_error`.
+    p_true : array-like of shape (n_classes,) or (n_samples, n_classes)
+        True prevalence vectors, one per row for many test samples.
+    eps : float, default=None
+        Smoothing of eq. (6), as the measure takes it. Without it the maximum of KLD and
+        PD is infinite, which raises ``ValueError`` (NKLD's is then 1, its supremum).
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import absolute_error, kl_divergence, \\
+    ...     max_quantification_error
+    >>> max_quantification_error(absolute_error, [0.01, 0.99])  # eq. (2)
+    0.99
+    >>> round(max_quantification_error(kl_divergence, [0.01, 0.99], eps=1 / 2000), 2)
+    7.46
+    """
+    formula, smoothed = _measure_formula(error, eps)
+    p_true = _check_distributions(p_true, p_true)[0]
+    if eps is not None and smoothed:
+        p_true = smooth(p_true, float(eps))
+    if eps is None and formula in (_kld, _pd):
+        _require_eps(eps, "max_quantification_error", error.__name__)
+    if eps is None and formula is _nkld:
+        maximum = np.ones(p_true.shape[:-1])
+    else:
+        maximum = _maximum(formula, p_true, float(eps) if smoothed and eps is not None
+                           else None)
+    return float(maximum) if maximum.ndim == 0 else maximum
+
+
 def smooth(p, eps):
     """Additive smoothing of equation (6): ``(eps + p(c)) / (eps |C| + sum_c p(c))``.
 
@@ -291,6 +423,82 @@ def _require_finite(values, name, what):
         raise ValueError(f"{name}: {what}, so the measure exceeds the largest float; pass "
                          "eps=, or a larger one (the paper uses 1 / (2 * sample size)), to "
                          "smooth the distributions.")
+
+
+def _require_eps(eps, function, measure):
+    if eps is None:
+        raise ValueError(f"{function}: the largest {measure} is infinite without smoothing "
+                         "(a predicted prevalence of 0); pass eps= (the paper uses "
+                         "1 / (2 * sample size)).")
+
+
+def _perverse(p, eps):
+    """The perverse estimator of each row of ``p``: all the mass on its rarest class."""
+    perverse = np.zeros_like(p)
+    np.put_along_axis(perverse, np.argmin(p, axis=-1)[..., None], 1.0, axis=-1)
+    return perverse if eps is None else smooth(perverse, eps)
+
+
+def _maximum(formula, p, eps):
+    """``formula``'s largest value for each row of ``p`` (already smoothed with ``eps``)."""
+    if formula is _dr and eps is not None:
+        return _discordance_maximum(p, eps)
+    return np.asarray(formula(p, _perverse(p, eps)), dtype=np.float64)
+
+
+def _discordance_maximum(p, eps):
+    """The largest DR for each row of the smoothed ``p`` over smoothed predictions.
+
+    Smoothed predictions are the vectors ``x >= lo = eps / (1 + |C| eps)`` summing to 1.
+    A class predicted below its prevalence costs ``1 - x / p`` (best at ``x = lo``), one
+    above it ``1 - p / x``, concave in ``x``: the best split of a mass ``M`` over a set
+    ``O`` of such classes puts ``x`` in proportion to ``sqrt(p)`` and costs
+    ``|O| - (sum_O sqrt(p))^2 / M``. The best ``O`` holds the ``k`` rarest classes for
+    some ``k``; for ``k > 1`` it lies off the vertices of the simplex.
+    """
+    n_classes = p.shape[-1]
+    low = eps / (1 + n_classes * eps) if eps <= 1 else 1 / (1 / eps + n_classes)
+    ordered = np.sort(p, axis=-1)
+    k = np.arange(1, n_classes + 1)
+    over = np.cumsum(np.sqrt(ordered), axis=-1) ** 2 / (1 - (n_classes - k) * low)
+    under_terms = 1 - low / ordered
+    # the classes after the k rarest: suffix sums of their costs
+    under = np.cumsum(under_terms[..., ::-1], axis=-1)[..., ::-1]
+    under = np.concatenate([under[..., 1:], np.zeros(p.shape[:-1] + (1,))], axis=-1)
+    return np.maximum((under + k - over).max(axis=-1) / n_classes, 0.0)
+
+
+def _ratio(values, maxima):
+    """``values / maxima``; 0 where the maximum is 0 (every prediction then scores 0)."""
+    zero = maxima <= 0
+    if zero.any():
+        warn("eps is so large that smoothing makes every distribution the same (the largest "
+             "error is 0): the normalized error is 0 there.", UndefinedMetricWarning)
+    return np.where(zero, 0.0, values / np.where(zero, 1.0, maxima))
+
+
+class _MaxNormalized:
+    """``formula(p, q) / formula's maximum for p`` (a measure normalized by its z)."""
+
+    def __init__(self, formula, eps):
+        self.formula, self.eps = formula, eps
+
+    def __call__(self, p, q):
+        return _ratio(self.formula(p, q), _maximum(self.formula, p, self.eps))
+
+
+def _weighted_mean(values, maxima):
+    """The mean of ``values`` weighted by ``1 / maxima`` (Section 5.3)."""
+    informative = maxima > 0
+    if not informative.all():
+        warn("a sample's largest error is 0 (eps so large that smoothing makes every "
+             "distribution the same): it gets weight 0 in aggregate='weighted'.",
+             UndefinedMetricWarning)
+        if not informative.any():
+            return 0.0
+        values, maxima = values[informative], maxima[informative]
+    weights = maxima.min() / maxima  # in (0, 1]: 1 / maxima would overflow for tiny ones
+    return float((weights * values).sum() / weights.sum())
 
 
 def _ae(p, q):
@@ -370,12 +578,33 @@ def _require_positive(values, name, what):
 
 def _measure(p_true, p_pred, eps, aggregate, formula, smoothed=True):
     p_true, p_pred = _check_distributions(p_true, p_pred)
-    if eps is not None and smoothed:
-        p_true, p_pred = smooth(p_true, float(eps)), smooth(p_pred, float(eps))
+    eps = float(eps) if eps is not None and smoothed else None
+    if eps is not None:
+        p_true, p_pred = smooth(p_true, eps), smooth(p_pred, eps)
+    if aggregate == "weighted" and p_true.ndim == 2 and formula in (_kld, _pd):
+        _require_eps(eps, "aggregate='weighted'", "KLD" if formula is _kld else "PD")
     values = formula(p_true, p_pred)
     if values.ndim == 0 or aggregate is None:
         return float(values) if values.ndim == 0 else values
+    if aggregate == "weighted":
+        maxima = (np.ones(len(values)) if formula is _nkld and eps is None
+                  else _maximum(formula, p_true, eps))
+        return _weighted_mean(values, maxima)
     return float(_mean(values) if aggregate == "mean" else np.median(values))
+
+
+def _measure_formula(error, eps):
+    """The formula of a measure of this module and whether the paper smooths it."""
+    for function, formula, smoothed in _MEASURES:
+        if error is function:
+            return formula, smoothed
+    for function, formula in _MAX_NORMALIZED:
+        if error is function:
+            _require_eps(eps, "max_quantification_error", function.__name__)
+            return _MaxNormalized(formula, float(eps)), True
+    names = ", ".join(function.__name__ for function, *_ in (*_MEASURES, *_MAX_NORMALIZED))
+    raise ValueError(f"max_quantification_error: error must be one of the measures of this "
+                     f"module ({names}); got {getattr(error, '__name__', repr(error))}.")
 
 
 def _check_distributions(p_true, p_pred):
@@ -397,6 +626,18 @@ def _check_distributions(p_true, p_pred):
         raise ValueError(f"p_true and p_pred must have the same shape; got {arrays[0].shape} "
                          f"and {arrays[1].shape}.")
     return arrays
+
+
+_MEASURES = (
+    (absolute_error, _ae, False), (normalized_absolute_error, _nae, False),
+    (relative_absolute_error, _rae, True), (normalized_relative_absolute_error, _nrae, True),
+    (squared_error, _se, False), (normalized_squared_error, _nse, False),
+    (discordance_ratio, _dr, True), (kl_divergence, _kld, True),
+    (normalized_kl_divergence, _nkld, True), (pearson_divergence, _pd, True),
+)
+# Measures normalized by their maximum: (function, the measure's formula).
+_MAX_NORMALIZED = ((max_normalized_kl_divergence, _kld),
+                   (normalized_pearson_divergence, _pd))
 
 
 @validate_params()
@@ -568,10 +809,22 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
                                 random_state=None):
     """Index arrays of test samples for evaluating quantifiers over many samples (Section 5.3).
 
-    Beyond the paper: ``"natural"`` draws each sample uniformly (the natural prevalence,
-    up to sampling noise); ``"artificial"`` first draws a prevalence vector uniformly from
-    the simplex, then that many elements of each class (with replacement when a class is
-    too small), the artificial-prevalence protocol of the quantification literature.
+    The two protocols that Section 6 of the paper contrasts: ``"natural"`` samples show
+    the prevalence of the pool up to sampling noise; ``"artificial"`` first draws a
+    prevalence vector uniformly from the simplex, then that many elements of each class
+    (with replacement when a class is too small), the artificial-prevalence protocol of
+    the quantification literature.
+
+    A natural sample smaller than the pool is drawn without replacement (distinct
+    elements, as a real test set holds), so a class of prevalence ``p`` in a pool of
+    ``N`` has, in a sample of ``n``, a share of variance ``p (1 - p) / n * (N - n) /
+    (N - 1)`` (hypergeometric). A sample as large as the pool, or larger, is drawn with
+    replacement: without, every sample of ``N`` would be the pool itself, of one
+    prevalence. The default ``sample_size`` is the size of the pool, so by default each
+    natural sample is a bootstrap resample of the pool: its shares vary with variance
+    ``p (1 - p) / N`` (binomial), as those of a fresh test set of the same size from a
+    population of the pool's prevalence would, and the errors are on the scale of the
+    user's own test set. Pass a smaller ``sample_size`` for smaller, more varied samples.
 
     Parameters
     ----------
@@ -580,7 +833,7 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
     n_samples : int, default=100
         Number of samples.
     sample_size : int, default=None
-        Elements per sample; by default the size of ``y``.
+        Elements per sample; by default the size of ``y`` (drawn with replacement).
     protocol : {"natural", "artificial"}, default="natural"
     random_state : int, numpy.random.Generator or None, default=None
 
@@ -593,8 +846,12 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
 
     Examples
     --------
+    >>> import numpy as np
     >>> from sklearn_confusion_ext import prevalence_protocol_samples
-    >>> y = [0] * 50 + [1] * 50
+    >>> y = np.array([0] * 70 + [1] * 30)
+    >>> samples = prevalence_protocol_samples(y, n_samples=5, random_state=0)
+    >>> [float(np.mean(y[s] == 0)) for s in samples]  # the pool's 0.7, up to noise
+    [0.7, 0.59, 0.65, 0.68, 0.68]
     >>> samples = list(prevalence_protocol_samples(y, n_samples=3, sample_size=10,
     ...                                            protocol="artificial", random_state=0))
     >>> [len(s) for s in samples]
@@ -614,7 +871,7 @@ def _protocol_samples(n_elements, members, n_samples, size, protocol, rng):
     """The samples of :func:`prevalence_protocol_samples`, its arguments checked."""
     for _ in range(n_samples):
         if protocol == "natural":
-            yield rng.choice(n_elements, size=size, replace=size > n_elements)
+            yield rng.choice(n_elements, size=size, replace=size >= n_elements)
             continue
         counts = rng.multinomial(size, rng.dirichlet(np.ones(len(members))))
         yield np.concatenate([rng.choice(pool, size=count, replace=count > len(pool))

@@ -196,8 +196,8 @@ def test_bad_input(call, match):
 
 @pytest.mark.parametrize("call, error, match", [
     (lambda: absolute_error([0.5, 0.5], [0.5, 0.5], aggregate="max"), ValueError,
-     r"'aggregate' parameter of absolute_error must be None or one of \{'mean', 'median'\}; "
-     r"got 'max'"),
+     r"'aggregate' parameter of absolute_error must be None or one of \{'mean', 'median', "
+     r"'weighted'\}; got 'max'"),
     (lambda: kl_divergence([0.5, 0.5], [0.5, 0.5], eps=0), ValueError,
      r"'eps' parameter of kl_divergence must be None or a finite real number > 0; got 0"),
     (lambda: pearson_divergence([0.5, 0.5], [0.5, 0.5], eps=np.inf), ValueError,
