@@ -17,7 +17,7 @@ from dataclasses import KW_ONLY
 import numpy as np
 
 from ._core.params import validate_params
-from ._core.validation import check_target_set
+from ._core.validation import check_confusion_matrix, check_target_set
 from ._measures import (
     _correlation,
     confusion_entropy_from_confusion,
@@ -322,15 +322,64 @@ def measure_inconsistency(y_true, y_preds, *, measures=None, groups=None, strict
     0.6666666666666666
     """
     names, scores = _scores(y_true, y_preds, measures, groups)
-    n_predictions = scores.shape[1]
-    if n_predictions < 2:
-        raise ValueError(f"y_preds holds {n_predictions} prediction; at least two are "
-                         "needed to compare their orders.")
-    signs = _pair_signs(scores, tolerance)
-    counts = _inconsistent_counts(signs, strict)
-    n_pairs = signs.shape[0]
-    return InconsistencyResult(counts / n_pairs, names, n_inconsistent=counts,
-                               n_pairs=n_pairs, scores=scores, strict=strict)
+    return _compared(names, scores, strict, tolerance)
+
+
+@validate_params()
+def measure_inconsistency_from_confusion(matrices, *, measures=None, strict=False,
+                                         tolerance=1e-12):
+    """How often two measures order two confusion matrices differently (Section 5).
+
+    :func:`measure_inconsistency` on confusion matrices already counted, as the weather
+    experiment of Section 5.1 logs them: one matrix per prediction, or one per prediction
+    and group (day and horizon), pairs compared within a group.
+
+    Parameters
+    ----------
+    matrices : array-like of shape (n_predictions, n_classes, n_classes) or \
+            (n_groups, n_predictions, n_classes, n_classes)
+        Confusion matrices (rows true classes, columns predicted classes); the matrices of
+        a group are predictions of the same instances, so share their row sums.
+    measures : dict of str to callable, default=None
+        ``name -> measure(matrix)``, higher is better. ``None`` takes the measures of
+        Section 5 (see :func:`measure_inconsistency`): class 1 of a 2 x 2 matrix is the
+        positive class.
+    strict : bool, default=False
+        Count only opposite strict orders (Appendix E.1).
+    tolerance : float, default=1e-12
+        Two scores that differ by at most ``tolerance * max(1, |s1|, |s2|)`` are a tie.
+
+    Returns
+    -------
+    InconsistencyResult
+
+    Examples
+    --------
+    Appendix E.1's average matrices (in %) of the ten-minute rain forecast for the two
+    smallest thresholds: accuracy prefers the second, balanced accuracy the first.
+
+    >>> from sklearn_confusion_ext import measure_inconsistency_from_confusion
+    >>> matrices = [[[93.55, 1.12], [0.22, 5.11]], [[93.76, 0.91], [0.29, 5.04]]]
+    >>> result = measure_inconsistency_from_confusion(matrices)
+    >>> [round(float(x), 4) for x in result.scores[0, :, 0]]  # Acc
+    [0.9866, 0.988]
+    >>> [round(float(x), 4) for x in result.scores[0, :, 1]]  # BA
+    [0.9734, 0.968]
+    >>> int(result.n_inconsistent[0, 1])
+    1
+    """
+    matrices = np.asarray(matrices)
+    if matrices.ndim not in (3, 4) or matrices.shape[-1] != matrices.shape[-2]:
+        raise ValueError("matrices must have shape (n_predictions, n_classes, n_classes) or "
+                         "(n_groups, n_predictions, n_classes, n_classes); got shape "
+                         f"{matrices.shape}.")
+    for index in np.ndindex(matrices.shape[:-2]):
+        check_confusion_matrix(matrices[index], f"matrices[{', '.join(map(str, index))}]",
+                               nonzero=True)
+    if matrices.ndim == 3:
+        matrices = matrices[None]
+    names, scores = _matrix_scores(matrices.astype(np.float64), measures)
+    return _compared(names, scores, strict, tolerance)
 
 
 @validate_params()
@@ -371,8 +420,8 @@ def indistinguishable_measures(measures=None, n=8, *, tolerance=1e-12):
     Examples
     --------
     >>> from sklearn_confusion_ext import indistinguishable_measures
-    >>> indistinguishable_measures(n=8)
-    [{'CC', 'SBA'}]
+    >>> [sorted(group) for group in indistinguishable_measures(n=8)]
+    [['CC', 'SBA']]
     >>> [sorted(group) for group in indistinguishable_measures(n=4)]
     [['BA', 'CC', 'GM1', 'SBA', 'kappa']]
     """
@@ -486,24 +535,55 @@ def _scores(y_true, y_preds, measures, groups):
         rows = group_of == g
         for k, y_pred in enumerate(pred_arrays):
             for m, name in enumerate(names):
-                scores[g, k, m] = _finite(name, measures[name], y_true_array[rows],
-                                          y_pred[rows], k)
+                scores[g, k, m] = _finite(name, measures[name],
+                                          (y_true_array[rows], y_pred[rows]),
+                                          f"y_preds[{k}]")
     return names, scores
 
 
-def _finite(name, measure, y_true, y_pred, k):
+def _compared(names, scores, strict, tolerance):
+    n_predictions = scores.shape[1]
+    if n_predictions < 2:
+        raise ValueError(f"{n_predictions} prediction given; at least two are needed to "
+                         "compare their orders.")
+    signs = _pair_signs(scores, tolerance)
+    counts = _inconsistent_counts(signs, strict)
+    n_pairs = signs.shape[0]
+    return InconsistencyResult(counts / n_pairs, names, n_inconsistent=counts,
+                               n_pairs=n_pairs, scores=scores, strict=strict)
+
+
+def _matrix_scores(matrices, measures):
+    """Names and scores (n_groups, n_predictions, n_measures) of matrices of that shape
+    plus (n_classes, n_classes)."""
+    if measures is None:
+        names = _BINARY if matrices.shape[-1] == 2 else _MULTICLASS
+        measures = {name: _SECTION5[name] for name in names}
+    names = tuple(measures)
+    if not names:
+        raise ValueError("measures is empty; give at least one name -> callable.")
+    scores = np.empty((*matrices.shape[:2], len(names)))
+    for g, k in np.ndindex(matrices.shape[:2]):
+        for m, name in enumerate(names):
+            scores[g, k, m] = _finite(name, measures[name], (matrices[g, k],),
+                                      f"prediction {k}")
+    return names, scores
+
+
+def _finite(name, measure, arguments, where):
+    """``measure(*arguments)`` as a finite float, or an error naming the measure."""
     if not callable(measure):
-        raise TypeError(f"measures[{name!r}] must be a callable measure(y_true, y_pred); "
-                        f"got {type(measure).__name__}.")
-    value = measure(y_true, y_pred)
+        raise TypeError(f"measures[{name!r}] must be callable; got "
+                        f"{type(measure).__name__}.")
+    value = measure(*arguments)
     try:
         value = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"measures[{name!r}] returned {value!r} on y_preds[{k}]; a "
-                         "number is needed.") from None
+        raise ValueError(f"measures[{name!r}] returned {value!r} on {where}; a number is "
+                         "needed.") from None
     if not np.isfinite(value):
-        raise ValueError(f"measures[{name!r}] returned {value} on y_preds[{k}]; resolve "
-                         "its undefined cases first (e.g. zero_division=1.0).")
+        raise ValueError(f"measures[{name!r}] returned {value} on {where}; resolve its "
+                         "undefined cases first (e.g. zero_division=1.0).")
     return value
 
 
@@ -521,11 +601,8 @@ def _section5_scores(y_true, y_preds, group_of, n_groups):
     cell = ((group_of[None, :] * n_predictions + np.arange(n_predictions)[:, None])
             * n_classes + true_codes[None, :]) * n_classes + pred_codes
     matrices = np.bincount(cell.ravel(), minlength=n_groups * n_predictions * n_classes ** 2)
-    matrices = matrices.reshape(n_groups, n_predictions, n_classes, n_classes)
-    names = _BINARY if n_classes == 2 else _MULTICLASS
-    scores = np.array([[[_SECTION5[name](matrix) for name in names] for matrix in group]
-                       for group in matrices])
-    return names, scores
+    return _matrix_scores(matrices.reshape(n_groups, n_predictions, n_classes, n_classes)
+                          .astype(np.float64), None)
 
 
 def _pair_signs(scores, tolerance):
@@ -587,17 +664,16 @@ def _binary_situations(measures, n):
     """Names, and for each ``a1`` the scores (n_matrices, n_measures) of its matrices."""
     by_size = list(_matrices_by_true_size(n))
     if measures is None:
-        names = _BINARY
-        situations = [np.array([[_SECTION5[name](matrix) for name in names]
-                                for matrix in matrices]) for _, matrices in by_size]
-        return names, situations
+        situations = [_matrix_scores(matrices[None].astype(np.float64), None)[1][0]
+                      for _, matrices in by_size]
+        return _BINARY, situations
     names = tuple(measures)
     if not names:
         raise ValueError("measures is empty; give at least one name -> callable.")
     situations = []
     for a1, matrices in by_size:
         pairs = [_labelings(a1, matrix, n) for matrix in matrices]
-        situations.append(np.array([[_finite(name, measures[name], y_true, y_pred, k)
-                                     for name in names]
-                                    for k, (y_true, y_pred) in enumerate(pairs)]))
+        situations.append(np.array([[_finite(name, measures[name], (y_true, y_pred),
+                                             f"y_true={_bits(y_true)}, y_pred={_bits(y_pred)}")
+                                     for name in names] for y_true, y_pred in pairs]))
     return names, situations

@@ -32,6 +32,7 @@ from sklearn_confusion_ext import (
     generalized_means_score,
     indistinguishable_measures,
     measure_inconsistency,
+    measure_inconsistency_from_confusion,
     symmetric_balanced_accuracy_score,
 )
 from sklearn_confusion_ext._inconsistency import _BINARY, _SECTION5
@@ -434,3 +435,60 @@ def test_bad_inputs_are_refused():
 
 def test_binary_names_are_section_5_1s():
     assert _BINARY == BINARY
+
+
+# --- Appendix E.1: the rain forecast's average confusion matrices -------------------------
+
+# In %, thresholds in increasing order: (c00, c01, c10, c11), rows true classes.
+TEN_MINUTES = [(93.55, 1.12, 0.22, 5.11), (93.76, 0.91, 0.29, 5.04), (93.84, 0.83, 0.33, 5.01),
+               (93.91, 0.76, 0.36, 4.97), (94.10, 0.57, 0.49, 4.85), (94.33, 0.34, 0.75, 4.59)]
+TWO_HOURS = [(90.41, 4.25, 1.47, 3.87), (91.32, 3.34, 1.74, 3.60), (91.67, 2.99, 1.87, 3.47),
+             (91.96, 2.70, 1.99, 3.35), (92.94, 1.72, 2.51, 2.83), (93.98, 0.68, 3.43, 1.91)]
+
+
+def best_thresholds(matrices):
+    result = measure_inconsistency_from_confusion(np.reshape(matrices, (-1, 2, 2)))
+    return result, dict(zip(result.measure_names, result.scores[0].argmax(axis=0)))
+
+
+def test_appendix_e1_ten_minute_horizon():
+    result, best = best_thresholds(TEN_MINUTES)
+    # "accuracy grows from 98.66% to 98.80%"; BA falls, SBA rises (the two differences).
+    acc, ba, sba = (result.scores[0, :2, result.measure_names.index(name)]
+                    for name in ("Acc", "BA", "SBA"))
+    np.testing.assert_allclose(acc, [0.9866, 0.9880], atol=1e-12)
+    assert ba[1] < ba[0] and sba[1] > sba[0]
+    # "Balanced Accuracy favors the smallest" threshold; most measures agree on one.
+    assert best["BA"] == 0
+    assert {best[name] for name in ("Acc", "F1", "kappa", "GM1", "CC", "SBA")} == {4}
+
+
+def test_appendix_e1_two_hour_horizon():
+    _, best = best_thresholds(TWO_HOURS)
+    # "accuracy and CE prefer the largest threshold, while BA and SBA prefer the smallest";
+    # the others favour thresholds in between.
+    assert best["Acc"] == best["CE"] == 5
+    assert best["BA"] == best["SBA"] == 0
+    assert all(0 < best[name] < 5 for name in ("F1", "kappa", "GM1", "CC"))
+
+
+def test_from_confusion_equals_the_labels_path_and_adds_groups():
+    rng = np.random.default_rng(4)
+    y_true = rng.integers(0, 3, 50)
+    y_preds = [np.where(rng.random(50) < p, rng.integers(0, 3, 50), y_true)
+               for p in (0.1, 0.4, 0.7, 0.9)]
+    groups = np.arange(50) % 2
+    matrices = np.array([[confusion_matrix(y_true[groups == g], y[groups == g],
+                                           labels=[0, 1, 2]) for y in y_preds]
+                         for g in (0, 1)])
+    expected = measure_inconsistency(y_true, y_preds, groups=groups)
+    result = measure_inconsistency_from_confusion(matrices)
+    np.testing.assert_array_equal(result.n_inconsistent, expected.n_inconsistent)
+    np.testing.assert_allclose(result.scores, expected.scores)
+    custom = measure_inconsistency_from_confusion(
+        matrices[0], measures={"trace": np.trace, "first": lambda m: m[0, 0]})
+    assert custom.measure_names == ("trace", "first") and custom.scores.shape == (1, 4, 2)
+    with pytest.raises(ValueError, match="shape"):
+        measure_inconsistency_from_confusion(np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"matrices\[1\]"):
+        measure_inconsistency_from_confusion([np.eye(2), -np.eye(2)])
