@@ -52,8 +52,16 @@ def audit_quantification_measure(measure, *, n_classes=(2, 3, 4), n_trials=2000,
       paper's "first approximation" for NKLD, whose maximum creeps toward 1).
     * MON, IMP, REL, ABS and IND are checked in their binary forms (Properties 9-12) as the
       paper's proofs do: the scenario moves mass between two classes and every other class
-      is estimated exactly. Read literally, with the other classes free to vary, REL and IND
-      would contradict the paper's own Table 1.
+      is estimated exactly (for IND: the classes outside the sub-codeframe are predicted
+      at their true prevalence). Read literally, with the other classes free to vary, REL
+      and IND would contradict the paper's own Table 1. The paper's Example 1, its
+      illustration of REL, breaks REL for RAE, which Table 1 credits with it:
+      ``RAE(p', p_hat') = 0.4137 < 0.4167 = RAE(p'', p_hat'')`` for ``p' = (0.15, 0.35,
+      0.40, 0.10)``, ``p_hat' = (0.10, 0.55, 0.30, 0.05)``, ``p'' = (0.20, 0.30, 0.40,
+      0.10)``, ``p_hat'' = (0.15, 0.50, 0.30, 0.05)``, because ``c3`` and ``c4`` are
+      mispredicted too. Literal IND fails for AE: with ``p = (0.25, 0.25, 0.5)``, the
+      predictions ``(0.4, 0.4, 0.2)`` and ``(0.25, 0.55, 0.2)`` agree outside ``{c1, c2}``
+      and tie at AE 0.2, but their projections on ``{c1, c2}`` score 0 and 0.1875.
     * MON: moving a prediction further from ``p`` on two classes raises the error. IMP:
       over- and under-estimating by the same amount give the same error. REL: the same
       absolute error on a rarer class costs more. ABS: it costs the same. IND: restricted to
