@@ -82,7 +82,7 @@ def resampled_matrices(kind, params, y_true, y_pred, sample_weight, weights, own
     for start in range(0, targets.n_samples, step):
         rows = slice(start, min(targets.n_samples, start + step))
         arguments, _ = instances.read(rows)
-        batched_term_sums(terms(*arguments), weights[:, rows], result)
+        batched_term_sums(terms(*arguments), np.ascontiguousarray(weights[:, rows]), result)
     return result if has_none else result[:, :n_classes, :n_classes]
 
 

@@ -56,12 +56,19 @@ def batched_term_sums(terms, weights, out):
     supports of its two sides), else dense (one matrix product with the weights)."""
     n_classes = out.shape[1] - 1
     diagonal = np.arange(n_classes)
-
-    def times(rows, scale):  # weights @ (rows scaled by scale): (n_weights, width)
-        rows = scaled_rows(_numpy(rows), _numpy(scale))
-        return np.asarray((rows.T @ weights.T).T) if sp.issparse(rows) else weights @ rows
-
-    out[:, diagonal, diagonal] += times(*terms.diagonal)
+    # The diagonal, the none row and column and the corner: one product with the weights.
+    linear = [scaled_rows(_numpy(rows), _numpy(scale)) for rows, scale in
+              (terms.diagonal, terms.none_row, terms.none_column)]
+    linear.append(_numpy(terms.corner)[:, None])
+    if any(sp.issparse(part) for part in linear):
+        stacked = sp.hstack([sp.csr_array(part) for part in linear], format="csr")
+        sums = np.asarray((stacked.T @ weights.T).T)
+    else:
+        sums = weights @ np.hstack(linear)
+    out[:, diagonal, diagonal] += sums[:, :n_classes]
+    out[:, -1, :n_classes] += sums[:, n_classes:2 * n_classes]
+    out[:, :n_classes, -1] += sums[:, 2 * n_classes:3 * n_classes]
+    out[:, -1, -1] += sums[:, -1]
     left, scale, right = terms.off_diagonal
     left, right = scaled_rows(_numpy(left), _numpy(scale)), _numpy(right)
     if sp.issparse(left) or sp.issparse(right) or _sparse_outer(left, right):
@@ -70,9 +77,6 @@ def batched_term_sums(terms, weights, out):
     else:
         off_diagonal = weights @ (left[:, :, None] * right[:, None, :]).reshape(len(left), -1)
     out[:, :n_classes, :n_classes] += off_diagonal.reshape(len(weights), n_classes, n_classes)
-    out[:, -1, :n_classes] += times(*terms.none_row)
-    out[:, :n_classes, -1] += times(*terms.none_column)
-    out[:, -1, -1] += weights @ _numpy(terms.corner)
     return out
 
 
