@@ -19,6 +19,7 @@ import numpy as np
 from ._core.params import validate_params
 from ._core.validation import check_confusion_matrix, check_target_set
 from ._measures import (
+    _constant_and_different,
     _correlation,
     confusion_entropy_from_confusion,
     generalized_means_from_confusion,
@@ -48,8 +49,11 @@ def _accuracy(matrix):
 
 def _balanced_accuracy(matrix):
     """Mean recall over the present classes; ``c_ii / a_i`` is ``b_i / n`` when ``a_i = 0``
-    (Appendix B)."""
+    (Appendix B); 0, the minimal agreement, when the two labelings put every element in
+    two different classes (as the library's SBA)."""
     matrix = _present(matrix)
+    if _constant_and_different(matrix):
+        return 0.0
     tp, true_sizes = np.diag(matrix), matrix.sum(axis=1)
     fallback = matrix.sum(axis=0) / matrix.sum()
     recall = np.divide(tp, true_sizes, out=fallback, where=true_sizes > 0)

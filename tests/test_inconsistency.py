@@ -297,6 +297,10 @@ def test_section5_measures_resolve_singularities_as_appendix_b():
     result = measure_inconsistency([0, 0, 1, 1], [[0, 2, 1, 1], [0, 0, 1, 1]])
     scores = dict(zip(result.measure_names, result.scores[0, 0]))
     assert scores["BA"] == pytest.approx((1 / 2 + 1 + 1 / 4) / 3)
+    # Both labelings constant, on different classes: minimal agreement.
+    result = measure_inconsistency([0, 0, 0], [[1, 1, 1], [0, 0, 0]])
+    scores = dict(zip(result.measure_names, result.scores[0, 0]))
+    assert scores["BA"] == 0.0 and scores["Acc"] == 0.0 and scores["SBA"] == 0.0
     assert np.isfinite(result.scores).all()
 
 
