@@ -385,7 +385,8 @@ def _constant_and_different(matrix):
 
 def _resolved_ratio(tp, sizes, fallback):
     """``tp / sizes``, with ``fallback`` where the class is empty (Appendix B)."""
-    return np.divide(tp, sizes, out=np.array(fallback, dtype=np.float64), where=sizes > 0)
+    fallback = np.broadcast_to(np.asarray(fallback, dtype=np.float64), np.shape(tp)).copy()
+    return np.divide(tp, sizes, out=fallback, where=sizes > 0)
 
 
 def _xlogy_ratio(counts, scale):
