@@ -334,3 +334,16 @@ def test_no_warning_in_ordinary_use(rng):
         warnings.simplefilter("error")
         for measure in MEASURES:
             measure(p, q, eps=1e-3, aggregate="weighted")
+
+
+@pytest.mark.parametrize("measure", [normalized_squared_error, max_normalized_kl_divergence,
+                                     normalized_pearson_divergence])
+def test_audit_of_the_measures_beyond_table_1(measure):
+    # The user guide's rows for NSE (the paper: "the same properties that NAE enjoys") and
+    # for KLD and PD over their maxima: MAX gained, IMP still lost.
+    from sklearn_confusion_ext import audit_quantification_measure
+
+    result = audit_quantification_measure(lambda p, q: measure(p, q, eps=1e-12),
+                                          n_trials=300, random_state=0)
+    expected = "YYYYYNNY" if measure is normalized_squared_error else "YYYYNNNY"
+    assert [result[name] for name in result] == [mark == "Y" for mark in expected]
