@@ -167,3 +167,21 @@ def test_many_panels_wrap_and_the_figure_stays_readable():
     width, height = display.figure_.get_size_inches()
     assert width <= 12 and height <= 10
     assert len(display.figure_.axes) == 5  # the unused place of the second line removed
+
+
+def test_long_class_names_stay_within_their_panel():
+    names = ["Ulcerative colitis of the distal colon", "Crohn's disease, ileal type",
+             "control group without inflammatory bowel disease"]
+    display = PosteriorSimplexDisplay.from_confusion(IBD, display_labels=names)
+    display.figure_.canvas.draw()  # the constrained layout places the panels
+    renderer = display.figure_.canvas.get_renderer()
+    boxes = [ax.get_window_extent(renderer) for ax in display.axes_]
+    for ax, box in zip(display.axes_, boxes):
+        for text in ax.texts:
+            extent = text.get_window_extent(renderer)
+            assert box.x0 - 1 <= extent.x0 and extent.x1 <= box.x1 + 1, text.get_text()
+            assert len(text.get_text().split("\n")[0]) <= 40
+        corners = {text.get_text(): text.get_window_extent(renderer) for text in ax.texts}
+        left, right = corners["Ulcerative…tal colon"], corners["Crohn's di…leal type"]
+        assert left.x1 < right.x0 or left.y1 < right.y0  # the corner names do not overlap
+    assert all(a.x1 <= b.x0 for a, b in zip(boxes, boxes[1:]))  # panels side by side

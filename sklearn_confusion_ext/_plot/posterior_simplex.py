@@ -371,7 +371,7 @@ class PosteriorSimplexDisplay:
                 markeredgewidth=0.5, zorder=5)
         ax.plot(*mode, "x", color="tab:red", markersize=4, markeredgewidth=1.2, zorder=5)
         ax.set_title(f"actual {short_names([row_label])[0]}", fontsize="medium")
-        ax.text(0.5, -0.12, "mean " + ", ".join(f"{v:.3f}" for v in self.mean_[k])
+        ax.text(0.5, -0.13, "mean " + ", ".join(f"{v:.3f}" for v in self.mean_[k])
                 + "\nmode " + ", ".join(f"{v:.3f}" for v in self.mode_[k]),
                 ha="center", va="top", fontsize="x-small")
         return filled
@@ -455,12 +455,13 @@ def _draw_triangle(ax, vertex_labels):
             ends[0, (j + 1) % 3] = 1 - value
             ends[1, (j + 2) % 3] = 1 - value
             ax.plot(*(ends @ _CORNERS).T, color="0.6", linewidth=0.4, alpha=0.6, zorder=1)
+    # The names below the bottom corners run inward, within the panel (20 characters at
+    # most each, side by side); the top corner's is centered above it.
     names = short_names(vertex_labels)
-    ax.text(*_CORNERS[0] + [-0.02, -0.03], names[0], ha="right", va="top",
-            fontsize="small")
-    ax.text(*_CORNERS[1] + [0.02, -0.03], names[1], ha="left", va="top", fontsize="small")
+    ax.text(-0.1, -0.03, names[0], ha="left", va="top", fontsize="small")
+    ax.text(1.1, -0.03, names[1], ha="right", va="top", fontsize="small")
     ax.text(*_CORNERS[2] + [0, 0.03], names[2], ha="center", va="bottom", fontsize="small")
-    ax.set(xlim=(-0.25, 1.25), ylim=(-0.25, 0.95))
+    ax.set(xlim=(-0.3, 1.3), ylim=(-0.3, 0.95))
     ax.set_aspect("equal")
     ax.axis("off")
 
