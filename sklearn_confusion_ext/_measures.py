@@ -113,16 +113,27 @@ def symmetric_balanced_accuracy_from_confusion(matrix):
 
 
 @validate_params()
-def correlation_distance_from_confusion(matrix):
-    """Correlation Distance ``arccos(CC) / pi`` of a confusion matrix (Statement 4).
+def correlation_distance_from_confusion(matrix, *, form="angle", average="multiclass"):
+    """Correlation Distance of a confusion matrix (Statement 4), CD or CD'.
 
-    CC is the multiclass Matthews correlation of Table 1. The distance lies in [0, 1];
-    lower is better (0 for perfect agreement, 1/2 for a constant prediction).
+    CC is the multiclass Matthews correlation of Table 1. ``form="angle"`` gives
+    ``CD = arccos(CC) / pi``, in [0, 1]: 0 for perfect agreement, 1/2 for a constant
+    prediction; ``form="chord"`` gives ``CD' = sqrt(2 (1 - CC))``, in [0, 2]. Both are
+    distances between the centered one-hot labelings (the angle between them and the
+    length of the chord between them as unit vectors); lower is better. Neither has an
+    exact constant baseline; CD approximates it to second order, CD' to first order only
+    (Statement 6).
 
     Parameters
     ----------
     matrix : array-like of shape (n_classes, n_classes)
         Confusion matrix, rows true classes, columns predicted classes.
+    form : {"angle", "chord"}, default="angle"
+        CD (the angle, scaled to [0, 1]) or CD' (the chord).
+    average : {"multiclass", "micro", "macro", "weighted"}, default="multiclass"
+        "multiclass" transforms the multiclass CC; the others transform the CC of each
+        one-vs-all binary matrix and average, as Table 13 of the paper does ("micro" the
+        summed binary matrix, "macro" equally, "weighted" by true class size).
 
     Returns
     -------
@@ -133,23 +144,56 @@ def correlation_distance_from_confusion(matrix):
     >>> from sklearn_confusion_ext import correlation_distance_from_confusion
     >>> round(correlation_distance_from_confusion([[5, 1], [2, 2]]), 4)
     0.384
+    >>> round(correlation_distance_from_confusion([[5, 1], [2, 2]], form="chord"), 4)
+    1.1346
     >>> correlation_distance_from_confusion([[3, 0], [0, 4]])
     0.0
     """
-    return float(np.arccos(np.clip(_correlation(_check_matrix(matrix)), -1, 1)) / np.pi)
+    matrix = _check_matrix(matrix)
+    if average == "multiclass":
+        return float(_distance(_correlation(matrix), form))
+    matrix = _present_classes(matrix)
+    n, n_classes = matrix.sum(), matrix.shape[0]
+    if n_classes == 1:
+        return float(_distance(1.0, form))
+    tp, fp, fn, tn = class_counts(matrix)
+    if average == "micro":
+        correct = tp.sum()
+        return float(_distance(_binary_generalized_means(
+            correct, n - correct, n - correct, (n_classes - 2) * n + correct, 0.0), form))
+    distances = _distance(_binary_generalized_means(tp, fn, fp, tn, 0.0), form)
+    weights = tp + fn if average == "weighted" else np.ones(n_classes)
+    return float(np.average(distances, weights=weights))
+
+
+def _distance(correlation, form):
+    """CD = arccos(CC) / pi or CD' = sqrt(2 (1 - CC)) of correlations in [-1, 1]."""
+    correlation = np.clip(correlation, -1.0, 1.0)
+    if form == "angle":
+        return np.arccos(correlation) / np.pi
+    return np.sqrt(2 * (1 - correlation))
 
 
 @validate_params()
 def confusion_entropy_from_confusion(matrix):
-    """Confusion Entropy of Wei et al. (2010), exactly as Table 1 writes it.
+    """Confusion Entropy of Wei et al. (2010), as Table 1 writes it, its hole filled.
 
     ``CE = -(1 / 2n) sum_{i != j} (c_ji log_{2m-2}(c_ji / (a_j + b_j))
-    + c_ij log_{2m-2}(c_ij / (a_j + b_j)))``, with ``0 log 0 = 0``. Zero for a diagonal
-    matrix; lower is better. When both labelings put everything in one class each, and the
-    classes differ, the formula gives 0 although every element is misclassified; this
-    singularity is resolved to 1, the value of a binary matrix whose every element is
-    misclassified symmetrically, so that 0 means perfect agreement only (in the spirit of
-    Appendix B's resolution of constant labelings).
+    + c_ij log_{2m-2}(c_ij / (a_j + b_j)))``, with ``0 log 0 = 0``: the mean, weighted by
+    ``(a_j + b_j) / 2n``, of each class's entropy ``CE_j`` of its misclassifications. Lower
+    is better; 0 means perfect agreement, and only that.
+
+    The formula alone also gives 0 to some wrong predictions: a class ``j`` whose elements
+    (true or predicted) all lie in *one* misclassified cell has ``c / (a_j + b_j) = 1``, an
+    entropy of 0, as if it were predicted perfectly. That happens for a class absent from
+    one labeling and misclassified one way only (``[[0, 0, 0], [0, 1, 0], [1, 0, 0]]``, or
+    labels ``[0, 1, 2, 3]`` predicted ``[0, 1, 2, 4]``); the proof of maximal agreement in
+    Appendix C.1 misses it. Rule: such a class gets ``CE_j = 1``, the entropy of a class
+    whose elements are all misclassified, spread evenly over its ``2m - 2`` cells (the
+    binary ``[[0, k], [k, 0]]``, for instance). Every other class keeps Table 1's term; a
+    class present in both labelings is never such a class, so CE is unchanged wherever every
+    class is (all the labelings of Section 5 of the paper). With two classes, two constant
+    labelings on different classes get 1.
 
     Parameters
     ----------
@@ -165,20 +209,25 @@ def confusion_entropy_from_confusion(matrix):
     >>> from sklearn_confusion_ext import confusion_entropy_from_confusion
     >>> confusion_entropy_from_confusion([[0, 6], [6, 0]])
     1.0
+    >>> confusion_entropy_from_confusion([[0, 0, 0], [0, 1, 0], [1, 0, 0]])  # not 0
+    0.5
     """
     matrix = _present_classes(_check_matrix(matrix))
     n_classes = matrix.shape[0]
     if n_classes < 2:
         return 0.0
-    if _constant_and_different(matrix):
-        return 1.0
     sizes = matrix.sum(axis=1) + matrix.sum(axis=0)
     off = ~np.eye(n_classes, dtype=bool)
     # Terms c_ji log(c_ji / (a_j + b_j)) and c_ij log(c_ij / (a_j + b_j)), i != j.
     column_scale = np.broadcast_to(sizes[None, :], matrix.shape)
     entropy = _xlogy_ratio(matrix.T, column_scale) + _xlogy_ratio(matrix, column_scale)
-    total = entropy[off].sum() / np.log(2 * n_classes - 2)
-    return float(-total / (2 * matrix.sum()) + 0.0)
+    total = -np.where(off, entropy, 0.0).sum(axis=0) / np.log(2 * n_classes - 2)
+    # Classes whose whole mass is one misclassified cell: entropy 1 (their weight a_j + b_j).
+    off_matrix = np.where(off, matrix, 0.0)
+    one_cell = (np.diag(matrix) == 0) & (
+        (off_matrix.max(axis=0) == sizes) | (off_matrix.max(axis=1) == sizes))
+    total = np.where(one_cell, sizes, total)
+    return float(total.sum() / (2 * matrix.sum()) + 0.0)
 
 
 @validate_params()
@@ -263,16 +312,20 @@ def symmetric_balanced_accuracy_score(y_true, y_pred, *, labels=None, sample_wei
 
 @validate_params()
 def correlation_distance(y_true, y_pred, *, labels=None, sample_weight=None,
-                         weighting="uniform"):
-    """Correlation Distance ``arccos(CC) / pi`` of predictions (Statement 4).
+                         weighting="uniform", form="angle", average="multiclass"):
+    """Correlation Distance ``arccos(CC) / pi`` (or CD') of predictions (Statement 4).
 
-    CC is the multiclass Matthews correlation. A distance in [0, 1]: lower is better.
-    Builds the confusion matrix and calls :func:`correlation_distance_from_confusion`.
+    CC is the multiclass Matthews correlation. A distance: lower is better. Builds the
+    confusion matrix and calls :func:`correlation_distance_from_confusion`.
 
     Parameters
     ----------
     y_true, y_pred, labels, sample_weight, weighting
         As in :func:`generalized_means_score`.
+    form : {"angle", "chord"}, default="angle"
+        CD = arccos(CC) / pi, or CD' = sqrt(2 (1 - CC)).
+    average : {"multiclass", "micro", "macro", "weighted"}, default="multiclass"
+        The multiclass CC, or an average over the one-vs-all binary problems.
 
     Returns
     -------
@@ -285,9 +338,12 @@ def correlation_distance(y_true, y_pred, *, labels=None, sample_weight=None,
     0.0
     >>> correlation_distance([0, 1, 0, 1], [1, 0, 1, 0])
     1.0
+    >>> correlation_distance([0, 1, 0, 1], [1, 0, 1, 0], form="chord")
+    2.0
     """
     confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
-    return correlation_distance_from_confusion(confusion.selected())
+    return correlation_distance_from_confusion(confusion.selected(), form=form,
+                                               average=average)
 
 
 @validate_params()

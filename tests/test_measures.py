@@ -4,6 +4,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import (
     accuracy_score,
     balanced_accuracy_score,
@@ -243,3 +245,74 @@ def test_soft_labels_use_the_transport_matrix(rng):
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_confusion_entropy_never_calls_a_wrong_prediction_perfect():
+    from sklearn.dummy import DummyClassifier
+
+    from sklearn_confusion_ext import get_scorer
+
+    # The issue's examples: Table 1's formula gives 0 to both. Here the classes absent from
+    # one labeling hold one misclassified cell each: entropy 1, weight (a_j + b_j) / 2n.
+    assert confusion_entropy([0, 1, 2, 3], [0, 1, 2, 4]) == pytest.approx(2 / 8)
+    assert confusion_entropy_from_confusion([[0, 0, 0], [0, 1, 0], [1, 0, 0]]) == \
+        pytest.approx(0.5)
+    # The scorer inherits the fix.
+    X = np.zeros((4, 1))
+    scorer = get_scorer("neg_confusion_entropy")
+    wrong = DummyClassifier(strategy="constant", constant=4).fit(X, [0, 1, 2, 4])
+    assert scorer(wrong, X, np.array([0, 1, 2, 3])) < 0
+
+
+def test_confusion_entropy_rule_keeps_table_1_where_every_class_is_present(rng):
+    for _ in range(20):
+        matrix = rng.integers(0, 5, size=(4, 4))
+        matrix[np.diag_indices(4)] += 1  # every class in both labelings
+        a, b, n = matrix.sum(axis=1), matrix.sum(axis=0), matrix.sum()
+        total = 0.0
+        for i, j in itertools.permutations(range(4), 2):
+            for c in (matrix[j, i], matrix[i, j]):
+                if c > 0:
+                    total += c * np.log(c / (a[j] + b[j])) / np.log(6)
+        assert confusion_entropy_from_confusion(matrix) == pytest.approx(-total / (2 * n))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 5).flatmap(lambda m: st.lists(
+    st.integers(0, 4), min_size=m * m, max_size=m * m).map(
+        lambda cells: np.reshape(cells, (m, m)))))
+def test_confusion_entropy_is_zero_exactly_on_diagonal_matrices(matrix):
+    if matrix.sum() == 0:
+        return
+    value = confusion_entropy_from_confusion(matrix)
+    diagonal = not (matrix - np.diag(np.diag(matrix))).any()
+    assert (value == 0.0) == diagonal
+    assert value >= 0.0
+
+
+def test_correlation_distance_forms_and_averages(rng):
+    from sklearn_confusion_ext import matthews_corrcoef_from_confusion
+
+    for _ in range(10):
+        matrix = rng.integers(0, 9, size=(3, 3)) + np.eye(3, dtype=int)
+        cc = matthews_corrcoef_from_confusion(matrix)
+        assert correlation_distance_from_confusion(matrix, form="chord") == pytest.approx(
+            np.sqrt(2 * (1 - cc)))
+        per_class = np.array([correlation_distance_from_confusion(one_vs_all(matrix, k))
+                              for k in range(3)])
+        sizes = matrix.sum(axis=1)
+        assert correlation_distance_from_confusion(matrix, average="macro") == \
+            pytest.approx(per_class.mean())
+        assert correlation_distance_from_confusion(matrix, average="weighted") == \
+            pytest.approx(per_class @ sizes / sizes.sum())
+        micro = generalized_means_from_confusion(matrix, r=0, average="micro")
+        assert correlation_distance_from_confusion(matrix, average="micro") == \
+            pytest.approx(np.arccos(micro) / np.pi)
+        # Table 13: CD and its averages order predictions as CC and its averages do.
+        for average in ("micro", "macro", "weighted"):
+            chord = correlation_distance_from_confusion(matrix, form="chord", average=average)
+            assert 0 <= chord <= 2
+    y_true, y_pred = rng.integers(0, 3, 50), rng.integers(0, 3, 50)
+    assert correlation_distance(y_true, y_pred, form="chord", average="macro") == \
+        correlation_distance_from_confusion(confusion_matrix(y_true, y_pred), form="chord",
+                                            average="macro")
