@@ -185,3 +185,15 @@ def test_long_class_names_stay_within_their_panel():
         left, right = corners["Ulcerative…tal colon"], corners["Crohn's di…leal type"]
         assert left.x1 < right.x0 or left.y1 < right.y0  # the corner names do not overlap
     assert all(a.x1 <= b.x0 for a, b in zip(boxes, boxes[1:]))  # panels side by side
+
+
+def test_multilabel_targets_read_the_transport_matrix():
+    y_true = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0]]
+    y_pred = [[1, 0, 0], [0, 0, 1], [0, 0, 1], [1, 0, 0]]
+    display = PosteriorSimplexDisplay.from_predictions(y_true, y_pred, prior=1.0)
+    # Every instance has a class: no none class, the three classes at the corners.
+    np.testing.assert_allclose(display.alpha, [[2.5, 1, 1], [1.5, 1, 2], [1, 1, 2]])
+    # An instance without a true class makes the none class a fourth class.
+    with pytest.raises(ValueError, match="the matrix has 4"):
+        PosteriorSimplexDisplay.from_predictions([[1, 0, 0], [0, 0, 0]],
+                                                 [[1, 0, 0], [0, 1, 0]])

@@ -187,7 +187,8 @@ class PosteriorSimplexDisplay:
 
         The counts are the confusion matrix of 1-D class labels (for 2-D targets, the
         transport confusion matrix, whose pseudo-counts :func:`dirichlet_posterior`
-        accepts).
+        accepts; its none class, of instances without any class, is a class of the
+        matrix only when some instance has no class).
 
         Parameters
         ----------
@@ -221,8 +222,11 @@ class PosteriorSimplexDisplay:
         """
         confusion = transport_confusion(y_true, y_pred, labels=labels, weighting="uniform",
                                         sample_weight=sample_weight, empty="null_class")
-        names = confusion.selected_labels() if display_labels is None else display_labels
-        posterior = dirichlet_posterior(confusion.selected(), prior=prior)
+        matrix, found = confusion.selected(), confusion.selected_labels()
+        if confusion.has_none and not (matrix[-1].any() or matrix[:, -1].any()):
+            matrix, found = matrix[:-1, :-1], found[:-1]  # no instance without a class
+        names = found if display_labels is None else display_labels
+        posterior = dirichlet_posterior(matrix, prior=prior)
         return cls._from_alpha(posterior.alpha, rows, classes, names, levels, ax, figsize)
 
     @classmethod
