@@ -15,14 +15,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._core.array_api import foreign_namespace
-from ._core.arrays import as_float, dense
 from ._core.config import check_result_size
 from ._core.dask_collections import is_dask_collection
 from ._core.dispatch import confusions
-from ._core.terms import Terms, batched_term_sums
+from ._core.terms import batched_term_sums
 from ._core.validation import check_sample_weight, check_targets
 from ._scores import report_reader
-from ._transport import DEFICIT_TOLERANCE, TRANSPORT, _split
 
 # Entries of one block's dense outer products (the block's rows times C * C): 32 MiB.
 _OUTER_ENTRIES = 1 << 22
@@ -59,7 +57,7 @@ def swap_indicators(rng, n_samples, n_resamples):
 def batches_terms(kind, y_true, y_pred):
     """Whether :func:`resampled_matrices` builds ``kind`` over these targets (in-memory
     targets of NumPy, scipy.sparse, pandas or lists, and a kind written as terms)."""
-    return (_terms_of(kind) is not None and foreign_namespace(y_true, y_pred) is None
+    return (kind.terms is not None and foreign_namespace(y_true, y_pred) is None
             and not is_dask_collection(y_true, y_pred))
 
 
@@ -77,7 +75,7 @@ def resampled_matrices(kind, params, y_true, y_pred, sample_weight, weights, own
                       f"{len(weights)} resampled matrices of {width} x {width} classes",
                       "Pass fewer n_resamples")
     result = np.zeros((len(weights), n_classes + 1, n_classes + 1))
-    terms = _terms_of(kind)(params)
+    terms = kind.terms(params)
     step = max(1, _OUTER_ENTRIES // (n_classes * n_classes))
     for start in range(0, targets.n_samples, step):
         rows = slice(start, min(targets.n_samples, start + step))
@@ -162,22 +160,3 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
         warnings.simplefilter("ignore")  # a score undefined in every resample: nan bounds
         return (np.nanpercentile(values, 100 * alpha / 2, axis=0),
                 np.nanpercentile(values, 100 * (1 - alpha / 2), axis=0))
-
-
-def _terms_of(kind):
-    if kind is TRANSPORT:
-        return lambda params: _plan_terms
-    return kind.terms
-
-
-def _plan_terms(u, v, weights, true_empty, pred_empty):
-    """The transport plans of a block (Erbani et al. 2024, equation 8) as terms: the common
-    mass on the diagonal, each deficit sent to the excess in proportion (the outer product
-    of the deficit, over its mass, with the excess), an empty side on "none"."""
-    common, deficit, excess = (dense(part) for part in _split(u, v))
-    mass = deficit.sum(axis=1)
-    scale = np.divide(weights, mass, out=np.zeros_like(mass), where=mass > DEFICIT_TOLERANCE)
-    return Terms(diagonal=(common, weights), off_diagonal=(deficit, scale, excess),
-                 none_row=(excess, weights * as_float(true_empty & ~pred_empty)),
-                 none_column=(deficit, weights * as_float(pred_empty & ~true_empty)),
-                 corner=weights * as_float(true_empty & pred_empty))

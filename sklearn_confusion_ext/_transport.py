@@ -26,7 +26,6 @@ from ._core.arrays import (
     positive_part,
     row_sums,
     safe_divide,
-    scale_rows,
     to_numpy,
     weighted_sum,
     zero_diagonal,
@@ -37,6 +36,7 @@ from ._core.confusion import finish_bounds, finish_matrix
 from ._core.dispatch import confusions
 from ._core.kinds import Instances, MatrixKind, register
 from ._core.params import validate_params
+from ._core.terms import Terms, term_sums
 from ._core.user_warnings import warn
 
 # Deficit mass below which an instance counts as perfectly proportional: the
@@ -389,13 +389,21 @@ def _callable_weights(weighting, targets):
     return weights
 
 
+def _plan_terms(u, v, weights, true_empty, pred_empty):
+    """Weighted plans of a block (equation 8) as terms: the common mass on the diagonal,
+    each deficit sent to the excess in proportion (the outer product of the deficit, over
+    its mass, with the excess), an empty side on "none" (see :func:`_none_parts`)."""
+    common, deficit, excess = _split(u, v)
+    return Terms(diagonal=(common, weights),
+                 off_diagonal=(deficit, _plan_scale(row_sums(deficit), weights), excess),
+                 none_row=(excess, weights * as_float(true_empty & ~pred_empty)),
+                 none_column=(deficit, weights * as_float(pred_empty & ~true_empty)),
+                 corner=weights * as_float(true_empty & pred_empty))
+
+
 def _plan_block(u, v, weights, true_empty, pred_empty):
     """Weighted plans of a block: diagonal, off-diagonal and "none" parts (equation 8)."""
-    common, deficit, excess = _split(u, v)
-    diagonal = weighted_sum(common, weights)
-    none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
-    deficit = scale_rows(deficit, _plan_scale(row_sums(deficit), weights))
-    return diagonal, dense(deficit.T @ excess), *none_parts
+    return term_sums(_plan_terms(u, v, weights, true_empty, pred_empty))
 
 
 def _bounds_block(u, v, weights, true_empty, pred_empty):
@@ -522,6 +530,12 @@ def _normalize_rows(matrix, norms, slot):
     return divided_rows(matrix, norms, out=scratch(slot, matrix.shape) if dense_numpy else None)
 
 
+def _classic_on_labels(params):
+    """Single labels have unit masses: every named weighting gives the classic matrix
+    (Proposition 7); a weighting callable weighs each instance."""
+    return not callable(params["weighting"])
+
+
 def _transport_values_deferred(params):
     """Dense values are checked block by block in the single pass over the data, except
     when a user callable must first see the whole (checked) arrays."""
@@ -532,14 +546,17 @@ _TRANSPORT_PARAMETERS = {"weighting": "uniform", "empty": "null_class"}
 TRANSPORT = register(MatrixKind(
     "transport", "transport_confusion_matrix", _TRANSPORT_PARAMETERS, _TransportInstances,
     block=lambda params: _plan_block, finish=finish_matrix,
-    deferred_checks=_transport_values_deferred))
+    deferred_checks=_transport_values_deferred, classic_on_labels=_classic_on_labels,
+    terms=lambda params: _plan_terms))
 SUBPIXEL = register(MatrixKind(
     "subpixel", "subpixel_confusion_matrix", _TRANSPORT_PARAMETERS, _TransportInstances,
     block=lambda params: _bounds_block, finish=finish_bounds,
     row_bytes=lambda n_classes: 8 * n_classes * (n_classes + 4),
     chunk_bytes=_BOUNDS_CHUNK_BYTES,
-    deferred_checks=_transport_values_deferred, n_matrices=2))
+    deferred_checks=_transport_values_deferred, n_matrices=2,
+    classic_on_labels=_classic_on_labels))
 CLASSIC = register(MatrixKind(
     "classic", "transport_confusion_matrix", {}, _classic_instances,
     block=lambda params: _plan_block, finish=finish_matrix,
-    deferred_checks=lambda params: True))
+    deferred_checks=lambda params: True, classic_on_labels=lambda params: True,
+    terms=lambda params: _plan_terms))

@@ -163,7 +163,7 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space,
         present = np.union1d(first, to_numpy(xp.unique_values(pred)))
         classes, selection = label_classes("y_true", first, present, labels)
         return DeviceTargets(true, pred, classes, selection, True, None, None, weight, (),
-                             xp.asarray(classes, device=device), space)
+                             class_values=xp.asarray(classes, device=device), space=space)
     if true.ndim != pred.ndim:  # labels beside scores: the columns named on the host
         one_hot = tuple(name for name, y in named.items() if y.ndim == 1)
         scores_name, scores = next((name, y) for name, y in named.items() if y.ndim == 2)
@@ -174,7 +174,7 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space,
         scores = xp.astype(scores, xp.float64, copy=False)
         true, pred = (scores if y.ndim == 2 else y for y in (true, pred))
         return DeviceTargets(true, pred, classes, None, False, None, None, weight, one_hot,
-                             xp.asarray(classes, device=device), space)
+                             class_values=xp.asarray(classes, device=device), space=space)
     if true.shape[1] != pred.shape[1]:
         raise ValueError("y_true and y_pred must have the same number of columns (classes); "
                          f"got {true.shape[1]} and {pred.shape[1]}.")
@@ -183,7 +183,7 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space,
     selection = None if labels is None else check_column_selection(labels, true.shape[1])
     true, pred = (xp.astype(y, xp.float64, copy=False) for y in (true, pred))
     return DeviceTargets(true, pred, np.arange(true.shape[1]), selection, False, None, None,
-                         weight, (), None, space)
+                         weight, (), space=space)
 
 
 def _as_device_array(xp, device, name, y):

@@ -64,6 +64,10 @@ class MatrixKind:
     n_matrices : int
         Matrices in one result (the subpixel bounds and the tensor have two): with the
         number of classes, the size checked against the memory budget before any work.
+    classic_on_labels : callable
+        ``classic_on_labels(params)``: whether the kind's matrices of 1-D class labels are
+        the classic confusion matrix (each of its ``n_matrices``, the "none" class empty):
+        they are then counts of the pairs of label codes, one ``bincount``.
     terms : callable or None
         ``terms(params)`` -> ``f(*instances.read(rows)[0])`` giving the block as
         :class:`~.terms.Terms`, for kinds of one matrix written that way: their matrices
@@ -80,6 +84,7 @@ class MatrixKind:
     chunk_bytes: object = None
     deferred_checks: object = field(default=lambda params: False)
     n_matrices: int = 1
+    classic_on_labels: object = field(default=lambda params: False)
     terms: object = None
 
 
@@ -96,9 +101,13 @@ def build(kind, targets, params, n_jobs=None, chunk_size=None):
     matrices = f"{kind.n_matrices} matri{'ces' if kind.n_matrices > 1 else 'x'}"
     check_result_size(kind.function, (kind.n_matrices, width, width),
                       f"{matrices} of {width} x {width} classes")
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below
-        sums, n_skipped = instances.sum(kind.block(params),
-                                        kind.row_bytes(instances.n_classes), kind.chunk_bytes)
+    if getattr(targets, "codes", None) is not None and kind.classic_on_labels(params):
+        sums, n_skipped = label_pair_counts(targets) * kind.n_matrices, 0
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below
+            sums, n_skipped = instances.sum(kind.block(params),
+                                            kind.row_bytes(instances.n_classes),
+                                            kind.chunk_bytes)
     if not all(np.isfinite(part).all() for part in sums):
         # Every input was checked finite: only a total beyond float64 gets here.
         raise ValueError(
@@ -108,6 +117,20 @@ def build(kind, targets, params, n_jobs=None, chunk_size=None):
         )
     return tuple(instances.confusion(*sums[start:start + _PARTS], n_skipped=n_skipped)
                  for start in range(0, len(sums), _PARTS))
+
+
+def label_pair_counts(targets):
+    """The five parts of the classic confusion matrix of 1-D labels (their ``codes``):
+    the counts (or summed sample weights) of the pairs (true code, predicted code), one
+    ``bincount``; the "none" class empty."""
+    n_classes = len(targets.classes)
+    true, pred = targets.codes
+    counts = np.bincount(true.astype(np.int64) * n_classes + pred,
+                         weights=targets.sample_weight, minlength=n_classes * n_classes)
+    counts = counts.astype(float).reshape(n_classes, n_classes)
+    diagonal = np.diagonal(counts).copy()
+    np.fill_diagonal(counts, 0.0)
+    return (diagonal, counts, np.zeros(n_classes), np.zeros(n_classes), np.asarray(0.0))
 
 
 class Instances(ABC):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .arrays import dense, masked_sum, scaled_rows, weighted_sum
+from .arrays import any_true, dense, masked_sum, scale_rows, scaled_rows, weighted_sum
 
 
 @dataclass(frozen=True)
@@ -41,11 +41,21 @@ class Terms:
 
 
 def term_sums(terms):
-    """The five partial sums of one block: diagonal, off-diagonal, none row, column, corner."""
+    """The five partial sums of one block: diagonal, off-diagonal, none row, column, corner.
+
+    The terms are consumed: the off-diagonal's left rows are scaled in place, after the
+    other parts (which may share them) are summed. A "none" part whose scales are all zero
+    (no empty side in the block) is not summed."""
     left, scale, right = terms.off_diagonal
-    return (weighted_sum(*terms.diagonal), dense(scaled_rows(left, scale).T @ right),
-            weighted_sum(*terms.none_row), weighted_sum(*terms.none_column),
-            masked_sum(terms.corner, terms.corner != 0))
+    diagonal = weighted_sum(*terms.diagonal)
+    none_row, none_column = (_sum_or_zeros(*part, left.shape[1])
+                             for part in (terms.none_row, terms.none_column))
+    corner = masked_sum(terms.corner, terms.corner != 0)
+    return (diagonal, dense(scale_rows(left, scale).T @ right), none_row, none_column, corner)
+
+
+def _sum_or_zeros(rows, scale, width):
+    return weighted_sum(rows, scale) if any_true(scale != 0) else np.zeros(width)
 
 
 def batched_term_sums(terms, weights, out):

@@ -27,6 +27,9 @@ SOFT = "soft"
 LABELS_VS_SCORES = "labels-vs-scores"
 # Float class labels must be integers that float64 holds exactly.
 _LARGEST_FLOAT_LABEL = 2.0 ** 53
+# Integer labels spanning at most this many values (or twice their number) are encoded by
+# a count over their range, without a sort.
+_DENSE_LABEL_RANGE = 1 << 16
 # Rows read at first when checking that a target holds only 0 and 1: soft labels and
 # probabilities are found there, without a pass over the whole array.
 _FIRST_ROWS = 1024
@@ -59,6 +62,9 @@ class Targets:
         The targets given as 1-D class labels beside 2-D scores (``"y_true"`` for a
         classifier's ``predict_proba`` scored against labels), one-hot encoded against
         ``classes``, the names of the columns; empty otherwise.
+    codes : tuple of ndarray or None
+        1-D labels in memory: the column of each instance's class, for ``y_true`` and
+        ``y_pred`` (the matrices of single labels are counts of pairs of codes).
     """
 
     y_true: object
@@ -70,6 +76,7 @@ class Targets:
     pred_norm: np.ndarray
     sample_weight: object
     one_hot: tuple = ()
+    codes: tuple = None
 
     # Rows of a chunk are this many times the cache-sized default (device arrays: more).
     chunk_factor: ClassVar[int] = 1
@@ -250,7 +257,7 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
     sample_weight = check_sample_weight(sample_weight, n_samples)
     return Targets(mass_true, mass_pred, target_set.classes, target_set.selection,
                    target_set.single_label, true_norm, pred_norm, sample_weight,
-                   target_set.one_hot)
+                   target_set.one_hot, target_set.codes)
 
 
 def require_binary(targets, advice):
@@ -272,6 +279,7 @@ class TargetSet:
     selection: object
     single_label: bool
     one_hot: tuple = ()
+    codes: tuple = None
 
 
 def check_target_set(named_targets, labels=None, defer_value_checks=False,
@@ -572,15 +580,29 @@ def check_sample_weight(sample_weight, n_samples):
 
 
 def _encode_labels(names, targets, labels):
-    targets, present = _checked_labels(names, targets)
+    targets, present, codes = _checked_labels(names, targets)
     classes, selection = label_classes(names[0], targets[0], present, labels)
-    masses = [one_hot(y, classes) for y in targets]
-    return TargetSet(masses, [np.ones(y.shape[0]) for y in targets], classes, selection, True)
+    if codes is None:
+        codes = [label_codes(y, classes) for y in targets]
+    elif selection is not None:  # labels= first: the codes of present into classes
+        codes = [label_codes(present, classes)[c] for c in codes]
+    ones = _read_only_ones(max(y.shape[0] for y in targets))
+    masses = [one_hot_codes(c, len(classes), ones[:c.shape[0]]) for c in codes]
+    return TargetSet(masses, [ones[:y.shape[0]] for y in targets], classes, selection, True,
+                     codes=tuple(codes))
+
+
+def _read_only_ones(n):
+    """Unit masses and norms of one-hot rows, shared by both targets (never written)."""
+    ones = np.ones(n)
+    ones.flags.writeable = False
+    return ones
 
 
 def _checked_labels(names, targets):
     """1-D label arrays checked as class labels, in one integer dtype where they are
-    integers, and the sorted labels they hold together."""
+    integers, the sorted labels they hold together, and the position of each instance's
+    label among those (None where they were not found on the way)."""
     for name, y in zip(names, targets):
         if y.dtype.kind == "f":
             if not np.isfinite(y).all():
@@ -599,6 +621,9 @@ def _checked_labels(names, targets):
         elif y.dtype.kind == "O":
             _check_object_labels(name, y)
     targets = common_integer_labels(dict(zip(names, targets)))
+    dense_range = _dense_integer_codes(targets)
+    if dense_range is not None:
+        return (targets, *dense_range)
     try:
         present = unique_labels(*targets)
     except ValueError as exc:
@@ -606,17 +631,47 @@ def _checked_labels(names, targets):
     except TypeError as exc:
         raise ValueError(f"{' and '.join(names)} hold class labels that cannot be sorted "
                          f"together ({exc}); use labels of one type.") from None
-    return targets, present
+    return targets, present, None
+
+
+def _dense_integer_codes(targets):
+    """``(present, codes)`` of integer labels in a range at most a few times their number:
+    the labels present by a count over the range (no sort) and each instance's position
+    among them by a lookup; None for other labels."""
+    if not all(y.dtype.kind in "iu" and y.size for y in targets):
+        return None
+    low = min(int(y.min()) for y in targets)
+    span = max(int(y.max()) for y in targets) - low + 1
+    if span > max(_DENSE_LABEL_RANGE, 2 * sum(y.size for y in targets)):
+        return None
+    dtype = np.result_type(*targets)
+    offsets = [(y - y.dtype.type(low)).astype(np.intp) for y in targets]
+    seen = np.zeros(span, dtype=bool)
+    for offset in offsets:
+        seen |= np.bincount(offset, minlength=span) > 0
+    position = np.cumsum(seen) - 1
+    present = np.flatnonzero(seen).astype(dtype) + dtype.type(low)
+    return present, [position[offset] for offset in offsets]
+
+
+def label_codes(y, classes):
+    """The position in ``classes`` of each label of ``y`` (all among ``classes``)."""
+    order = np.argsort(classes, kind="stable")
+    return order[np.searchsorted(classes[order], y)]
+
+
+def one_hot_codes(codes, n_classes, ones=None):
+    """Class positions as a sparse one-hot CSR array (its values ``ones`` when given);
+    never densified."""
+    n_samples = codes.shape[0]
+    ones = np.ones(n_samples) if ones is None else ones
+    return sp.csr_array((ones, codes, np.arange(n_samples + 1)), shape=(n_samples, n_classes))
 
 
 def one_hot(y, classes):
     """Labels ``y`` (all among ``classes``) as a sparse one-hot CSR array, one column per
     class in the order of ``classes``; never densified."""
-    order = np.argsort(classes, kind="stable")
-    n_samples = y.shape[0]
-    columns = order[np.searchsorted(classes[order], y)]
-    return sp.csr_array((np.ones(n_samples), columns, np.arange(n_samples + 1)),
-                        shape=(n_samples, len(classes)))
+    return one_hot_codes(label_codes(y, classes), len(classes))
 
 
 def column_classes(label_names, present, scores_name, n_columns, labels):
@@ -659,7 +714,7 @@ def _labels_beside_scores(names, targets, labels, defer_value_checks):
             raise ValueError(f"{score_names[0]} and {name} must have the same number of "
                              f"columns (classes); got {n_columns} and "
                              f"{targets[names.index(name)].shape[1]}.")
-    label_arrays, present = _checked_labels(
+    label_arrays, present, _ = _checked_labels(
         label_names, [targets[names.index(name)] for name in label_names])
     classes = column_classes(label_names, present, score_names[0], n_columns, labels)
     encoded = dict(zip(label_names, (one_hot(y, classes) for y in label_arrays)))
