@@ -5,8 +5,27 @@ sample_weight=None, ...)``.
 """
 
 from ._audit import AuditResult, audit_measure
+from ._classic_measures import (
+    accuracy_from_confusion,
+    balanced_accuracy_from_confusion,
+    balanced_accuracy_score,
+    cohen_kappa_from_confusion,
+    cohen_kappa_score,
+    fbeta_from_confusion,
+    jaccard_from_confusion,
+    matthews_corrcoef,
+    matthews_corrcoef_from_confusion,
+)
 from ._core.accumulator import ConfusionAccumulator
 from ._core.config import config_context, get_config, set_config
+from ._inconsistency import (
+    DiscriminatingTripletsResult,
+    InconsistencyResult,
+    discriminating_triplets,
+    indistinguishable_measures,
+    measure_inconsistency,
+    measure_inconsistency_from_confusion,
+)
 from ._measures import (
     confusion_entropy,
     confusion_entropy_from_confusion,
@@ -26,18 +45,23 @@ from ._mlcm_scores import (
 from ._plot import (
     MLCMDisplay,
     PosteriorIntervalDisplay,
+    PosteriorSimplexDisplay,
     RankingComparisonDisplay,
     ScoreIntervalDisplay,
     TransportConfusionMatrixDisplay,
 )
+from ._plot.class_distribution import ClassDistributionDisplay
 from ._posterior import ConfusionPosterior, dirichlet_posterior
 from ._quantification import (
     absolute_error,
     discordance_ratio,
     kl_divergence,
     make_quantification_scorer,
+    max_normalized_kl_divergence,
+    max_quantification_error,
     normalized_absolute_error,
     normalized_kl_divergence,
+    normalized_pearson_divergence,
     normalized_relative_absolute_error,
     normalized_squared_error,
     pearson_divergence,
@@ -47,6 +71,7 @@ from ._quantification import (
     squared_error,
 )
 from ._quantification_audit import audit_quantification_measure
+from ._ranking_breaks import prevalence_ranking_breaks
 from ._reading import f1_ranking_disorder, prevalence_ranking
 from ._scorer import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
 from ._scores import precision_recall_fscore_support_from_confusion
@@ -84,17 +109,30 @@ __all__ = [
     "AuditResult",
     "ComparisonResult",
     "ConfidenceIntervalResult",
+    "ClassDistributionDisplay",
     "ConfusionAccumulator",
     "ConfusionPosterior",
+    "DiscriminatingTripletsResult",
+    "InconsistencyResult",
     "MLCMDisplay",
     "MarginalHomogeneityResult",
     "McNemarResult",
     "PosteriorIntervalDisplay",
+    "PosteriorSimplexDisplay",
     "PosthocResult",
     "RankingComparisonDisplay",
     "ScoreIntervalDisplay",
     "TransportConfusionMatrixDisplay",
     "absolute_error",
+    "accuracy_from_confusion",
+    "balanced_accuracy_from_confusion",
+    "balanced_accuracy_score",
+    "cohen_kappa_from_confusion",
+    "cohen_kappa_score",
+    "fbeta_from_confusion",
+    "jaccard_from_confusion",
+    "matthews_corrcoef",
+    "matthews_corrcoef_from_confusion",
     "audit_measure",
     "audit_quantification_measure",
     "bhapkar_test",
@@ -106,17 +144,24 @@ __all__ = [
     "dirichlet_posterior",
     "score_confidence_interval",
     "discordance_ratio",
+    "discriminating_triplets",
     "f1_ranking_disorder",
     "generalized_means_from_confusion",
     "generalized_means_score",
     "get_config",
     "get_scorer",
     "get_scorer_names",
+    "indistinguishable_measures",
     "kl_divergence",
     "make_mlcm_scorer",
     "make_quantification_scorer",
+    "max_normalized_kl_divergence",
+    "max_quantification_error",
+    "normalized_pearson_divergence",
     "make_transport_scorer",
     "marginal_homogeneity_posthoc",
+    "measure_inconsistency",
+    "measure_inconsistency_from_confusion",
     "compare_scores",
     "mcnemar_table",
     "mcnemar_test",
@@ -134,6 +179,7 @@ __all__ = [
     "prevalence",
     "prevalence_protocol_samples",
     "prevalence_ranking",
+    "prevalence_ranking_breaks",
     "relative_absolute_error",
     "set_config",
     "squared_error",

@@ -224,16 +224,44 @@ REGISTRY = {
     "generalized_means_score": score(True, True, fixed={"average": "macro"}, variants=(
         {"r": 0.0}, {"r": -1.0, "average": "weighted"}, {"average": "micro"})),
     "symmetric_balanced_accuracy_score": score(True, True, variants=({"weighting": "true"},)),
-    "correlation_distance": score(False, True, variants=({"weighting": "true"},)),
+    "correlation_distance": score(False, True, variants=(
+        {"weighting": "true"}, {"form": "chord", "average": "macro"})),
     "confusion_entropy": score(False, True, variants=({"weighting": "pred"},)),
     "generalized_means_from_confusion": from_confusion(True, fixed={"average": "macro"}),
     "symmetric_balanced_accuracy_from_confusion": from_confusion(True),
-    "correlation_distance_from_confusion": from_confusion(False),
+    "correlation_distance_from_confusion": from_confusion(False, variants=(
+        {"form": "chord"}, {"average": "micro"})),
     "confusion_entropy_from_confusion": from_confusion(False),
+    "accuracy_from_confusion": from_confusion(True),
+    "balanced_accuracy_from_confusion": Entry(
+        targets=("matrix",), target_params=("matrix",), returns="score",
+        greater_is_better=True, symmetric=False),
+    "cohen_kappa_from_confusion": from_confusion(True),
+    "fbeta_from_confusion": from_confusion(True, fixed={"average": "macro"},
+                                           variants=({"beta": 2.0, "average": "weighted"},)),
+    "jaccard_from_confusion": from_confusion(True, fixed={"average": "macro"}),
+    "matthews_corrcoef_from_confusion": from_confusion(True),
+    "balanced_accuracy_score": score(True, False, variants=({"weighting": "true"},)),
+    "cohen_kappa_score": score(True, True, variants=({"weighting": "pred"},)),
+    "matthews_corrcoef": score(True, True, variants=({"weighting": "true"},)),
     "audit_measure": Entry(returns="result", minimal=lambda: {
         "measure": accuracy, "n_classes": 2, "max_n": 3, "n_trials": 10, "random_state": 0}),
     "AuditResult": Entry(returns="result", minimal=lambda: {
         "satisfied": {"symmetry": False}, "counterexamples": {"symmetry": {"values": [1, 2]}}}),
+    "measure_inconsistency": Entry(returns="result", minimal=lambda: {
+        "y_true": [0, 1, 2, 2, 1, 0], "y_preds": [[0, 1, 2, 1, 1, 0], [0, 2, 2, 2, 1, 1],
+                                                  [1, 1, 2, 2, 0, 0]]}),
+    "measure_inconsistency_from_confusion": Entry(returns="result", minimal=lambda: {
+        "matrices": [IBD, OTHER, np.transpose(IBD)]}),
+    "indistinguishable_measures": Entry(minimal=lambda: {"n": 4}),
+    "discriminating_triplets": Entry(returns="result", minimal=lambda: {"n": 4}),
+    "InconsistencyResult": Entry(returns="result", minimal=lambda: {
+        "inconsistency": np.array([[0.0, 1.0], [1.0, 0.0]]),
+        "n_inconsistent": np.array([[0, 1], [1, 0]]), "n_pairs": 1,
+        "measure_names": ("a", "b"), "scores": np.array([[[0.1, 0.2], [0.2, 0.1]]])}),
+    "DiscriminatingTripletsResult": Entry(returns="result", minimal=lambda: {
+        "triplets": np.array([[[1, 0], [1, 0], [0, 1]]]),
+        "triplet_index": np.array([[-1, 0], [0, -1]]), "measure_names": ("a", "b")}),
     # Statistics of the off-diagonal cells (Barranco-Chamorro and Carrillo-Garcia 2021)
     "mcnemar_test": Entry(targets=("matrix",), target_params=("table",), returns="result",
                           minimal=lambda: {"table": [[5, 3], [1, 4]]}),
@@ -247,7 +275,9 @@ REGISTRY = {
         returns="result", minimal=lambda: {"statistic": 1.0, "pvalue": 0.5, "df": 2}),
     "PosthocResult": Entry(returns="result", minimal=lambda: {
         "display_labels": ["a", "b"], "statistic": np.array([1.0, 2.0]),
-        "n_discordant": np.array([3.0, 3.0]), "pvalue_less": np.array([0.5, 0.9]),
+        "n_discordant": np.array([3.0, 3.0]),
+        "auxiliary_tables": np.array([[[4.0, 1.0], [2.0, 3.0]], [[3.0, 2.0], [1.0, 4.0]]]),
+        "pvalue_less": np.array([0.5, 0.9]),
         "pvalue_greater": np.array([0.9, 0.5]), "pvalue_two_sided": np.array([1.0, 1.0]),
         "pvalue_less_corrected": np.array([1.0, 1.0]),
         "pvalue_greater_corrected": np.array([1.0, 1.0]),
@@ -294,6 +324,14 @@ REGISTRY = {
     "kl_divergence": quantification_error(False),
     "normalized_kl_divergence": quantification_error(False),
     "pearson_divergence": quantification_error(False),
+    "max_normalized_kl_divergence": dataclasses.replace(quantification_error(False),
+                                                        fixed={"eps": 1e-3}),
+    "normalized_pearson_divergence": dataclasses.replace(quantification_error(False),
+                                                         fixed={"eps": 1e-3}),
+    "max_quantification_error": Entry(
+        targets=("prevalence",), target_params=("p_true",),
+        minimal=lambda: {"p_true": [0.2, 0.5, 0.3]},
+        fixed={"error": sce.kl_divergence, "eps": 1e-3}),
     "prevalence": metric(("labels", "multilabel"), target_params=("y",), class_axes=(0,)),
     "prevalence_protocol_samples": Entry(
         minimal=lambda: {"y": [0, 1, 0, 1, 1, 2], "n_samples": 3, "sample_size": 4,
@@ -308,6 +346,9 @@ REGISTRY = {
     "f1_ranking_disorder": Entry(
         targets=("matrix",), target_params=("matrix_a", "matrix_b"), returns="score",
         minimal=lambda: {"matrix_a": IBD, "matrix_b": OTHER}),
+    "prevalence_ranking_breaks": Entry(targets=("matrix",), target_params=("confusion_matrix",),
+                                       minimal=lambda: {"confusion_matrix": IBD,
+                                                        "row_order": [2, 0, 1]}),
     # Scorers
     "get_scorer": scorer_factory(lambda: {"name": "tcm_f1_macro"}),
     "get_scorer_names": Entry(minimal=dict),
@@ -330,10 +371,22 @@ REGISTRY = {
         minimal=lambda: {"mean": [[0.8, 0.2], [0.3, 0.7]], "lower": [[0.6, 0.1], [0.1, 0.5]],
                          "upper": [[0.9, 0.4], [0.5, 0.9]]},
         methods={"plot": dict, "from_confusion": lambda: {"confusion": IBD}}),
+    "PosteriorSimplexDisplay": Entry(
+        minimal=lambda: {"alpha": [[38, 2, 16]]},
+        methods={"plot": dict, "from_confusion": lambda: {"confusion": IBD},
+                 "from_predictions": lambda: {"y_true": SAMPLES["labels"][0],
+                                              "y_pred": SAMPLES["labels"][1]}}),
     "RankingComparisonDisplay": Entry(
         minimal=lambda: {"f1_a": [0.9, 0.5, 0.7], "f1_b": [0.8, 0.6, 0.4]},
         methods={"plot": dict,
-                 "from_matrices": lambda: {"matrix_a": IBD, "matrix_b": OTHER}}),
+                 "from_matrices": lambda: {"matrix_a": IBD, "matrix_b": OTHER},
+                 "from_matrices_pairwise": lambda: {"matrices": [IBD, OTHER, IBD]}}),
+    "ClassDistributionDisplay": Entry(
+        minimal=lambda: {"test_prevalence": [0.5, 0.3, 0.2],
+                         "training_prevalence": [0.6, 0.3, 0.1]},
+        methods={"plot": dict,
+                 "from_labels": lambda: {"y_test": SAMPLES["labels"][0],
+                                         "y_train": SAMPLES["labels"][1]}}),
     "ScoreIntervalDisplay": Entry(
         minimal=lambda: {"estimates": [0.8, 0.5, 0.6], "low": [0.7, 0.3, 0.5],
                          "high": [0.9, 0.7, 0.7]},
@@ -344,7 +397,8 @@ REGISTRY = {
 }
 
 DISPLAYS = ("TransportConfusionMatrixDisplay", "MLCMDisplay", "PosteriorIntervalDisplay",
-            "RankingComparisonDisplay", "ScoreIntervalDisplay")
+            "PosteriorSimplexDisplay",
+            "RankingComparisonDisplay", "ScoreIntervalDisplay", "ClassDistributionDisplay")
 CLI_ONLY = ("report",)  # PARAMETERS of the command line, not of a public callable
 
 

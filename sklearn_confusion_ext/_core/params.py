@@ -420,7 +420,7 @@ MEASURE_SCORE = {**TARGETS, "labels": [None, ARRAY], "sample_weight": [None, ARR
                  "weighting": WEIGHTING}
 QUANTIFICATION_ERROR = {"p_true": [ARRAY], "p_pred": [ARRAY],
                         "eps": [None, Interval(Real, 0, None, closed="neither")],
-                        "aggregate": [None, Options("mean", "median")]}
+                        "aggregate": [None, Options("mean", "median", "weighted")]}
 # Statistical tests name their rows with display_labels; labels is its deprecated name.
 ROW_NAMES = {"display_labels": [None, ARRAY], "labels": [None, ARRAY]}
 CORRECTION = [None, Options("bonferroni", "holm", "fdr_bh")]
@@ -458,7 +458,7 @@ DISPLAY_BUILD = {
     "y_train": [None, ARRAY], **{k: v for k, v in DISPLAY_PLOT.items()},
     "include_values": [None, BOOLEAN],
 }
-TRANSPORT_DISPLAY = {"weighting": WEIGHTING, "empty": EMPTY}
+TRANSPORT_DISPLAY = {"weighting": WEIGHTING, "empty": EMPTY, "subpixel": [BOOLEAN]}
 MLCM_DISPLAY = {"method": MLCM_METHOD}
 FROM_ESTIMATOR = {"estimator": ESTIMATOR, "X": [ARRAY], "y": [ARRAY],
                   "response_method": [Options("auto", "predict", "predict_proba")]}
@@ -485,7 +485,8 @@ def _displays(name, own):
 PARAMETERS = {
     # Transport-based confusion matrix (Erbani et al. 2024)
     "transport_confusion_matrix": {**TRANSPORT, "normalize": NORMALIZE, **PARALLEL},
-    "subpixel_confusion_matrix": {**TRANSPORT, **PARALLEL},
+    "subpixel_confusion_matrix": {**TRANSPORT, "form": [Options("bounds", "center")],
+                                  **PARALLEL},
     "transport_plan": {"y_true_row": [ARRAY], "y_pred_row": [ARRAY]},
     "transport_multilabel_confusion_matrix": {**TRANSPORT, "include_none": INCLUDE_NONE},
     "transport_precision_recall_fscore_support": {
@@ -513,20 +514,50 @@ PARAMETERS = {
         "matrix": [ARRAY], "r": [Interval(Real, None, None)],
         "average": [Options("binary", *AVERAGES)]},
     "symmetric_balanced_accuracy_from_confusion": {"matrix": [ARRAY]},
-    "correlation_distance_from_confusion": {"matrix": [ARRAY]},
+    "correlation_distance_from_confusion": {
+        "matrix": [ARRAY], "form": [Options("angle", "chord")],
+        "average": [Options("multiclass", *AVERAGES)]},
     "confusion_entropy_from_confusion": {"matrix": [ARRAY]},
     "generalized_means_score": {
         **MEASURE_SCORE, "r": [Interval(Real, None, None)],
         "average": [Options("binary", *AVERAGES)], "pos_label": [Label()]},
     "symmetric_balanced_accuracy_score": MEASURE_SCORE,
-    "correlation_distance": MEASURE_SCORE,
+    "correlation_distance": {**MEASURE_SCORE, "form": [Options("angle", "chord")],
+                             "average": [Options("multiclass", *AVERAGES)]},
     "confusion_entropy": MEASURE_SCORE,
+    "accuracy_from_confusion": {"matrix": [ARRAY]},
+    "balanced_accuracy_from_confusion": {"matrix": [ARRAY]},
+    "cohen_kappa_from_confusion": {"matrix": [ARRAY]},
+    "fbeta_from_confusion": {"matrix": [ARRAY], "beta": BETA,
+                             "average": [Options("binary", *AVERAGES)]},
+    "jaccard_from_confusion": {"matrix": [ARRAY], "average": [Options("binary", *AVERAGES)]},
+    "matthews_corrcoef_from_confusion": {"matrix": [ARRAY]},
+    "balanced_accuracy_score": MEASURE_SCORE,
+    "cohen_kappa_score": MEASURE_SCORE,
+    "matthews_corrcoef": MEASURE_SCORE,
     "audit_measure": {"measure": [CALLABLE], "n_classes": [Interval(Integral, 2, None)],
                       "max_n": [Interval(Integral, 2, None)], "n_trials": [NON_NEGATIVE_INT],
                       "random_state": RANDOM_STATE,
                       "max_evaluations": [Interval(Integral, 1000, None)],
                       "verbose": [NON_NEGATIVE_INT]},
-    "AuditResult": {"satisfied": [dict], "counterexamples": [dict]},
+    "AuditResult": {"satisfied": [dict], "counterexamples": [dict],
+                    "baseline_order": [None, Interval(Integral, 0, None)]},
+    "measure_inconsistency": {
+        "y_true": [ARRAY], "y_preds": [ARRAY], "measures": [None, dict],
+        "groups": [None, ARRAY], "strict": [BOOLEAN],
+        "tolerance": [Interval(Real, 0, None)]},
+    "measure_inconsistency_from_confusion": {
+        "matrices": [ARRAY], "measures": [None, dict], "strict": [BOOLEAN],
+        "tolerance": [Interval(Real, 0, None)]},
+    "indistinguishable_measures": {"measures": [None, dict], "n": [Interval(Integral, 2, None)],
+                                   "tolerance": [Interval(Real, 0, None)]},
+    "discriminating_triplets": {"n": [Interval(Integral, 2, None)], "measures": [None, dict],
+                                "tolerance": [Interval(Real, 0, None)]},
+    "InconsistencyResult": {
+        "inconsistency": [ARRAY], "n_inconsistent": [ARRAY], "n_pairs": [POSITIVE_INT],
+        "measure_names": [tuple], "scores": [ARRAY], "strict": [BOOLEAN]},
+    "DiscriminatingTripletsResult": {"triplets": [ARRAY], "triplet_index": [ARRAY],
+                                     "measure_names": [tuple]},
     # Statistics of the off-diagonal cells (Barranco-Chamorro and Carrillo-Garcia 2021)
     "mcnemar_test": {"table": [ARRAY], "exact": [BOOLEAN], "correction": [BOOLEAN],
                      "alternative": [Options("two-sided", "less", "greater")]},
@@ -540,6 +571,7 @@ PARAMETERS = {
                                   "df": [POSITIVE_INT]},
     "PosthocResult": {
         "display_labels": [ARRAY], "statistic": [ARRAY], "n_discordant": [ARRAY],
+        "auxiliary_tables": [ARRAY],
         **{name: [ARRAY] for name in (
             "pvalue_less", "pvalue_greater", "pvalue_two_sided", "pvalue_less_corrected",
             "pvalue_greater_corrected", "pvalue_two_sided_corrected")},
@@ -585,7 +617,10 @@ PARAMETERS = {
         "absolute_error", "normalized_absolute_error", "relative_absolute_error",
         "normalized_relative_absolute_error", "squared_error", "normalized_squared_error",
         "discordance_ratio", "kl_divergence", "normalized_kl_divergence",
-        "pearson_divergence")},
+        "pearson_divergence", "max_normalized_kl_divergence",
+        "normalized_pearson_divergence")},
+    "max_quantification_error": {"error": [CALLABLE], "p_true": [ARRAY],
+                                 "eps": [None, Interval(Real, 0, None, closed="neither")]},
     "prevalence": {"y": [ARRAY], "labels": [None, ARRAY], "sample_weight": [None, ARRAY]},
     "make_quantification_scorer": {
         "error": [CALLABLE],
@@ -602,6 +637,8 @@ PARAMETERS = {
     "prevalence_ranking": {"y_test": [ARRAY], "y_train": [None, ARRAY],
                            "labels": [None, ARRAY]},
     "f1_ranking_disorder": {"matrix_a": [ARRAY], "matrix_b": [ARRAY]},
+    "prevalence_ranking_breaks": {"confusion_matrix": [ARRAY], "row_order": [None, ARRAY],
+                                  "column_order": [None, ARRAY]},
     # Scorers
     "get_scorer": {"name": [str]},
     "get_scorer_names": {},
@@ -619,6 +656,7 @@ PARAMETERS = {
         "merge", "confusions", description="a ConfusionAccumulator")]},
     # Displays
     **_displays("TransportConfusionMatrixDisplay", TRANSPORT_DISPLAY),
+    "TransportConfusionMatrixDisplay": {**MATRIX_DISPLAY, "half_width": [None, ARRAY]},
     **_displays("MLCMDisplay", MLCM_DISPLAY),
     "PosteriorIntervalDisplay": {"mean": [ARRAY], "lower": [ARRAY], "upper": [ARRAY],
                                  "display_labels": [None, ARRAY]},
@@ -631,12 +669,36 @@ PARAMETERS = {
         **FIGSIZE},
     "PosteriorIntervalDisplay.plot": {"rows": [Options("auto"), ARRAY], **PANELS_AX,
                                       **FIGSIZE},
-    "RankingComparisonDisplay": {"f1_a": [ARRAY], "f1_b": [ARRAY], "names": [ARRAY],
-                                 "display_labels": [None, ARRAY]},
+    "PosteriorSimplexDisplay": {"alpha": [ARRAY], "vertex_labels": [None, ARRAY],
+                                "row_labels": [None, ARRAY]},
+    **{f"PosteriorSimplexDisplay.{method}": {
+        **inputs,
+        "prior": [Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, ARRAY],
+        "rows": [Options("auto"), ARRAY], "classes": [None, ARRAY],
+        "display_labels": [None, ARRAY], "levels": [ARRAY], **PANELS_AX, **FIGSIZE}
+       for method, inputs in (
+           ("from_confusion", {"confusion": [ARRAY]}),
+           ("from_predictions", {**TARGETS, "labels": [None, ARRAY],
+                                 "sample_weight": [None, ARRAY]}))},
+    "PosteriorSimplexDisplay.plot": {"levels": [ARRAY], **PANELS_AX, **FIGSIZE},
+    "RankingComparisonDisplay": {"f1_a": [ARRAY], "f1_b": [None, ARRAY],
+                                 "names": [None, ARRAY], "display_labels": [None, ARRAY]},
+    "RankingComparisonDisplay.from_matrices_pairwise": {
+        "matrices": [ARRAY, dict], "names": [None, ARRAY],
+        "display_labels": [None, ARRAY], **PANELS_AX, **FIGSIZE},
     "RankingComparisonDisplay.from_matrices": {
         "matrix_a": [ARRAY], "matrix_b": [ARRAY], "names": [ARRAY],
         "display_labels": [None, ARRAY], **PANELS_AX, **FIGSIZE},
     "RankingComparisonDisplay.plot": {**PANELS_AX, **FIGSIZE},
+    "ClassDistributionDisplay": {"test_prevalence": [ARRAY], "training_prevalence": [None, ARRAY],
+                                 "display_labels": [None, ARRAY]},
+    "ClassDistributionDisplay.from_labels": {
+        "y_test": [ARRAY], "y_train": [None, ARRAY], "labels": [None, ARRAY],
+        "display_labels": [None, ARRAY], "order": [None, Options("training", "test")],
+        "ax": [None, HasMethods("bar", "barh", description="a matplotlib Axes")], **FIGSIZE},
+    "ClassDistributionDisplay.plot": {
+        "order": [None, Options("training", "test")],
+        "ax": [None, HasMethods("bar", "barh", description="a matplotlib Axes")], **FIGSIZE},
     "ScoreIntervalDisplay": {"estimates": [ARRAY], "low": [ARRAY], "high": [ARRAY],
                              "class_names": [None, ARRAY], "model_names": [None, ARRAY],
                              "score_name": [str]},
