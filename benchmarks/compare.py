@@ -1,0 +1,310 @@
+"""One benchmark that tells the truth: every speed target of the library beside its anchor.
+
+Each row times a call of this library and the call it is measured against (scikit-learn,
+a plain NumPy/SciPy product, the physical floor, a bootstrap of scipy or of
+``confidenceinterval``) on the same arrays, the runs of the two interleaved so that a slow
+spell of the machine hits both alike, the best of ``k`` kept. ``ratio`` is ours / anchor
+(below 1: ours is faster). The table is reStructuredText, ready for the README's Speed
+section; the machine and date come first.
+
+Run: ``python benchmarks/compare.py [--quick] [--repeat K]`` (``--quick`` divides N by 10
+and takes the best of 2; CI runs it).
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import scipy
+import scipy.sparse as sp
+import sklearn
+from bench_uncertainty import labels, macro_f1_statistic, seed_keyword
+from scipy import stats
+from sklearn import metrics
+from sklearn.linear_model import LogisticRegression
+
+import sklearn_confusion_ext as sce
+
+N_CLASSES = 100
+
+
+@dataclass
+class Row:
+    """One line of the table: ours against one anchor, with the issue's target if any.
+
+    ``target`` is ``("ratio", r)`` (ours / anchor at most r) or ``("time", s)`` (ours at
+    most s seconds), or None.
+    """
+
+    what: str
+    ours: float
+    anchor_name: str
+    anchor: float
+    target: tuple = None
+
+    @property
+    def ratio(self):
+        return self.ours / self.anchor if self.anchor else np.nan
+
+    def met(self):
+        if self.target is None:
+            return ""
+        kind, bound = self.target
+        return "yes" if (self.ratio if kind == "ratio" else self.ours) <= bound else "no"
+
+
+def interleaved_best(functions, repeat, calls=1, warm_up=True):
+    """Seconds per call of each of ``functions`` (a dict): the best of ``repeat`` rounds,
+    each round timing ``calls`` calls of every function in turn, after one untimed call of
+    each (first-call costs: imports, caches, thread pools) unless ``warm_up`` is False."""
+    if warm_up:
+        for function in functions.values():
+            function()
+    best = dict.fromkeys(functions, np.inf)
+    for _ in range(repeat):
+        for name, function in functions.items():
+            start = time.perf_counter()
+            for _ in range(calls):
+                function()
+            best[name] = min(best[name], (time.perf_counter() - start) / calls)
+    return best
+
+
+def pair_code_floor(y_true, y_pred, n_classes, weights=None):
+    """The physical floor of a confusion matrix of codes: one bincount of the pair codes."""
+    return np.bincount(y_true * n_classes + y_pred, weights=weights,
+                       minlength=n_classes * n_classes).reshape(n_classes, n_classes)
+
+
+# ---------------------------------------------------------------- 1. 1-D labels, N x C = 100
+
+def rows_labels(rng, n_samples, repeat):
+    n = f"N={n_samples:,} C={N_CLASSES}"
+    y_true, y_pred = labels(rng, n_samples, N_CLASSES)
+    names = np.array([f"class {i:03d}" for i in range(N_CLASSES)])
+    s_true, s_pred = names[y_true], names[y_pred]
+    weight = rng.random(n_samples)
+    accumulator = sce.ConfusionAccumulator("transport")
+
+    def accumulate():
+        accumulator.reset()
+        accumulator.update(y_true, y_pred)
+        return accumulator.result()
+
+    t = interleaved_best({
+        "tcm": lambda: sce.transport_confusion_matrix(y_true, y_pred),
+        "sk": lambda: metrics.confusion_matrix(y_true, y_pred),
+        "floor": lambda: pair_code_floor(y_true, y_pred, N_CLASSES),
+        "tcm_str": lambda: sce.transport_confusion_matrix(s_true, s_pred),
+        "sk_str": lambda: metrics.confusion_matrix(s_true, s_pred),
+        "tcm_w": lambda: sce.transport_confusion_matrix(y_true, y_pred, sample_weight=weight),
+        "sk_w": lambda: metrics.confusion_matrix(y_true, y_pred, sample_weight=weight),
+        "floor_w": lambda: pair_code_floor(y_true, y_pred, N_CLASSES, weight),
+        "mlcm": lambda: sce.mlcm(y_true, y_pred),
+        "acc": accumulate,
+        "prf": lambda: sce.transport_precision_recall_fscore_support(y_true, y_pred,
+                                                                      average="macro"),
+        "f1": lambda: metrics.f1_score(y_true, y_pred, average="macro"),
+    }, repeat)
+    cm, floor = "sklearn confusion_matrix", "np.bincount of pair codes"
+    return [
+        Row(f"TCM, integer labels {n}", t["tcm"], cm, t["sk"], ("ratio", 0.2)),
+        Row("same", t["tcm"], floor, t["floor"], ("ratio", 3.0)),
+        Row(f"TCM, string labels {n}", t["tcm_str"], cm, t["sk_str"], ("ratio", 1 / 3)),
+        Row("same", t["tcm_str"], floor + " (of codes)", t["floor"]),
+        Row(f"TCM, integer labels, sample_weight {n}", t["tcm_w"], cm, t["sk_w"],
+            ("ratio", 0.2)),
+        Row("same", t["tcm_w"], "np.bincount(weights=) of pair codes", t["floor_w"],
+            ("ratio", 3.0)),
+        Row(f"mlcm, integer labels {n}", t["mlcm"], cm, t["sk"], ("ratio", 0.2)),
+        Row(f"ConfusionAccumulator, one update {n}", t["acc"], cm, t["sk"], ("ratio", 0.2)),
+        Row(f"TCM macro precision/recall/F {n}", t["prf"], "sklearn f1_score macro", t["f1"]),
+        Row("same", t["prf"], cm, t["sk"], ("ratio", 0.2)),
+    ]
+
+
+# ------------------------------------------------------------------ 2. fold size, N=300 C=5
+
+def rows_fold(rng, repeat, calls=200):
+    y_true, y_pred = labels(rng, 300, 5)
+    x = rng.normal(size=(300, 20)) + y_true[:, None] * 0.3
+    classifier = LogisticRegression(max_iter=1000).fit(x, y_true)
+    ours, theirs = sce.get_scorer("tcm_f1_macro"), metrics.get_scorer("f1_macro")
+    t = interleaved_best({
+        "prf": lambda: sce.transport_precision_recall_fscore_support(y_true, y_pred,
+                                                                      average="macro"),
+        "f1": lambda: metrics.f1_score(y_true, y_pred, average="macro"),
+        "ours": lambda: ours(classifier, x, y_true),
+        "theirs": lambda: theirs(classifier, x, y_true),
+        "predict": lambda: classifier.predict(x),
+    }, repeat, calls)
+    return [
+        Row("TCM macro F, N=300 C=5 (one CV fold)", t["prf"], "sklearn f1_score macro",
+            t["f1"], ("time", 0.3e-3)),
+        Row("scorer tcm_f1_macro, LogisticRegression N=300 C=5", t["ours"],
+            "sklearn scorer f1_macro", t["theirs"]),
+        Row("same", t["ours"], "classifier.predict alone", t["predict"], ("ratio", 2.0)),
+    ]
+
+
+# ------------------------------------------------------------------ 3. dense soft labels
+
+def rows_dense(rng, n_samples, repeat):
+    rows = []
+    for dtype, name in [(np.float64, "float64"), (np.float32, "float32")]:
+        y_true = rng.random((n_samples, N_CLASSES), dtype=dtype)
+        y_pred = rng.random((n_samples, N_CLASSES), dtype=dtype)
+        t = interleaved_best({
+            "tcm": lambda a=y_true, b=y_pred: sce.transport_confusion_matrix(a, b),
+            "gemm": lambda a=y_true, b=y_pred: a.T @ b,
+        }, repeat)
+        rows.append(Row(f"soft TCM, {name}, N={n_samples:,} C={N_CLASSES}", t["tcm"],
+                        f"one {name} Y.T @ P", t["gemm"], ("ratio", 1.25)))
+        del y_true, y_pred
+    return rows
+
+
+# ------------------------------------------------------------------ 4. MLCM, q = 20
+
+def rows_mlcm(rng, n_samples, repeat, n_classes=20):
+    y_true = (rng.random((n_samples, n_classes)) < 0.15).astype(np.int8)
+    y_pred = (rng.random((n_samples, n_classes)) < 0.15).astype(np.int8)
+    t = interleaved_best({
+        "mlcm": lambda: sce.mlcm(y_true, y_pred),
+        "sk": lambda: metrics.multilabel_confusion_matrix(y_true, y_pred),
+    }, repeat)
+    return [Row(f"MLCM, N={n_samples:,} q={n_classes}", t["mlcm"],
+                "sklearn multilabel_confusion_matrix", t["sk"], ("ratio", 0.3))]
+
+
+# ------------------------------------------------------------------ 5. sparse TCM
+
+def sparse_multilabel(rng, n_samples, n_classes, labels_per_row=3):
+    columns = rng.integers(0, n_classes, size=(n_samples, labels_per_row))
+    rows = np.repeat(np.arange(n_samples), labels_per_row)
+    matrix = sp.csr_matrix((np.ones(rows.size), (rows, columns.ravel())),
+                           shape=(n_samples, n_classes))
+    matrix.data[:] = 1.0  # a label drawn twice in a row counts once
+    return matrix
+
+
+def rows_sparse(rng, n_samples, repeat, n_classes=1_000):
+    s_true = sparse_multilabel(rng, n_samples, n_classes)
+    s_pred = sparse_multilabel(rng, n_samples, n_classes)
+    t = interleaved_best({
+        "tcm": lambda: sce.transport_confusion_matrix(s_true, s_pred),
+        "product": lambda: s_true.T @ s_pred,
+    }, repeat)
+    return [Row(f"sparse TCM, N={n_samples:,} C={n_classes:,} ~3 labels a row", t["tcm"],
+                "sparse S1.T @ S2", t["product"], ("ratio", 1.0))]
+
+
+# ------------------------------------------------------------------ uncertainty
+
+def rows_uncertainty(rng, divisor, repeat, n_classes=10, n_resamples=999):
+    def ci(y_true, y_pred):
+        return lambda: sce.score_confidence_interval(
+            y_true, y_pred, score="tcm_f1_macro", method="bca", n_resamples=n_resamples,
+            random_state=0)
+
+    n_samples = 10_000 // divisor
+    y_true, y_pred = labels(rng, n_samples, n_classes)
+    statistic = macro_f1_statistic(n_classes)
+    t = interleaved_best({
+        "ours": ci(y_true, y_pred),
+        "scipy": lambda: stats.bootstrap((y_true, y_pred), statistic, paired=True,
+                                         vectorized=True, n_resamples=n_resamples,
+                                         method="BCa", **seed_keyword(0)),
+    }, max(1, repeat // 2))
+    rows = [Row(f"BCa interval of macro F, N={n_samples:,} C={n_classes}, "
+                f"{n_resamples} resamples", t["ours"],
+                "scipy.stats.bootstrap (vectorized)", t["scipy"])]
+    try:
+        import confidenceinterval
+    except ImportError:
+        print("confidenceinterval is not installed: its row is left out.")
+        return rows
+    n_samples = 2_000 // divisor
+    y_true, y_pred = labels(rng, n_samples, n_classes)
+    t = interleaved_best({
+        "ours": ci(y_true, y_pred),
+        "theirs": lambda: confidenceinterval.f1_score(
+            y_true, y_pred, average="macro", method="bootstrap_bca",
+            n_resamples=n_resamples, random_state=np.random.default_rng(0)),
+    }, 1, warm_up=False)  # theirs scores one resample at a time: seconds a run
+    rows.append(Row(f"same, N={n_samples:,}", t["ours"], "confidenceinterval.f1_score "
+                    "(bootstrap_bca, 1 run)", t["theirs"]))
+    return rows
+
+
+# ------------------------------------------------------------------ output
+
+def seconds(value):
+    if value >= 1:
+        return f"{value:.2f} s"
+    if value >= 1e-3:
+        return f"{value * 1e3:.3g} ms"
+    return f"{value * 1e3:.3f} ms"
+
+
+def target_text(target):
+    if target is None:
+        return ""
+    kind, bound = target
+    return f"<= {bound:.3g}x" if kind == "ratio" else f"<= {seconds(bound)}"
+
+
+def rst_table(rows):
+    cells = [("what", "ours", "anchor", "ratio", "target", "met")] + [
+        (row.what, seconds(row.ours), f"{row.anchor_name} {seconds(row.anchor)}",
+         f"{row.ratio:.2f}x", target_text(row.target), row.met()) for row in rows]
+    widths = [max(len(line[i]) for line in cells) for i in range(len(cells[0]))]
+    rule = "  ".join("=" * width for width in widths)
+
+    def line(values):
+        return "  ".join(value.ljust(width) for value, width in zip(values, widths)).rstrip()
+
+    return "\n".join([rule, line(cells[0]), rule, *map(line, cells[1:]), rule])
+
+
+def machine():
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            model = next(line.split(":", 1)[1].strip() for line in cpuinfo
+                         if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return (f"{model}, {os.cpu_count()} cores; Python {platform.python_version()}, "
+            f"NumPy {np.__version__}, SciPy {scipy.__version__}, "
+            f"scikit-learn {sklearn.__version__}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="N / 10, best of 2")
+    parser.add_argument("--repeat", type=int, default=None, help="best of K (default 7)")
+    args = parser.parse_args()
+    divisor = 10 if args.quick else 1
+    repeat = args.repeat or (2 if args.quick else 7)
+    print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}; {machine()}")
+    print(f"best of {repeat}, runs interleaved; ratio = ours / anchor"
+          + (" (--quick: N / 10)" if args.quick else ""))
+    rng = np.random.default_rng(0)
+    start = time.perf_counter()
+    rows = [*rows_labels(rng, 1_000_000 // divisor, repeat),
+            *rows_fold(rng, repeat),
+            *rows_dense(rng, 1_000_000 // divisor, repeat),
+            *rows_mlcm(rng, 1_000_000 // divisor, repeat),
+            *rows_sparse(rng, 1_000_000 // divisor, repeat),
+            *rows_uncertainty(rng, divisor, repeat)]
+    print(rst_table(rows))
+    print(f"{time.perf_counter() - start:.0f} s in all")
+
+
+if __name__ == "__main__":
+    main()
