@@ -36,7 +36,7 @@ from ._measures import (
     symmetric_balanced_accuracy_from_confusion,
     symmetric_balanced_accuracy_score,
 )
-from ._mlcm import mlcm, multilabel_confusion_tensor
+from ._mlcm import mlcm, mlcm_categories, multilabel_confusion_tensor
 from ._mlcm_scores import (
     mlcm_classification_report,
     mlcm_multilabel_confusion_matrix,
@@ -166,6 +166,7 @@ __all__ = [
     "mcnemar_table",
     "mcnemar_test",
     "mlcm",
+    "mlcm_categories",
     "mlcm_classification_report",
     "mlcm_multilabel_confusion_matrix",
     "mlcm_precision_recall_fscore_support",

@@ -35,7 +35,7 @@ from ._core.dispatch import confusions
 from ._core.kinds import Instances, MatrixKind, register
 from ._core.params import validate_params
 from ._core.terms import Terms, term_sums
-from ._core.validation import require_binary
+from ._core.validation import check_targets, require_binary
 
 
 @validate_params()
@@ -93,10 +93,11 @@ def mlcm(y_true, y_pred, *, labels=None, normalize=None, sample_weight=None,
     Notes
     -----
     Differences from the authors' ``mlcm`` package (``mlcm.cm``, version
-    0.0.1): when an instance has at least two true labels, at least one of
-    them missed, and at least two wrong predictions, the package pairs the
-    first wrong prediction with every missed label and each later wrong
-    prediction with every true label, correctly predicted ones included. This
+    0.0.1): when an instance has a correctly predicted label, a missed label
+    and at least two wrong predictions, the package pairs the first wrong
+    prediction with every missed label and each later wrong prediction with
+    every true label, the correctly predicted ones included (with no label
+    correctly predicted the two agree). This
     function follows Algorithm 5 of the paper, which pairs every wrong
     prediction with the missed labels only (Table 5: the package adds a count
     at row C0, column C4 that the paper does not). The package also fails on
@@ -128,6 +129,48 @@ def mlcm_confusion(y_true, y_pred, *, labels, sample_weight, method):
     (confusion,) = confusions(_MLCM_METHODS[method], y_true, y_pred, labels=labels,
                               sample_weight=sample_weight)
     return confusion
+
+
+@validate_params()
+def mlcm_categories(y_true, y_pred):
+    """The category of Heydarian et al. (2022) of each instance, for inspecting an MLCM.
+
+    With true set *T*, predicted set *P*, missed labels ``T2 = T - P`` and wrong
+    predictions ``P2 = P - T``: category 1 when ``P`` is a subset of ``T`` (no wrong
+    prediction; both empty included), 2 when ``T`` is a strict subset of ``P`` (nothing
+    missed, some wrong predictions; no true label at all included), 3 when labels are
+    missed and wrong ones predicted. Each category is counted in the matrix by its own
+    algorithm (Algorithms 3-5 of the paper; :func:`mlcm`).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like or sparse matrix of shape (n_samples, n_labels)
+        0/1 multi-label indicators (1-D class labels are read as one-hot rows).
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        1, 2 or 3 for each instance.
+
+    Examples
+    --------
+    Table 1 of the paper lists three instances of each category:
+
+    >>> from sklearn_confusion_ext import mlcm_categories
+    >>> y_true = [[1, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0],
+    ...           [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]]
+    >>> y_pred = [[1, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 1], [1, 1, 1],
+    ...           [0, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1]]
+    >>> mlcm_categories(y_true, y_pred)
+    array([1, 1, 1, 2, 2, 2, 3, 3, 3])
+    """
+    targets = check_targets(y_true, y_pred)
+    require_binary(targets, "the MLCM categories need 0/1 indicators.")
+    t, p = targets.y_true, targets.y_pred
+    if sp.issparse(t) != sp.issparse(p):
+        t, p = dense(t), dense(p)
+    _, _, _, n_missed, n_wrong = _overlaps(t, p)
+    return np.where(n_wrong == 0, 1, np.where(n_missed == 0, 2, 3))
 
 
 @validate_params()

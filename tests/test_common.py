@@ -209,6 +209,9 @@ REGISTRY = {
     # Multi-label confusion matrices (Heydarian et al. 2022, Krstinic et al.)
     "mlcm": metric(MULTILABEL, **MATRIX, variants=(
         {"method": "krstinic"}, {"normalize": "pred"})),
+    # One category per instance: the invariances compare the count of each category.
+    "mlcm_categories": Entry(targets=MULTILABEL,
+                             compare=lambda result: np.bincount(result, minlength=4)),
     "multilabel_confusion_tensor": metric(MULTILABEL, returns="matrix", class_axes=(1, 2),
                                           variants=({"unique": False}, {"normalize": True})),
     "mlcm_multilabel_confusion_matrix": metric(MULTILABEL, returns="matrix", class_axes=(0,),

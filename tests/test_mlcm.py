@@ -370,18 +370,52 @@ def authors_mlcm(monkeypatch):
 
 
 def _has_package_departure(y_true, y_pred):
-    """At least two true labels, one missed, and at least two wrong predictions."""
+    """A correctly predicted label, a missed label and at least two wrong predictions."""
     t, p = y_true.astype(bool), y_pred.astype(bool)
-    return ((t.sum(axis=1) >= 2) & (t & ~p).any(axis=1) & ((p & ~t).sum(axis=1) >= 2))
+    return ((t & p).any(axis=1) & (t & ~p).any(axis=1) & ((p & ~t).sum(axis=1) >= 2))
 
 
-def test_authors_package_agrees_where_it_follows_the_paper(rng, authors_mlcm):
-    y_true = _random_indicators(rng, 600, 6, 0.3)
-    y_pred = _random_indicators(rng, 600, 6, 0.3)
-    keep = ~_has_package_departure(y_true, y_pred)
-    assert keep.sum() > 400
-    package, _ = authors_mlcm.cm(y_true[keep], y_pred[keep], print_note=False)
-    np.testing.assert_array_equal(mlcm(y_true[keep], y_pred[keep]), package)
+def test_authors_package_departs_exactly_where_the_notes_say(rng, authors_mlcm):
+    # The package departs from Algorithm 5 on an instance exactly when it has a correctly
+    # predicted label, a missed label and two wrong predictions: the broader condition
+    # (two true labels, one missed, two wrong) includes instances with none found, where
+    # the two agree.
+    y_true = _random_indicators(rng, 600, 6, 0.35)
+    y_pred = _random_indicators(rng, 600, 6, 0.35)
+    t, p = y_true.astype(bool), y_pred.astype(bool)
+    departs = _has_package_departure(y_true, y_pred)
+    broader = (t.sum(axis=1) >= 2) & (t & ~p).any(axis=1) & ((p & ~t).sum(axis=1) >= 2)
+    none_found = broader & ~departs
+    counts = (int(departs.sum()), int(none_found.sum()), int((~departs).sum()))
+    assert counts == (78, 40, 522)
+    agrees = [np.array_equal(authors_mlcm.cm(y_true[[i]], y_pred[[i]], print_note=False)[0],
+                             mlcm(y_true[[i]], y_pred[[i]])) for i in range(len(y_true))]
+    np.testing.assert_array_equal(agrees, ~departs)
+    package, _ = authors_mlcm.cm(y_true[~departs], y_pred[~departs], print_note=False)
+    np.testing.assert_array_equal(mlcm(y_true[~departs], y_pred[~departs]), package)
+
+
+def test_categories_of_table_1_and_of_the_algorithms(rng):
+    from sklearn_confusion_ext import mlcm_categories
+
+    np.testing.assert_array_equal(mlcm_categories(TABLE_1_TRUE, TABLE_1_PRED),
+                                  [1, 1, 1, 2, 2, 2, 3, 3, 3])  # Table 1's column
+    y_true = _random_indicators(rng, 300, 5, 0.3)
+    y_pred = _random_indicators(rng, 300, 5, 0.3)
+    categories = mlcm_categories(y_true, y_pred)
+    assert set(categories) == {1, 2, 3}
+    np.testing.assert_array_equal(mlcm_categories(sp.csr_matrix(y_true), y_pred), categories)
+    for category in (1, 2, 3):  # each category fills the cells its algorithm fills
+        rows = categories == category
+        matrix = mlcm(y_true[rows], y_pred[rows])
+        off = matrix[:-1, :-1] - np.diag(np.diag(matrix[:-1, :-1]))
+        if category == 1:  # Algorithm 3: the diagonal and the NPL column only
+            assert off.sum() == 0 and matrix[-1, :-1].sum() == 0
+        elif category == 2:  # Algorithm 4: nothing missed, no NPL
+            assert matrix[:-1, -1].sum() == 0 and off.sum() + matrix[-1, :-1].sum() > 0
+        else:  # Algorithm 5: wrong predictions paired with missed labels, no NTL or NPL
+            assert off.sum() > 0 and matrix[-1].sum() == 0 and matrix[:, -1].sum() == 0
+    np.testing.assert_array_equal(mlcm_categories([0, 1, 2], [0, 2, 2]), [1, 3, 1])
 
 
 def test_authors_package_departs_from_algorithm_5_on_table_5(authors_mlcm):

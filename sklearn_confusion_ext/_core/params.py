@@ -497,6 +497,7 @@ PARAMETERS = {
     "transport_classification_report": {**TRANSPORT, **REPORT, **REPORT_INTERVALS},
     # Multi-label confusion matrices (Heydarian et al. 2022, Krstinic et al.)
     "mlcm": {**MLCM, "normalize": NORMALIZE, **PARALLEL},
+    "mlcm_categories": TARGETS,
     "multilabel_confusion_tensor": {
         **TARGETS, "labels": [None, ARRAY], "sample_weight": [None, ARRAY],
         "unique": [BOOLEAN], "normalize": [BOOLEAN], **PARALLEL},
