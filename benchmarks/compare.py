@@ -261,7 +261,7 @@ def target_text(target):
 def rst_table(rows):
     cells = [("what", "ours", "anchor", "ratio", "target", "met")] + [
         (row.what, seconds(row.ours), f"{row.anchor_name} {seconds(row.anchor)}",
-         f"{row.ratio:.2f}x", target_text(row.target), row.met()) for row in rows]
+         f"{row.ratio:.3g}x", target_text(row.target), row.met()) for row in rows]
     widths = [max(len(line[i]) for line in cells) for i in range(len(cells[0]))]
     rule = "  ".join("=" * width for width in widths)
 
@@ -284,6 +284,14 @@ def machine():
             f"scikit-learn {sklearn.__version__}")
 
 
+def load():
+    """The load average over the last minute, per core: near 0 on a quiet machine."""
+    try:
+        return f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+    except (AttributeError, OSError):
+        return "load average unknown"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N / 10, best of 2")
@@ -291,7 +299,7 @@ def main():
     args = parser.parse_args()
     divisor = 10 if args.quick else 1
     repeat = args.repeat or (2 if args.quick else 7)
-    print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}; {machine()}")
+    print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}; {machine()}; {load()} at the start")
     print(f"best of {repeat}, runs interleaved; ratio = ours / anchor"
           + (" (--quick: N / 10)" if args.quick else ""))
     rng = np.random.default_rng(0)
@@ -303,7 +311,7 @@ def main():
             *rows_sparse(rng, 1_000_000 // divisor, repeat),
             *rows_uncertainty(rng, divisor, repeat)]
     print(rst_table(rows))
-    print(f"{time.perf_counter() - start:.0f} s in all")
+    print(f"{time.perf_counter() - start:.0f} s in all; {load()} at the end")
 
 
 if __name__ == "__main__":
