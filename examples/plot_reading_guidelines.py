@@ -114,8 +114,8 @@ plt.show()
 # :func:`~sklearn_confusion_ext.prevalence_ranking_breaks` lists the cells (dashed red
 # above) higher than the cell before them: a correct-prediction cell higher than the one
 # of the row above, an error higher than the nearest error to its left or above it. Cell
-# C3C1 is "true C3, predicted C1". Small breaks are noise: the list is sorted by how much
-# the cell exceeds the one before it.
+# C3C1 is "true C3, predicted C1". Small breaks may be noise: the list is sorted by how
+# much the cell exceeds the one before it.
 excess = tcm[tuple(cells.T)] - tcm[tuple(previous.T)]
 largest = np.argsort(-excess, kind="stable")
 print(f"{len(cells)} breaks, the 10 largest:")
