@@ -30,8 +30,16 @@ PROPERTIES = (
     "strong_monotonicity",
     "constant_baseline",
     "approximate_constant_baseline",
+    "second_order_constant_baseline",
+    "scale_invariance",
 )
 _TOLERANCE = 1e-9
+# Definition 13 is checked up to this order (an exact constant baseline reaches it).
+_MAX_ORDER = 5
+# Moves of one cell pair around a_i b_j (n^2 elements in all) at which the measure is fitted.
+_BASELINE_STEPS = np.arange(-200, 201, 10)
+_BASELINE_SIZES = {2: [((30, 70), (60, 40)), ((50, 50), (25, 75)), ((80, 20), (50, 50))],
+                   3: [((20, 30, 50), (40, 35, 25)), ((60, 20, 20), (30, 30, 40))]}
 # Largest number of labelings of one size whose pairwise distances are tabulated.
 _MAX_LABELINGS = 512
 # Matrices between two progress lines of a verbose audit.
@@ -50,10 +58,13 @@ class AuditResult(Mapping):
     counterexamples : dict of str to dict
         For each failed property, the confusion matrices (rows true, columns predicted)
         or labelings that break it, with the measure's values.
+    baseline_order : int, default=None
+        The order of the approximate constant baseline (Definition 13), when audited.
 
     Attributes
     ----------
     counterexamples : dict of str to dict
+    baseline_order : int or None
 
     Examples
     --------
@@ -64,9 +75,10 @@ class AuditResult(Mapping):
     """
 
     @validate_params("AuditResult")
-    def __init__(self, satisfied, counterexamples):
+    def __init__(self, satisfied, counterexamples, *, baseline_order=None):
         self._satisfied = dict(satisfied)
         self.counterexamples = dict(counterexamples)
+        self.baseline_order = None if baseline_order is None else int(baseline_order)
 
     def __getitem__(self, name):
         return self._satisfied[name]
@@ -81,6 +93,8 @@ class AuditResult(Mapping):
         width = max(len(name) for name in self._satisfied)
         lines = [f"{name:<{width}}  {'yes' if value else 'no'}"
                  for name, value in self._satisfied.items()]
+        if self.baseline_order is not None:
+            lines.append(f"{'baseline_order':<{width}}  {self.baseline_order}")
         return "AuditResult(\n  " + "\n  ".join(lines) + "\n)"
 
 
@@ -143,24 +157,39 @@ def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=
       ``approximate_constant_baseline`` (Def. 9): ``M`` of the matrix ``a_i b_j / n`` is
       that same constant; it is evaluated on the integer matrix
       ``a_i b_j``, which has the same proportions, so the measure must be scale-invariant.
+    * ``scale_invariance`` (Def. 11): ``M(k C) = M(C)`` for ``k = 2, 3`` (every labeling
+      repeated ``k`` times) on every matrix checked.
+    * ``second_order_constant_baseline`` (Defs. 12-13 with ``k = 2``), and
+      ``baseline_order`` of the result, the largest ``k <= 5`` for which the measure has a
+      ``k``-th order approximate constant baseline (0: not even the approximate one; 5: at
+      least 5, as every measure with an exact constant baseline of Table 1, being linear
+      in ``c_ii``). Along a move that keeps the margins (``+t`` on ``c_ii`` and ``c_jj``,
+      ``-t`` on ``c_ij`` and ``c_ji``; for two classes, ``t`` is ``p_AB - p_A p_B``), the
+      measure is fitted by a polynomial in ``t`` around the matrix ``a_i b_j`` on a few
+      class sizes, and its derivatives of order 2 to ``k`` must vanish there (a term of
+      size at most ``1e-9`` at the largest ``|t|``, 0.02). The paper defines it for binary
+      measures; for more classes this is every such move. It needs a scale-invariant
+      measure.
 
     **Cost.** The exhaustive pass visits every ``m x m`` matrix (``m = n_classes``) with at
     most ``max_n`` elements, ``binomial(max_n + m**2, m**2) - 1`` of them, and each random
     trial one more; each matrix is evaluated with its transpose, its ``m!`` class
-    permutations and its one-step changes (about ``3 m**2``), most of them shared with
-    other matrices. The bound checked against ``max_evaluations`` is
-    ``binomial(max_n + 1 + m**2, m**2) + n_trials * (m! + 3 m**2 + 2) + m**(2 max_n')``
-    (``max_n'`` the largest ``n`` with at most 512 labelings). With ``m = 2`` and the
-    defaults that is about 100,000 calls; ``m = 3`` fits the default bound up to
-    ``max_n = 8``, ``m = 4`` up to ``max_n = 6``: the number grows like ``max_n**(m**2)``.
+    permutations, its one-step changes (about ``3 m**2``, most of them shared with other
+    matrices) and a multiple of it. The bound checked against ``max_evaluations`` is
+    ``binomial(max_n + 1 + m**2, m**2) + binomial(max_n + m**2, m**2)
+    + n_trials * (m! + 3 m**2 + 3) + m**(2 max_n') + 41 s binomial(m, 2)`` (``max_n'`` the
+    largest ``n`` with at most 512 labelings, ``s`` the 2 or 3 pairs of class sizes of the
+    baseline order). With ``m = 2`` and the defaults that is about 100,000 calls; ``m = 3``
+    fits the default bound up to ``max_n = 10``, ``m = 4`` up to ``max_n = 5``: the number
+    grows like ``max_n**(m**2)``.
 
     Examples
     --------
     >>> from sklearn.metrics import accuracy_score
     >>> from sklearn_confusion_ext import audit_measure
     >>> result = audit_measure(accuracy_score, max_n=5, n_trials=200, random_state=0)
-    >>> result["distance"], result["constant_baseline"]
-    (True, False)
+    >>> result["distance"], result["constant_baseline"], result.baseline_order
+    (True, False, 0)
     >>> low, high = result.counterexamples["constant_baseline"]["expectations"]
     >>> bool(low < high)  # expected accuracy of random predictions varies
     True
@@ -184,8 +213,9 @@ def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=
 def _evaluation_bound(m, max_n, n_trials):
     """Most calls of the measure an audit can make (each matrix is evaluated once)."""
     labelings = max((n for n in range(max_n + 1) if m ** n <= _MAX_LABELINGS), default=0)
-    return (math.comb(max_n + 1 + m * m, m * m) + n_trials * (math.factorial(m) + 3 * m * m + 2)
-            + m ** (2 * labelings))
+    moves = len(_BASELINE_SIZES.get(m, [None])) * math.comb(m, 2) * len(_BASELINE_STEPS)
+    return (math.comb(max_n + 1 + m * m, m * m) + math.comb(max_n + m * m, m * m)
+            + n_trials * (math.factorial(m) + 3 * m * m + 3) + m ** (2 * labelings) + moves)
 
 
 def checked_measure_value(measure, value, where):
@@ -241,6 +271,7 @@ class _Audit:
         self._agreement(matrices, random_matrices)
         self.progress("agreement checked")
         for index, matrix in enumerate(itertools.chain(matrices, random_matrices), 1):
+            self._scale_invariance(matrix, 2 if index <= len(matrices) else 3)
             self._symmetries(matrix)
             self._monotonicity(matrix)
             if self.verbose > 0 and index % _PROGRESS_EVERY == 0:
@@ -250,13 +281,14 @@ class _Audit:
         self._triangle()
         self.progress("triangle inequality checked")
         self._baselines()
+        order = self._baseline_order()
         self.progress("baselines checked")
         if {"symmetry", "maximal_agreement"} & set(self.failures):
             self.fail("distance", reason="a distance must be symmetric with maximal agreement",
                       failed=sorted({"symmetry", "maximal_agreement"} & set(self.failures)))
         satisfied = {name: name not in self.failures for name in PROPERTIES}
         return AuditResult(satisfied, {name: self.failures[name] for name in PROPERTIES
-                                       if name in self.failures})
+                                       if name in self.failures}, baseline_order=order)
 
     def _random_matrices(self):
         largest = 4 * self.max_n
@@ -288,6 +320,13 @@ class _Audit:
                     self.fail(name, matrices=[extremes[0], c], values=[best, value],
                               reason="a matrix that is not extreme reaches the extreme value")
                     break
+
+    def _scale_invariance(self, matrix, factor):
+        """Definition 11 on every labeling repeated ``factor`` times."""
+        value, scaled = self.value(matrix), self.value(factor * matrix)
+        if abs(scaled - value) > _TOLERANCE:
+            self.fail("scale_invariance", matrices=[matrix, factor * matrix],
+                      values=[value, scaled])
 
     def _symmetries(self, matrix):
         value = self.value(matrix)
@@ -402,6 +441,45 @@ class _Audit:
                               true_sizes=[pairs[low][0], pairs[high][0]],
                               pred_sizes=[pairs[low][1], pairs[high][1]])
                     break
+
+    def _baseline_order(self):
+        """Definition 13: the largest order ``k <= 5`` whose derivatives 2..k vanish at
+        ``a_i b_j``, over margin-preserving moves; 0 without an approximate baseline."""
+        if "approximate_constant_baseline" in self.failures:
+            self.fail("second_order_constant_baseline",
+                      reason="no approximate constant baseline (Definition 9)")
+            return 0
+        sizes = _BASELINE_SIZES.get(self.m) or [
+            (tuple(range(20, 20 + 10 * self.m, 10)), tuple(range(10 * self.m + 10, 10, -10)))]
+        order, evidence = _MAX_ORDER, None
+        scale = _BASELINE_STEPS.max()
+        for true_sizes, pred_sizes in sizes:
+            center = np.outer(true_sizes, pred_sizes)
+            t = _BASELINE_STEPS / center.sum()
+            for i, j in itertools.combinations(range(self.m), 2):
+                move = np.zeros((self.m, self.m), dtype=np.int64)
+                move[[i, j], [i, j]] = 1
+                move[[i, j], [j, i]] = -1
+                values = np.array([self.value(center + step * move)
+                                   for step in _BASELINE_STEPS])
+                coefficients = np.polynomial.polynomial.polyfit(t / t.max(), values, 8)
+                # Term l of the Taylor series at the largest |t|: M^(l) t^l / l!.
+                for level in range(2, order + 1):
+                    if abs(coefficients[level]) > _TOLERANCE:
+                        order = level - 1
+                        derivative = coefficients[level] * math.factorial(level) \
+                            / t.max() ** level
+                        evidence = {"true_sizes": list(true_sizes),
+                                    "pred_sizes": list(pred_sizes), "classes": [i, j],
+                                    "order": level, "derivative": derivative,
+                                    "largest_term": coefficients[level],
+                                    "largest_t": t.max(), "steps_of_move": int(scale)}
+                        break
+        if order < 2:
+            self.fail("second_order_constant_baseline", **evidence,
+                      reason=f"the derivative of order {evidence['order']} in p_AB at "
+                             "p_A p_B does not vanish")
+        return order
 
     def _expectation(self, true_sizes, pred_sizes):
         """Exact E[M] over labelings with the given predicted sizes (hypergeometric)."""

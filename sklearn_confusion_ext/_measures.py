@@ -34,10 +34,15 @@ def generalized_means_from_confusion(matrix, *, r=1.0, average="binary"):
         Confusion matrix, rows true classes, columns predicted classes.
     r : float, default=1.0
         Exponent of the generalized mean in the denominator.
-    average : {"binary", "micro", "macro", "weighted"}, default="binary"
+    average : {"binary", "micro", "macro", "weighted", "symmetric_weighted"}, \
+            default="binary"
         "binary" needs a 2 x 2 matrix (class 1 positive). Otherwise the one-vs-all binary
         matrices of Section 2 are summed ("micro") or their GM_r averaged equally
-        ("macro") or by true class size ("weighted").
+        ("macro") or by true class size ("weighted"), over the classes present in either
+        labeling. "symmetric_weighted" (beyond the paper) weights each class by its mean
+        size ``(a_i + b_i) / 2n`` and scores 0 a one-vs-all problem in which a labeling is
+        constant (see Notes): it keeps the constant baseline and the monotonicity that
+        "macro" and "weighted" lose.
 
     Returns
     -------
@@ -47,6 +52,18 @@ def generalized_means_from_confusion(matrix, *, r=1.0, average="binary"):
     -----
     Singularities (Appendix B): when exactly one labeling puts every element in one class
     the value is 0 (constant baseline); when both do, 1 if they agree and -1 otherwise.
+
+    The paper's argument that macro and weighted averaging keep the constant baseline and
+    monotonicity overlooks one-vs-all problems in which a class is absent from one labeling:
+    ``y_true = [2, 2]``, ``y_pred = [0, 1]`` gives the problem of class 2 both labelings
+    constant and different (-1), so that random predictions of sizes (1, 1, 0) score -1/3
+    in macro average, and a prediction that removes a class altogether changes the number
+    of classes averaged. "symmetric_weighted" avoids both: its weights vanish for a class
+    absent from both labelings (no jump when a class disappears), and a one-vs-all problem
+    with a constant labeling (a class filling one labeling and absent from the other
+    included) scores its baseline 0. :func:`audit_measure` finds it keeps every property
+    macro averaging is said to keep (maximal agreement, symmetry, class symmetry,
+    monotonicity, constant baseline) on three classes.
 
     Examples
     --------
@@ -72,6 +89,12 @@ def generalized_means_from_confusion(matrix, *, r=1.0, average="binary"):
         return float(_binary_generalized_means(
             correct, n - correct, n - correct, (n_classes - 2) * n + correct, r))
     scores = _binary_generalized_means(tp, fn, fp, tn, r)
+    if average == "symmetric_weighted":
+        true_sizes, pred_sizes = tp + fn, tp + fp
+        unary = np.count_nonzero(true_sizes) == 1 or np.count_nonzero(pred_sizes) == 1
+        constant = unary | (true_sizes == 0) | (pred_sizes == 0)
+        scores = np.where(constant & (n_classes > 1), 0.0, scores)
+        return float(np.average(scores, weights=true_sizes + pred_sizes))
     weights = tp + fn if average == "weighted" else np.ones(n_classes)
     return float(np.average(scores, weights=weights))
 
@@ -167,8 +190,14 @@ def correlation_distance_from_confusion(matrix, *, form="angle", average="multic
 
 
 def _distance(correlation, form):
-    """CD = arccos(CC) / pi or CD' = sqrt(2 (1 - CC)) of correlations in [-1, 1]."""
+    """CD = arccos(CC) / pi or CD' = sqrt(2 (1 - CC)) of correlations in [-1, 1].
+
+    Both are ill-conditioned at ``CC = +-1`` (a rounding error of 1e-16 there becomes 1e-8):
+    a correlation within 1e-13 of +-1, which takes about 10^13 elements to reach exactly, is
+    taken as +-1, so that perfect agreement gives exactly 0.
+    """
     correlation = np.clip(correlation, -1.0, 1.0)
+    correlation = np.where(np.abs(correlation) > 1 - 1e-13, np.sign(correlation), correlation)
     if form == "angle":
         return np.arccos(correlation) / np.pi
     return np.sqrt(2 * (1 - correlation))
@@ -247,10 +276,12 @@ def generalized_means_score(y_true, y_pred, *, r=1.0, average="binary", pos_labe
         (:func:`transport_confusion_matrix`, "none" class included).
     r : float, default=1.0
         Exponent of the generalized mean.
-    average : {"binary", "micro", "macro", "weighted"}, default="binary"
+    average : {"binary", "micro", "macro", "weighted", "symmetric_weighted"}, \
+            default="binary"
         "binary" reports ``pos_label`` of 1-D targets with at most two classes and raises
         ``ValueError`` otherwise, as scikit-learn does; the others average the one-vs-all
-        binary problems (see :func:`generalized_means_from_confusion`).
+        binary problems (see :func:`generalized_means_from_confusion`; "symmetric_weighted"
+        keeps the constant baseline and monotonicity that "macro" and "weighted" lose).
     pos_label : int, float, bool or str, default=1
         The positive class for ``average="binary"``.
     labels : array-like, default=None
@@ -274,6 +305,14 @@ def generalized_means_score(y_true, y_pred, *, r=1.0, average="binary", pos_labe
     0.3556
     >>> round(generalized_means_score(y_true, y_pred, r=0), 4)  # matthews_corrcoef
     0.3563
+
+    A class absent from ``y_true`` costs macro averaging its constant baseline (random
+    predictions score -1/3 here, not 0); "symmetric_weighted" keeps it:
+
+    >>> round(generalized_means_score([2, 2], [0, 1], average="macro"), 4)
+    -0.3333
+    >>> generalized_means_score([2, 2], [0, 1], average="symmetric_weighted")
+    0.0
     """
     confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
     if average != "binary":
