@@ -1,7 +1,7 @@
 """
-==========================================
+===============================================
 How often do classification measures disagree?
-==========================================
+===============================================
 
 Gösgens et al. (NeurIPS 2021, Section 5) count how often two measures order two
 predictions of the same instances differently: accuracy and balanced accuracy disagree on
