@@ -166,7 +166,7 @@ def mlcm_categories(y_true, y_pred):
     """
     targets = check_targets(y_true, y_pred)
     require_binary(targets, "the MLCM categories need 0/1 indicators.")
-    t, p = targets.y_true, targets.y_pred
+    t, p, _, _ = targets.rows(slice(0, targets.n_samples))
     if sp.issparse(t) != sp.issparse(p):
         t, p = dense(t), dense(p)
     _, _, _, n_missed, n_wrong = _overlaps(t, p)

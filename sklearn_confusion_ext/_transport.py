@@ -375,7 +375,7 @@ def _callable_weights(weighting, targets):
     (1-D labels one-hot encoded), read once through :meth:`Targets.rows`.
     """
     y_true, y_pred = targets.y_true, targets.y_pred
-    if targets.namespace is not None:
+    if targets.namespace is not None or y_true is None:  # one-hot encoded once
         y_true, y_pred, _, _ = targets.rows(slice(0, targets.n_samples))
     weights = np.asarray(host_array(weighting(y_true, y_pred)), dtype=np.float64)
     if weights.shape != (targets.n_samples,):

@@ -21,10 +21,11 @@ def test_one_d_labels_become_one_hot_with_labels_order():
     assert targets.kind == "single-label" and targets.single_label
     assert list(targets.classes) == ["c", "a", "z", "b"]
     assert list(targets.selection) == [0, 1, 2]
-    np.testing.assert_array_equal(targets.y_true.toarray(),
-                                  [[0, 0, 0, 1], [0, 1, 0, 0], [1, 0, 0, 0]])
-    np.testing.assert_array_equal(targets.y_pred.toarray(),
-                                  [[0, 1, 0, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
+    y_true, y_pred, true_norm, pred_norm = targets.rows(slice(0, 3))  # codes, encoded here
+    np.testing.assert_array_equal(y_true.toarray(), [[0, 0, 0, 1], [0, 1, 0, 0], [1, 0, 0, 0]])
+    np.testing.assert_array_equal(y_pred.toarray(), [[0, 1, 0, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
+    np.testing.assert_array_equal(targets.codes[0], [3, 1, 0])
+    np.testing.assert_array_equal(true_norm, 1.0)
 
 
 def test_kinds_and_norms():

@@ -124,10 +124,15 @@ def label_pair_counts(targets):
     the counts (or summed sample weights) of the pairs (true code, predicted code), one
     ``bincount``; the "none" class empty."""
     n_classes = len(targets.classes)
-    true, pred = targets.codes
-    counts = np.bincount(true.astype(np.int64) * n_classes + pred,
-                         weights=targets.sample_weight, minlength=n_classes * n_classes)
-    counts = counts.astype(float).reshape(n_classes, n_classes)
+    if targets.sample_weight is None and targets.pair_counts is not None:
+        counts = targets.pair_counts.astype(float)  # counted by the validation
+    else:
+        true, pred = targets.codes
+        pairs = np.multiply(true, n_classes, dtype=np.int64)
+        pairs += pred
+        counts = np.bincount(pairs, weights=targets.sample_weight,
+                             minlength=n_classes * n_classes)
+        counts = counts.astype(float).reshape(n_classes, n_classes)
     diagonal = np.diagonal(counts).copy()
     np.fill_diagonal(counts, 0.0)
     return (diagonal, counts, np.zeros(n_classes), np.zeros(n_classes), np.asarray(0.0))
@@ -165,6 +170,9 @@ class Instances(ABC):
         partial_bytes = 8 * self.n_classes ** 2
         if self.chunk_size is not None:
             step = self.chunk_size
+        elif getattr(targets, "codes", None) is not None and targets.y_true is None:
+            # 1-D labels as codes: one entry a row on each side once encoded.
+            step = max(1, _SPARSE_CHUNK_BYTES // (2 * _SPARSE_ENTRY_BYTES + _SPARSE_ROW_BYTES))
         elif sp.issparse(targets.y_true) and sp.issparse(targets.y_pred):
             entries = targets.y_true.indptr.astype(np.int64) + targets.y_pred.indptr
             cumulative = (_SPARSE_ENTRY_BYTES * entries

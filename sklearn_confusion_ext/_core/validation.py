@@ -30,6 +30,8 @@ _LARGEST_FLOAT_LABEL = 2.0 ** 53
 # Integer labels spanning at most this many values (or twice their number) are encoded by
 # a count over their range, without a sort.
 _DENSE_LABEL_RANGE = 1 << 16
+# Longest string labels encoded through integer keys (longer ones: by string comparisons).
+_STRING_KEY_WIDTH = 16
 # Rows read at first when checking that a target holds only 0 and 1: soft labels and
 # probabilities are found there, without a pass over the whole array.
 _FIRST_ROWS = 1024
@@ -42,7 +44,8 @@ class Targets:
     Attributes
     ----------
     y_true, y_pred : ndarray or scipy.sparse.csr_array of shape (n_samples, n_classes)
-        Non-negative float64 masses. 1-D labels become a sparse one-hot array.
+        Non-negative float64 masses. 1-D labels become a sparse one-hot array, or stay
+        codes (both None, see ``codes``; :meth:`rows` encodes them block by block).
     classes : ndarray of shape (n_classes,)
         The class label of each column: the labels of 1-D targets (``labels``
         first, in their order, then the other observed labels, sorted), or the
@@ -65,6 +68,9 @@ class Targets:
     codes : tuple of ndarray or None
         1-D labels in memory: the column of each instance's class, for ``y_true`` and
         ``y_pred`` (the matrices of single labels are counts of pairs of codes).
+    pair_counts : ndarray of shape (n_classes, n_classes) or None
+        The unweighted counts of the pairs of codes, where validation found them on the
+        way (integer labels in a small range, without ``labels=``).
     """
 
     y_true: object
@@ -77,6 +83,8 @@ class Targets:
     sample_weight: object
     one_hot: tuple = ()
     codes: tuple = None
+    pair_counts: object = None
+    pair_counts: object = None
 
     # Rows of a chunk are this many times the cache-sized default (device arrays: more).
     chunk_factor: ClassVar[int] = 1
@@ -87,14 +95,19 @@ class Targets:
 
     @property
     def n_samples(self):
-        return self.y_true.shape[0]
+        return (self.y_true if self.y_true is not None else self.codes[0]).shape[0]
 
     def rows(self, rows):
         """Both targets and their norms on a slice of rows.
 
         Where the value checks were deferred, the block is checked here: NaN,
-        infinite or negative entries raise ``ValueError`` naming the row.
+        infinite or negative entries raise ``ValueError`` naming the row. 1-D labels
+        kept as codes (``y_true`` None) are one-hot encoded here, block by block.
         """
+        if self.y_true is None:
+            n_classes = len(self.classes)
+            y_true, y_pred = (one_hot_codes(codes[rows], n_classes) for codes in self.codes)
+            return y_true, y_pred, np.ones(y_true.shape[0]), np.ones(y_pred.shape[0])
         y_true, y_pred = self.y_true[rows], self.y_pred[rows]
         true_norm, pred_norm = (
             checked_row_sums(name, y, rows.start) if norm is None else norm[rows]
@@ -115,7 +128,11 @@ class Targets:
             return None
         if "y_true" not in self.one_hot and not self.single_label:
             return self.classes
-        counts = np.bincount(self.y_true.indices, minlength=len(self.classes))
+        if self.pair_counts is not None:
+            counts = self.pair_counts.sum(axis=1)
+        else:
+            codes = self.y_true.indices if self.codes is None else self.codes[0]
+            counts = np.bincount(codes, minlength=len(self.classes))
         return self.classes[counts > 0]
 
     @cached_property
@@ -246,18 +263,18 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
         go through :func:`~.array_api.check_any_targets`.
     """
     target_set = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels,
-                                  defer_value_checks, column_labels)
+                                  defer_value_checks, column_labels, one_hot=False)
     (mass_true, mass_pred), (true_norm, pred_norm) = target_set.masses, target_set.norms
-    n_samples = mass_true.shape[0]
-    if mass_pred.shape[0] != n_samples:
+    n_samples, n_pred = (y.shape[0] for y in (target_set.codes or target_set.masses))
+    if n_pred != n_samples:
         raise ValueError(
             "y_true and y_pred must have the same number of samples; got "
-            f"{n_samples} and {mass_pred.shape[0]}."
+            f"{n_samples} and {n_pred}."
         )
     sample_weight = check_sample_weight(sample_weight, n_samples)
     return Targets(mass_true, mass_pred, target_set.classes, target_set.selection,
                    target_set.single_label, true_norm, pred_norm, sample_weight,
-                   target_set.one_hot, target_set.codes)
+                   target_set.one_hot, target_set.codes, target_set.pair_counts)
 
 
 def require_binary(targets, advice):
@@ -280,10 +297,11 @@ class TargetSet:
     single_label: bool
     one_hot: tuple = ()
     codes: tuple = None
+    pair_counts: object = None
 
 
 def check_target_set(named_targets, labels=None, defer_value_checks=False,
-                     column_labels=None):
+                     column_labels=None, one_hot=True):
     """Validate targets that share one set of classes.
 
     Parameters
@@ -293,6 +311,9 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
         given for 1-D targets, at least one label must appear in the first.
     labels, defer_value_checks, column_labels
         As in :func:`check_targets`.
+    one_hot : bool, default=True
+        Whether 1-D labels get their one-hot masses; False keeps only their ``codes``
+        (masses and norms None).
 
     Returns
     -------
@@ -306,7 +327,7 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
         return _labels_beside_scores(names, targets, labels if labels is not None
                                      else column_labels, defer_value_checks)
     if dims == {1}:
-        return _encode_labels(names, targets, labels)
+        return _encode_labels(names, targets, labels, one_hot)
     return _check_matrix_targets(names, targets, labels, defer_value_checks)
 
 
@@ -579,24 +600,33 @@ def check_sample_weight(sample_weight, n_samples):
     return weight
 
 
-def _encode_labels(names, targets, labels):
-    targets, present, codes = _checked_labels(names, targets)
+def _encode_labels(names, targets, labels, one_hot=True):
+    targets, present, codes, pair_counts = _checked_labels(names, targets)
     classes, selection = label_classes(names[0], targets[0], present, labels)
+    if selection is not None:
+        pair_counts = None  # over the classes sorted, not in the order of labels=
     if codes is None:
         codes = [label_codes(y, classes) for y in targets]
     elif selection is not None:  # labels= first: the codes of present into classes
         codes = [label_codes(present, classes)[c] for c in codes]
-    ones = _read_only_ones(max(y.shape[0] for y in targets))
-    masses = [one_hot_codes(c, len(classes), ones[:c.shape[0]]) for c in codes]
+    if not one_hot:
+        return TargetSet([None] * len(codes), [None] * len(codes), classes, selection, True,
+                         codes=tuple(codes), pair_counts=pair_counts)
+    n_samples = max(y.shape[0] for y in targets)
+    ones = _read_only(np.ones(n_samples))
+    starts = _read_only(np.arange(n_samples + 1, dtype=_index_type(n_samples + 1,
+                                                                   len(classes))))
+    masses = [one_hot_codes(c, len(classes), ones[:c.shape[0]], starts[:c.shape[0] + 1])
+              for c in codes]
     return TargetSet(masses, [ones[:y.shape[0]] for y in targets], classes, selection, True,
                      codes=tuple(codes))
 
 
-def _read_only_ones(n):
-    """Unit masses and norms of one-hot rows, shared by both targets (never written)."""
-    ones = np.ones(n)
-    ones.flags.writeable = False
-    return ones
+def _read_only(array):
+    """An array shared by both targets' one-hot rows (their unit values and row starts,
+    and their norms), never written."""
+    array.flags.writeable = False
+    return array
 
 
 def _checked_labels(names, targets):
@@ -631,41 +661,112 @@ def _checked_labels(names, targets):
     except TypeError as exc:
         raise ValueError(f"{' and '.join(names)} hold class labels that cannot be sorted "
                          f"together ({exc}); use labels of one type.") from None
-    return targets, present, None
+    return targets, present, None, None
 
 
 def _dense_integer_codes(targets):
-    """``(present, codes)`` of integer labels in a range at most a few times their number:
-    the labels present by a count over the range (no sort) and each instance's position
-    among them by a lookup; None for other labels."""
+    """``(present, codes, pair_counts)`` of integer labels in a range at most a few times
+    their number, found without a sort: the labels present by a count over the range,
+    each instance's position among them by a lookup (int32 where it fits), or the label's
+    offset from the smallest when every label of the range is present. Two targets whose
+    range squared is small are counted by pairs, one ``bincount`` that also gives their
+    unweighted confusion counts (``pair_counts``, else None). None for other labels."""
     if not all(y.dtype.kind in "iu" and y.size for y in targets):
         return None
     low = min(int(y.min()) for y in targets)
     span = max(int(y.max()) for y in targets) - low + 1
-    if span > max(_DENSE_LABEL_RANGE, 2 * sum(y.size for y in targets)):
+    n_labels = sum(y.size for y in targets)
+    if span > max(_DENSE_LABEL_RANGE, 2 * n_labels):
         return None
     dtype = np.result_type(*targets)
-    offsets = [(y - y.dtype.type(low)).astype(np.intp) for y in targets]
-    seen = np.zeros(span, dtype=bool)
-    for offset in offsets:
-        seen |= np.bincount(offset, minlength=span) > 0
-    position = np.cumsum(seen) - 1
+    offsets = [y if low == 0 and y.dtype.kind == "i" else y - y.dtype.type(low)
+               for y in targets]
+    offsets = [y.astype(np.intp) if y.dtype.kind == "u" and y.dtype.itemsize >= 8 else y
+               for y in offsets]
+    pair_counts = None
+    if len(offsets) == 2 and offsets[0].size == offsets[1].size and \
+            span * span <= max(_DENSE_LABEL_RANGE, n_labels):
+        pairs = np.multiply(offsets[0], span, dtype=np.int64)
+        pairs += offsets[1]
+        pair_counts = np.bincount(pairs, minlength=span * span).reshape(span, span)
+        seen = (pair_counts.sum(axis=1) > 0) | (pair_counts.sum(axis=0) > 0)
+    else:
+        seen = np.zeros(span, dtype=bool)
+        for offset in offsets:
+            seen |= np.bincount(offset, minlength=span) > 0
     present = np.flatnonzero(seen).astype(dtype) + dtype.type(low)
-    return present, [position[offset] for offset in offsets]
+    if seen.all():
+        return present, offsets, pair_counts
+    if pair_counts is not None:
+        pair_counts = pair_counts[np.ix_(seen, seen)]
+    position = (np.cumsum(seen) - 1).astype(_index_type(span, max(y.size for y in targets)))
+    return present, [position[offset] for offset in offsets], pair_counts
+
+
+def _index_type(*sizes):
+    return np.int32 if max(sizes) < np.iinfo(np.int32).max else np.intp
 
 
 def label_codes(y, classes):
-    """The position in ``classes`` of each label of ``y`` (all among ``classes``)."""
+    """The position in ``classes`` of each label of ``y`` (all among ``classes``): by a
+    table indexed by integer keys (integer labels, short strings) modulo a size where the
+    classes' keys differ, else by binary search."""
+    keys = _string_keys(y, classes)
+    if keys is not None:
+        y, classes = keys
+    if y.dtype.kind in "iu" and classes.dtype.kind in "iu" and len(classes):
+        found = _modular_codes(y, classes)
+        if found is not None:
+            return found
     order = np.argsort(classes, kind="stable")
     return order[np.searchsorted(classes[order], y)]
 
 
-def one_hot_codes(codes, n_classes, ones=None):
-    """Class positions as a sparse one-hot CSR array (its values ``ones`` when given);
-    never densified."""
+def _modular_codes(y, classes):
+    """Codes of integer ``y`` through ``table[y % size]``, for the smallest ``size`` from
+    twice the number of classes (up to 64 times) where the classes differ modulo ``size``;
+    None if none does."""
+    classes = classes.astype(np.uint64)  # two's complement: distinct stays distinct
+    for size in range(2 * len(classes) + 1, 64 * len(classes) + 2):
+        slots = classes % np.uint64(size)
+        if np.unique(slots).size == len(classes):
+            table = np.empty(size, dtype=np.intp)
+            table[slots.astype(np.intp)] = np.arange(len(classes))
+            return table[(y.astype(np.uint64, copy=False) % np.uint64(size)).astype(np.intp)]
+    return None
+
+
+def _string_keys(y, classes):
+    """Short fixed-width strings (``y`` and ``classes`` both 'U' or both 'S', at most
+    16 characters) as integer keys, a polynomial of their characters, where the keys of
+    ``classes`` are distinct (then equal labels have equal keys and distinct ones distinct
+    keys); None otherwise."""
+    kind = y.dtype.kind
+    if kind not in "US" or classes.dtype.kind != kind:
+        return None
+    unit = 4 if kind == "U" else 1
+    width = max(y.dtype.itemsize, classes.dtype.itemsize) // unit
+    if width > _STRING_KEY_WIDTH or width == 0:
+        return None
+    keys = []
+    for labels in (y, classes):
+        characters = np.ascontiguousarray(labels, dtype=f"{kind}{width}").view(
+            np.uint32 if kind == "U" else np.uint8).reshape(len(labels), width)
+        key = np.zeros(len(labels), dtype=np.uint64)
+        for column in range(width):
+            key *= np.uint64(1_000_003)
+            key += characters[:, column]
+        keys.append(key)
+    return tuple(keys) if np.unique(keys[1]).size == classes.size else None
+
+
+def one_hot_codes(codes, n_classes, ones=None, starts=None):
+    """Class positions as a sparse one-hot CSR array (its values ``ones`` and row starts
+    ``starts`` when given); never densified."""
     n_samples = codes.shape[0]
     ones = np.ones(n_samples) if ones is None else ones
-    return sp.csr_array((ones, codes, np.arange(n_samples + 1)), shape=(n_samples, n_classes))
+    starts = np.arange(n_samples + 1) if starts is None else starts
+    return sp.csr_array((ones, codes, starts), shape=(n_samples, n_classes))
 
 
 def one_hot(y, classes):
@@ -714,7 +815,7 @@ def _labels_beside_scores(names, targets, labels, defer_value_checks):
             raise ValueError(f"{score_names[0]} and {name} must have the same number of "
                              f"columns (classes); got {n_columns} and "
                              f"{targets[names.index(name)].shape[1]}.")
-    label_arrays, present, _ = _checked_labels(
+    label_arrays, present, *_ = _checked_labels(
         label_names, [targets[names.index(name)] for name in label_names])
     classes = column_classes(label_names, present, score_names[0], n_columns, labels)
     encoded = dict(zip(label_names, (one_hot(y, classes) for y in label_arrays)))
