@@ -7,8 +7,9 @@ spell of the machine hits both alike, the best of ``k`` kept. ``ratio`` is ours 
 (below 1: ours is faster). The table is reStructuredText, ready for the README's Speed
 section; the machine and date come first.
 
-Run: ``python benchmarks/compare.py [--quick] [--repeat K]`` (``--quick`` divides N by 10
-and takes the best of 2; CI runs it).
+Run: ``python benchmarks/compare.py [--quick] [--repeat K]`` (``--quick`` divides N by 10,
+except the fold-size rows, which stay at N = 300, and takes the best of 2; CI runs it).
+The figures measure the library as installed (an editable install: the working tree).
 """
 
 import argparse
