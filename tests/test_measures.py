@@ -248,7 +248,7 @@ def test_bad_input(call, match):
 
 
 def test_confusion_entropy_never_calls_a_wrong_prediction_perfect():
-    from sklearn.dummy import DummyClassifier
+    from sklearn.neighbors import KNeighborsClassifier
 
     from sklearn_confusion_ext import get_scorer
 
@@ -257,11 +257,10 @@ def test_confusion_entropy_never_calls_a_wrong_prediction_perfect():
     assert confusion_entropy([0, 1, 2, 3], [0, 1, 2, 4]) == pytest.approx(2 / 8)
     assert confusion_entropy_from_confusion([[0, 0, 0], [0, 1, 0], [1, 0, 0]]) == \
         pytest.approx(0.5)
-    # The scorer inherits the fix.
-    X = np.zeros((4, 1))
-    scorer = get_scorer("neg_confusion_entropy")
-    wrong = DummyClassifier(strategy="constant", constant=4).fit(X, [0, 1, 2, 4])
-    assert scorer(wrong, X, np.array([0, 1, 2, 3])) < 0
+    # The scorer inherits the fix: a classifier predicting [0, 1, 2, 4] for [0, 1, 2, 3].
+    X = np.arange(4.0)[:, None]
+    wrong = KNeighborsClassifier(n_neighbors=1).fit(X, [0, 1, 2, 4])
+    assert get_scorer("neg_confusion_entropy")(wrong, X, [0, 1, 2, 3]) == pytest.approx(-0.25)
 
 
 def test_confusion_entropy_rule_keeps_table_1_where_every_class_is_present(rng):
