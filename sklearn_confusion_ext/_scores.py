@@ -267,9 +267,11 @@ def _average(scores, weights, zero_division):
     defined = ~np.isnan(scores)
     if not defined.any():
         return 0.0 if zero_division == "warn" else float(zero_division)
-    if weights[defined].sum() == 0:
-        return float(scores[defined].mean())
-    return float(np.average(scores[defined], weights=weights[defined]))
+    scores, weights = scores[defined], weights[defined]
+    total = weights.sum()
+    if total == 0:
+        return float(scores.mean())
+    return float(scores @ weights / total)
 
 
 def classification_report_from_confusion(confusion, *, target_names=None, digits=2,

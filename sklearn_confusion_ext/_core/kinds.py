@@ -101,14 +101,15 @@ def build(kind, targets, params, n_jobs=None, chunk_size=None):
     matrices = f"{kind.n_matrices} matri{'ces' if kind.n_matrices > 1 else 'x'}"
     check_result_size(kind.function, (kind.n_matrices, width, width),
                       f"{matrices} of {width} x {width} classes")
-    if getattr(targets, "codes", None) is not None and kind.classic_on_labels(params):
+    counted = getattr(targets, "codes", None) is not None and kind.classic_on_labels(params)
+    if counted:  # counts, or sums of checked weights whose total is below MAX_TOTAL_WEIGHT
         sums, n_skipped = label_pair_counts(targets) * kind.n_matrices, 0
     else:
         with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below
             sums, n_skipped = instances.sum(kind.block(params),
                                             kind.row_bytes(instances.n_classes),
                                             kind.chunk_bytes)
-    if not all(np.isfinite(part).all() for part in sums):
+    if not counted and not all(np.isfinite(part).all() for part in sums):
         # Every input was checked finite: only a total beyond float64 gets here.
         raise ValueError(
             f"{kind.function}: the weighted masses of y_true and y_pred (instance weights "

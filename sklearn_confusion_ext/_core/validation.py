@@ -71,6 +71,8 @@ class Targets:
     pair_counts : ndarray of shape (n_classes, n_classes) or None
         The unweighted counts of the pairs of codes, where validation found them on the
         way (integer labels in a small range, without ``labels=``).
+    true_counts : ndarray of shape (n_classes,) or None
+        The unweighted count of each class in ``y_true``, where validation found it.
     """
 
     y_true: object
@@ -84,7 +86,7 @@ class Targets:
     one_hot: tuple = ()
     codes: tuple = None
     pair_counts: object = None
-    pair_counts: object = None
+    true_counts: object = None
 
     # Rows of a chunk are this many times the cache-sized default (device arrays: more).
     chunk_factor: ClassVar[int] = 1
@@ -128,8 +130,8 @@ class Targets:
             return None
         if "y_true" not in self.one_hot and not self.single_label:
             return self.classes
-        if self.pair_counts is not None:
-            counts = self.pair_counts.sum(axis=1)
+        if self.true_counts is not None:
+            counts = self.true_counts
         else:
             codes = self.y_true.indices if self.codes is None else self.codes[0]
             counts = np.bincount(codes, minlength=len(self.classes))
@@ -263,7 +265,8 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
         go through :func:`~.array_api.check_any_targets`.
     """
     target_set = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels,
-                                  defer_value_checks, column_labels, one_hot=False)
+                                  defer_value_checks, column_labels, one_hot=False,
+                                  count_pairs=sample_weight is None)
     (mass_true, mass_pred), (true_norm, pred_norm) = target_set.masses, target_set.norms
     n_samples, n_pred = (y.shape[0] for y in (target_set.codes or target_set.masses))
     if n_pred != n_samples:
@@ -274,7 +277,8 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
     sample_weight = check_sample_weight(sample_weight, n_samples)
     return Targets(mass_true, mass_pred, target_set.classes, target_set.selection,
                    target_set.single_label, true_norm, pred_norm, sample_weight,
-                   target_set.one_hot, target_set.codes, target_set.pair_counts)
+                   target_set.one_hot, target_set.codes, target_set.pair_counts,
+                   target_set.true_counts)
 
 
 def require_binary(targets, advice):
@@ -298,10 +302,11 @@ class TargetSet:
     one_hot: tuple = ()
     codes: tuple = None
     pair_counts: object = None
+    true_counts: object = None
 
 
 def check_target_set(named_targets, labels=None, defer_value_checks=False,
-                     column_labels=None, one_hot=True):
+                     column_labels=None, one_hot=True, count_pairs=False):
     """Validate targets that share one set of classes.
 
     Parameters
@@ -314,6 +319,9 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
     one_hot : bool, default=True
         Whether 1-D labels get their one-hot masses; False keeps only their ``codes``
         (masses and norms None).
+    count_pairs : bool, default=False
+        Whether two targets of integer labels in a small range are counted by pairs on
+        the way (their unweighted confusion counts, ``pair_counts``).
 
     Returns
     -------
@@ -327,7 +335,7 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
         return _labels_beside_scores(names, targets, labels if labels is not None
                                      else column_labels, defer_value_checks)
     if dims == {1}:
-        return _encode_labels(names, targets, labels, one_hot)
+        return _encode_labels(names, targets, labels, one_hot, count_pairs)
     return _check_matrix_targets(names, targets, labels, defer_value_checks)
 
 
@@ -569,49 +577,52 @@ def check_sample_weight(sample_weight, n_samples):
             f"sample_weight must be 1-D, as in scikit-learn; got an array of shape "
             f"{weight.shape}. Pass one weight per sample, e.g. sample_weight.ravel()."
         )
-    weight = weight.astype(np.float64)
+    weight = weight.astype(np.float64, copy=False)  # read, never written
     if weight.shape[0] != n_samples:
         raise ValueError(
             f"sample_weight has {weight.shape[0]} entries but y_true has "
             f"{n_samples} samples."
         )
-    if not np.isfinite(weight).all():
+    smallest, largest = (weight.min(), weight.max()) if weight.size else (0.0, 0.0)
+    if not (np.isfinite(smallest) and np.isfinite(largest)):  # NaN or infinity reach both
         raise ValueError("sample_weight contains NaN or infinite values.")
-    if weight.min() < 0:
+    if smallest < 0:
         raise ValueError(
-            f"sample_weight has negative entries (min {weight.min():g}); "
+            f"sample_weight has negative entries (min {smallest:g}); "
             "weights must be non-negative."
         )
-    largest = weight.max() if weight.size else 0.0
     if 0 < largest < MIN_LARGEST_WEIGHT:
         raise ValueError(
             f"sample_weight's largest weight is {largest:g}, below {MIN_LARGEST_WEIGHT:g}: "
             "weighted counts that small lose their precision (subnormal floats). Multiply "
             "the weights by a constant (scores do not change)."
         )
-    if largest > 0:  # the total without overflowing on the way: largest * sum(w / largest)
+    with np.errstate(over="ignore"):
+        total = weight.sum()
+    if not total <= MAX_TOTAL_WEIGHT:  # an overflowing sum is infinite
         log_total = np.log(largest) + np.log((weight / largest).sum())
-        if log_total > np.log(MAX_TOTAL_WEIGHT):
-            raise ValueError(
-                f"sample_weight sums to about 1e{log_total / np.log(10):.0f}, above "
-                f"{MAX_TOTAL_WEIGHT:g}: weighted counts that large overflow float64. Divide "
-                "the weights by a constant (scores do not change)."
-            )
+        raise ValueError(
+            f"sample_weight sums to about 1e{log_total / np.log(10):.0f}, above "
+            f"{MAX_TOTAL_WEIGHT:g}: weighted counts that large overflow float64. Divide "
+            "the weights by a constant (scores do not change)."
+        )
     return weight
 
 
-def _encode_labels(names, targets, labels, one_hot=True):
-    targets, present, codes, pair_counts = _checked_labels(names, targets)
+def _encode_labels(names, targets, labels, one_hot=True, count_pairs=False):
+    targets, present, codes, counts = _checked_labels(names, targets, count_pairs)
+    pair_counts, true_counts = counts
     classes, selection = label_classes(names[0], targets[0], present, labels)
-    if selection is not None:
-        pair_counts = None  # over the classes sorted, not in the order of labels=
+    if selection is not None:  # over the classes sorted, not in the order of labels=
+        pair_counts = true_counts = None
     if codes is None:
         codes = [label_codes(y, classes) for y in targets]
     elif selection is not None:  # labels= first: the codes of present into classes
         codes = [label_codes(present, classes)[c] for c in codes]
     if not one_hot:
         return TargetSet([None] * len(codes), [None] * len(codes), classes, selection, True,
-                         codes=tuple(codes), pair_counts=pair_counts)
+                         codes=tuple(codes), pair_counts=pair_counts,
+                         true_counts=true_counts)
     n_samples = max(y.shape[0] for y in targets)
     ones = _read_only(np.ones(n_samples))
     starts = _read_only(np.arange(n_samples + 1, dtype=_index_type(n_samples + 1,
@@ -629,7 +640,7 @@ def _read_only(array):
     return array
 
 
-def _checked_labels(names, targets):
+def _checked_labels(names, targets, count_pairs=False):
     """1-D label arrays checked as class labels, in one integer dtype where they are
     integers, the sorted labels they hold together, and the position of each instance's
     label among those (None where they were not found on the way)."""
@@ -651,7 +662,7 @@ def _checked_labels(names, targets):
         elif y.dtype.kind == "O":
             _check_object_labels(name, y)
     targets = common_integer_labels(dict(zip(names, targets)))
-    dense_range = _dense_integer_codes(targets)
+    dense_range = _dense_integer_codes(targets, count_pairs)
     if dense_range is not None:
         return (targets, *dense_range)
     try:
@@ -661,16 +672,18 @@ def _checked_labels(names, targets):
     except TypeError as exc:
         raise ValueError(f"{' and '.join(names)} hold class labels that cannot be sorted "
                          f"together ({exc}); use labels of one type.") from None
-    return targets, present, None, None
+    return targets, present, None, (None, None)
 
 
-def _dense_integer_codes(targets):
-    """``(present, codes, pair_counts)`` of integer labels in a range at most a few times
-    their number, found without a sort: the labels present by a count over the range,
-    each instance's position among them by a lookup (int32 where it fits), or the label's
-    offset from the smallest when every label of the range is present. Two targets whose
-    range squared is small are counted by pairs, one ``bincount`` that also gives their
-    unweighted confusion counts (``pair_counts``, else None). None for other labels."""
+def _dense_integer_codes(targets, count_pairs=False):
+    """``(present, codes, (pair_counts, true_counts))`` of integer labels in a range at
+    most a few times their number, found without a sort: the labels present by a count
+    over the range, each instance's position among them by a lookup (int32 where it fits),
+    or the label's offset from the smallest when every label of the range is present. Two
+    targets whose range squared is small are counted by pairs where ``count_pairs``, one
+    ``bincount`` that also gives their unweighted confusion counts (``pair_counts``, else
+    None); ``true_counts``, the count of each label present in the first target. None for
+    other labels."""
     if not all(y.dtype.kind in "iu" and y.size for y in targets):
         return None
     low = min(int(y.min()) for y in targets)
@@ -684,23 +697,25 @@ def _dense_integer_codes(targets):
     offsets = [y.astype(np.intp) if y.dtype.kind == "u" and y.dtype.itemsize >= 8 else y
                for y in offsets]
     pair_counts = None
-    if len(offsets) == 2 and offsets[0].size == offsets[1].size and \
+    if count_pairs and len(offsets) == 2 and offsets[0].size == offsets[1].size and \
             span * span <= max(_DENSE_LABEL_RANGE, n_labels):
         pairs = np.multiply(offsets[0], span, dtype=np.int64)
         pairs += offsets[1]
         pair_counts = np.bincount(pairs, minlength=span * span).reshape(span, span)
-        seen = (pair_counts.sum(axis=1) > 0) | (pair_counts.sum(axis=0) > 0)
+        true_counts = pair_counts.sum(axis=1)
+        seen = (true_counts > 0) | (pair_counts.sum(axis=0) > 0)
     else:
-        seen = np.zeros(span, dtype=bool)
-        for offset in offsets:
-            seen |= np.bincount(offset, minlength=span) > 0
+        counts = [np.bincount(offset, minlength=span) for offset in offsets]
+        true_counts = counts[0]
+        seen = np.logical_or.reduce([c > 0 for c in counts])
     present = np.flatnonzero(seen).astype(dtype) + dtype.type(low)
     if seen.all():
-        return present, offsets, pair_counts
+        return present, offsets, (pair_counts, true_counts)
+    true_counts = true_counts[seen]
     if pair_counts is not None:
         pair_counts = pair_counts[np.ix_(seen, seen)]
     position = (np.cumsum(seen) - 1).astype(_index_type(span, max(y.size for y in targets)))
-    return present, [position[offset] for offset in offsets], pair_counts
+    return present, [position[offset] for offset in offsets], (pair_counts, true_counts)
 
 
 def _index_type(*sizes):
