@@ -16,11 +16,17 @@ from dataclasses import KW_ONLY
 
 import numpy as np
 
+from ._classic_measures import (
+    accuracy_from_confusion,
+    balanced_accuracy_from_confusion,
+    cohen_kappa_from_confusion,
+    fbeta_from_confusion,
+    jaccard_from_confusion,
+    matthews_corrcoef_from_confusion,
+)
 from ._core.params import validate_params
 from ._core.validation import check_confusion_matrix, check_target_set
 from ._measures import (
-    _constant_and_different,
-    _correlation,
     confusion_entropy_from_confusion,
     generalized_means_from_confusion,
     symmetric_balanced_accuracy_from_confusion,
@@ -30,69 +36,11 @@ from ._stats import _result, _UnpacksLikeScipy
 # --- The measures of Section 5 ----------------------------------------------------------------
 
 
-def _present(matrix):
-    """The float matrix without the classes absent from both labelings."""
-    matrix = np.asarray(matrix, dtype=np.float64)
-    present = (matrix.sum(axis=0) + matrix.sum(axis=1)) > 0
-    return matrix[np.ix_(present, present)]
-
-
-def _one_vs_all(matrix):
-    """Cells ``tp, fn, fp`` of each class against the rest."""
-    tp = np.diag(matrix)
-    return tp, matrix.sum(axis=1) - tp, matrix.sum(axis=0) - tp
-
-
-def _accuracy(matrix):
-    return float(np.trace(matrix) / matrix.sum())
-
-
-def _balanced_accuracy(matrix):
-    """Mean recall over the present classes; ``c_ii / a_i`` is ``b_i / n`` when ``a_i = 0``
-    (Appendix B); 0, the minimal agreement, when the two labelings put every element in
-    two different classes (as the library's SBA)."""
-    matrix = _present(matrix)
-    if _constant_and_different(matrix):
-        return 0.0
-    tp, true_sizes = np.diag(matrix), matrix.sum(axis=1)
-    fallback = matrix.sum(axis=0) / matrix.sum()
-    recall = np.divide(tp, true_sizes, out=fallback, where=true_sizes > 0)
-    return float(recall.mean())
-
-
-def _f1_cells(tp, fn, fp):
-    """F1 of one-vs-all cells, 1 where nothing is positive in either labeling (Appendix B:
-    maximal agreement)."""
-    denominator = 2 * tp + fn + fp
-    return np.divide(2 * tp, denominator, out=np.ones_like(tp), where=denominator > 0)
-
-
-def _jaccard_cells(tp, fn, fp):
-    denominator = tp + fn + fp
-    return np.divide(tp, denominator, out=np.ones_like(tp), where=denominator > 0)
-
-
-def _binary_or_macro(cells):
-    def measure(matrix):
-        matrix = np.asarray(matrix, dtype=np.float64)
-        if matrix.shape == (2, 2):
-            tp, fn, fp = _one_vs_all(matrix)
-            return float(cells(tp[1:], fn[1:], fp[1:])[0])
-        return float(cells(*_one_vs_all(_present(matrix))).mean())
-
-    return measure
-
-
-def _cohen_kappa(matrix):
-    """``(n sum c_ii - sum a_i b_i) / (n^2 - sum a_i b_i)``; 1 when both labelings put every
-    element in the same class (the only zero denominator, Appendix B)."""
-    matrix = np.asarray(matrix, dtype=np.float64)
-    n = matrix.sum()
-    chance = matrix.sum(axis=1) @ matrix.sum(axis=0)
-    denominator = n * n - chance
-    if denominator <= 0:
-        return 1.0
-    return float((n * np.trace(matrix) - chance) / denominator)
+def _binary_or_macro(measure):
+    """``measure`` of the positive class of two, macro-averaged over more (Table 12)."""
+    def read(matrix):
+        return measure(matrix, average="binary" if np.shape(matrix) == (2, 2) else "macro")
+    return read
 
 
 def _one_minus_confusion_entropy(matrix):
@@ -104,19 +52,15 @@ def _generalized_means_1(matrix):
     return generalized_means_from_confusion(matrix, r=1.0, average=average)
 
 
-def _matthews(matrix):
-    return _correlation(np.asarray(matrix, dtype=np.float64))
-
-
 _SECTION5 = {
-    "Acc": _accuracy,
-    "BA": _balanced_accuracy,
-    "F1": _binary_or_macro(_f1_cells),
-    "J": _binary_or_macro(_jaccard_cells),
-    "kappa": _cohen_kappa,
+    "Acc": accuracy_from_confusion,
+    "BA": balanced_accuracy_from_confusion,
+    "F1": _binary_or_macro(fbeta_from_confusion),
+    "J": _binary_or_macro(jaccard_from_confusion),
+    "kappa": cohen_kappa_from_confusion,
     "CE": _one_minus_confusion_entropy,
     "GM1": _generalized_means_1,
-    "CC": _matthews,
+    "CC": matthews_corrcoef_from_confusion,
     "SBA": symmetric_balanced_accuracy_from_confusion,
 }
 # Section 5.1 omits Jaccard, a monotone transformation of F1 on binary labelings.

@@ -225,12 +225,14 @@ REGISTRY = {
         minimal=lambda: {"confusion": IBD}),
     # Classification measures (Gosgens et al. 2021)
     "generalized_means_score": score(True, True, fixed={"average": "macro"}, variants=(
-        {"r": 0.0}, {"r": -1.0, "average": "weighted"}, {"average": "micro"})),
+        {"r": 0.0}, {"r": -1.0, "average": "weighted"}, {"average": "micro"},
+        {"r": 0.0, "average": "symmetric_weighted"})),
     "symmetric_balanced_accuracy_score": score(True, True, variants=({"weighting": "true"},)),
     "correlation_distance": score(False, True, variants=(
         {"weighting": "true"}, {"form": "chord", "average": "macro"})),
     "confusion_entropy": score(False, True, variants=({"weighting": "pred"},)),
-    "generalized_means_from_confusion": from_confusion(True, fixed={"average": "macro"}),
+    "generalized_means_from_confusion": from_confusion(
+        True, fixed={"average": "macro"}, variants=({"average": "symmetric_weighted"},)),
     "symmetric_balanced_accuracy_from_confusion": from_confusion(True),
     "correlation_distance_from_confusion": from_confusion(False, variants=(
         {"form": "chord"}, {"average": "micro"})),

@@ -50,6 +50,9 @@ FROM_CONFUSION = {
     "symmetric_balanced_accuracy_score": "symmetric_balanced_accuracy_from_confusion",
     "correlation_distance": "correlation_distance_from_confusion",
     "confusion_entropy": "confusion_entropy_from_confusion",
+    "balanced_accuracy_score": "balanced_accuracy_from_confusion",
+    "cohen_kappa_score": "cohen_kappa_from_confusion",
+    "matthews_corrcoef": "matthews_corrcoef_from_confusion",
 }
 
 
@@ -88,7 +91,7 @@ def test_labels_against_probabilities_equal_one_hot_labels(name, keywords, order
         matrix = _quiet(sce.transport_confusion_matrix, one_hot, probabilities, empty="skip",
                         sample_weight=weights,
                         weighting=keywords.get("weighting", "uniform"))
-        extra = {k: v for k, v in keywords.items() if k in ("r", "average")}
+        extra = {k: v for k, v in keywords.items() if k in ("r", "average", "form")}
         expected = getattr(sce, FROM_CONFUSION[name])(matrix, **extra)
     assert_same(actual, expected)
 

@@ -513,7 +513,7 @@ PARAMETERS = {
     # Classification measures (Gosgens et al. 2021)
     "generalized_means_from_confusion": {
         "matrix": [ARRAY], "r": [Interval(Real, None, None)],
-        "average": [Options("binary", *AVERAGES)]},
+        "average": [Options("binary", *AVERAGES, "symmetric_weighted")]},
     "symmetric_balanced_accuracy_from_confusion": {"matrix": [ARRAY]},
     "correlation_distance_from_confusion": {
         "matrix": [ARRAY], "form": [Options("angle", "chord")],
@@ -521,7 +521,8 @@ PARAMETERS = {
     "confusion_entropy_from_confusion": {"matrix": [ARRAY]},
     "generalized_means_score": {
         **MEASURE_SCORE, "r": [Interval(Real, None, None)],
-        "average": [Options("binary", *AVERAGES)], "pos_label": [Label()]},
+        "average": [Options("binary", *AVERAGES, "symmetric_weighted")],
+        "pos_label": [Label()]},
     "symmetric_balanced_accuracy_score": MEASURE_SCORE,
     "correlation_distance": {**MEASURE_SCORE, "form": [Options("angle", "chord")],
                              "average": [Options("multiclass", *AVERAGES)]},
