@@ -483,7 +483,8 @@ def _split(u, v):
         common, excess, deficit = _split_sparse_dense(v, u)
         return common, deficit, excess
     # u and v are the caller's own (normalized) copies: they become the deficit and excess.
-    common = minimum(u, v, out=scratch("common", u.shape) if namespace(u) is np else None)
+    common = minimum(u, v, out=scratch("common", u.shape, u.dtype) if namespace(u) is np
+                     else None)
     u -= common
     v -= common
     return common, u, v
@@ -527,7 +528,8 @@ def _plan_scale(deficit_mass, weights):
 def _normalize_rows(matrix, norms, slot):
     """Rows divided by their L1 norms (empty rows stay zero); dense into scratch ``slot``."""
     dense_numpy = not sp.issparse(matrix) and namespace(matrix) is np
-    return divided_rows(matrix, norms, out=scratch(slot, matrix.shape) if dense_numpy else None)
+    return divided_rows(matrix, norms,
+                        out=scratch(slot, matrix.shape, matrix.dtype) if dense_numpy else None)
 
 
 def _classic_on_labels(params):

@@ -118,8 +118,8 @@ def sum_over_chunks(function, n_rows, step, n_jobs=None):
     total = None
     for result in map_chunks(function, n_rows, step, n_jobs):
         result = [to_numpy(part) for part in result]
-        if total is None:
-            total = [part.copy() for part in result]
+        if total is None:  # float64 sums, also of float32 blocks
+            total = [np.array(part, dtype=np.result_type(part, np.float64)) for part in result]
         else:
             for index, part in enumerate(result):
                 total[index] += part
@@ -138,8 +138,8 @@ def _thread_controller():
     return ThreadpoolController()
 
 
-def scratch(slot, shape):
-    """A per-thread float64 work array of ``shape``, reused from chunk to chunk.
+def scratch(slot, shape, dtype=np.float64):
+    """A per-thread work array of ``shape`` and ``dtype``, reused from chunk to chunk.
 
     Reusing the same few cache-resident buffers avoids allocating (and
     page-faulting) fresh arrays for every chunk. The content is garbage: write
@@ -147,7 +147,8 @@ def scratch(slot, shape):
     """
     buffers = _scratch.__dict__.setdefault("buffers", {})
     size = int(np.prod(shape))
-    buffer = buffers.get(slot)
+    key = (slot, np.dtype(dtype).char)
+    buffer = buffers.get(key)
     if buffer is None or buffer.size < size:
-        buffer = buffers[slot] = np.empty(size)
+        buffer = buffers[key] = np.empty(size, dtype=dtype)
     return buffer[:size].reshape(shape)

@@ -47,7 +47,7 @@ def term_sums(terms):
     other parts (which may share them) are summed. A "none" part whose scales are all zero
     (no empty side in the block) is not summed."""
     left, scale, right = terms.off_diagonal
-    diagonal = weighted_sum(*terms.diagonal)
+    diagonal = weighted_sum(*_in_dtype(*terms.diagonal))
     none_row, none_column = (_sum_or_zeros(*part, left.shape[1])
                              for part in (terms.none_row, terms.none_column))
     corner = masked_sum(terms.corner, terms.corner != 0)
@@ -55,7 +55,15 @@ def term_sums(terms):
 
 
 def _sum_or_zeros(rows, scale, width):
-    return weighted_sum(rows, scale) if any_true(scale != 0) else np.zeros(width)
+    return weighted_sum(*_in_dtype(rows, scale)) if any_true(scale != 0) else np.zeros(width)
+
+
+def _in_dtype(rows, scale):
+    """``(rows, scale)`` with the scales of float32 NumPy rows in float32: the product
+    stays in float32, without a float64 copy of the block (its sum is float64)."""
+    if isinstance(rows, np.ndarray) and rows.dtype == np.float32:
+        return rows, scale.astype(np.float32)
+    return rows, scale
 
 
 def batched_term_sums(terms, weights, out):

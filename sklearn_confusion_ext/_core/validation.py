@@ -375,7 +375,8 @@ def _as_array(name, y):
             f"{name} is 2-D with dtype {y.dtype}; 2-D targets must hold numbers "
             "(binary indicators or non-negative soft labels)."
         )
-    return np.asarray(y, dtype=np.float64)
+    # float32 masses stay float32: their blocks are computed in float32 (summed in float64).
+    return np.asarray(y, dtype=np.float32 if y.dtype == np.float32 else np.float64)
 
 
 def _numpy_of_nullable(name, y):
@@ -498,8 +499,10 @@ def checked_row_sums(name, y, first_row=0):
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below
         if sp.issparse(y):
             sums, smallest = row_sums(y), y.data.min(initial=np.inf)
-        else:
+        elif y.dtype == np.float64:
             sums, smallest = y @ np.ones(y.shape[1]), y.min(initial=np.inf)
+        else:  # float64 sums of float32 rows, without a float64 copy of the block
+            sums, smallest = y.sum(axis=1, dtype=np.float64), y.min(initial=np.inf)
     if np.isfinite(sums).all() and smallest >= 0:
         return sums
     if sp.issparse(y):

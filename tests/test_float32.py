@@ -1,0 +1,37 @@
+"""float32 masses are computed in float32 blocks and summed in float64 (issue 17): results
+to float32 precision, in float64, without a float64 copy of the inputs."""
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import sklearn_confusion_ext as sce
+
+
+@pytest.mark.parametrize("function", [sce.transport_confusion_matrix, sce.mlcm])
+def test_float32_masses_give_the_float64_result_to_float32_precision(function):
+    rng = np.random.default_rng(0)
+    if function is sce.mlcm:
+        y_true, y_pred = ((rng.random((5_000, 8)) < 0.3).astype(np.float64) for _ in range(2))
+    else:
+        y_true, y_pred = rng.random((5_000, 8)), rng.dirichlet(np.ones(8), 5_000)
+    weights = rng.random(5_000)
+    expected = function(y_true, y_pred, sample_weight=weights)
+    got = function(y_true.astype(np.float32), y_pred.astype(np.float32), sample_weight=weights)
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, expected, rtol=2e-6)
+    assert not np.array_equal(  # really computed in float32 (soft rows round differently)
+        got, expected) or function is sce.mlcm
+
+
+def test_float32_inputs_are_not_copied_to_float64():
+    rng = np.random.default_rng(1)
+    y_true = rng.random((200_000, 40), dtype=np.float32)
+    y_pred = rng.random((200_000, 40), dtype=np.float32)
+    sce.transport_confusion_matrix(y_true[:10], y_pred[:10])  # imports, caches
+    tracemalloc.start()
+    sce.transport_confusion_matrix(y_true, y_pred, n_jobs=1)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < y_true.nbytes  # a float64 copy of one input is twice its bytes
