@@ -12,6 +12,7 @@ Parameter docs shared by several methods are written once below and filled in by
 """
 
 import functools
+import math
 
 import numpy as np
 import scipy.sparse as sp
@@ -24,7 +25,7 @@ from .._transport import SUBPIXEL, bounds_as_center, transport_confusion, transp
 from .docs import fill_doc
 from .layout import grown_size, set_class_ticks
 from .matplotlib_check import check_matplotlib
-from .value_format import format_values
+from .value_format import format_values, value_decimals
 
 # Above this many classes, values are hidden unless include_values=True is passed.
 _MAX_CLASSES_WITH_VALUES = 20
@@ -232,6 +233,11 @@ class _ConfusionDisplay:
         if half_width.shape != self.confusion_matrix.shape:
             raise ValueError(f"half_width has shape {half_width.shape}; the matrix has shape "
                              f"{self.confusion_matrix.shape}.")
+        if decimals is None and values_format is None and (half_width > 0).any():
+            # The matrix's decimals, or more (two at most) until every half-width shows.
+            smallest = float(half_width[half_width > 0].min())
+            decimals = max(value_decimals(self.confusion_matrix),
+                           min(2, max(0, -math.floor(math.log10(smallest)))))
         both = format_values(np.concatenate([self.confusion_matrix, half_width]),
                              values_format, decimals=decimals)
         centers, halves = np.split(both, 2)

@@ -26,13 +26,8 @@ def format_values(matrix, values_format=None, *, decimals=None):
     matrix = np.asarray(matrix, dtype=float)
     if values_format is not None:
         return _each(matrix, lambda value: format(value, values_format))
-    finite = np.abs(matrix[np.isfinite(matrix)])
-    largest = float(finite.max()) if finite.size else 0.0
     if decimals is None:
-        integral = np.allclose(matrix[np.isfinite(matrix)],
-                               np.round(matrix[np.isfinite(matrix)]),
-                               rtol=0, atol=1e-9 * max(largest, 1.0))
-        decimals = 0 if integral or largest == 0 else _decimals_for(largest)
+        decimals = value_decimals(matrix)
     step = 10.0 ** -decimals
     tiny = f"<{step:.{decimals}f}"
 
@@ -49,6 +44,17 @@ def format_values(matrix, values_format=None, *, decimals=None):
         return text
 
     return _each(matrix, write)
+
+
+def value_decimals(values):
+    """The decimals :func:`format_values` writes ``values`` with: none for integers,
+    else enough for three significant digits of the largest, at most two, at least two
+    significant digits of it."""
+    values = np.asarray(values, dtype=float)
+    finite = values[np.isfinite(values)]
+    largest = float(np.abs(finite).max()) if finite.size else 0.0
+    integral = np.allclose(finite, np.round(finite), rtol=0, atol=1e-9 * max(largest, 1.0))
+    return 0 if integral or largest == 0 else _decimals_for(largest)
 
 
 def _decimals_for(largest):
