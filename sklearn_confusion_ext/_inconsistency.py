@@ -202,8 +202,9 @@ def measure_inconsistency(y_true, y_preds, *, measures=None, groups=None, strict
     ----------
     y_true : array-like of shape (n_samples,)
         True labels.
-    y_preds : array-like of shape (n_predictions, n_samples)
-        Predictions of the same instances (several classifiers, thresholds, ...).
+    y_preds : array-like of shape (n_predictions, n_samples), DataFrame or dict
+        Predictions of the same instances (several classifiers, thresholds, ...): one row
+        each, or one column each of a DataFrame, or the values of a dict name -> prediction.
     measures : dict of str to callable, default=None
         ``name -> measure(y_true, y_pred)``, a number where higher is better (negate a loss
         first). Each is called once per prediction (and group). ``None`` takes the measures
@@ -456,6 +457,10 @@ def _scores(y_true, y_preds, measures, groups):
             y_preds, (str, bytes)):
         raise ValueError("y_preds must hold several predictions, shape "
                          "(n_predictions, n_samples); got a single 1-D array.")
+    if hasattr(y_preds, "columns"):  # a DataFrame: one column per classifier
+        y_preds = [y_preds[column] for column in y_preds.columns]
+    elif isinstance(y_preds, dict):  # name -> predictions
+        y_preds = list(y_preds.values())
     y_preds = list(y_preds)
     n_samples = len(y_true)
     for k, y_pred in enumerate(y_preds):
@@ -538,12 +543,12 @@ def _finite(name, measure, arguments, where):
 def _section5_scores(y_true, y_preds, group_of, n_groups):
     """The paper's measures on every prediction's confusion matrix, built in one bincount."""
     named = {"y_true": y_true, **{f"y_preds[{k}]": y for k, y in enumerate(y_preds)}}
-    masses = check_target_set(named).masses
-    if any(mass.ndim != 2 or mass.shape[0] != len(group_of) for mass in masses):
+    target_set = check_target_set(named)
+    if target_set.codes is None or any(len(c) != len(group_of) for c in target_set.codes):
         raise ValueError("measures=None takes 1-D class labels; pass measures for other "
                          "targets.")
-    codes = np.stack([np.argmax(mass, axis=1) for mass in masses])
-    n_classes = max(masses[0].shape[1], 2)
+    codes = np.stack([np.asarray(c, dtype=np.int64) for c in target_set.codes])
+    n_classes = max(len(target_set.classes), 2)
     true_codes, pred_codes = codes[0], codes[1:]
     n_predictions = len(y_preds)
     cell = ((group_of[None, :] * n_predictions + np.arange(n_predictions)[:, None])

@@ -824,7 +824,10 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
     natural sample is a bootstrap resample of the pool: its shares vary with variance
     ``p (1 - p) / N`` (binomial), as those of a fresh test set of the same size from a
     population of the pool's prevalence would, and the errors are on the scale of the
-    user's own test set. Pass a smaller ``sample_size`` for smaller, more varied samples.
+    user's own test set. A smaller ``sample_size`` gives smaller samples, whose spread
+    shrinks to zero as the size nears the pool's (they then hold almost the whole pool):
+    for samples that vary as fresh test sets would, keep the default or a size well below
+    the pool's.
 
     Parameters
     ----------

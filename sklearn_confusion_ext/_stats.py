@@ -573,7 +573,8 @@ def _check_connected(confusion, names):
 
 def _check_counts(matrix, name, integer):
     advice = ("exact binomial tests need integer counts (a transport confusion matrix is not "
-              "a count matrix). Pass exact=False for the asymptotic test where it exists.")
+              "a count matrix): round the counts, or pass exact=False to mcnemar_test for "
+              "its asymptotic test.")
     matrix = check_confusion_matrix(matrix, name, min_classes=2, nonzero=True,
                                     integer_advice=advice if integer else None)
     with np.errstate(over="ignore"):

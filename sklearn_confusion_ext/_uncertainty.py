@@ -333,6 +333,9 @@ _MEASURES_OF_TARGETS = {
     correlation_distance: lambda p: (correlation_distance_from_confusion, {}),
     confusion_entropy: lambda p: (confusion_entropy_from_confusion, {}),
 }
+# The scores McNemar's comparison computes (accuracy), by every name they go by.
+_ACCURACIES = ("tcm_accuracy", "accuracy", transport_accuracy_score,
+               sklearn_metrics.accuracy_score)
 # scikit-learn's proportions with a closed-form interval.
 _SKLEARN_ANALYTIC = {sklearn_metrics.accuracy_score: "accuracy",
                      sklearn_metrics.recall_score: "recall",
@@ -609,34 +612,54 @@ def _wilson(successes, trials, alpha):
     return centre - half, centre + half, np.sqrt(rate * (1 - rate) / trials)
 
 
-def _f1_delta(matrix, average, alpha):
-    """The delta method's interval of F1 on the multinomial cell proportions (Takahashi et
-    al. 2022): per class, macro or micro (micro F1 of single labels is the accuracy)."""
+def _delta(matrix, which, average, alpha, selection=None):
+    """The delta method's interval of F1, recall or precision (``which``) on the multinomial
+    cell proportions (Takahashi et al. 2022): per class, macro, or (F1) micro over the
+    classes of ``selection`` (default all; each class's score reads its whole row and
+    column)."""
     n = matrix.sum()
     p = matrix / n
     n_classes = p.shape[0]
+    selection = np.arange(n_classes) if selection is None else np.asarray(selection)
     tp, rows, columns = np.diag(p), p.sum(axis=1), p.sum(axis=0)
-    denominator = rows + columns
-    f1 = np.divide(2 * tp, denominator, out=np.zeros_like(tp), where=denominator > 0)
-    # dF_k / dp_ij: the diagonal cell of k, the rest of its row and column.
-    gradients = np.zeros((n_classes, n_classes, n_classes))
-    for k in range(n_classes):
-        if denominator[k] == 0:
-            continue
-        gradients[k, k, :] -= 2 * tp[k] / denominator[k] ** 2
-        gradients[k, :, k] -= 2 * tp[k] / denominator[k] ** 2
-        gradients[k, k, k] = 2 / denominator[k] - 4 * tp[k] / denominator[k] ** 2
-    if average == "macro":
-        f1, gradients = f1.mean(keepdims=True), gradients.mean(axis=0, keepdims=True)
-    elif average == "micro":
-        f1 = np.array([np.trace(p)])
-        gradients = np.eye(n_classes)[None]
-    flat = gradients.reshape(len(f1), -1)
+    if average == "micro":  # F1: 2 T / D over the selected classes
+        chosen = np.zeros(n_classes)
+        chosen[selection] = 1.0
+        total, denominator = tp @ chosen, (rows + columns) @ chosen
+        values = np.array([2 * total / denominator if denominator > 0 else 0.0])
+        gradients = np.zeros((1, n_classes, n_classes))
+        if denominator > 0:
+            gradients[0] = (2 * np.diag(chosen) / denominator
+                            - 2 * total / denominator ** 2 * (chosen[:, None] + chosen[None]))
+    else:
+        values, gradients = _class_gradients(tp, rows, columns, which)
+        values, gradients = values[selection], gradients[selection]
+        if average == "macro":
+            values, gradients = values.mean(keepdims=True), gradients.mean(axis=0,
+                                                                           keepdims=True)
+    flat = gradients.reshape(len(values), -1)
     cells = p.ravel()
     variance = (flat ** 2 @ cells - (flat @ cells) ** 2) / n
     se = np.sqrt(np.maximum(variance, 0))
     z = special.ndtri(1 - alpha / 2)
-    return f1, f1 - z * se, f1 + z * se, se
+    return values, values - z * se, values + z * se, se
+
+
+def _class_gradients(tp, rows, columns, which):
+    """Each class's score and its gradient ``d score_k / d p_ij``, shape (C, C, C)."""
+    n_classes = len(tp)
+    denominator = {"f1": rows + columns, "recall": rows, "precision": columns}[which]
+    numerator = 2 * tp if which == "f1" else tp
+    values = np.divide(numerator, denominator, out=np.zeros_like(tp), where=denominator > 0)
+    gradients = np.zeros((n_classes, n_classes, n_classes))
+    for k in np.flatnonzero(denominator > 0):
+        slope = numerator[k] / denominator[k] ** 2
+        if which in ("f1", "recall"):  # the rest of its row
+            gradients[k, k, :] -= slope
+        if which in ("f1", "precision"):  # the rest of its column
+            gradients[k, :, k] -= slope
+        gradients[k, k, k] += (2 if which == "f1" else 1) / denominator[k]
+    return values, gradients
 
 
 def _analytic(data, alpha):
@@ -653,30 +676,38 @@ def _analytic(data, alpha):
                "closed forms are for 1-D class labels without sample_weight")
         raise ValueError(f"method='analytic' does not apply to score={score.name!r}: {why}. "
                          "Use method='percentile', 'basic', 'bca' or 'bayesian'.")
-    matrix = confusion.selected()
-    if confusion.has_none:
-        matrix = matrix[:-1, :-1]
+    if score.labels is not None and confusion.true_classes is not None:
+        confusion = confusion_for_labels(confusion, score.labels)[0]  # as the estimate reads
+    # Every class's score reads its whole row and column; labels= selects the classes.
+    matrix = confusion.matrix[:-1, :-1] if confusion.has_none else confusion.matrix
+    selection = np.arange(len(matrix)) if confusion.selection is None else \
+        np.asarray([i for i in confusion.selection if i < len(matrix)])
     average = score.average
-    if score.analytic == "accuracy" or (score.analytic in ("precision", "recall")
-                                        and average == "micro"):
-        low, high, se = _wilson(np.trace(matrix), matrix.sum(), alpha)
+    if score.analytic == "accuracy":
+        chosen = matrix[np.ix_(selection, selection)]
+        low, high, se = _wilson(np.trace(chosen), chosen.sum(), alpha)
         return data.estimate(), float(low), float(high), float(se)
     if average == "binary":
-        matrix = _binary(matrix)
-    if score.analytic in ("precision", "recall") and average in ("binary", None):
-        trials = matrix.sum(axis=0 if score.analytic == "precision" else 1)
-        low, high, se = _wilson(np.diag(matrix), trials, alpha)
+        matrix, selection = _binary(matrix), np.array([1])
+    if score.analytic in ("precision", "recall") and average in ("binary", None, "micro"):
+        trials = matrix.sum(axis=0 if score.analytic == "precision" else 1)[selection]
+        successes = np.diag(matrix)[selection]
+        if average == "micro":
+            successes, trials = successes.sum(), trials.sum()
+        low, high, se = _wilson(successes, trials, alpha)
         if average == "binary":
-            low, high, se = low[-1], high[-1], se[-1]
+            low, high, se = low[0], high[0], se[0]
         return data.estimate(), low, high, se
-    if score.analytic == "f1" and average in ("binary", None, "macro", "micro"):
-        f1, low, high, se = _f1_delta(matrix, None if average == "binary" else average, alpha)
-        pick = -1 if average == "binary" else (slice(None) if average is None else 0)
+    if average in ("binary", None, "macro") or score.analytic == "f1" and average == "micro":
+        _, low, high, se = _delta(matrix, score.analytic, None if average == "binary"
+                                  else average, alpha, selection)
+        pick = slice(None) if average is None else 0
         return data.estimate(), low[pick], high[pick], se[pick]
     raise ValueError(f"method='analytic' does not apply to score={score.name!r} with "
-                     f"average={average!r}: Wilson intervals are for accuracy and binary or "
-                     "per-class recall and precision, the delta method for binary, "
-                     "per-class, micro and macro F1. Use method='percentile', 'basic', "
+                     f"average={average!r}: Wilson intervals are for accuracy and binary, "
+                     "per-class or micro recall and precision, the delta method for "
+                     "binary, per-class, micro and macro F1 and macro recall and precision. "
+                     "Use method='percentile', 'basic', "
                      "'bca' or 'bayesian'.")
 
 
@@ -714,8 +745,9 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
         :func:`scipy.stats.bootstrap`'s definitions. ``"bayesian"``: on 1-D labels the
         Dirichlet posterior of the confusion cells (counts plus ``prior``), otherwise the
         Bayesian bootstrap; equal-tailed. ``"analytic"``: Wilson's interval for accuracy
-        and binary or per-class recall and precision, the delta method (Takahashi et al.
-        2022) for binary, per-class, micro and macro F1, on 1-D labels.
+        and binary, per-class or micro recall and precision, the delta method (Takahashi
+        et al. 2022) for binary, per-class, micro and macro F1 and macro recall and
+        precision, on 1-D labels.
     confidence_level : float, default=0.95
         In (0, 1).
     n_resamples : int, default=9999
@@ -852,7 +884,7 @@ def _named(name, function, *args):
 
 
 @validate_params()
-def compare_scores(y_true, y_pred_a, y_pred_b, *, score="tcm_f1_macro", method="bootstrap",
+def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap",
                    confidence_level=0.95, n_resamples=9999, alternative="two-sided",
                    sample_weight=None, random_state=None, kind=None, **score_params):
     """Paired comparison of one score between two classifiers on the same instances.
@@ -863,7 +895,9 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score="tcm_f1_macro", method="
     y_pred_a, y_pred_b : array-like or sparse matrix
         The two classifiers' predictions of the same instances.
     score, kind, **score_params
-        As in :func:`score_confidence_interval` (a score with one value).
+        As in :func:`score_confidence_interval` (a score with one value). None:
+        ``"tcm_f1_macro"``, or the accuracy for ``method="mcnemar"``, which compares
+        accuracies only (another score is refused).
     method : {"bootstrap", "permutation", "bayesian", "mcnemar"}, default="bootstrap"
         ``"bootstrap"``: instances resampled jointly, the interval of the difference by
         percentiles, the p-value from the differences shifted to the null.
@@ -873,7 +907,8 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score="tcm_f1_macro", method="
         posterior probability of the smaller side (one-sided: of the side against the
         alternative). ``"mcnemar"``: 1-D labels, the accuracy difference, with
         :func:`mcnemar_table` and :func:`mcnemar_test` (exact) and a Wald interval of the
-        paired difference of proportions.
+        paired difference of proportions; its counts are instances, so ``sample_weight``
+        must hold frequencies (integers).
     confidence_level : float, default=0.95
     n_resamples : int, default=9999
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
@@ -899,8 +934,14 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score="tcm_f1_macro", method="
     confidence_level = float(confidence_level)
     alpha = 1 - confidence_level
     if method == "mcnemar":
+        if score is not None and score not in _ACCURACIES or kind is not None or score_params:
+            raise ValueError(f"method='mcnemar' compares accuracies; got score={score!r}"
+                             f"{' and score keywords' if score_params or kind else ''}. Leave "
+                             "score=None, or use method='bootstrap', 'permutation' or "
+                             "'bayesian' for another score.")
         return _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha,
                                    confidence_level, alternative)
+    score = "tcm_f1_macro" if score is None else score
     resolved = _resolve_score(score, kind, score_params, "compare_scores")
     first = _named("y_pred_a", _data, resolved, y_true, y_pred_a, sample_weight)
     second = _named("y_pred_b", _data, resolved, y_true, y_pred_b, sample_weight)
@@ -1055,6 +1096,12 @@ def _tail_pvalue(null, observed, alternative):
 def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confidence_level,
                         alternative):
     table = mcnemar_table(y_true, y_pred_a, y_pred_b, sample_weight=sample_weight)
+    weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)  # checked
+    if weight is not None and not np.array_equal(weight, np.round(weight)):
+        raise ValueError("method='mcnemar' counts instances: sample_weight must hold "
+                         "frequencies (non-negative integers); scaled weights would change "
+                         "its p-value. Use method='bootstrap' or 'permutation' for other "
+                         "weights.")
     n = table.sum()
     only_a, only_b = table[0, 1], table[1, 0]
     difference = (only_a - only_b) / n
@@ -1062,12 +1109,9 @@ def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confid
     z = special.ndtri(1 - alpha / 2)
     if only_a + only_b == 0:
         pvalue = 1.0
-    else:  # mcnemar_test reads n_12 = a right and b wrong against n_21
-        exact = np.allclose(table, np.round(table))
-        test_alternative = {"two-sided": "two-sided", "greater": "greater",
-                            "less": "less"}[alternative]
-        pvalue = float(_quiet(lambda: mcnemar_test(table, exact=exact,
-                                                   alternative=test_alternative).pvalue))
+    else:  # mcnemar_test reads n_12 = a right and b wrong against n_21 (exact: counts)
+        pvalue = float(_quiet(lambda: mcnemar_test(table, exact=True,
+                                                   alternative=alternative).pvalue))
     return ComparisonResult(difference=float(difference), low=float(difference - z * se),
                             high=float(difference + z * se), pvalue=pvalue, method="mcnemar",
                             confidence_level=confidence_level, alternative=alternative,

@@ -230,3 +230,13 @@ def test_merge_tells_weighting_callables_apart():
         ConfusionAccumulator("transport", weighting=functools.partial(_row_count)))
     module_level = ConfusionAccumulator("transport", weighting=_row_count)
     module_level.merge(pickle.loads(pickle.dumps(module_level)))  # a worker's copy
+
+
+def test_update_returns_the_accumulator_for_chaining():
+    from sklearn_confusion_ext import ConfusionAccumulator, transport_confusion_matrix
+
+    accumulator = ConfusionAccumulator()
+    assert accumulator.update([0, 1], [0, 0]) is accumulator
+    np.testing.assert_array_equal(
+        ConfusionAccumulator().update([0, 1], [0, 0]).update([1], [1]).result(),
+        transport_confusion_matrix([0, 1, 1], [0, 0, 1]))

@@ -496,3 +496,17 @@ def test_from_confusion_equals_the_labels_path_and_adds_groups():
         measure_inconsistency_from_confusion(np.ones((2, 3)))
     with pytest.raises(ValueError, match=r"matrices\[1\]"):
         measure_inconsistency_from_confusion([np.eye(2), -np.eye(2)])
+
+
+def test_predictions_as_dataframe_columns_or_a_dict():
+    # One column per classifier, as a user holds them (found by a review: the column
+    # names were iterated).
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    y_true = rng.integers(0, 2, 50)
+    frame = pd.DataFrame({f"c{k}": np.where(rng.random(50) < 0.2 + 0.1 * k, 1 - y_true, y_true)
+                          for k in range(4)})
+    rows = measure_inconsistency(y_true, [frame[c].to_numpy() for c in frame])
+    for predictions in (frame, dict(frame.items())):
+        np.testing.assert_array_equal(measure_inconsistency(y_true, predictions).inconsistency,
+                                      rows.inconsistency)

@@ -393,3 +393,49 @@ def test_per_class_intervals_keep_the_none_class_of_the_data():
     np.testing.assert_allclose(result.estimate, expected)
     assert result.distribution.shape == (200, 4)
     assert np.all(result.low <= result.high)
+
+
+@pytest.mark.parametrize("score, average", [("tcm_recall", None), ("tcm_precision", "micro"),
+                                            ("tcm_f1", "macro"), ("tcm_f1", "micro"),
+                                            ("tcm_f1", None), ("tcm_accuracy", None),
+                                            ("tcm_recall", "macro"),
+                                            ("tcm_precision", "macro")])
+def test_analytic_intervals_read_labels_as_the_estimate_does(score, average):
+    # labels= selects the classes; each class's score reads its whole row and column, so
+    # the closed forms agree with the bootstrap of the same selection (found by a review:
+    # the bounds were those of every class, in sorted order).
+    y_true = np.array(["cat", "dog", "fox"] * 60)
+    y_pred = np.array(["cat", "dog", "fox"] * 42 + ["dog", "cat", "cat"] * 12
+                      + ["cat", "dog", "fox"] * 6)  # no class perfect (Wilson never collapses)
+    keywords = {"labels": ["fox", "cat"]}
+    if score != "tcm_accuracy":
+        keywords["average"] = average
+    analytic = sce.score_confidence_interval(y_true, y_pred, score=score, method="analytic",
+                                             **keywords)
+    bootstrap = sce.score_confidence_interval(y_true, y_pred, score=score,
+                                              method="percentile", n_resamples=4_000,
+                                              random_state=0, **keywords)
+    np.testing.assert_allclose(analytic.estimate, bootstrap.estimate)
+    assert np.shape(analytic.low) == np.shape(analytic.estimate)
+    assert np.all(analytic.low <= analytic.estimate + 1e-12)
+    assert np.all(analytic.estimate <= analytic.high + 1e-12)
+    np.testing.assert_allclose(analytic.low, bootstrap.low, atol=0.03)
+    np.testing.assert_allclose(analytic.high, bootstrap.high, atol=0.03)
+
+
+def test_mcnemar_compares_accuracies_of_counted_instances():
+    # McNemar's test compares accuracies on instance counts: another score, or weights that
+    # are not frequencies (whose scale would change its p-value), are refused, not ignored.
+    y_true = ["cat", "dog", "fox"] * 60
+    y_a = ["cat", "dog", "fox"] * 50 + ["dog", "dog", "cat"] * 10
+    y_b = ["cat", "dog", "fox"] * 42 + ["dog", "cat", "fox"] * 18
+    plain = sce.compare_scores(y_true, y_a, y_b, method="mcnemar")
+    assert sce.compare_scores(y_true, y_a, y_b, method="mcnemar",
+                              score="tcm_accuracy").pvalue == plain.pvalue
+    doubled = sce.compare_scores(y_true, y_a, y_b, method="mcnemar",
+                                 sample_weight=np.full(180, 2))
+    assert doubled.pvalue < plain.pvalue  # twice the instances: more evidence
+    with pytest.raises(ValueError, match="compares accuracies; got score='tcm_f1_macro'"):
+        sce.compare_scores(y_true, y_a, y_b, method="mcnemar", score="tcm_f1_macro")
+    with pytest.raises(ValueError, match="frequencies"):
+        sce.compare_scores(y_true, y_a, y_b, method="mcnemar", sample_weight=np.full(180, .5))

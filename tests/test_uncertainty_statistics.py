@@ -85,7 +85,7 @@ def test_binary_accuracy_intervals_cover_the_true_rate(binary_data_sets, method)
     assert 0.93 <= covered <= 0.97, f"{method}: coverage {covered:.3f} of 95 % intervals"
 
 
-@pytest.mark.parametrize("method", ["percentile", "bca", "bayesian"])
+@pytest.mark.parametrize("method", ["percentile", "bca", "bayesian", "analytic"])
 def test_macro_recall_intervals_cover_the_true_value(three_class_data_sets, method):
     covered = coverage(three_class_data_sets, TRUE_MACRO_RECALL, "tcm_recall_macro", method)
     assert 0.93 <= covered <= 0.97, f"{method}: coverage {covered:.3f} of 95 % intervals"
@@ -111,10 +111,11 @@ def test_bayesian_macro_recall_intervals_cover_the_true_value_on_ten_classes(
     assert 0.93 <= covered <= 0.97, f"bayesian: coverage {covered:.3f} of 95 % intervals"
 
 
-def test_macro_recall_has_no_analytic_interval_and_says_which_apply():
+def test_weighted_recall_has_no_analytic_interval_and_says_which_apply():
     y_true, y_pred = three_class_labels(np.random.default_rng(0), 90)
     with pytest.raises(ValueError, match="analytic.*percentile.*basic.*bca.*bayesian"):
-        score_confidence_interval(y_true, y_pred, score="tcm_recall_macro", method="analytic")
+        score_confidence_interval(y_true, y_pred, score="tcm_recall_weighted",
+                                  method="analytic")
 
 
 def test_wilson_intervals_equal_statsmodels():

@@ -106,7 +106,8 @@ default="transport"
 
         Returns
         -------
-        None
+        self : ConfusionAccumulator
+            The accumulator, as scikit-learn's ``partial_fit`` returns the estimator.
         """
         batch = confusions(KINDS[self.kind], y_true, y_pred, sample_weight=sample_weight,
                            n_jobs=self.n_jobs, chunk_size=self.chunk_size, params=self.params,
@@ -118,6 +119,7 @@ default="transport"
             raise ValueError(f"the batch has {width} classes (columns) but "
                              f"n_classes={self.n_classes}.")
         self._sum.add(batch, single_label)
+        return self
 
     @validate_params("ConfusionAccumulator.merge")
     def merge(self, other):

@@ -545,7 +545,7 @@ PARAMETERS = {
     "AuditResult": {"satisfied": [dict], "counterexamples": [dict],
                     "baseline_order": [None, Interval(Integral, 0, None)]},
     "measure_inconsistency": {
-        "y_true": [ARRAY], "y_preds": [ARRAY], "measures": [None, dict],
+        "y_true": [ARRAY], "y_preds": [ARRAY, dict], "measures": [None, dict],
         "groups": [None, ARRAY], "strict": [BOOLEAN],
         "tolerance": [Interval(Real, 0, None)]},
     "measure_inconsistency_from_confusion": {
@@ -600,6 +600,7 @@ PARAMETERS = {
         "prior": [None, Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, ARRAY]},
     "compare_scores": {
         "y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY], **UNCERTAINTY,
+        "score": [None, str, CALLABLE],
         "method": [Options("bootstrap", "permutation", "bayesian", "mcnemar")],
         "alternative": [Options("two-sided", "greater", "less")]},
     "mcnemar_table": {"y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY],

@@ -384,14 +384,16 @@ def _offsets(n_models):
 
 
 def _score_range(low, high, estimates):
-    """The x-limits: from a little below the lowest bound (a tenth, at least 0) to 1."""
+    """The x-limits: from a little below the lowest bound (a tenth, at least 0) to 1, with
+    room for the markers of values on the limits."""
     values = np.concatenate([low.ravel(), high.ravel(), estimates.ravel()])
     values = values[np.isfinite(values)]
     if not values.size:
         return 0.0, 1.0
     left = max(0.0, np.floor(10 * (values.min() - 0.02)) / 10)
     right = max(1.0, float(values.max()))
-    return left, right + 0.03 * (right - left)
+    pad = 0.04 * (right - left)  # a marker on a bound (a score of 0 or 1) stays whole
+    return (left - pad if values.min() - left < pad else left), right + pad
 
 
 def _set_row_ticks(ax, names, positions, n_summary):
