@@ -205,8 +205,9 @@ def precision_recall_fscore_support_from_confusion(confusion, *, labels=None, be
     >>> from sklearn_confusion_ext import (
     ...     ConfusionAccumulator, precision_recall_fscore_support_from_confusion)
     >>> accumulator = ConfusionAccumulator("mlcm")
-    >>> accumulator.update([[1, 1, 0], [0, 1, 0]], [[1, 0, 0], [0, 1, 1]])
-    >>> accumulator.update([[0, 0, 1]], [[0, 0, 1]])
+    >>> accumulator.update([[1, 1, 0], [0, 1, 0]], [[1, 0, 0], [0, 1, 1]]).update(
+    ...     [[0, 0, 1]], [[0, 0, 1]])
+    ConfusionAccumulator('mlcm')
     >>> precision, recall, f1, weight = precision_recall_fscore_support_from_confusion(
     ...     accumulator.result(), none_class=True)
     >>> precision, recall.round(3)

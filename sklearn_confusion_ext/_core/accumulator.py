@@ -56,7 +56,9 @@ default="transport"
     >>> from sklearn_confusion_ext import ConfusionAccumulator, transport_confusion_matrix
     >>> accumulator = ConfusionAccumulator("transport", weighting="true")
     >>> accumulator.update([[1, 1, 0]], [[1, 0, 1]])
-    >>> accumulator.update([[0, 0, 1], [1, 0, 0]], [[0, 0, 1], [1, 0, 0]])
+    ConfusionAccumulator('transport', weighting='true')
+    >>> accumulator.update([[0, 0, 1], [1, 0, 0]], [[0, 0, 1], [1, 0, 0]]).n_samples_
+    3
     >>> accumulator.result()[:3, :3]
     array([[2., 0., 0.],
            [0., 0., 1.],
@@ -75,6 +77,16 @@ default="transport"
         self.n_jobs, self.chunk_size = n_jobs, chunk_size
         self.params = {**KINDS[kind].parameters, **params}
         self.reset()
+
+    def __repr__(self):
+        """The constructor call, with the arguments that differ from the defaults."""
+        given = {"n_classes": self.n_classes, "labels": self.labels, "n_jobs": self.n_jobs,
+                 "chunk_size": self.chunk_size}
+        given = {k: v for k, v in given.items() if v is not None}
+        given.update((k, v) for k, v in self.params.items()
+                     if KINDS[self.kind].parameters.get(k) != v)
+        shown = "".join(f", {k}={list(v) if k == 'labels' else v!r}" for k, v in given.items())
+        return f"ConfusionAccumulator({self.kind!r}{shown})"
 
     def reset(self):
         """Forget every batch.
