@@ -43,6 +43,12 @@ def get_config():
     >>> get_config()["max_matrix_mib"]
     1024
     """
+    return _settings()
+
+
+def _settings():
+    """The current settings (what :func:`get_config` returns, unchecked: called inside
+    every build)."""
     return {**_DEFAULTS, **getattr(_overrides, "settings", {})}
 
 
@@ -134,7 +140,7 @@ def check_result_size(function, shape, what, remedy=_FEWER_CLASSES):
     n_bytes = 8.0
     for size in shape:
         n_bytes *= size
-    budget = get_config()["max_matrix_mib"]
+    budget = _settings()["max_matrix_mib"]
     if n_bytes > budget * 2 ** 20:
         raise ValueError(
             f"{function} would return a result of {_readable(n_bytes)} ({what}), above the "
