@@ -35,3 +35,16 @@ def test_float32_inputs_are_not_copied_to_float64():
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < y_true.nbytes  # a float64 copy of one input is twice its bytes
+
+
+@pytest.mark.parametrize("scale", [1e-40, 1e-30, 1.0, 1e30, 1.5e38])
+def test_float32_masses_from_subnormal_to_near_overflow(scale):
+    # float32 rows are normalized in float32: a subnormal norm (whose reciprocal overflows
+    # float32) is divided exactly, a row sum beyond float32 is summed again in float64.
+    rng = np.random.default_rng(2)
+    y_true, y_pred = rng.random((50, 3)) + 0.1, rng.random((50, 3)) + 0.1
+    masses = [(y * scale).astype(np.float32) for y in (y_true, y_pred)]
+    expected = sce.transport_confusion_matrix(*(m.astype(np.float64) for m in masses))
+    got = sce.transport_confusion_matrix(*masses)
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, expected, rtol=1e-5)

@@ -501,8 +501,11 @@ def checked_row_sums(name, y, first_row=0):
             sums, smallest = row_sums(y), y.data.min(initial=np.inf)
         elif y.dtype == np.float64:
             sums, smallest = y @ np.ones(y.shape[1]), y.min(initial=np.inf)
-        else:  # float64 sums of float32 rows, without a float64 copy of the block
-            sums, smallest = y.sum(axis=1, dtype=np.float64), y.min(initial=np.inf)
+        else:  # float32 rows: a float32 product, summed again in float64 if it overflows
+            sums = (y @ np.ones(y.shape[1], dtype=y.dtype)).astype(np.float64)
+            if not np.isfinite(sums).all():
+                sums = y.sum(axis=1, dtype=np.float64)
+            smallest = y.min(initial=np.inf)
     if np.isfinite(sums).all() and smallest >= 0:
         return sums
     if sp.issparse(y):
