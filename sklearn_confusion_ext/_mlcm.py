@@ -350,7 +350,7 @@ def _linear_block(terms):
 MLCM = register(MatrixKind("mlcm", "mlcm", {}, _BinaryInstances,
                            block=lambda params: _linear_block(_heydarian_terms),
                            finish=finish_matrix, terms=lambda params: _heydarian_terms,
-                           classic_on_labels=lambda params: True))
+                           classic_on_labels=lambda params: True, compact_integers=True))
 MLCM_KRSTINIC = register(MatrixKind("mlcm_krstinic", "mlcm", {}, _BinaryInstances,
                                     block=lambda params: _linear_block(_krstinic_terms),
                                     finish=finish_matrix,

@@ -48,3 +48,14 @@ def test_float32_masses_from_subnormal_to_near_overflow(scale):
     got = sce.transport_confusion_matrix(*masses)
     assert np.isfinite(got).all()
     np.testing.assert_allclose(got, expected, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [bool, np.int8, np.uint8, np.int16, np.int64])
+def test_mlcm_of_small_integer_indicators_is_exact(dtype):
+    # Heydarian's MLCM only counts: small integer indicators are read as float32 (half the
+    # bytes of float64) and its counts stay exact.
+    rng = np.random.default_rng(3)
+    y_true, y_pred = ((rng.random((20_000, 7)) < 0.3) for _ in range(2))
+    expected = sce.mlcm(y_true.astype(np.float64), y_pred.astype(np.float64))
+    np.testing.assert_array_equal(sce.mlcm(y_true.astype(dtype), y_pred.astype(dtype)),
+                                  expected)

@@ -33,7 +33,7 @@ _ARRAY_LIBRARIES = {"torch", "cupy", "jax", "jaxlib", "mlx"}
 
 
 def check_any_targets(y_true, y_pred, *, labels=None, sample_weight=None,
-                      defer_value_checks=False, column_labels=None):
+                      defer_value_checks=False, column_labels=None, compact=False):
     """:func:`~.validation.check_targets` for in-memory targets of any array library.
 
     Arrays of another array-API library (PyTorch, CuPy, ...) give :class:`DeviceTargets`,
@@ -45,7 +45,8 @@ def check_any_targets(y_true, y_pred, *, labels=None, sample_weight=None,
                                     sample_weight=sample_weight, space=space,
                                     column_labels=column_labels)
     return check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
-                         defer_value_checks=defer_value_checks, column_labels=column_labels)
+                         defer_value_checks=defer_value_checks, column_labels=column_labels,
+                         compact=compact)
 
 
 def foreign_namespace(*arrays):

@@ -32,7 +32,8 @@ def confusions(kind, y_true, y_pred, *, labels=None, sample_weight=None, n_jobs=
     else:
         targets = check_any_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
                                     defer_value_checks=kind.deferred_checks(params),
-                                    column_labels=column_labels)
+                                    column_labels=column_labels,
+                                    compact=kind.compact_integers and sample_weight is None)
         result = build(kind, targets, params, n_jobs, chunk_size)
     if warn:
         warn_skipped(result[0].n_skipped)

@@ -68,6 +68,9 @@ class MatrixKind:
         ``classic_on_labels(params)``: whether the kind's matrices of 1-D class labels are
         the classic confusion matrix (each of its ``n_matrices``, the "none" class empty):
         they are then counts of the pairs of label codes, one ``bincount``.
+    compact_integers : bool
+        Whether 2-D targets of small integers without sample weights are read as float32
+        (exact: the kind's blocks only count them) instead of float64.
     terms : callable or None
         ``terms(params)`` -> ``f(*instances.read(rows)[0])`` giving the block as
         :class:`~.terms.Terms`, for kinds of one matrix written that way: their matrices
@@ -85,6 +88,7 @@ class MatrixKind:
     deferred_checks: object = field(default=lambda params: False)
     n_matrices: int = 1
     classic_on_labels: object = field(default=lambda params: False)
+    compact_integers: bool = False
     terms: object = None
 
 

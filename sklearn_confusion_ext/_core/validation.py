@@ -232,7 +232,7 @@ RENAMED_LABELS_ATTRIBUTE = property(_renamed_labels)
 
 
 def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
-                  defer_value_checks=False, column_labels=None):
+                  defer_value_checks=False, column_labels=None, compact=False):
     """Validate a pair of targets and return their :class:`Targets`.
 
     Parameters
@@ -252,6 +252,10 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
         The class label of each column for 1-D labels beside 2-D scores, where
         ``labels`` is None (the scores read ``labels=`` after building); ignored for
         other targets.
+    compact : bool, default=False
+        2-D targets of small integers (bool, 8- and 16-bit) become float32 masses, which
+        hold them exactly, instead of float64 (for kinds whose blocks only add them: their
+        float32 sums are exact).
     defer_value_checks : bool, default=False
         For dense 2-D targets, skip the pass that checks values and computes
         row norms: the caller reads the data only through
@@ -266,7 +270,7 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
     """
     target_set = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels,
                                   defer_value_checks, column_labels, one_hot=False,
-                                  count_pairs=sample_weight is None)
+                                  count_pairs=sample_weight is None, compact=compact)
     (mass_true, mass_pred), (true_norm, pred_norm) = target_set.masses, target_set.norms
     n_samples, n_pred = (y.shape[0] for y in (target_set.codes or target_set.masses))
     if n_pred != n_samples:
@@ -306,7 +310,7 @@ class TargetSet:
 
 
 def check_target_set(named_targets, labels=None, defer_value_checks=False,
-                     column_labels=None, one_hot=True, count_pairs=False):
+                     column_labels=None, one_hot=True, count_pairs=False, compact=False):
     """Validate targets that share one set of classes.
 
     Parameters
@@ -319,6 +323,8 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
     one_hot : bool, default=True
         Whether 1-D labels get their one-hot masses; False keeps only their ``codes``
         (masses and norms None).
+    compact : bool, default=False
+        As in :func:`check_targets`.
     count_pairs : bool, default=False
         Whether two targets of integer labels in a small range are counted by pairs on
         the way (their unweighted confusion counts, ``pair_counts``).
@@ -329,7 +335,7 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
         One (n_samples_i, n_classes) mass array and its row norms per target.
     """
     names = list(named_targets)
-    targets = [_as_target(name, y) for name, y in named_targets.items()]
+    targets = [_as_target(name, y, compact) for name, y in named_targets.items()]
     dims = {y.ndim for y in targets}
     if len(dims) > 1:
         return _labels_beside_scores(names, targets, labels if labels is not None
@@ -339,21 +345,21 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
     return _check_matrix_targets(names, targets, labels, defer_value_checks)
 
 
-def _as_target(name, y):
+def _as_target(name, y, compact=False):
     """Return ``y`` as a 1-D ndarray, a 2-D ndarray or a canonical CSR array."""
-    y = _as_array(name, y)
+    y = _as_array(name, y, compact)
     if y.shape[0] == 0:
         raise ValueError(f"{name} is empty; at least one sample is required.")
     return y
 
 
-def _as_array(name, y):
+def _as_array(name, y, compact=False):
     if sp.issparse(y):
         if y.ndim != 2:
             raise ValueError(f"{name} must be 1-D or 2-D; got a sparse array of shape {y.shape}.")
         y = _checked_csr(name, y)
         if y.shape[1] == 1:
-            return _as_array(name, y.toarray())
+            return _as_array(name, y.toarray(), compact)
         return y
     if isinstance(y, str) or not hasattr(y, "__len__") and not hasattr(y, "__array__"):
         raise TypeError(
@@ -375,8 +381,10 @@ def _as_array(name, y):
             f"{name} is 2-D with dtype {y.dtype}; 2-D targets must hold numbers "
             "(binary indicators or non-negative soft labels)."
         )
-    # float32 masses stay float32: their blocks are computed in float32 (summed in float64).
-    return np.asarray(y, dtype=np.float32 if y.dtype == np.float32 else np.float64)
+    # float32 masses stay float32: their blocks are computed in float32 (summed in float64);
+    # so do small integers where the kind asks (``compact``: float32 holds them exactly).
+    small = compact and y.dtype.kind in "biu" and y.dtype.itemsize <= 2
+    return np.asarray(y, dtype=np.float32 if y.dtype == np.float32 or small else np.float64)
 
 
 def _numpy_of_nullable(name, y):
