@@ -94,6 +94,17 @@ def label_cells(confusion, y_true, y_pred):
     return true * confusion.matrix.shape[0] + pred
 
 
+def cell_draws(matrix, n_samples, rng, n_resamples):
+    """Full matrices (flattened rows) of ``n_resamples`` bootstrap resamples of the
+    ``n_samples`` instances of 1-D labels counted in ``matrix``: a multinomial draw over its
+    nonzero cells, never the instances."""
+    counts = np.rint(matrix).astype(np.int64).ravel()
+    cells = np.flatnonzero(counts)
+    full = np.zeros((n_resamples, matrix.size))
+    full[:, cells] = rng.multinomial(n_samples, counts[cells] / n_samples, size=n_resamples)
+    return full
+
+
 def cell_matrices(cells, size, sample_weight, weights):
     """The full matrices (flattened rows of ``size`` cells) of 1-D labels whose instances
     fall in ``cells``, under each row of instance ``weights`` (times ``sample_weight``):
@@ -126,12 +137,8 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
     two_dimensional = any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (y_true, y_pred))
     single_label = full.true_classes is not None and not two_dimensional
     if single_label and sample_weight is None:
-        counts = np.rint(full.matrix).astype(np.int64).ravel()
-        cells = np.flatnonzero(counts)
-        matrices = np.zeros((REPORT_RESAMPLES, full.matrix.size))
-        matrices[:, cells] = rng.multinomial(n_samples, counts[cells] / n_samples,
-                                             size=REPORT_RESAMPLES)
-        values = read(matrices.reshape(-1, *shape))
+        values = read(cell_draws(full.matrix, n_samples, rng, REPORT_RESAMPLES)
+                      .reshape(-1, *shape))
     else:
         user = check_sample_weight(sample_weight, n_samples)
         if single_label:

@@ -42,6 +42,7 @@ from ._measures import (
 from ._mlcm import _MLCM_METHODS
 from ._resampling import (
     batches_terms,
+    cell_draws,
     cell_matrices,
     instance_weights,
     label_cells,
@@ -444,12 +445,6 @@ class _Data:
             return self.score.of_confusion(self.confusion)
         return self.score.on_targets(self.y_true, self.y_pred, self.sample_weight)
 
-    def of_cell_counts(self, counts):
-        """The score of each row of ``counts`` (resampled counts of ``cells``)."""
-        full = np.zeros((counts.shape[0], self.confusion.matrix.size))
-        full[:, self.cells] = counts
-        return self.of_full_counts(full)
-
     def of_weights(self, weights):
         """The score of each row of ``weights`` (instance weights, before sample_weight):
         the matrices of in-memory targets are built for all rows at once."""
@@ -501,9 +496,8 @@ class _Data:
 
     def bootstrap(self, rng, n_resamples):
         if self.cells is not None:
-            counts = rng.multinomial(self.n_samples, self.cell_counts / self.n_samples,
-                                     size=n_resamples)
-            return self.of_cell_counts(counts)
+            return self.of_full_counts(cell_draws(self.confusion.matrix, self.n_samples, rng,
+                                                  n_resamples))
         return np.concatenate([self.of_weights(weights) for weights in
                                instance_weights(rng, self.n_samples, n_resamples, False)])
 

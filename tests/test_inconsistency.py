@@ -22,6 +22,7 @@ from sklearn.metrics import (
     jaccard_score,
     matthews_corrcoef,
 )
+from test_measures import TRIPLETS
 
 from sklearn_confusion_ext import (
     DiscriminatingTripletsResult,
@@ -52,21 +53,8 @@ SECTION_5_1 = {
     10: [],
 }
 
-# Table 8, upper part: (A, B1, B2).
-TABLE_8_TRIPLETS = [
-    ((1, 1, 1, 0, 1, 1, 0, 1, 1, 0), (1, 1, 1, 0, 1, 0, 1, 1, 1, 1),
-     (1, 0, 0, 1, 0, 1, 0, 1, 1, 0)),
-    ((0, 1, 1, 1, 1, 0, 1, 1, 0, 1), (1, 0, 0, 1, 0, 1, 0, 1, 1, 0),
-     (0, 1, 0, 0, 0, 0, 0, 0, 0, 0)),
-    ((0, 0, 0, 0, 1, 1, 1, 0, 1, 0), (1, 1, 1, 1, 1, 1, 1, 1, 0, 1),
-     (0, 1, 1, 1, 1, 0, 1, 1, 0, 1)),
-    ((0, 1, 1, 1, 1, 0, 1, 1, 0, 1), (1, 1, 1, 1, 1, 1, 1, 1, 0, 1),
-     (0, 1, 0, 1, 1, 1, 1, 1, 0, 1)),
-    ((0, 0, 0, 0, 1, 1, 1, 0, 1, 0), (0, 1, 1, 0, 0, 1, 0, 0, 0, 1),
-     (0, 1, 0, 0, 0, 0, 0, 0, 0, 0)),
-    ((1, 1, 1, 1, 1, 1, 1, 1, 0, 1), (1, 1, 1, 0, 1, 1, 0, 1, 1, 0),
-     (0, 1, 1, 0, 0, 1, 0, 0, 0, 1)),
-]
+# Table 8, upper part: (A, B1, B2), as test_measures.py writes them.
+TABLE_8_TRIPLETS = TRIPLETS
 # Table 8, lower part: the triplet (1-based) discriminating each pair; rows and columns BINARY.
 TABLE_8_PAIRS = """
 Acc   - 1 2 6 6 1 5 5

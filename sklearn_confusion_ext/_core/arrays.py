@@ -23,11 +23,11 @@ def scale_rows(matrix, scale):
     if sp.issparse(matrix):
         matrix.data *= np.repeat(scale, np.diff(matrix.indptr))
     else:
-        matrix *= _like(scale, matrix)[:, None]
+        matrix *= in_dtype_of(matrix, scale)[:, None]
     return matrix
 
 
-def _like(scale, matrix):
+def in_dtype_of(matrix, scale):
     """``scale`` in the dtype of a float32 NumPy ``matrix`` (a mixed product is slower)."""
     if isinstance(matrix, np.ndarray) and matrix.dtype == np.float32:
         return np.asarray(scale, dtype=np.float32)
@@ -61,7 +61,7 @@ def divided_rows(matrix, norms, out=None):
             result.data[exact] = matrix.data[exact] / norms[rows[exact]]
         return result
     if xp is np:
-        result = np.multiply(matrix, _like(inverse, matrix)[:, None], out=out)
+        result = np.multiply(matrix, in_dtype_of(matrix, inverse)[:, None], out=out)
         if tiny.any():
             result[tiny] = matrix[tiny] / norms[tiny, None]
         return result

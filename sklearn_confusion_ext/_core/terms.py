@@ -15,7 +15,15 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .arrays import any_true, dense, masked_sum, scale_rows, scaled_rows, weighted_sum
+from .arrays import (
+    any_true,
+    dense,
+    in_dtype_of,
+    masked_sum,
+    scale_rows,
+    scaled_rows,
+    weighted_sum,
+)
 
 
 @dataclass(frozen=True)
@@ -47,7 +55,8 @@ def term_sums(terms):
     other parts (which may share them) are summed. A "none" part whose scales are all zero
     (no empty side in the block) is not summed."""
     left, scale, right = terms.off_diagonal
-    diagonal = weighted_sum(*_in_dtype(*terms.diagonal))
+    common, weights = terms.diagonal
+    diagonal = weighted_sum(common, in_dtype_of(common, weights))
     none_row, none_column = (_sum_or_zeros(*part, left.shape[1])
                              for part in (terms.none_row, terms.none_column))
     corner = masked_sum(terms.corner, terms.corner != 0)
@@ -55,15 +64,9 @@ def term_sums(terms):
 
 
 def _sum_or_zeros(rows, scale, width):
-    return weighted_sum(*_in_dtype(rows, scale)) if any_true(scale != 0) else np.zeros(width)
-
-
-def _in_dtype(rows, scale):
-    """``(rows, scale)`` with the scales of float32 NumPy rows in float32: the product
-    stays in float32, without a float64 copy of the block (its sum is float64)."""
-    if isinstance(rows, np.ndarray) and rows.dtype == np.float32:
-        return rows, scale.astype(np.float32)
-    return rows, scale
+    if not any_true(scale != 0):
+        return np.zeros(width)
+    return weighted_sum(rows, in_dtype_of(rows, scale))
 
 
 def batched_term_sums(terms, weights, out):
