@@ -347,17 +347,26 @@ def _linear_block(terms):
     return lambda *arguments: term_sums(terms(*arguments))
 
 
+def _values_deferred(params):
+    """The 0/1 check of the whole targets (:class:`_BinaryInstances`) runs before any
+    block, so the row sums are taken block by block, in cache."""
+    return True
+
+
 MLCM = register(MatrixKind("mlcm", "mlcm", {}, _BinaryInstances,
                            block=lambda params: _linear_block(_heydarian_terms),
                            finish=finish_matrix, terms=lambda params: _heydarian_terms,
-                           classic_on_labels=lambda params: True, compact_integers=True))
+                           classic_on_labels=lambda params: True, compact_integers=True,
+                           deferred_checks=_values_deferred))
 MLCM_KRSTINIC = register(MatrixKind("mlcm_krstinic", "mlcm", {}, _BinaryInstances,
                                     block=lambda params: _linear_block(_krstinic_terms),
                                     finish=finish_matrix,
                                     terms=lambda params: _krstinic_terms,
-                                    classic_on_labels=lambda params: True))
+                                    classic_on_labels=lambda params: True,
+                                    deferred_checks=_values_deferred))
 MLCT = register(MatrixKind(
     "mlct", "multilabel_confusion_tensor", {"unique": True}, _BinaryInstances,
     block=lambda params: _tensor_block_unique if params["unique"] else _tensor_block,
-    finish=finish_tensor, n_matrices=2, classic_on_labels=lambda params: True))
+    finish=finish_tensor, n_matrices=2, classic_on_labels=lambda params: True,
+    deferred_checks=_values_deferred))
 _MLCM_METHODS = {"heydarian": MLCM, "krstinic": MLCM_KRSTINIC}

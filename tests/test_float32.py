@@ -59,3 +59,29 @@ def test_mlcm_of_small_integer_indicators_is_exact(dtype):
     expected = sce.mlcm(y_true.astype(np.float64), y_pred.astype(np.float64))
     np.testing.assert_array_equal(sce.mlcm(y_true.astype(dtype), y_pred.astype(dtype)),
                                   expected)
+
+
+_NOT_INDICATORS = [(-1, "negative entries .* row 17"), (2, "values other than 0 and 1"),
+                   (-128, "negative entries .* row 17")]
+
+
+@pytest.mark.parametrize("dtype, value, message", [
+    (dtype, value, message) for dtype in (np.int8, np.uint8, np.int16, np.uint16)
+    for value, message in _NOT_INDICATORS if np.iinfo(dtype).min <= value])
+def test_mlcm_refuses_small_integers_that_are_not_indicators(dtype, value, message):
+    # Small integers stay in their type until a block reads them; an entry that is not 0/1
+    # (-1 read as unsigned is 255) is refused before any block, negatives by their own error.
+    y_true = np.zeros((40, 4), dtype=dtype)
+    y_true[::3, 1] = 1
+    y_true[17, 2] = value
+    with pytest.raises(ValueError, match=f"y_true has {message}"):
+        sce.mlcm(y_true, np.ones((40, 4), dtype=dtype))
+
+
+@pytest.mark.parametrize("chunk_size", [1, 7, 1000])
+def test_small_integer_indicators_read_block_by_block(chunk_size):
+    # Each block of int8 rows becomes float32 on its own: any chunking gives the same counts.
+    rng = np.random.default_rng(4)
+    y_true, y_pred = ((rng.random((300, 5)) < 0.4).astype(np.int8) for _ in range(2))
+    expected = sce.mlcm(y_true.astype(np.float64), y_pred.astype(np.float64))
+    np.testing.assert_array_equal(sce.mlcm(y_true, y_pred, chunk_size=chunk_size), expected)

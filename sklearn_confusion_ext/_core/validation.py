@@ -110,7 +110,7 @@ class Targets:
             n_classes = len(self.classes)
             y_true, y_pred = (one_hot_codes(codes[rows], n_classes) for codes in self.codes)
             return y_true, y_pred, np.ones(y_true.shape[0]), np.ones(y_pred.shape[0])
-        y_true, y_pred = self.y_true[rows], self.y_pred[rows]
+        y_true, y_pred = mass_block(self.y_true[rows]), mass_block(self.y_pred[rows])
         true_norm, pred_norm = (
             checked_row_sums(name, y, rows.start) if norm is None else norm[rows]
             for name, y, norm in (("y_true", y_true, self.true_norm),
@@ -291,6 +291,8 @@ def require_binary(targets, advice):
         return
     for name, y in (("y_true", targets.y_true), ("y_pred", targets.y_pred)):
         if not is_binary(y):
+            if isinstance(y, np.ndarray):  # values checked block by block: NaN, infinite
+                _scanned_row_sums(name, y)  # and negative values have their own error first
             raise ValueError(f"{name} has values other than 0 and 1; {advice}")
 
 
@@ -381,10 +383,25 @@ def _as_array(name, y, compact=False):
             f"{name} is 2-D with dtype {y.dtype}; 2-D targets must hold numbers "
             "(binary indicators or non-negative soft labels)."
         )
-    # float32 masses stay float32: their blocks are computed in float32 (summed in float64);
-    # so do small integers where the kind asks (``compact``: float32 holds them exactly).
-    small = compact and y.dtype.kind in "biu" and y.dtype.itemsize <= 2
-    return np.asarray(y, dtype=np.float32 if y.dtype == np.float32 or small else np.float64)
+    # float32 masses stay float32: their blocks are computed in float32 (summed in float64).
+    # Small integers stay as they are where the kind asks (``compact``): each block of rows
+    # becomes float32 (exact for them) in cache, never the whole array (see ``mass_block``).
+    if compact and _is_small_integer(y.dtype):
+        return y
+    return np.asarray(y, dtype=np.float32 if y.dtype == np.float32 else np.float64)
+
+
+def _is_small_integer(dtype):
+    """Booleans and 8- or 16-bit integers: float32 holds each of them exactly."""
+    return dtype.kind in "biu" and dtype.itemsize <= 2
+
+
+def mass_block(y):
+    """Rows of a mass array as floats: the small integers that validation keeps compact
+    become float32 (exact for them); float blocks and sparse ones are returned as they are."""
+    if isinstance(y, np.ndarray) and y.dtype.kind in "biu":
+        return y.astype(np.float32)
+    return y
 
 
 def _numpy_of_nullable(name, y):
@@ -504,6 +521,7 @@ def checked_row_sums(name, y, first_row=0):
     sum non-finite and a negative one the minimum negative, so a clean block
     costs one product and one minimum.
     """
+    y = mass_block(y)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below
         if sp.issparse(y):
             sums, smallest = row_sums(y), y.data.min(initial=np.inf)
@@ -959,7 +977,7 @@ def _check_matrix_targets(names, targets, labels, defer_value_checks):
     if n_classes == 0:
         raise ValueError(f"{' and '.join(names)} have no columns; at least one class is required.")
     if any(sp.issparse(y) for y in targets):  # one sparse target makes them all sparse
-        targets = [sp.csr_array(y) for y in targets]
+        targets = [sp.csr_array(mass_block(y)) for y in targets]
     selection = None if labels is None else check_column_selection(labels, n_classes)
     if defer_value_checks and not sp.issparse(targets[0]):
         norms = [None] * len(targets)
@@ -997,5 +1015,9 @@ def is_binary(y):
 
 
 def _only_zeros_and_ones(values):
+    if values.dtype.kind == "b":
+        return True
+    if values.dtype.kind in "iu":  # read as unsigned, a negative integer is large
+        return values.size == 0 or values.view(f"u{values.dtype.itemsize}").max() <= 1
     return np.count_nonzero(values) == np.count_nonzero(values == 1)
 
