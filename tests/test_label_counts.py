@@ -22,7 +22,7 @@ def test_the_kinds_of_the_papers_count_pairs():
 @pytest.mark.parametrize("name", CLASSIC_KINDS)
 @pytest.mark.parametrize("labels, weighted", [
     ("integers", False), ("integers", True), ("strings", False), ("wide", True),
-    ("selected", False), ("negative", True)])
+    ("selected", False), ("negative", True), ("gaps", True)])
 def test_pair_counts_equal_the_block_of_one_hot_rows(name, labels, weighted):
     rng = np.random.default_rng(0)
     y_true, y_pred = rng.integers(0, 6, 500), rng.integers(0, 6, 500)
@@ -33,10 +33,14 @@ def test_pair_counts_equal_the_block_of_one_hot_rows(name, labels, weighted):
         y_true, y_pred = y_true * 10**9, y_pred * 10**9
     elif labels == "negative":
         y_true, y_pred = y_true - 3, y_pred.astype(np.int32) - 3
+    elif labels == "gaps":  # a range with holes; a class whose instances all weigh 0
+        y_true, y_pred = 2 * y_true, 2 * y_pred
     elif labels == "selected":
         selection = [4, 1, 9]  # 9 is absent
         y_pred[y_pred == 4] = 2
     weights = rng.random(500) if weighted else None
+    if labels == "gaps":
+        weights[(y_true == 4) | (y_pred == 4)] = 0.0
     kind = KINDS[name]
     targets = check_targets(y_true, y_pred, labels=selection, sample_weight=weights)
     assert targets.codes is not None

@@ -129,7 +129,7 @@ def label_pair_counts(targets):
     the counts (or summed sample weights) of the pairs (true code, predicted code), one
     ``bincount``; the "none" class empty."""
     n_classes = len(targets.classes)
-    if targets.sample_weight is None and targets.pair_counts is not None:
+    if targets.pair_counts is not None:
         counts = targets.pair_counts.astype(float)  # counted by the validation
     else:
         true, pred = targets.codes

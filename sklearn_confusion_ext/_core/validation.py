@@ -69,8 +69,9 @@ class Targets:
         1-D labels in memory: the column of each instance's class, for ``y_true`` and
         ``y_pred`` (the matrices of single labels are counts of pairs of codes).
     pair_counts : ndarray of shape (n_classes, n_classes) or None
-        The unweighted counts of the pairs of codes, where validation found them on the
-        way (integer labels in a small range, without ``labels=``).
+        The counts of the pairs of codes, weighted by ``sample_weight`` where it is given,
+        where validation found them on the way (integer labels in a small range, without
+        ``labels=``).
     true_counts : ndarray of shape (n_classes,) or None
         The unweighted count of each class in ``y_true``, where validation found it.
     """
@@ -270,7 +271,7 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
     """
     target_set = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels,
                                   defer_value_checks, column_labels, one_hot=False,
-                                  count_pairs=sample_weight is None, compact=compact)
+                                  count_pairs=True, compact=compact)
     (mass_true, mass_pred), (true_norm, pred_norm) = target_set.masses, target_set.norms
     n_samples, n_pred = (y.shape[0] for y in (target_set.codes or target_set.masses))
     if n_pred != n_samples:
@@ -279,10 +280,12 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
             f"{n_samples} and {n_pred}."
         )
     sample_weight = check_sample_weight(sample_weight, n_samples)
+    pair_counts = target_set.pair_counts
+    if sample_weight is not None and pair_counts is not None:  # the same pairs, weighted
+        pair_counts = target_set.pairs.counts(sample_weight)
     return Targets(mass_true, mass_pred, target_set.classes, target_set.selection,
                    target_set.single_label, true_norm, pred_norm, sample_weight,
-                   target_set.one_hot, target_set.codes, target_set.pair_counts,
-                   target_set.true_counts)
+                   target_set.one_hot, target_set.codes, pair_counts, target_set.true_counts)
 
 
 def require_binary(targets, advice):
@@ -309,6 +312,27 @@ class TargetSet:
     codes: tuple = None
     pair_counts: object = None
     true_counts: object = None
+    pairs: object = None
+
+
+@dataclass(frozen=True)
+class PairCodes:
+    """The pairs of two targets' integer labels as codes of their range
+    (``true * span + pred``, from the smallest label) and the labels of the range that are
+    present (``seen``, in order; None: all of them): their confusion counts are one
+    ``bincount``."""
+
+    codes: np.ndarray
+    span: int
+    seen: np.ndarray = None
+
+    def counts(self, weights=None):
+        """The counts of the pairs of labels present, weighted by ``weights``."""
+        counts = np.bincount(self.codes, weights=weights, minlength=self.span * self.span)
+        counts = counts.reshape(self.span, self.span)
+        if self.seen is None or self.seen.all():
+            return counts
+        return counts[np.ix_(self.seen, self.seen)]
 
 
 def check_target_set(named_targets, labels=None, defer_value_checks=False,
@@ -329,7 +353,8 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
         As in :func:`check_targets`.
     count_pairs : bool, default=False
         Whether two targets of integer labels in a small range are counted by pairs on
-        the way (their unweighted confusion counts, ``pair_counts``).
+        the way (their unweighted confusion counts, ``pair_counts``, and the pairs
+        themselves, ``pairs``, to be counted again under weights).
 
     Returns
     -------
@@ -643,10 +668,10 @@ def check_sample_weight(sample_weight, n_samples):
 
 def _encode_labels(names, targets, labels, one_hot=True, count_pairs=False):
     targets, present, codes, counts = _checked_labels(names, targets, count_pairs)
-    pair_counts, true_counts = counts
+    pair_counts, true_counts, pairs = counts
     classes, selection = label_classes(names[0], targets[0], present, labels)
     if selection is not None:  # over the classes sorted, not in the order of labels=
-        pair_counts = true_counts = None
+        pair_counts = true_counts = pairs = None
     if codes is None:
         codes = [label_codes(y, classes) for y in targets]
     elif selection is not None:  # labels= first: the codes of present into classes
@@ -654,7 +679,7 @@ def _encode_labels(names, targets, labels, one_hot=True, count_pairs=False):
     if not one_hot:
         return TargetSet([None] * len(codes), [None] * len(codes), classes, selection, True,
                          codes=tuple(codes), pair_counts=pair_counts,
-                         true_counts=true_counts)
+                         true_counts=true_counts, pairs=pairs)
     n_samples = max(y.shape[0] for y in targets)
     ones = _read_only(np.ones(n_samples))
     starts = _read_only(np.arange(n_samples + 1, dtype=_index_type(n_samples + 1,
@@ -704,17 +729,18 @@ def _checked_labels(names, targets, count_pairs=False):
     except TypeError as exc:
         raise ValueError(f"{' and '.join(names)} hold class labels that cannot be sorted "
                          f"together ({exc}); use labels of one type.") from None
-    return targets, present, None, (None, None)
+    return targets, present, None, (None, None, None)
 
 
 def _dense_integer_codes(targets, count_pairs=False):
-    """``(present, codes, (pair_counts, true_counts))`` of integer labels in a range at
+    """``(present, codes, (pair_counts, true_counts, pairs))`` of integer labels in a range at
     most a few times their number, found without a sort: the labels present by a count
     over the range, each instance's position among them by a lookup (int32 where it fits),
     or the label's offset from the smallest when every label of the range is present. Two
     targets whose range squared is small are counted by pairs where ``count_pairs``, one
-    ``bincount`` that also gives their unweighted confusion counts (``pair_counts``, else
-    None); ``true_counts``, the count of each label present in the first target. None for
+    ``bincount`` that also gives their unweighted confusion counts (``pair_counts``, and
+    ``pairs``, a :class:`PairCodes` to count them again under weights; else None);
+    ``true_counts``, the count of each label present in the first target. None for
     other labels."""
     if not all(y.dtype.kind in "iu" and y.size for y in targets):
         return None
@@ -728,26 +754,27 @@ def _dense_integer_codes(targets, count_pairs=False):
                for y in targets]
     offsets = [y.astype(np.intp) if y.dtype.kind == "u" and y.dtype.itemsize >= 8 else y
                for y in offsets]
-    pair_counts = None
+    pair_counts = pairs = None
     if count_pairs and len(offsets) == 2 and offsets[0].size == offsets[1].size and \
             span * span <= max(_DENSE_LABEL_RANGE, n_labels):
-        pairs = np.multiply(offsets[0], span, dtype=np.int64)
-        pairs += offsets[1]
-        pair_counts = np.bincount(pairs, minlength=span * span).reshape(span, span)
+        codes = np.multiply(offsets[0], span, dtype=np.int64)
+        codes += offsets[1]
+        pair_counts = PairCodes(codes, span).counts()  # over the whole range
         true_counts = pair_counts.sum(axis=1)
         seen = (true_counts > 0) | (pair_counts.sum(axis=0) > 0)
+        pairs = PairCodes(codes, span, seen)
     else:
         counts = [np.bincount(offset, minlength=span) for offset in offsets]
         true_counts = counts[0]
         seen = np.logical_or.reduce([c > 0 for c in counts])
     present = np.flatnonzero(seen).astype(dtype) + dtype.type(low)
     if seen.all():
-        return present, offsets, (pair_counts, true_counts)
+        return present, offsets, (pair_counts, true_counts, pairs)
     true_counts = true_counts[seen]
     if pair_counts is not None:
         pair_counts = pair_counts[np.ix_(seen, seen)]
     position = (np.cumsum(seen) - 1).astype(_index_type(span, max(y.size for y in targets)))
-    return present, [position[offset] for offset in offsets], (pair_counts, true_counts)
+    return present, [position[offset] for offset in offsets], (pair_counts, true_counts, pairs)
 
 
 def _index_type(*sizes):
