@@ -133,27 +133,69 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
     precision, recall, fbeta, support
         Arrays for ``average=None``; floats and ``None`` support otherwise.
     """
-    tp, fp, fn, _ = class_counts(confusion.matrix)
+    # TP, the true mass (row sums) and the predicted mass (column sums) of every class: as
+    # scikit-learn, F-beta's denominator is beta^2 * true + predicted.
+    matrix = confusion.matrix
+    counts = np.array([np.diagonal(matrix), matrix.sum(axis=1), matrix.sum(axis=0)])
     if classes is None:
         classes = reported_classes(confusion, include_none)
-    tp, fp, fn = tp[classes], fp[classes], fn[classes]
-    support = tp + fn
+    tp, true_sum, pred_sum = counts[:, classes]
+    support = true_sum
     if average == "micro":
-        pooled = confusion.selection
-        tp_all, fp_all, fn_all = (count[pooled] for count in class_counts(confusion.matrix)[:3])
-        tp, fp, fn = (np.array([count.sum()]) for count in (tp_all, fp_all, fn_all))
-    precision = _ratio(tp, tp + fp, "Precision", "predicted", zero_division)
-    recall = _ratio(tp, tp + fn, "Recall", "true", zero_division)
+        tp, true_sum, pred_sum = counts[:, confusion.selection].sum(axis=1, keepdims=True)
     beta2 = beta * beta
-    fscore = _ratio((1 + beta2) * tp, (1 + beta2) * tp + beta2 * fn + fp, "F-score",
-                    "true nor predicted", zero_division)
+    scores = _ratios(np.array([tp, tp, (1 + beta2) * tp]),
+                     np.array([pred_sum, true_sum, beta2 * true_sum + pred_sum]), zero_division)
     if average is None:
-        return precision, recall, fscore, support
+        return (*scores, support)
     if average == "micro":
-        return float(precision[0]), float(recall[0]), float(fscore[0]), None
+        return (*scores[:, 0].tolist(), None)
     weights = support if average == "weighted" else np.ones_like(support)
-    return (*(_average(score, weights, zero_division) for score in (precision, recall, fscore)),
-            None)
+    return (*_averages(scores, weights, zero_division), None)
+
+
+# The scores of precision_recall_fscore_from_confusion, in order, and the mass whose absence
+# leaves each undefined (the words of scikit-learn's warnings).
+_UNDEFINED = (("Precision", "predicted"), ("Recall", "true"), ("F-score", "true nor predicted"))
+
+
+def _ratios(numerators, denominators, zero_division):
+    """Precision, recall and F-beta per class (rows: ``_UNDEFINED``'s order, one array
+    operation for the three); a zero denominator gives ``zero_division``, and with "warn"
+    0.0 and one warning per score, as scikit-learn warns."""
+    undefined = denominators == 0
+    value = np.nan if zero_division == "warn" else float(zero_division)
+    result = np.divide(numerators, denominators, out=np.full(numerators.shape, value),
+                       where=~undefined)
+    if zero_division == "warn" and undefined.any():
+        result[undefined] = 0.0
+        for (metric, side), missing in zip(_UNDEFINED, undefined):
+            if missing.any():
+                warn(f"{metric} is ill-defined and being set to 0.0 in "
+                     f"{np.count_nonzero(missing)} class(es) with no {side} mass. Use "
+                     "`zero_division` to control this behavior.", UndefinedMetricWarning)
+    return result
+
+
+def _averages(scores, weights, zero_division):
+    """Average of each row's defined (non-nan) scores, as floats; equal weights when theirs
+    are all zero, as scikit-learn averages (a "weighted" average over classes absent from
+    ``y_true``)."""
+    if not np.isnan(scores).any():  # every score defined: one product for the rows
+        total = weights.sum()
+        return (scores.mean(axis=1) if total == 0 else scores @ weights / total).tolist()
+    return [_average(row, weights, zero_division) for row in scores]
+
+
+def _average(scores, weights, zero_division):
+    defined = ~np.isnan(scores)
+    if not defined.any():
+        return 0.0 if zero_division == "warn" else float(zero_division)
+    scores, weights = scores[defined], weights[defined]
+    total = weights.sum()
+    if total == 0:
+        return float(scores.mean())
+    return float(scores @ weights / total)
 
 
 @validate_params()
@@ -245,34 +287,6 @@ def binary_matrix(confusion, pos_label):
     else:
         matrix[0, 0] = confusion.matrix.sum()
     return matrix
-
-
-def _ratio(numerator, denominator, metric, side, zero_division):
-    undefined = denominator == 0
-    value = np.nan if zero_division == "warn" else float(zero_division)
-    result = np.divide(numerator, denominator, out=np.full(numerator.shape, value),
-                       where=~undefined)
-    if undefined.any() and zero_division == "warn":
-        result[undefined] = 0.0
-        warn(
-            f"{metric} is ill-defined and being set to 0.0 in {np.count_nonzero(undefined)} "
-            f"class(es) with no {side} mass. Use `zero_division` to control this behavior.",
-            UndefinedMetricWarning,
-        )
-    return result
-
-
-def _average(scores, weights, zero_division):
-    """Average of the defined (non-nan) scores; equal weights when theirs are all zero, as
-    scikit-learn averages (a "weighted" average over classes absent from ``y_true``)."""
-    defined = ~np.isnan(scores)
-    if not defined.any():
-        return 0.0 if zero_division == "warn" else float(zero_division)
-    scores, weights = scores[defined], weights[defined]
-    total = weights.sum()
-    if total == 0:
-        return float(scores.mean())
-    return float(scores @ weights / total)
 
 
 def classification_report_from_confusion(confusion, *, target_names=None, digits=2,

@@ -57,7 +57,10 @@ class Options(Constraint):
         return any(_same_kind(value, option) for option in self.options)
 
     def is_satisfied_by(self, value):
-        return any(_same_kind(value, option) and value == option for option in self.options)
+        for option in self.options:
+            if _same_kind(value, option) and value == option:
+                return True
+        return False
 
     def __str__(self):
         shown = ", ".join(repr(option) for option in self.options)
@@ -188,6 +191,8 @@ class ArrayLike(Constraint):
     """An array-like: a sequence, an array of any library, a sparse matrix, a DataFrame."""
 
     def is_satisfied_by(self, value):
+        if type(value) is np.ndarray:
+            return True
         if sp.issparse(value):  # before Mapping: a DOK matrix is a dict
             return True
         if isinstance(value, (str, bytes, type, np.generic, Mapping)):
@@ -322,9 +327,13 @@ def constraints_of(declared):
 
 def check_value(owner, name, value, declared):
     """Raise ``TypeError``/``ValueError`` unless ``value`` satisfies one of ``declared``."""
-    constraints = constraints_of(declared)
-    if any(constraint.is_satisfied_by(value) for constraint in constraints):
-        return
+    _check_constraints(owner, name, value, constraints_of(declared))
+
+
+def _check_constraints(owner, name, value, constraints):
+    for constraint in constraints:
+        if constraint.is_satisfied_by(value):
+            return
     expected = _either([str(constraint) for constraint in constraints])
     error = ValueError if any(c.accepts_type(value) for c in constraints) else TypeError
     raise error(f"The {name!r} parameter of {owner} must be {expected}; got {value!r}.")
@@ -344,12 +353,44 @@ def check_params(owner, values, declaration=None):
         check_value(owner, name, value, declaration[name])
 
 
+_NO_DEFAULT = object()
+
+
+def _plain_binder(signature):
+    """``binder(args, kwargs)``: the arguments by name when the call plainly fits the
+    signature (no more positional arguments than it takes, known keywords, none twice, every
+    required one there), else None (``Signature.bind`` then binds it, or names the fault).
+    Signatures with ``*args``, ``**kwargs`` or positional-only parameters are left to it."""
+    kinds = {p.kind for p in signature.parameters.values()}
+    if kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD,
+                inspect.Parameter.POSITIONAL_ONLY}:
+        return lambda args, kwargs: None
+    positional = [name for name, p in signature.parameters.items()
+                  if p.kind is p.POSITIONAL_OR_KEYWORD]
+    names = set(signature.parameters)
+    required = {name for name, p in signature.parameters.items() if p.default is p.empty}
+
+    def binder(args, kwargs):
+        if len(args) > len(positional):
+            return None
+        arguments = dict(zip(positional, args))
+        if arguments.keys() & kwargs or not kwargs.keys() <= names:
+            return None
+        arguments.update(kwargs)
+        return arguments if required <= arguments.keys() else None
+
+    return binder
+
+
 def validate_params(key=None):
     """Decorate a public function or method: its arguments are checked before it runs.
 
     ``key`` is its entry in :data:`PARAMETERS` (by default its ``__qualname__``). The
     declaration must name every parameter of the signature (checked at import). A method's
     errors name the class it was called on, so a subclass's message names the public class.
+    An argument that is its parameter's default object itself is not checked again (the
+    common tests check that every default satisfies its constraints): a scorer passing its
+    defaults on, fold after fold, pays nothing for them.
     """
 
     def decorate(function):
@@ -361,7 +402,11 @@ def validate_params(key=None):
         if set(parameters) != set(declaration):
             raise RuntimeError(f"PARAMETERS[{entry!r}] declares {sorted(declaration)}; the "
                                f"signature has {sorted(parameters)}.")
+        constraints = {name: constraints_of(declared) for name, declared in declaration.items()}
+        defaults = {name: p.default for name, p in signature.parameters.items()
+                    if p.default is not p.empty}
         method = next(iter(signature.parameters), None) in ("self", "cls")
+        binder = _plain_binder(signature)
         name = "" if function.__name__ == "__init__" else "." + function.__name__
 
         @functools.wraps(function)
@@ -371,13 +416,15 @@ def validate_params(key=None):
                 where = f"{owner.__name__}{name}"
             else:
                 where = entry
-            try:
-                arguments = signature.bind(*args, **kwargs).arguments
-            except TypeError as error:  # an unknown keyword, a missing argument
-                raise TypeError(f"{where}: {error}") from None
+            arguments = binder(args, kwargs)
+            if arguments is None:
+                try:
+                    arguments = signature.bind(*args, **kwargs).arguments
+                except TypeError as error:  # an unknown keyword, a missing argument
+                    raise TypeError(f"{where}: {error}") from None
             for parameter, value in arguments.items():
-                if parameter in declaration:
-                    check_value(where, parameter, value, declaration[parameter])
+                if parameter in constraints and value is not defaults.get(parameter, _NO_DEFAULT):
+                    _check_constraints(where, parameter, value, constraints[parameter])
             return function(*args, **kwargs)
 
         checked.parameter_constraints = declaration
