@@ -11,7 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics import make_scorer
 
-from ._core.params import validate_params
+from ._core.params import unchecked, validate_params
 from ._measures import (
     confusion_entropy,
     correlation_distance,
@@ -33,6 +33,11 @@ from ._transport_scores import (
 )
 
 AVERAGES = ("micro", "macro", "weighted")
+# The scores a scorer calls on each fold: their fixed arguments were checked when the scorer
+# was made, and the fold's data is validated by the function itself.
+_TRANSPORT_ACCURACY = unchecked(transport_accuracy_score)
+_TRANSPORT_PRFS = unchecked(transport_precision_recall_fscore_support)
+_MLCM_PRFS = unchecked(mlcm_precision_recall_fscore_support)
 
 
 class _MatrixScorer:
@@ -64,11 +69,11 @@ class TransportScorer(_MatrixScorer):
 
     def _accuracy(self, y_true, y_pred, sample_weight, labels):
         params = {k: v for k, v in self.params.items() if k in ("weighting", "empty")}
-        return transport_accuracy_score(y_true, y_pred, sample_weight=sample_weight,
+        return _TRANSPORT_ACCURACY(y_true, y_pred, sample_weight=sample_weight,
                                         labels=labels, **params)
 
     def _prfs(self, y_true, y_pred, sample_weight, labels):
-        return transport_precision_recall_fscore_support(
+        return _TRANSPORT_PRFS(
             y_true, y_pred, average=self.average, sample_weight=sample_weight, labels=labels,
             **self.params)
 
@@ -80,12 +85,12 @@ class MLCMScorer(_MatrixScorer):
 
     def _accuracy(self, y_true, y_pred, sample_weight, labels):
         # Micro precision = micro recall = trace / total on the whole MLCM.
-        return float(mlcm_precision_recall_fscore_support(
+        return float(_MLCM_PRFS(
             y_true, y_pred, average="micro", sample_weight=sample_weight, labels=labels,
             method=self.params.get("method", "heydarian"))[0])
 
     def _prfs(self, y_true, y_pred, sample_weight, labels):
-        return mlcm_precision_recall_fscore_support(
+        return _MLCM_PRFS(
             y_true, y_pred, average=self.average, sample_weight=sample_weight, labels=labels,
             **self.params)
 

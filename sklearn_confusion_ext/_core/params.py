@@ -356,6 +356,13 @@ def check_params(owner, values, declaration=None):
 _NO_DEFAULT = object()
 
 
+def unchecked(function):
+    """A :func:`validate_params` function without its argument checks, for a caller that
+    checked its fixed arguments once (a scorer, when it was made) and passes on data that
+    the function's own validation reads anyway (fold after fold)."""
+    return function.__wrapped__
+
+
 def _plain_binder(signature):
     """``binder(args, kwargs)``: the arguments by name when the call plainly fits the
     signature (no more positional arguments than it takes, known keywords, none twice, every
