@@ -347,6 +347,12 @@ def _linear_block(terms):
     return lambda *arguments: term_sums(terms(*arguments))
 
 
+def _row_bytes(n_classes):
+    """Working bytes of a row of a multi-label block: its targets, their overlap and the
+    terms built from them, about twice a row of float64 masses (measured best at q = 20)."""
+    return 16 * n_classes
+
+
 def _values_deferred(params):
     """The 0/1 check of the whole targets (:class:`_BinaryInstances`) runs before any
     block, so the row sums are taken block by block, in cache."""
@@ -357,13 +363,13 @@ MLCM = register(MatrixKind("mlcm", "mlcm", {}, _BinaryInstances,
                            block=lambda params: _linear_block(_heydarian_terms),
                            finish=finish_matrix, terms=lambda params: _heydarian_terms,
                            classic_on_labels=lambda params: True, compact_integers=True,
-                           deferred_checks=_values_deferred))
+                           deferred_checks=_values_deferred, row_bytes=_row_bytes))
 MLCM_KRSTINIC = register(MatrixKind("mlcm_krstinic", "mlcm", {}, _BinaryInstances,
                                     block=lambda params: _linear_block(_krstinic_terms),
                                     finish=finish_matrix,
                                     terms=lambda params: _krstinic_terms,
                                     classic_on_labels=lambda params: True,
-                                    deferred_checks=_values_deferred))
+                                    deferred_checks=_values_deferred, row_bytes=_row_bytes))
 MLCT = register(MatrixKind(
     "mlct", "multilabel_confusion_tensor", {"unique": True}, _BinaryInstances,
     block=lambda params: _tensor_block_unique if params["unique"] else _tensor_block,

@@ -7,6 +7,10 @@ and ``v = y_hat/|y_hat|``. Its maximum-entropy optimal plan (Proposition 3,
 eq. 8) is ``diag(m) + outer(u - m, v - m) / s`` with ``m = min(u, v)`` and
 ``s = sum(u - m)``. Summed over instances with weights ``lambda``, the matrix is
 a diagonal vector plus one matrix product, computed here in row chunks.
+
+The plan is homogeneous: rows of any common mass ``c`` (``c u``, ``c v``) weighted by
+``lambda / c`` give the same sums. Dense rows are therefore compared at the mass of ``y``
+(``y`` as it is, ``y_hat`` scaled to it): one pass over the data instead of two.
 """
 
 import numpy as np
@@ -19,6 +23,7 @@ from ._core.arrays import (
     count_true,
     dense,
     divided_rows,
+    in_dtype_of,
     masked_sum,
     minimum,
     namespace,
@@ -42,6 +47,12 @@ from ._core.user_warnings import warn
 # Deficit mass below which an instance counts as perfectly proportional: the
 # plan is then its diagonal (eq. 9). Rounding leaves ~1e-16 there.
 DEFICIT_TOLERANCE = 1e-12
+# Dense rows are compared at the mass of y_true (see the module's docstring) where every
+# norm of the block lies in [1 / limit, limit] and every weight below the largest: the
+# scales 1 / |y|, the ratios |y| / |y_hat| and the plans' scales stay finite and normal in
+# the rows' type. Other blocks (empty rows, norms near the ends of the type) are normalized.
+_EQUAL_MASS_LIMITS = {np.dtype(np.float64): (2.0 ** 100, 1e200),
+                      np.dtype(np.float32): (2.0 ** 20, 1e14)}
 # Bytes of one (rows, C, C) chunk of the sub-pixel bounds, and of the (deficit, excess)
 # pairs of sparse rows processed at once; what one pair takes in the arrays alive at once.
 _BOUNDS_CHUNK_BYTES = 1 << 25
@@ -298,7 +309,7 @@ def transport_plan(y_true_row, y_pred_row):
             f"{rows[0].shape[1]} and {rows[1].shape[1]}."
         )
     no = np.zeros(1, dtype=bool)
-    diagonal, off_diagonal, *_ = _plan_block(*rows, np.ones(1), no, no)
+    diagonal, off_diagonal, *_ = _plan_block(*rows, np.ones(1), 1.0, no, no)
     return np.diag(diagonal) + off_diagonal
 
 
@@ -313,8 +324,9 @@ class _TransportInstances(Instances):
                                  if callable(self.weighting) else None)
 
     def read(self, rows):
-        """``(u, v, weights, true_empty, pred_empty)``: the L1-normalized rows (empty rows
-        stay zero) and the instances' weights; and the instances ``empty="skip"`` drops."""
+        """``(u, v, weights, mass, true_empty, pred_empty)``: rows of equal mass ``mass``
+        per instance (empty rows stay zero; see :func:`_equal_masses`) and the weights that
+        go with them; and the instances ``empty="skip"`` drops."""
         y_true, y_pred, true_norm, pred_norm = self.targets.rows(rows)
         true_empty, pred_empty = true_norm == 0, pred_norm == 0
         either_empty = true_empty | pred_empty
@@ -324,8 +336,8 @@ class _TransportInstances(Instances):
         skipped = count_true(either_empty) if self.empty == "skip" else np.asarray(0)
         if self.empty == "skip" and any_true(either_empty):
             weights = weights * as_float(~either_empty)
-        return (_normalize_rows(y_true, true_norm, "u"), _normalize_rows(y_pred, pred_norm, "v"),
-                weights, true_empty, pred_empty), skipped
+        u, v, weights, mass = _equal_masses(y_true, y_pred, true_norm, pred_norm, weights)
+        return (u, v, weights, mass, true_empty, pred_empty), skipped
 
     def _refuse_empty(self, rows, true_empty, pred_empty):
         """``ValueError`` naming the targets and the rows with no mass at all."""
@@ -389,24 +401,52 @@ def _callable_weights(weighting, targets):
     return weights
 
 
-def _plan_terms(u, v, weights, true_empty, pred_empty):
+def _equal_masses(y_true, y_pred, true_norm, pred_norm, weights):
+    """``(u, v, weights, mass)``: the rows of a block at one mass per instance, ``mass``,
+    and the instance weights divided by it.
+
+    Dense NumPy rows whose norms and weights are far from the ends of their type keep
+    ``y_true`` as it is (never copied, never written) and scale ``y_pred`` to its mass;
+    other rows are L1-normalized (mass 1, empty rows zero).
+    """
+    limits = _EQUAL_MASS_LIMITS.get(getattr(y_true, "dtype", None))
+    if limits is not None and isinstance(y_true, np.ndarray) and \
+            isinstance(y_pred, np.ndarray) and _within(limits, true_norm, pred_norm, weights):
+        v = np.multiply(y_pred, in_dtype_of(y_pred, true_norm / pred_norm)[:, None],
+                        out=scratch("v", y_pred.shape, y_pred.dtype))
+        return y_true, v, weights / true_norm, true_norm
+    return (_normalize_rows(y_true, true_norm, "u"), _normalize_rows(y_pred, pred_norm, "v"),
+            weights, 1.0)
+
+
+def _within(limits, true_norm, pred_norm, weights):
+    """Whether every norm lies in ``[1 / norm_limit, norm_limit]`` and every weight below
+    ``weight_limit`` (``limits``)."""
+    norm_limit, weight_limit = limits
+    low, high = 1.0 / norm_limit, norm_limit
+    return (weights.max(initial=0.0) <= weight_limit
+            and min(true_norm.min(), pred_norm.min()) >= low
+            and max(true_norm.max(), pred_norm.max()) <= high)
+
+
+def _plan_terms(u, v, weights, mass, true_empty, pred_empty):
     """Weighted plans of a block (equation 8) as terms: the common mass on the diagonal,
     each deficit sent to the excess in proportion (the outer product of the deficit, over
     its mass, with the excess), an empty side on "none" (see :func:`_none_parts`)."""
     common, deficit, excess = _split(u, v)
     return Terms(diagonal=(common, weights),
-                 off_diagonal=(deficit, _plan_scale(row_sums(deficit), weights), excess),
+                 off_diagonal=(deficit, _plan_scale(row_sums(deficit), weights, mass), excess),
                  none_row=(excess, weights * as_float(true_empty & ~pred_empty)),
                  none_column=(deficit, weights * as_float(pred_empty & ~true_empty)),
                  corner=weights * as_float(true_empty & pred_empty))
 
 
-def _plan_block(u, v, weights, true_empty, pred_empty):
+def _plan_block(u, v, weights, mass, true_empty, pred_empty):
     """Weighted plans of a block: diagonal, off-diagonal and "none" parts (equation 8)."""
-    return term_sums(_plan_terms(u, v, weights, true_empty, pred_empty))
+    return term_sums(_plan_terms(u, v, weights, mass, true_empty, pred_empty))
 
 
-def _bounds_block(u, v, weights, true_empty, pred_empty):
+def _bounds_block(u, v, weights, mass, true_empty, pred_empty):
     """SCM bounds of a block: the parts of the lower bound, then of the upper bound.
 
     Sparse rows are summed over their (deficit, excess) pairs; dense rows through one
@@ -416,7 +456,7 @@ def _bounds_block(u, v, weights, true_empty, pred_empty):
     diagonal = weighted_sum(common, weights)
     none_parts = _none_parts(deficit, excess, weights, true_empty, pred_empty)
     deficit_mass = row_sums(deficit)
-    keep = (deficit_mass > DEFICIT_TOLERANCE) & (weights > 0)
+    keep = (deficit_mass > DEFICIT_TOLERANCE * mass) & (weights > 0)
     if sp.issparse(deficit):
         lower, upper = _sparse_bounds(deficit, sp.csr_array(excess), weights * keep,
                                       deficit_mass)
@@ -482,12 +522,16 @@ def _split(u, v):
     if sp.issparse(v):  # dense scores of y_true beside labels: the roles swap
         common, excess, deficit = _split_sparse_dense(v, u)
         return common, deficit, excess
-    # u and v are the caller's own (normalized) copies: they become the deficit and excess.
-    common = minimum(u, v, out=scratch("common", u.shape, u.dtype) if namespace(u) is np
-                     else None)
-    u -= common
+    if namespace(u) is not np:  # normalized copies: they become the deficit and excess
+        common = minimum(u, v)
+        u -= common
+        v -= common
+        return common, u, v
+    # v is the caller's own copy, which becomes the excess; u may be the user's data.
+    common = np.minimum(u, v, out=scratch("common", u.shape, u.dtype))
+    deficit = np.subtract(u, common, out=scratch("deficit", u.shape, u.dtype))
     v -= common
-    return common, u, v
+    return common, deficit, v
 
 
 def _split_sparse_dense(u, v):
@@ -520,9 +564,11 @@ def _none_parts(deficit, excess, weights, true_empty, pred_empty):
             masked_sum(weights, true_empty & pred_empty))
 
 
-def _plan_scale(deficit_mass, weights):
-    """``lambda / s`` per row; zero where the deficit is rounding noise (equation 9)."""
-    return safe_divide(weights, deficit_mass * as_float(deficit_mass > DEFICIT_TOLERANCE))
+def _plan_scale(deficit_mass, weights, mass):
+    """``lambda / s`` per row; zero where the deficit is rounding noise, below a fraction
+    of the rows' ``mass`` (equation 9)."""
+    noise = DEFICIT_TOLERANCE * mass
+    return safe_divide(weights, deficit_mass * as_float(deficit_mass > noise))
 
 
 def _normalize_rows(matrix, norms, slot):

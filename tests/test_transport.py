@@ -441,3 +441,37 @@ def test_accuracy_of_huge_weights_is_finite_or_refused():
     assert transport_accuracy_score([0, 1], [0, 0], sample_weight=[4e299, 4e299]) == 0.5
     with pytest.raises(ValueError, match="sample_weight sums to about 1e308"):
         transport_accuracy_score([0, 1], [0, 0], sample_weight=[1e308, 1e308])
+
+
+def _rows_of_mixed_scales(rng, dtype, n_samples=3000, n_classes=6):
+    """Soft rows whose masses span the type's range, some pairs equal or nearly equal."""
+    y_true, y_pred = (rng.random((n_samples, n_classes)) ** 3 for _ in range(2))
+    y_pred[::5] = y_true[::5]  # no deficit
+    y_pred[1::5] = y_true[1::5] * (1 + 1e-13)  # a deficit of rounding size
+    # Chunks of 500 rows: unit masses, masses across the range compared at the mass of
+    # y_true (float32: 2**-20 to 2**20), then masses across the type (normalized rows).
+    within, largest = (5.0, 30.0) if dtype == np.float32 else (25.0, 280.0)
+    scales = np.ones((n_samples, 1))
+    scales[1000:2000] = 10.0 ** rng.uniform(-within, within, (1000, 1))
+    scales[2000:] = 10.0 ** rng.uniform(-largest, largest, (n_samples - 2000, 1))
+    return (y_true * scales).astype(dtype), (y_pred * scales).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("function", [transport_confusion_matrix, subpixel_confusion_matrix])
+def test_rows_compared_at_the_mass_of_y_true_equal_normalized_rows(monkeypatch, dtype,
+                                                                   function):
+    # Dense rows in range are compared at the mass of y_true (y_pred scaled to it, weights
+    # divided by it); the plan is homogeneous, so the sums equal those of normalized rows,
+    # the deficit tolerance included (it is relative to the mass).
+    from sklearn_confusion_ext import _transport
+
+    rng = np.random.default_rng(11)
+    y_true, y_pred = _rows_of_mixed_scales(rng, dtype)
+    y_true.flags.writeable = False  # read as it is, never written
+    weight = rng.random(len(y_true)) * 10.0 ** rng.integers(-3, 3, len(y_true))
+    scaled = function(y_true, y_pred, sample_weight=weight, chunk_size=500)
+    monkeypatch.setattr(_transport, "_EQUAL_MASS_LIMITS", {})
+    normalized = function(y_true, y_pred, sample_weight=weight, chunk_size=500)
+    tolerance = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(scaled, normalized, rtol=tolerance, atol=tolerance * weight.sum())

@@ -79,10 +79,14 @@ def weighted_sum(matrix, weights):
 
 
 def row_sums(matrix):
+    """Row sums (float64 for NumPy: float32 rows are summed by a float32 product, never
+    converted whole, and their sums returned as float64)."""
     if sp.issparse(matrix):
         return np.asarray(matrix.sum(axis=1)).ravel()
     if isinstance(matrix, np.ndarray):
-        return matrix @ np.ones(matrix.shape[1])
+        ones = np.ones(matrix.shape[1],
+                       dtype=np.float32 if matrix.dtype == np.float32 else np.float64)
+        return (matrix @ ones).astype(np.float64, copy=False)
     return namespace(matrix).sum(matrix, axis=1)
 
 

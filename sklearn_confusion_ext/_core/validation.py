@@ -11,7 +11,6 @@ before any work is done.
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import ClassVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -89,8 +88,15 @@ class Targets:
     pair_counts: object = None
     true_counts: object = None
 
-    # Rows of a chunk are this many times the cache-sized default (device arrays: more).
-    chunk_factor: ClassVar[int] = 1
+    @property
+    def chunk_factor(self):
+        """Rows of a chunk are this many times the cache-sized default: twice for dense
+        4-byte masses (float32, and small integers read as float32), whose rows take half
+        the bytes the kinds count (device arrays: see their own)."""
+        four_bytes = [isinstance(y, np.ndarray) and y.ndim == 2 and
+                      (y.dtype == np.float32 or _is_small_integer(y.dtype))
+                      for y in (self.y_true, self.y_pred)]
+        return 2 if all(four_bytes) else 1
 
     def threads(self, n_jobs):
         """Threads over chunks for the user's ``n_jobs`` (None: chosen from the data)."""
