@@ -115,8 +115,7 @@ def safe_divide(numerator, denominator):
     """
     xp = namespace(denominator)
     positive = denominator > 0
-    if xp is np:
-        numerator = np.broadcast_to(np.asarray(numerator, dtype=float), np.shape(denominator))
+    if xp is np:  # the ufunc broadcasts a number and reads booleans as 0/1
         return np.divide(numerator, denominator, out=np.zeros(np.shape(denominator)),
                          where=positive)
     # Arrays, not Python scalars, in where(): older versions of the standard take no scalars.
@@ -159,6 +158,8 @@ def count_true(mask):
 
 def any_true(mask):
     """Whether a boolean array holds a true entry (a Python bool)."""
+    if isinstance(mask, np.ndarray):
+        return bool(mask.any())
     return bool(namespace(mask).any(mask))
 
 

@@ -10,6 +10,7 @@ threads the limit is one, and the first call to enter sets it and the last to
 leave restores it, whichever order concurrent calls end in.
 """
 
+import math
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -146,7 +147,7 @@ def scratch(slot, shape, dtype=np.float64):
     before reading, and never return a scratch array to the caller.
     """
     buffers = _scratch.__dict__.setdefault("buffers", {})
-    size = int(np.prod(shape))
+    size = math.prod(shape)
     key = (slot, np.dtype(dtype).char)
     buffer = buffers.get(key)
     if buffer is None or buffer.size < size:
