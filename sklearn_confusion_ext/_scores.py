@@ -150,8 +150,8 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
         return (*scores, support)
     if average == "micro":
         return (*scores[:, 0].tolist(), None)
-    weights = support if average == "weighted" else np.ones_like(support)
-    return (*_averages(scores, weights, zero_division), None)
+    return (*_averages(scores, support if average == "weighted" else None, zero_division),
+            None)
 
 
 # The scores of precision_recall_fscore_from_confusion, in order, and the mass whose absence
@@ -178,13 +178,15 @@ def _ratios(numerators, denominators, zero_division):
 
 
 def _averages(scores, weights, zero_division):
-    """Average of each row's defined (non-nan) scores, as floats; equal weights when theirs
-    are all zero, as scikit-learn averages (a "weighted" average over classes absent from
-    ``y_true``)."""
-    if not np.isnan(scores).any():  # every score defined: one product for the rows
-        total = weights.sum()
-        return (scores.mean(axis=1) if total == 0 else scores @ weights / total).tolist()
-    return [_average(row, weights, zero_division) for row in scores]
+    """Average of each row's defined (non-nan) scores, as floats, by ``weights`` (None:
+    equal); equal weights when theirs are all zero, as scikit-learn averages (a "weighted"
+    average over classes absent from ``y_true``)."""
+    if np.isnan(scores).any():
+        weights = np.ones(scores.shape[1]) if weights is None else weights
+        return [_average(row, weights, zero_division) for row in scores]
+    if weights is None or weights.sum() == 0:
+        return scores.mean(axis=1).tolist()
+    return (scores @ weights / weights.sum()).tolist()
 
 
 def _average(scores, weights, zero_division):

@@ -773,9 +773,10 @@ def _dense_integer_codes(targets, count_pairs=False):
         counts = [np.bincount(offset, minlength=span) for offset in offsets]
         true_counts = counts[0]
         seen = np.logical_or.reduce([c > 0 for c in counts])
-    present = np.flatnonzero(seen).astype(dtype) + dtype.type(low)
     if seen.all():
+        present = np.arange(span, dtype=dtype) + dtype.type(low)
         return present, offsets, (pair_counts, true_counts, pairs)
+    present = np.flatnonzero(seen).astype(dtype) + dtype.type(low)
     true_counts = true_counts[seen]
     if pair_counts is not None:
         pair_counts = pair_counts[np.ix_(seen, seen)]
