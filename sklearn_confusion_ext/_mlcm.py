@@ -21,6 +21,7 @@ import scipy.sparse as sp
 from ._core.arrays import (
     as_float,
     dense,
+    float64_for_weights,
     masked_sum,
     multiply,
     namespace,
@@ -244,6 +245,7 @@ class _BinaryInstances(Instances):
             t, p = dense(t), dense(p)
         sample_weight = self.targets.sample_weight
         weights = ones_like(n_true) if sample_weight is None else sample_weight[rows]
+        t, p = float64_for_weights(weights, t, p)
         return (t, p, n_true, n_pred, weights), np.asarray(0)
 
 

@@ -144,8 +144,12 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
     if average == "micro":
         tp, true_sum, pred_sum = counts[:, confusion.selection].sum(axis=1, keepdims=True)
     beta2 = beta * beta
-    scores = _ratios(np.array([tp, tp, (1 + beta2) * tp]),
-                     np.array([pred_sum, true_sum, beta2 * true_sum + pred_sum]), zero_division)
+    if np.isfinite(beta2):
+        f_numerator, f_denominator = (1 + beta2) * tp, beta2 * true_sum + pred_sum
+    else:  # beta beyond 1e154: F-beta is recall to the last digit
+        f_numerator, f_denominator = tp, true_sum
+    scores = _ratios(np.array([tp, tp, f_numerator]),
+                     np.array([pred_sum, true_sum, f_denominator]), zero_division)
     if average is None:
         return (*scores, support)
     if average == "micro":

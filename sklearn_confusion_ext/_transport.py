@@ -23,6 +23,7 @@ from ._core.arrays import (
     count_true,
     dense,
     divided_rows,
+    float64_for_weights,
     in_dtype_of,
     masked_sum,
     minimum,
@@ -47,12 +48,13 @@ from ._core.user_warnings import warn
 # Deficit mass below which an instance counts as perfectly proportional: the
 # plan is then its diagonal (eq. 9). Rounding leaves ~1e-16 there.
 DEFICIT_TOLERANCE = 1e-12
-# Dense rows are compared at the mass of y_true (see the module's docstring) where every
-# norm of the block lies in [1 / limit, limit] and every weight below the largest: the
-# scales 1 / |y|, the ratios |y| / |y_hat| and the plans' scales stay finite and normal in
-# the rows' type. Other blocks (empty rows, norms near the ends of the type) are normalized.
-_EQUAL_MASS_LIMITS = {np.dtype(np.float64): (2.0 ** 100, 1e200),
-                      np.dtype(np.float32): (2.0 ** 20, 1e14)}
+# Dense rows of one type are compared at the mass of y_true (see the module's docstring)
+# where every norm of the block lies in [1 / norm_limit, norm_limit] and every positive
+# weight in [smallest, largest]: the scales 1 / |y|, the ratios |y| / |y_hat| and the plans'
+# scales (about weight / |y|^2 over the deficit) stay finite and normal in the rows' type.
+# Other blocks (empty rows, norms or weights near the ends of the type) are normalized.
+_EQUAL_MASS_LIMITS = {np.dtype(np.float64): (2.0 ** 100, 1e-200, 1e200),
+                      np.dtype(np.float32): (2.0 ** 20, 1e-14, 1e12)}
 # Bytes of one (rows, C, C) chunk of the sub-pixel bounds, and of the (deficit, excess)
 # pairs of sparse rows processed at once; what one pair takes in the arrays alive at once.
 _BOUNDS_CHUNK_BYTES = 1 << 25
@@ -405,13 +407,15 @@ def _equal_masses(y_true, y_pred, true_norm, pred_norm, weights):
     """``(u, v, weights, mass)``: the rows of a block at one mass per instance, ``mass``,
     and the instance weights divided by it.
 
-    Dense NumPy rows whose norms and weights are far from the ends of their type keep
-    ``y_true`` as it is (never copied, never written) and scale ``y_pred`` to its mass;
-    other rows are L1-normalized (mass 1, empty rows zero).
+    Dense NumPy rows of one type whose norms and weights are far from the ends of the type
+    keep ``y_true`` as it is (never copied, never written) and scale ``y_pred`` to its mass;
+    other rows are L1-normalized (mass 1, empty rows zero). float32 rows are read as float64
+    beside weights that float32 cannot scale them by (:func:`float64_for_weights`).
     """
-    limits = _EQUAL_MASS_LIMITS.get(getattr(y_true, "dtype", None))
-    if limits is not None and isinstance(y_true, np.ndarray) and \
-            isinstance(y_pred, np.ndarray) and _within(limits, true_norm, pred_norm, weights):
+    y_true, y_pred = float64_for_weights(weights, y_true, y_pred)
+    dense_rows = isinstance(y_true, np.ndarray) and isinstance(y_pred, np.ndarray)
+    if dense_rows and y_true.dtype == y_pred.dtype and \
+            _within(_EQUAL_MASS_LIMITS.get(y_true.dtype), true_norm, pred_norm, weights):
         v = np.multiply(y_pred, in_dtype_of(y_pred, true_norm / pred_norm)[:, None],
                         out=scratch("v", y_pred.shape, y_pred.dtype))
         return y_true, v, weights / true_norm, true_norm
@@ -420,13 +424,15 @@ def _equal_masses(y_true, y_pred, true_norm, pred_norm, weights):
 
 
 def _within(limits, true_norm, pred_norm, weights):
-    """Whether every norm lies in ``[1 / norm_limit, norm_limit]`` and every weight below
-    ``weight_limit`` (``limits``)."""
-    norm_limit, weight_limit = limits
-    low, high = 1.0 / norm_limit, norm_limit
-    return (weights.max(initial=0.0) <= weight_limit
-            and min(true_norm.min(), pred_norm.min()) >= low
-            and max(true_norm.max(), pred_norm.max()) <= high)
+    """Whether every norm lies in ``[1 / norm_limit, norm_limit]`` and every positive weight
+    in ``[smallest, largest]`` (``limits``; None: never)."""
+    if limits is None:
+        return False
+    norm_limit, smallest, largest = limits
+    return (np.min(weights, where=weights > 0, initial=smallest) >= smallest
+            and weights.max(initial=0.0) <= largest
+            and min(true_norm.min(), pred_norm.min()) >= 1.0 / norm_limit
+            and max(true_norm.max(), pred_norm.max()) <= norm_limit)
 
 
 def _plan_terms(u, v, weights, mass, true_empty, pred_empty):

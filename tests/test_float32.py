@@ -85,3 +85,20 @@ def test_small_integer_indicators_read_block_by_block(chunk_size):
     y_true, y_pred = ((rng.random((300, 5)) < 0.4).astype(np.int8) for _ in range(2))
     expected = sce.mlcm(y_true.astype(np.float64), y_pred.astype(np.float64))
     np.testing.assert_array_equal(sce.mlcm(y_true, y_pred, chunk_size=chunk_size), expected)
+
+
+@pytest.mark.parametrize("weight", [1e-200, 1e-35, 1e30, 1e100])
+@pytest.mark.parametrize("function", [sce.transport_confusion_matrix, sce.mlcm])
+def test_float32_blocks_beside_weights_beyond_float32(function, weight):
+    # float32 blocks scale their rows by the weights in float32; weights it cannot hold
+    # (they underflowed to an all-zero matrix, or overflowed into a false "beyond the float64
+    # range") make the blocks float64.
+    rng = np.random.default_rng(5)
+    y_true, y_pred = ((rng.random((200, 4)) < 0.5).astype(np.float32) for _ in range(2))
+    y_true[:, 0] = y_pred[:, 1] = 1  # no empty row
+    sample_weight = rng.random(200) * weight
+    expected = function(y_true.astype(np.float64), y_pred.astype(np.float64),
+                        sample_weight=sample_weight)
+    got = function(y_true, y_pred, sample_weight=sample_weight)
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+    assert np.abs(got).max() > 0

@@ -6,7 +6,9 @@ import dataclasses
 
 import numpy as np
 import pytest
+from sklearn.metrics import confusion_matrix
 
+import sklearn_confusion_ext as sce
 from sklearn_confusion_ext._core.kinds import KINDS, build
 from sklearn_confusion_ext._core.validation import check_targets
 
@@ -68,3 +70,19 @@ def test_codes_of_a_dense_integer_range_need_no_sort(monkeypatch):
     np.testing.assert_array_equal(targets.classes, np.arange(5, 105))
     np.testing.assert_array_equal(targets.classes[targets.codes[0]], y_true)
     np.testing.assert_array_equal(targets.classes[targets.codes[1]], y_pred)
+
+
+@pytest.mark.parametrize("y_true, y_pred", [
+    (np.array([-128, 127, 0, 5], dtype=np.int8), np.array([127, 127, -128, 5], dtype=np.int8)),
+    (np.array([0, 1, -1, 1]), np.array([0, 1, 1, 0], dtype=np.uint8)),
+    (np.array([0, 1, 255, 1], dtype=np.uint8), np.array([0, 1, 1, 0], dtype=np.uint16)),
+    (np.array([0, 1, 2**63 + 5, 1], dtype=np.uint64), np.array([2**63 + 5, 1, 1, 0],
+                                                                 dtype=np.uint64))])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_integer_labels_at_the_ends_of_their_types(y_true, y_pred, weighted):
+    # Offsets from the smallest label leave the labels' type where it cannot hold them
+    # (int8 from -128 to 127 overflowed, unsigned labels beside negative ones raised).
+    sample_weight = np.arange(1.0, 5.0) if weighted else None
+    np.testing.assert_array_equal(
+        sce.transport_confusion_matrix(y_true, y_pred, sample_weight=sample_weight),
+        confusion_matrix(y_true, y_pred, sample_weight=sample_weight))

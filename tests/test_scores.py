@@ -365,3 +365,11 @@ def test_report_target_names_may_name_the_none_class():
         transport_classification_report(y_true, y_pred, target_names=["cat", "dog"])
     with pytest.raises(ValueError, match="4 names but the report has 3 classes"):
         transport_classification_report([0, 1, 2], [0, 1, 1], target_names=list("abcd"))
+
+
+def test_f_beta_of_a_beta_whose_square_overflows_is_recall():
+    # beta**2 beyond the float range made every F-beta NaN and their average 0.0.
+    y_true, y_pred = [0, 1, 2, 1, 0], [0, 2, 2, 1, 1]
+    _, recall, fbeta, _ = transport_precision_recall_fscore_support(
+        y_true, y_pred, beta=1e160, average=None)
+    np.testing.assert_array_equal(fbeta, recall)

@@ -475,3 +475,36 @@ def test_rows_compared_at_the_mass_of_y_true_equal_normalized_rows(monkeypatch, 
     normalized = function(y_true, y_pred, sample_weight=weight, chunk_size=500)
     tolerance = 1e-5 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(scaled, normalized, rtol=tolerance, atol=tolerance * weight.sum())
+
+
+# Review of the rows compared at the mass of y_true: y_pred of another type, weights far
+# from the masses (each of these gave a wrong or refused matrix before being fixed).
+# Both rows normalized: u = (.25, .75), (.5, .5); v = (.75, .25), (.25, .75).
+_UNIT_TRUE = np.array([[1.0, 3.0], [2.0, 2.0]])
+_UNIT_PRED = np.array([[3.0, 1.0], [1.0, 3.0]])
+_UNIT_EXPECTED = np.array([[0.5, 0.25], [0.5, 0.75]])
+
+
+@pytest.mark.parametrize("true_mass, pred_mass", [(1e-25, 1e25), (1e25, 1e-15)])
+def test_float64_y_true_beside_float32_y_pred_far_apart_masses(true_mass, pred_mass):
+    # y_pred is scaled to the mass of y_true by a ratio cast to float32: 1e-50 is 0 there
+    # (the matrix silently all zeros), 1e40 is inf (a false "beyond the float64 range").
+    y_true = _UNIT_TRUE * true_mass
+    y_pred = (_UNIT_PRED * pred_mass).astype(np.float32)
+    np.testing.assert_allclose(transport_confusion_matrix(y_true, y_pred), _UNIT_EXPECTED,
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype, mass, weight", [(np.float64, 1e25, 1e-280),
+                                                 (np.float64, 1e20, 1e-290),
+                                                 (np.float32, 1e3, 1e-37)])
+def test_small_sample_weights_beside_large_masses(dtype, mass, weight):
+    # The weights divided by |y| (and the plans' scales by |y| again) fall below the
+    # normal range: the off-diagonal underflows (lost entirely at 1e-280 and mass 1e25).
+    y_true, y_pred = (_UNIT_TRUE * mass).astype(dtype), _UNIT_PRED.astype(dtype)
+    sample_weight = np.full(2, weight)
+    expected = transport_confusion_matrix(_UNIT_TRUE.astype(dtype), y_pred,
+                                          sample_weight=sample_weight)
+    got = transport_confusion_matrix(y_true, y_pred, sample_weight=sample_weight)
+    np.testing.assert_allclose(got / weight, expected / weight,
+                               rtol=1e-5 if dtype == np.float32 else 1e-9)

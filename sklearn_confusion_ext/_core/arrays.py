@@ -27,6 +27,25 @@ def scale_rows(matrix, scale):
     return matrix
 
 
+# Instance weights that float32 blocks take as float32 scales: beside normalized masses, and
+# divided by the smallest deficits a plan keeps (1e-12), they stay normal float32 numbers.
+FLOAT32_WEIGHTS = (1e-30, 1e26)
+
+
+def float64_for_weights(weights, *blocks):
+    """``blocks``, as float64 where they are float32 NumPy arrays and a positive weight lies
+    outside ``FLOAT32_WEIGHTS`` (as a float32 scale it would underflow to zero or overflow);
+    else as they are."""
+    single = [isinstance(block, np.ndarray) and block.dtype == np.float32 for block in blocks]
+    if not any(single) or not isinstance(weights, np.ndarray) or not weights.size:
+        return blocks
+    low, high = FLOAT32_WEIGHTS
+    if np.min(weights, where=weights > 0, initial=low) >= low and weights.max() <= high:
+        return blocks
+    return tuple(block.astype(np.float64) if is_single else block
+                 for block, is_single in zip(blocks, single))
+
+
 def in_dtype_of(matrix, scale):
     """``scale`` in the dtype of a float32 NumPy ``matrix`` (a mixed product is slower)."""
     if isinstance(matrix, np.ndarray) and matrix.dtype == np.float32:

@@ -756,8 +756,7 @@ def _dense_integer_codes(targets, count_pairs=False):
     if span > max(_DENSE_LABEL_RANGE, 2 * n_labels):
         return None
     dtype = np.result_type(*targets)
-    offsets = [y if low == 0 and y.dtype.kind == "i" else y - y.dtype.type(low)
-               for y in targets]
+    offsets = [_offsets(y, low, span) for y in targets]
     offsets = [y.astype(np.intp) if y.dtype.kind == "u" and y.dtype.itemsize >= 8 else y
                for y in offsets]
     pair_counts = pairs = None
@@ -782,6 +781,16 @@ def _dense_integer_codes(targets, count_pairs=False):
         pair_counts = pair_counts[np.ix_(seen, seen)]
     position = (np.cumsum(seen) - 1).astype(_index_type(span, max(y.size for y in targets)))
     return present, [position[offset] for offset in offsets], (pair_counts, true_counts, pairs)
+
+
+def _offsets(y, low, span):
+    """``y - low`` (each in ``[0, span)``): in the type of ``y`` where it holds ``low`` and
+    ``span - 1`` (no copy when ``low`` is 0), else as ``intp`` (int8 labels from -128 to
+    127; unsigned labels beside negative ones)."""
+    info = np.iinfo(y.dtype)
+    if info.min <= low and span - 1 <= info.max:
+        return y if low == 0 else y - y.dtype.type(low)
+    return np.subtract(y, low, dtype=np.intp)
 
 
 def _index_type(*sizes):
