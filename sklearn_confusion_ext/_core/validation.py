@@ -787,9 +787,11 @@ def _offsets(y, low, span):
     """``y - low`` (each in ``[0, span)``): in the type of ``y`` where it holds ``low`` and
     ``span - 1`` (no copy when ``low`` is 0), else as ``intp`` (int8 labels from -128 to
     127; unsigned labels beside negative ones)."""
+    if low == 0:
+        return y
     info = np.iinfo(y.dtype)
     if info.min <= low and span - 1 <= info.max:
-        return y if low == 0 else y - y.dtype.type(low)
+        return y - y.dtype.type(low)
     return np.subtract(y, low, dtype=np.intp)
 
 
