@@ -67,8 +67,10 @@ def divided_rows(matrix, norms, out=None):
     (subnormal) that its reciprocal overflows: those are divided exactly.
     """
     xp = namespace(norms)
-    smallest = np.finfo(np.float32 if getattr(matrix, "dtype", None) == np.float32
-                        else np.float64).tiny  # below it, a reciprocal overflows the type
+    # Below the smallest normal number of the rows' type, a reciprocal overflows (the masses
+    # of other array libraries are float64).
+    single = isinstance(matrix, np.ndarray) and matrix.dtype == np.float32
+    smallest = np.finfo(np.float32 if single else np.float64).tiny
     tiny = (norms > 0) & (norms < float(smallest))
     with np.errstate(over="ignore"):
         inverse = safe_divide(1.0, xp.where(tiny, xp.ones_like(norms), norms))
