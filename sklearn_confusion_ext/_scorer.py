@@ -70,7 +70,7 @@ class TransportScorer(_MatrixScorer):
     def _accuracy(self, y_true, y_pred, sample_weight, labels):
         params = {k: v for k, v in self.params.items() if k in ("weighting", "empty")}
         return _TRANSPORT_ACCURACY(y_true, y_pred, sample_weight=sample_weight,
-                                        labels=labels, **params)
+                                   labels=labels, **params)
 
     def _prfs(self, y_true, y_pred, sample_weight, labels):
         return _TRANSPORT_PRFS(
