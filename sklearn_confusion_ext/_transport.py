@@ -41,9 +41,10 @@ from ._core.config import check_result_size
 from ._core.confusion import finish_bounds, finish_matrix
 from ._core.dispatch import confusions
 from ._core.kinds import Instances, MatrixKind, register
-from ._core.params import validate_params
+from ._core.params import quoted, validate_params
 from ._core.terms import Terms, term_sums
 from ._core.user_warnings import warn
+from ._core.validation import checked_row_sums
 
 # Deficit mass below which an instance counts as perfectly proportional: the
 # plan is then its diagonal (eq. 9). Rounding leaves ~1e-16 there.
@@ -293,18 +294,19 @@ def transport_plan(y_true_row, y_pred_row):
     for name, row in (("y_true_row", y_true_row), ("y_pred_row", y_pred_row)):
         row = np.asarray(row)
         if row.ndim != 1 or row.size == 0 or row.dtype.kind not in "biuf":
-            raise ValueError(f"{name} must be a non-empty 1-D array of masses; got {row!r}.")
+            raise ValueError(f"{name} must be a non-empty 1-D array of masses; got {quoted(row)}.")
         check_result_size("transport_plan", (row.size, row.size),
                           f"a plan of {row.size} x {row.size} classes", "Pass shorter rows")
         row = row.astype(np.float64)
-        if not np.isfinite(row).all() or row.min() < 0:
-            raise ValueError(f"{name} must hold finite non-negative masses; got {row!r}.")
-        if row.sum() == 0:
+        # One rule with transport_confusion_matrix: NaN, infinite and negative masses, and a
+        # total beyond float64 (whose normalized row would be all zeros), are refused.
+        (total,) = checked_row_sums(name, row[None, :])
+        if total == 0:
             raise ValueError(
                 f"{name} has no mass; the plan is undefined for an empty vector "
                 "(transport_confusion_matrix maps it to the 'none' class)."
             )
-        rows.append(row[None, :] / row.sum())
+        rows.append(row[None, :] / total)
     if rows[0].shape != rows[1].shape:
         raise ValueError(
             f"y_true_row and y_pred_row must have the same length; got "

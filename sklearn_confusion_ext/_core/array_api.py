@@ -26,6 +26,7 @@ from .validation import (
     column_classes,
     is_binary,
     label_classes,
+    warn_unless_probabilities,
 )
 
 # Libraries whose arrays are recognised even without ``__array_namespace__``.
@@ -116,6 +117,9 @@ class DeviceTargets(Targets):
                 checked += [y, ones_like(y[:, 0])]
             else:
                 checked += [y, _checked_row_sums(name, y, rows.start)]
+                if self.one_hot and not self.warned:  # scores beside labels
+                    warn_unless_probabilities(name, checked[-1], np.float64, self.warned,
+                                              rows.start)
         y_true, true_norm, y_pred, pred_norm = checked
         return y_true, y_pred, true_norm, pred_norm
 

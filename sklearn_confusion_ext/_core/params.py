@@ -19,12 +19,33 @@ not a number, and a boolean parameter takes ``True``/``False`` (or ``numpy.bool_
 import functools
 import inspect
 import math
+import reprlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
+
+# The longest quotation of a value in an error message: a message stays readable, and its size
+# does not grow with the input (a list of 10**5 labels, a 5 MB line of a file).
+QUOTE_LIMIT = 200
+_QUOTE = reprlib.Repr()
+_QUOTE.maxlevel, _QUOTE.maxstring, _QUOTE.maxother = 3, 80, 120
+_QUOTE.maxlist = _QUOTE.maxtuple = _QUOTE.maxset = _QUOTE.maxfrozenset = 12
+_QUOTE.maxdict = _QUOTE.maxdeque = _QUOTE.maxarray = 12
+
+
+def quoted(value, limit=QUOTE_LIMIT):
+    """``repr(value)`` for an error message, shortened to at most about ``limit`` characters
+    (long sequences keep their first items, then ``...``). Every message that quotes a
+    value the user passed quotes it through here."""
+    if isinstance(value, np.ndarray) and value.ndim == 1:  # as a list, its first items
+        value = value[:_QUOTE.maxlist + 1].tolist()
+    text = _QUOTE.repr(value)
+    if len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return text
 
 
 class Constraint(ABC):
@@ -336,7 +357,7 @@ def _check_constraints(owner, name, value, constraints):
             return
     expected = _either([str(constraint) for constraint in constraints])
     error = ValueError if any(c.accepts_type(value) for c in constraints) else TypeError
-    raise error(f"The {name!r} parameter of {owner} must be {expected}; got {value!r}.")
+    raise error(f"The {name!r} parameter of {owner} must be {expected}; got {quoted(value)}.")
 
 
 def check_params(owner, values, declaration=None):

@@ -9,8 +9,9 @@ checked sample weights. Bad input raises ``ValueError`` naming the argument,
 before any work is done.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
@@ -18,6 +19,7 @@ from sklearn.utils.multiclass import unique_labels
 
 from .arrays import namespace, row_sums, to_numpy
 from .chunks import chunk_rows, map_chunks
+from .params import quoted
 from .user_warnings import warn
 
 SINGLE_LABEL = "single-label"
@@ -87,6 +89,9 @@ class Targets:
     codes: tuple = None
     pair_counts: object = None
     true_counts: object = None
+    # Whether the warning that 2-D scores beside labels are not probabilities was given
+    # (blocks checked one by one warn once).
+    warned: list = field(default_factory=list, compare=False, repr=False)
 
     @property
     def chunk_factor(self):
@@ -122,6 +127,11 @@ class Targets:
             checked_row_sums(name, y, rows.start) if norm is None else norm[rows]
             for name, y, norm in (("y_true", y_true, self.true_norm),
                                   ("y_pred", y_pred, self.pred_norm)))
+        if self.one_hot and not self.warned:  # scores beside labels, checked in this block
+            for name, y, norm, given in (("y_true", y_true, true_norm, self.true_norm),
+                                         ("y_pred", y_pred, pred_norm, self.pred_norm)):
+                if given is None and name not in self.one_hot:
+                    warn_unless_probabilities(name, norm, y.dtype, self.warned, rows.start)
         return y_true, y_pred, true_norm, pred_norm
 
     @property
@@ -159,6 +169,31 @@ class Targets:
         shape follows the input kind, never the values of one fold."""
         return not self.single_label and "y_true" not in self.one_hot and \
             is_binary(self.y_true)
+
+
+def warn_unless_probabilities(name, sums, dtype, warned=None, first_row=0):
+    """Warn, as ``sklearn.metrics.log_loss`` does, when the row sums of 2-D scores given
+    beside 1-D labels (a classifier's ``predict_proba``) are not 1 within the square root
+    of the machine epsilon of their dtype: the scores are read as probabilities after each
+    row is divided by its sum, which hides scaled scores, percentages and per-class
+    sigmoids. ``sums``: the row sums that validation computed anyway (of any array
+    library); ``warned``: a list, appended to once warned (a block warns once)."""
+    xp = namespace(sums)
+    tolerance = float(np.sqrt(np.finfo(dtype if np.dtype(dtype) == np.float32
+                                       else np.float64).eps))
+    off = xp.abs(sums - 1.0) > tolerance
+    if not bool(xp.any(off)):
+        return
+    if warned is not None:
+        if warned:
+            return
+        warned.append(True)
+    row = int(to_numpy(xp.nonzero(off)[0])[0]) if xp is not np else int(np.argmax(off))
+    warn(f"{name}'s rows do not sum to 1 (row {first_row + row} sums to "
+         f"{float(sums[row]):.6g}): beside class labels its columns are read as a "
+         "classifier's probabilities, each row divided by its sum, so scaled scores, "
+         "percentages and per-class sigmoids give the same result as probabilities. "
+         "Pass predict_proba's probabilities (normalize scores, e.g. a softmax).")
 
 
 def target_kind(single_label, masses):
@@ -368,14 +403,164 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
         One (n_samples_i, n_classes) mass array and its row norms per target.
     """
     names = list(named_targets)
-    targets = [_as_target(name, y, compact) for name, y in named_targets.items()]
+    raw = list(named_targets.values())
+    columns = _frame_columns(named_targets)
+    column_selection = labels
+    if columns is not None:
+        column_labels = labels if labels is not None else column_labels
+        raw, columns, column_selection = _aligned_frames(named_targets, columns,
+                                                         column_labels, labels)
+    categories = _categories(named_targets)
+    targets = [_as_target(name, y, compact) for name, y in zip(names, raw)]
+    _refuse_label_rows(names, targets, raw)
     dims = {y.ndim for y in targets}
     if len(dims) > 1:
+        if columns is not None:
+            labels = columns
         return _labels_beside_scores(names, targets, labels if labels is not None
                                      else column_labels, defer_value_checks)
     if dims == {1}:
-        return _encode_labels(names, targets, labels, one_hot, count_pairs)
-    return _check_matrix_targets(names, targets, labels, defer_value_checks)
+        return _encode_labels(names, targets, labels, one_hot, count_pairs, categories)
+    return _check_matrix_targets(names, targets, column_selection, defer_value_checks,
+                                 columns)
+
+
+def _frame_columns(named_targets):
+    """``(name, column names)`` of the first 2-D DataFrame (pandas, polars) among the targets
+    whose columns name classes; None where every frame has the default columns (pandas'
+    ``0 .. C-1``, polars' ``column_0 ...``) or there is no frame."""
+    for name, y in named_targets.items():
+        names = _column_names(y)
+        if names is not None:
+            return name, names
+    return None
+
+
+def _column_names(y):
+    """A 2-D frame's column names as a list (None: not a frame, or default names)."""
+    columns = getattr(y, "columns", None)
+    if columns is None or sp.issparse(y) or len(getattr(y, "shape", ())) != 2 or \
+            y.shape[1] < 2:
+        return None
+    names = [name.item() if isinstance(name, np.generic) else name for name in columns]
+    if all(isinstance(name, Integral) and not isinstance(name, bool) and name == position
+           for position, name in enumerate(names)):
+        return None
+    if all(name == f"column_{position}" for position, name in enumerate(names)):
+        return None
+    return names
+
+
+def _aligned_frames(named_targets, columns, column_labels, labels):
+    """The targets with every frame's columns in one order, the class of each column, and
+    ``labels`` of 2-D targets as column positions.
+
+    The first frame with named columns (``columns``: its argument name and names) gives the
+    classes; other frames must name the same set (they are reordered to it). Beside 1-D
+    labels, ``column_labels`` (``labels=``, or a classifier's ``classes_``) must be that set
+    too, and gives the order; between 2-D targets ``labels`` selects columns by name."""
+    first, names = columns
+    if len(set(map(_hashable, names))) != len(names):
+        raise ValueError(f"{first} has repeated column names {quoted(names)}; each column "
+                         "of a DataFrame names one class.")
+    order = names
+    any_labels = any(np.ndim(y) == 1 for y in named_targets.values()
+                     if _column_names(y) is None and not hasattr(y, "columns"))
+    if any_labels and column_labels is not None:
+        order = _checked_column_labels(first, names, column_labels)
+    raw = []
+    for name, y in named_targets.items():
+        own = _column_names(y) if hasattr(y, "columns") else None
+        if hasattr(y, "columns") and own is None and y.shape[1] == len(names):
+            own = names if y is named_targets[first] else None
+        if own is not None and set(map(_hashable, own)) != set(map(_hashable, names)):
+            raise ValueError(f"{name}'s columns {quoted(own)} are not the classes "
+                             f"{quoted(names)} of {first}'s columns; a DataFrame's columns "
+                             "name its classes, so both must name the same set.")
+        if own is not None and own != order:
+            y = _reordered(y, own, order)
+        raw.append(y)
+    selection = labels
+    if labels is not None and not any_labels:
+        selection = _selected_columns(labels, order)
+    return raw, np.asarray(order), selection
+
+
+def _hashable(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _checked_column_labels(first, names, column_labels):
+    """``labels=`` beside a DataFrame of scores: the same set as its columns (their order)."""
+    listed = [_hashable(label) for label in check_label_list(column_labels).tolist()]
+    if set(listed) != set(map(_hashable, names)):
+        raise ValueError(f"labels {quoted(listed)} are not the classes {quoted(names)} that "
+                         f"{first}'s columns name; beside a DataFrame of scores, labels= must "
+                         "name the same classes (in any order).")
+    return listed
+
+
+def _selected_columns(labels, names):
+    """``labels=`` of 2-D targets with named columns: column names, as positions."""
+    listed = check_label_list(labels).tolist()
+    position = {_hashable(name): i for i, name in enumerate(names)}
+    unknown = [label for label in listed if _hashable(label) not in position]
+    if unknown:
+        raise ValueError(f"labels {quoted(unknown)} are not among the column names "
+                         f"{quoted(names)}; with DataFrame targets, labels= names columns.")
+    return np.array([position[_hashable(label)] for label in listed])
+
+
+def _reordered(frame, own, order):
+    """The columns of ``frame`` (named ``own``) as a NumPy array in the order ``order``."""
+    position = {_hashable(name): i for i, name in enumerate(own)}
+    return _numpy_of_nullable("frame", frame)[:, [position[_hashable(n)] for n in order]]
+
+
+def _categories(named_targets):
+    """The categories of the first categorical 1-D target (pandas ``Categorical`` or a
+    Series of category dtype, polars ``Enum``), in their order, followed by the other
+    categoricals' own; None if there is none. Read from the dtype: pandas is not imported."""
+    found = []
+    for y in named_targets.values():
+        categories = getattr(getattr(y, "dtype", None), "categories", None)
+        if categories is None or len(getattr(y, "shape", (0, 0))) != 1:
+            continue
+        categories = np.asarray(categories)
+        found.append(categories if categories.dtype.kind != "O" else
+                     np.asarray(categories.tolist(), dtype=object))
+    if not found:
+        return None
+    categories = list(found[0].tolist())
+    seen = set(categories)
+    for other in found[1:]:
+        extra = [c for c in other.tolist() if c not in seen]
+        categories += extra
+        seen.update(extra)
+    return np.asarray(categories, dtype=found[0].dtype if len(found) == 1 else None)
+
+
+def _refuse_label_rows(names, targets, raw):
+    """A ``(1, n)`` row of ``n > 1`` values (``y.reshape(1, -1)``, ``np.matrix(y)``) is
+    refused where it reads as a row of class labels: beside ``n`` 1-D labels, as an
+    ``np.matrix``, or beside another single row when its values are integers other than
+    0 and 1. A single row of soft labels or indicators beside another stays one instance."""
+    rows = [(name, y) for name, y in zip(names, targets) if y.ndim == 2 and y.shape[0] == 1
+            and y.shape[1] > 1]
+    if not rows:
+        return
+    lengths = {y.shape[0] for y in targets if y.ndim == 1}
+    for (name, y), original in ((row, raw[names.index(row[0])]) for row in rows):
+        looks_like_labels = isinstance(original, np.matrix) or y.shape[1] in lengths or (
+            len(rows) == len(targets) and any(
+                isinstance(other, np.ndarray) and other.dtype.kind in "iu" and
+                not _only_zeros_and_ones(other) for _, other in rows))
+        if looks_like_labels:
+            raise ValueError(
+                f"{name} is a single row of shape {y.shape}, read as one instance of "
+                f"{y.shape[1]} classes, but it looks like a row of {y.shape[1]} class labels; "
+                f"pass labels 1-D ({name}.ravel()), as scikit-learn does, or one instance "
+                "of soft labels as floats beside another 2-D target.")
 
 
 def _as_target(name, y, compact=False):
@@ -399,6 +584,12 @@ def _as_array(name, y, compact=False):
             f"{name} must be array-like (class labels or an (n_samples, n_classes) "
             f"array); got {type(y).__name__}."
         )
+    if isinstance(y, np.ma.MaskedArray):
+        if np.ma.getmaskarray(y).any():
+            raise ValueError(
+                f"{name} is a masked array with {np.ma.count_masked(y)} masked entries; masks "
+                "are not read: drop the masked samples (or fill them) before scoring.")
+        y = np.ma.getdata(y)
     raw, y = y, _numpy_of_nullable(name, y)
     _refuse_complex(name, y.dtype)
     if y.dtype.kind in "US" and not hasattr(raw, "dtype"):
@@ -633,7 +824,7 @@ def check_sample_weight(sample_weight, n_samples):
     if weight.ndim == 0 or weight.dtype.kind not in "biuf":
         raise ValueError(
             f"sample_weight must be a 1-D array of {n_samples} non-negative "
-            f"numbers; got {sample_weight!r}."
+            f"numbers; got {quoted(sample_weight)}."
         )
     if weight.ndim != 1:
         raise ValueError(
@@ -672,15 +863,22 @@ def check_sample_weight(sample_weight, n_samples):
     return weight
 
 
-def _encode_labels(names, targets, labels, one_hot=True, count_pairs=False):
+def _encode_labels(names, targets, labels, one_hot=True, count_pairs=False, categories=None):
     targets, present, codes, counts = _checked_labels(names, targets, count_pairs)
     pair_counts, true_counts, pairs = counts
-    classes, selection = label_classes(names[0], targets[0], present, labels)
-    if selection is not None:  # over the classes sorted, not in the order of labels=
+    if labels is None and categories is not None:  # a categorical's classes, in its order
+        classes, present = common_integer_labels({"the categories": categories,
+                                                  "the targets": present})
+        classes = np.concatenate([classes, np.setdiff1d(present, classes)])
+        selection, reordered = None, True
+    else:
+        classes, selection = label_classes(names[0], targets[0], present, labels)
+        reordered = selection is not None
+    if reordered:  # over the classes sorted, not in the order of labels= (or categories)
         pair_counts = true_counts = pairs = None
     if codes is None:
         codes = [label_codes(y, classes) for y in targets]
-    elif selection is not None:  # labels= first: the codes of present into classes
+    elif reordered:  # labels= first: the codes of present into classes
         codes = [label_codes(present, classes)[c] for c in codes]
     if not one_hot:
         return TargetSet([None] * len(codes), [None] * len(codes), classes, selection, True,
@@ -877,8 +1075,7 @@ def column_classes(label_names, present, scores_name, n_columns, labels):
               f"{scores_name}'s columns (a classifier's classes_)")
     if labels is None:
         if len(present) != n_columns:
-            shown = present.tolist() if len(present) <= 10 else \
-                present[:10].tolist() + ["..."]
+            shown = quoted(present)
             raise ValueError(f"{who} {verb} {len(present)} distinct class label(s) {shown} "
                              f"but {scores_name} has {n_columns} columns of scores; {advice}.")
         return present
@@ -890,8 +1087,8 @@ def column_classes(label_names, present, scores_name, n_columns, labels):
     classes, present = common_integer_labels({"labels": classes, "the targets": present})
     unknown = np.setdiff1d(present, classes)
     if unknown.size:
-        raise ValueError(f"{who} {verb} class labels {unknown[:10].tolist()} that are not in "
-                         f"labels {classes.tolist()}, the names of {scores_name}'s columns.")
+        raise ValueError(f"{who} {verb} class labels {quoted(unknown)} that are not in "
+                         f"labels {quoted(classes)}, the names of {scores_name}'s columns.")
     return classes
 
 
@@ -915,6 +1112,9 @@ def _labels_beside_scores(names, targets, labels, defer_value_checks):
         score_names, [targets[names.index(name)] for name in score_names], None,
         defer_value_checks)
     scored = dict(zip(score_names, zip(checked.masses, checked.norms)))
+    for name, (mass, norm) in scored.items():
+        if norm is not None:  # else checked block by block (Targets.rows)
+            warn_unless_probabilities(name, norm, mass.dtype)
     masses = [encoded[name] if name in encoded else scored[name][0] for name in names]
     norms = [np.ones(encoded[name].shape[0]) if name in encoded else scored[name][1]
              for name in names]
@@ -926,7 +1126,7 @@ def _check_object_labels(name, y):
     kinds = set()
     for value in y.tolist():
         if value is None or _is_missing(value):
-            raise ValueError(f"{name} contains a missing class label ({value!r}); every "
+            raise ValueError(f"{name} contains a missing class label ({quoted(value)}); every "
                              "sample needs a label.")
         kinds.add(isinstance(value, (str, bytes)))
     if len(kinds) > 1:
@@ -986,7 +1186,7 @@ def check_labels_occur(first_name, listed, first):
     """Raise ``ValueError`` unless one of the ``listed`` labels occurs in ``first``."""
     if not np.isin(listed, first).any():
         raise ValueError(
-            f"None of labels {listed.tolist()} appear in {first_name}; at least "
+            f"None of labels {quoted(listed)} appear in {first_name}; at least "
             f"one label must be in {first_name}."
         )
 
@@ -999,19 +1199,27 @@ def check_label_list(labels, present=None):
         labels = to_numpy(labels)
     labels = np.asarray(labels)
     if labels.ndim != 1 or labels.size == 0:
-        raise ValueError(f"labels must be a non-empty 1-D list of class labels; got {labels!r}.")
+        raise ValueError("labels must be a non-empty 1-D list of class labels; got "
+                         f"{quoted(labels)}.")
     if present is not None and (labels.dtype.kind in "USO") != (present.dtype.kind in "USO"):
         raise ValueError(
             f"labels holds {labels.dtype.kind in 'USO' and 'strings' or 'numbers'} "
             f"but the targets hold {present.dtype.kind in 'USO' and 'strings' or 'numbers'}."
         )
-    unique, counts = np.unique(labels, return_counts=True)
+    if labels.dtype.kind == "O":
+        _check_object_labels("labels", labels)
+    try:
+        unique, counts = np.unique(labels, return_counts=True)
+    except TypeError as exc:
+        raise ValueError(f"labels {quoted(labels.tolist())} cannot be sorted ({exc}); class "
+                         "labels must be all strings or all numbers.") from None
     if (counts > 1).any():
-        raise ValueError(f"labels must be unique; {unique[counts > 1].tolist()} repeated.")
+        raise ValueError(f"labels must be unique; {quoted(unique[counts > 1].tolist())} "
+                         "repeated.")
     return labels
 
 
-def _check_matrix_targets(names, targets, labels, defer_value_checks):
+def _check_matrix_targets(names, targets, labels, defer_value_checks, columns=None):
     n_classes = targets[0].shape[1]
     for name, y in zip(names[1:], targets[1:]):
         if y.shape[1] != n_classes:
@@ -1028,7 +1236,8 @@ def _check_matrix_targets(names, targets, labels, defer_value_checks):
         norms = [None] * len(targets)
     else:
         norms = [_scanned_row_sums(name, y) for name, y in zip(names, targets)]
-    return TargetSet(targets, norms, np.arange(n_classes), selection, False)
+    classes = np.arange(n_classes) if columns is None else columns
+    return TargetSet(targets, norms, classes, selection, False)
 
 
 def check_column_selection(labels, n_classes):
@@ -1037,14 +1246,14 @@ def check_column_selection(labels, n_classes):
     if selection.ndim != 1 or selection.size == 0 or selection.dtype.kind not in "iu":
         raise ValueError(
             "For 2-D targets labels must be a non-empty 1-D list of integer "
-            f"column indices; got {labels!r}."
+            f"column indices; got {quoted(labels)}."
         )
     if selection.min() < 0 or selection.max() >= n_classes:
         raise ValueError(
-            f"labels must be column indices in [0, {n_classes}); got {selection.tolist()}."
+            f"labels must be column indices in [0, {n_classes}); got {quoted(selection)}."
         )
     if len(np.unique(selection)) != len(selection):
-        raise ValueError(f"labels must be unique; got {selection.tolist()}.")
+        raise ValueError(f"labels must be unique; got {quoted(selection)}.")
     return selection
 
 
