@@ -102,7 +102,8 @@ def accuracy_from_confusion(matrix, normalize=True):
              UndefinedMetricWarning)
         return 0.0
     scaled = matrix / largest  # sums of masses near the largest float stay finite
-    return float(np.trace(scaled) / scaled.sum())
+    # The diagonal's sum may round above the whole sum's: a score is never above 1.
+    return min(float(np.trace(scaled) / scaled.sum()), 1.0)
 
 
 def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
@@ -171,6 +172,7 @@ def _ratios(numerators, denominators, zero_division):
     value = np.nan if zero_division == "warn" else float(zero_division)
     result = np.divide(numerators, denominators, out=np.full(numerators.shape, value),
                        where=~undefined)
+    np.minimum(result, 1.0, out=result, where=~undefined)  # rounding never exceeds 1
     if zero_division == "warn" and undefined.any():
         result[undefined] = 0.0
         for (metric, side), missing in zip(_UNDEFINED, undefined):
@@ -189,8 +191,8 @@ def _averages(scores, weights, zero_division):
         weights = np.ones(scores.shape[1]) if weights is None else weights
         return [_average(row, weights, zero_division) for row in scores]
     if weights is None or weights.sum() == 0:
-        return scores.mean(axis=1).tolist()
-    return (scores @ weights / weights.sum()).tolist()
+        return np.minimum(scores.mean(axis=1), 1.0).tolist()
+    return np.minimum(scores @ weights / weights.sum(), 1.0).tolist()
 
 
 def _average(scores, weights, zero_division):
@@ -200,8 +202,8 @@ def _average(scores, weights, zero_division):
     scores, weights = scores[defined], weights[defined]
     total = weights.sum()
     if total == 0:
-        return float(scores.mean())
-    return float(scores @ weights / total)
+        return min(float(scores.mean()), 1.0)
+    return min(float(scores @ weights / total), 1.0)
 
 
 @validate_params()

@@ -456,34 +456,45 @@ def _aligned_frames(named_targets, columns, column_labels, labels):
     ``labels`` of 2-D targets as column positions.
 
     The first frame with named columns (``columns``: its argument name and names) gives the
-    classes; other frames must name the same set (they are reordered to it). Beside 1-D
-    labels, ``column_labels`` (``labels=``, or a classifier's ``classes_``) must be that set
-    too, and gives the order; between 2-D targets ``labels`` selects columns by name."""
+    classes; every frame whose columns are the same set (default ``0 .. C-1`` columns too,
+    beside integer names) is reordered to the first such frame's order, another set is
+    refused, and default columns beside names are read by position. Beside 1-D labels,
+    ``column_labels`` (``labels=``, or a classifier's ``classes_``) must be that set too,
+    and gives the order; between 2-D targets ``labels`` selects columns by name."""
     first, names = columns
-    if len(set(map(_hashable, names))) != len(names):
+    classes = set(map(_hashable, names))
+    if len(classes) != len(names):
         raise ValueError(f"{first} has repeated column names {quoted(names)}; each column "
                          "of a DataFrame names one class.")
-    order = names
-    any_labels = any(np.ndim(y) == 1 for y in named_targets.values()
-                     if _column_names(y) is None and not hasattr(y, "columns"))
+    frames = {name: _raw_columns(y) for name, y in named_targets.items()}
+    frames = {name: own for name, own in frames.items() if own is not None}
+    order = next(own for own in frames.values() if set(own) == classes)
+    any_labels = any(np.ndim(y) == 1 for name, y in named_targets.items()
+                     if name not in frames)
     if any_labels and column_labels is not None:
         order = _checked_column_labels(first, names, column_labels)
     raw = []
     for name, y in named_targets.items():
-        own = _column_names(y) if hasattr(y, "columns") else None
-        if hasattr(y, "columns") and own is None and y.shape[1] == len(names):
-            own = names if y is named_targets[first] else None
-        if own is not None and set(map(_hashable, own)) != set(map(_hashable, names)):
+        own = frames.get(name)
+        if own is not None and set(own) != classes and _column_names(y) is not None:
             raise ValueError(f"{name}'s columns {quoted(own)} are not the classes "
                              f"{quoted(names)} of {first}'s columns; a DataFrame's columns "
                              "name its classes, so both must name the same set.")
-        if own is not None and own != order:
+        if own is not None and set(own) == classes and own != order:
             y = _reordered(y, own, order)
         raw.append(y)
     selection = labels
     if labels is not None and not any_labels:
         selection = _selected_columns(labels, order)
     return raw, np.asarray(order), selection
+
+
+def _raw_columns(y):
+    """The column names of a 2-D frame of at least two columns (defaults included)."""
+    if getattr(y, "columns", None) is None or sp.issparse(y) or \
+            len(getattr(y, "shape", ())) != 2 or y.shape[1] < 2:
+        return None
+    return [_hashable(name) for name in y.columns]
 
 
 def _hashable(value):
@@ -540,6 +551,12 @@ def _categories(named_targets):
     return np.asarray(categories, dtype=found[0].dtype if len(found) == 1 else None)
 
 
+def _raw_dtype(y):
+    """The dtype a target was given in (a list: NumPy's reading of it)."""
+    dtype = getattr(y, "dtype", None)
+    return dtype if isinstance(dtype, np.dtype) else np.asarray(y).dtype
+
+
 def _refuse_label_rows(names, targets, raw):
     """A ``(1, n)`` row of ``n > 1`` values (``y.reshape(1, -1)``, ``np.matrix(y)``) is
     refused where it reads as a row of class labels: beside ``n`` 1-D labels, as an
@@ -553,8 +570,8 @@ def _refuse_label_rows(names, targets, raw):
     for (name, y), original in ((row, raw[names.index(row[0])]) for row in rows):
         looks_like_labels = isinstance(original, np.matrix) or y.shape[1] in lengths or (
             len(rows) == len(targets) and any(
-                isinstance(other, np.ndarray) and other.dtype.kind in "iu" and
-                not _only_zeros_and_ones(other) for _, other in rows))
+                _raw_dtype(raw[names.index(other_name)]).kind in "iu" and
+                not _only_zeros_and_ones(other) for other_name, other in rows))
         if looks_like_labels:
             raise ValueError(
                 f"{name} is a single row of shape {y.shape}, read as one instance of "
@@ -1197,7 +1214,9 @@ def check_label_list(labels, present=None):
     on any device, is read on the host."""
     if hasattr(labels, "__dlpack__") and not isinstance(labels, np.ndarray):
         labels = to_numpy(labels)
-    labels = np.asarray(labels)
+    raw, labels = labels, np.asarray(labels)
+    if labels.dtype.kind in "US" and not hasattr(raw, "dtype"):
+        _check_strings_only("labels", np.asarray(raw, dtype=object))
     if labels.ndim != 1 or labels.size == 0:
         raise ValueError("labels must be a non-empty 1-D list of class labels; got "
                          f"{quoted(labels)}.")

@@ -1,0 +1,256 @@
+"""Inputs users pass that were read wrong or refused unclearly (issue 24): DataFrame
+columns and categoricals as classes, scores that are not probabilities, bounded scores,
+one overflow rule, ``(1, n)`` rows, masked arrays, and error messages of bounded size."""
+
+import warnings
+
+import numpy as np
+import pytest
+from test_common import REGISTRY, random_targets
+
+import sklearn_confusion_ext as sce
+
+pd = pytest.importorskip("pandas")
+
+CLASSES = ["cat", "dog", "fox"]
+
+
+@pytest.fixture
+def animals():
+    rng = np.random.default_rng(3)
+    proba = rng.dirichlet(np.ones(3) * 0.5, 40)
+    y = np.array(CLASSES)[np.where(rng.random(40) < 0.8, proba.argmax(1),
+                                   rng.integers(0, 3, 40))]
+    return y, proba
+
+
+# --- 1. A DataFrame's columns are its classes ---------------------------------------------------
+
+
+def test_reordered_probability_columns_are_read_by_name(animals):
+    y, proba = animals
+    frame = pd.DataFrame(proba, columns=CLASSES)
+    expected = sce.transport_accuracy_score(y, proba)
+    reordered = frame[["fox", "cat", "dog"]]
+    assert sce.transport_accuracy_score(y, reordered) == pytest.approx(expected, rel=1e-12)
+    assert expected > 0.5
+    # the matrix follows the frame's column order, its rows named by the columns
+    matrix = sce.transport_confusion_matrix(y, reordered)
+    order = [CLASSES.index(c) for c in ["fox", "cat", "dog"]]
+    np.testing.assert_allclose(matrix,
+                               sce.transport_confusion_matrix(y, proba)[np.ix_(order, order)])
+    report = sce.transport_classification_report(y, reordered, output_dict=True)
+    assert report["fox"] == pytest.approx(
+        sce.transport_classification_report(y, proba, output_dict=True)["fox"])
+
+
+def test_labels_beside_a_frame_must_name_its_columns(animals):
+    y, proba = animals
+    frame = pd.DataFrame(proba, columns=CLASSES)[["dog", "fox", "cat"]]
+    ordered = sce.transport_confusion_matrix(y, frame, labels=CLASSES)
+    np.testing.assert_allclose(ordered, sce.transport_confusion_matrix(y, proba))
+    with pytest.raises(ValueError, match="labels .* are not the classes .* y_pred's columns"):
+        sce.transport_confusion_matrix(y, frame, labels=["cat", "dog", "emu"])
+
+
+def test_multilabel_frame_columns_name_the_report_rows():
+    rng = np.random.default_rng(0)
+    topics = ["sports", "politics", "science"]
+    y_true, y_pred = ((rng.random((30, 3)) < 0.5).astype(int) for _ in range(2))
+    frames = [pd.DataFrame(y, columns=topics) for y in (y_true, y_pred)]
+    report = sce.transport_classification_report(*frames, output_dict=True)
+    plain = sce.transport_classification_report(y_true, y_pred, output_dict=True)
+    for position, topic in enumerate(topics):
+        assert report[topic] == pytest.approx(plain[str(position)])
+    # the second frame's columns in another order are aligned to the first's
+    shuffled = frames[1][["science", "sports", "politics"]]
+    np.testing.assert_allclose(sce.transport_confusion_matrix(frames[0], shuffled),
+                               sce.transport_confusion_matrix(y_true, y_pred))
+    # labels= selects columns by name
+    np.testing.assert_allclose(
+        sce.transport_confusion_matrix(frames[0], shuffled, labels=["science", "sports"]),
+        sce.transport_confusion_matrix(y_true, y_pred, labels=[2, 0]))
+    with pytest.raises(ValueError, match="y_pred's columns"):
+        sce.transport_confusion_matrix(frames[0], shuffled.rename(columns={"science": "art"}))
+
+
+def test_default_frame_columns_keep_positions():
+    rng = np.random.default_rng(1)
+    y_true, y_pred = (rng.dirichlet(np.ones(3), 20) for _ in range(2))
+    np.testing.assert_array_equal(
+        sce.transport_confusion_matrix(pd.DataFrame(y_true), pd.DataFrame(y_pred)),
+        sce.transport_confusion_matrix(y_true, y_pred))
+
+
+# --- 2. A categorical's categories are its classes, in order -------------------------------------
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+def test_categories_give_the_classes_and_their_order(ordered):
+    levels = ["low", "medium", "high", "extreme"]  # "extreme" is never used
+    values = ["low", "high", "medium", "low", "high", "medium", "medium"]
+    predicted = ["low", "medium", "medium", "low", "high", "high", "medium"]
+    y_true, y_pred = (pd.Categorical(v, categories=levels, ordered=ordered)
+                      for v in (values, predicted))
+    expected = sce.transport_confusion_matrix(values, predicted, labels=levels)
+    np.testing.assert_array_equal(sce.transport_confusion_matrix(y_true, y_pred), expected)
+    np.testing.assert_array_equal(
+        sce.transport_confusion_matrix(pd.Series(y_true), predicted), expected)
+    report = sce.transport_classification_report(y_true, y_pred)
+    assert [line.split()[0] for line in report.splitlines()[2:6]] == levels
+
+
+def test_display_of_a_categorical_shows_its_order():
+    pytest.importorskip("matplotlib")
+    levels = ["low", "medium", "high"]
+    y = pd.Categorical(["low", "high", "medium", "high"], categories=levels, ordered=True)
+    display = sce.TransportConfusionMatrixDisplay.from_predictions(y, y)
+    assert list(display.display_labels) == levels
+
+
+# --- 3. Scores that are not probabilities; bounded scores ----------------------------------------
+
+
+@pytest.mark.parametrize("transform", [lambda p: 0.5 * p, lambda p: 100 * p,
+                                       lambda p: 1 / (1 + np.exp(-4 * (p - 0.3)))])
+@pytest.mark.parametrize("name", [name for name, entry in REGISTRY.items()
+                                  if "soft" in entry.targets
+                                  and entry.target_params == ("y_true", "y_pred")])
+def test_scores_that_are_not_probabilities_warn(name, transform):
+    rng = np.random.default_rng(0)
+    y, proba = random_targets("probabilities", rng, 30, 3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        getattr(sce, name)(y, proba, **REGISTRY[name].fixed)
+        assert not [w for w in caught if "do not sum to 1" in str(w.message)]
+        getattr(sce, name)(y, transform(proba), **REGISTRY[name].fixed)
+    assert [w for w in caught if "y_pred's rows do not sum to 1" in str(w.message)], name
+
+
+# The range of every bounded score of the registry (None: no bound on that side).
+BOUNDS = {
+    "transport_accuracy_score": (0, 1), "generalized_means_score": (0, 1),
+    "symmetric_balanced_accuracy_score": (0, 1), "correlation_distance": (0, 1),
+    "confusion_entropy": (0, 1), "balanced_accuracy_score": (0, 1),
+    "cohen_kappa_score": (-1, 1), "matthews_corrcoef": (-1, 1),
+    "generalized_means_from_confusion": (0, 1),
+    "symmetric_balanced_accuracy_from_confusion": (0, 1),
+    "correlation_distance_from_confusion": (0, 1), "confusion_entropy_from_confusion": (0, 1),
+    "accuracy_from_confusion": (0, 1), "balanced_accuracy_from_confusion": (0, 1),
+    "cohen_kappa_from_confusion": (-1, 1), "fbeta_from_confusion": (0, 1),
+    "jaccard_from_confusion": (0, 1), "matthews_corrcoef_from_confusion": (-1, 1),
+}
+# Per-class and averaged precision, recall and F of the transport and MLCM readings.
+PER_CLASS_SCORES = ("transport_precision_recall_fscore_support",)
+
+
+# Scores of _measures.py / _classic_measures.py (helper H4's files in issue 24) that still
+# round above their bound here: the cases run, and pass once those modules clip.
+NOT_YET_CLIPPED = {"generalized_means_score", "generalized_means_from_confusion",
+                   "cohen_kappa_score", "cohen_kappa_from_confusion", "matthews_corrcoef",
+                   "matthews_corrcoef_from_confusion"}
+
+
+def _bounded_cases():
+    return [pytest.param(name, kind, id=f"{name}-{kind}", marks=[pytest.mark.xfail(
+                reason="not clipped yet (issue 24, _measures.py)", strict=False)]
+                if name in NOT_YET_CLIPPED else [])
+            for name in BOUNDS for kind in REGISTRY[name].targets if kind in ("soft", "matrix")]
+
+
+@pytest.mark.parametrize("name, kind", _bounded_cases())
+def test_bounded_scores_stay_in_their_bounds(name, kind):
+    """Perfect predictions of many Dirichlet rows reach the upper bound, where rounding
+    gave 1.0000000000000002."""
+    low, high = BOUNDS[name]
+    entry = REGISTRY[name]
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        y = rng.dirichlet(np.ones(rng.integers(2, 6)), 1000)
+        if kind == "matrix":
+            inputs = {entry.target_params[0]: sce.transport_confusion_matrix(y, y)}
+        else:
+            inputs = {"y_true": y, "y_pred": y}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = getattr(sce, name)(**inputs, **entry.fixed)
+        assert low <= value <= high, (name, seed, value)
+
+
+def test_every_bounded_score_of_the_registry_is_listed():
+    scores = {name for name, entry in REGISTRY.items() if entry.returns == "score"
+              and entry.targets != ("prevalence",) and name != "f1_ranking_disorder"}
+    assert scores <= set(BOUNDS)
+
+
+@pytest.mark.parametrize("average", ["micro", "macro", "weighted"])
+@pytest.mark.parametrize("weighting", ["uniform", "true", "pred"])
+def test_averaged_precision_recall_f_never_exceed_one(average, weighting):
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        y = rng.dirichlet(np.ones(rng.integers(2, 6)), 1000)
+        scores = sce.transport_precision_recall_fscore_support(
+            y, y, average=average, weighting=weighting)[:3]
+        assert max(scores) <= 1.0, (seed, scores)
+        assert sce.transport_accuracy_score(y, y, weighting=weighting) <= 1.0
+
+
+# --- 4. One overflow rule ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("row", [[1e308, 1e308], [1.5e308, 1e308, 0]])
+def test_plan_and_matrix_refuse_the_same_overflowing_row(row):
+    other = [1] + [0] * (len(row) - 1)
+    with pytest.raises(ValueError, match="y_true has rows whose total mass overflows"):
+        sce.transport_confusion_matrix([row], [other])
+    with pytest.raises(ValueError, match="y_true_row has rows whose total mass overflows"):
+        sce.transport_plan(row, other)
+    with pytest.raises(ValueError, match="y_pred_row has rows whose total mass overflows"):
+        sce.transport_plan(other, row)
+
+
+# --- 5. (1, n) rows of labels and masked arrays --------------------------------------------------
+
+
+@pytest.mark.parametrize("as_row", [lambda y: y.reshape(1, -1), np.matrix])
+def test_a_row_of_labels_is_refused(as_row):
+    y = np.array([0, 1, 2, 1, 0, 2])
+    for y_true, y_pred, name in ((as_row(y), y, "y_true"), (y, as_row(y), "y_pred")):
+        with pytest.raises(ValueError, match=f"{name} is a single row of shape"):
+            sce.transport_confusion_matrix(y_true, y_pred)
+    with pytest.raises(ValueError, match="single row"):
+        sce.transport_confusion_matrix(as_row(y), as_row(y))
+
+
+def test_one_instance_of_soft_labels_stays_one_instance():
+    row = np.array([[0.2, 0.5, 0.3]])
+    np.testing.assert_allclose(sce.transport_confusion_matrix(row, row),
+                               np.diag([0.2, 0.5, 0.3]))
+
+
+def test_masked_arrays_are_refused_unless_nothing_is_masked():
+    y = np.array([0, 1, 2, 1])
+    masked = np.ma.masked_array(y, mask=[0, 0, 1, 0])
+    with pytest.raises(ValueError, match="y_pred is a masked array with 1 masked"):
+        sce.transport_confusion_matrix(y, masked)
+    np.testing.assert_array_equal(
+        sce.transport_confusion_matrix(y, np.ma.masked_array(y)),
+        sce.transport_confusion_matrix(y, y))
+
+
+# --- 6, 7. Messages of bounded size that name the argument ---------------------------------------
+
+
+def test_huge_labels_are_quoted_briefly():
+    with pytest.raises(ValueError) as error:
+        sce.transport_confusion_matrix([0, 1], [1, 0], labels=np.arange(10 ** 5) + 5)
+    assert "labels" in str(error.value) and len(str(error.value)) < 2000
+    with pytest.raises((ValueError, TypeError)) as error:
+        sce.transport_confusion_matrix([0, 1], [1, 0], normalize=list(range(10 ** 5)))
+    assert "normalize" in str(error.value) and len(str(error.value)) < 2000
+
+
+@pytest.mark.parametrize("labels", [["a", None], ["a", 1.5, "b"]])
+def test_unsortable_labels_name_the_argument(labels):
+    with pytest.raises(ValueError, match="labels"):
+        sce.transport_confusion_matrix(["a", "b"], ["b", "a"], labels=labels)
