@@ -13,7 +13,7 @@ import numpy as np
 
 from ._core.confusion import class_counts
 from ._core.params import validate_params
-from ._core.validation import check_confusion_matrix
+from ._core.validation import check_confusion_matrix, check_counted
 from ._scores import binary_matrix
 from ._transport import transport_confusion
 
@@ -415,8 +415,10 @@ def confusion_entropy(y_true, y_pred, *, labels=None, sample_weight=None,
 
 
 def _confusion(y_true, y_pred, labels, sample_weight, weighting):
-    return transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
-                               sample_weight=sample_weight, empty="null_class")
+    confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
+                                    sample_weight=sample_weight, empty="null_class")
+    check_counted(confusion.selected(), labels, sample_weight)
+    return confusion
 
 
 def _binary_cells(matrix):

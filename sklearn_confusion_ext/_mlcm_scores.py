@@ -10,6 +10,7 @@ from ._core.params import validate_params
 from ._mlcm import _MLCM_METHODS, mlcm_confusion
 from ._resampling import report_intervals
 from ._scores import (
+    check_target_names,
     classification_report_from_confusion,
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
@@ -175,6 +176,7 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
     >>> [round(report["1"][key], 3) for key in ("recall", "recall_low", "recall_high")]
     [0.5, 0.316, 0.7]
     """
+    check_target_names(target_names, labels)
     confusion = mlcm_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight,
                                method=method)
     intervals = None

@@ -13,7 +13,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from ._core.arrays import to_numpy
 from ._core.confusion import Confusion, class_counts
-from ._core.params import validate_params
+from ._core.params import quoted, validate_params
 from ._core.user_warnings import warn
 from ._core.validation import (
     check_column_selection,
@@ -424,6 +424,23 @@ def _with_intervals(report, low, high):
                 result[name].update({f"{key}_low": float(row_low[j]),
                                      f"{key}_high": float(row_high[j])})
     return result
+
+
+def check_target_names(target_names, labels):
+    """``target_names`` of a report, checked before any matrix is built: a 1-D list of
+    distinct names that are not a summary row's; with ``labels=`` given, one name per label
+    (and optionally a last one for the "none" class). Its length against the classes found
+    in the data is checked once they are known."""
+    if target_names is None:
+        return
+    if isinstance(target_names, (str, bytes)) or np.ndim(target_names) != 1:
+        raise ValueError(f"target_names must be a 1-D list of class names; got "
+                         f"{quoted(target_names)}.")
+    names = [str(name) for name in target_names]
+    _check_row_names(names, "target_names")
+    if labels is not None and len(names) not in (len(labels), len(labels) + 1):
+        raise ValueError(f"target_names has {len(names)} names but labels selects "
+                         f"{len(labels)} classes; pass one name per class.")
 
 
 def _check_row_names(names, source):

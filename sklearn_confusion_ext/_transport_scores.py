@@ -14,6 +14,7 @@ from ._resampling import report_intervals
 from ._scores import (
     accuracy_from_confusion,
     binary_matrix,
+    check_target_names,
     classification_report_from_confusion,
     confusion_for_labels,
     multilabel_counts_from_confusion,
@@ -248,6 +249,7 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     >>> round(report["accuracy_low"], 3), round(report["accuracy_high"], 3)
     (0.575, 0.742)
     """
+    check_target_names(target_names, labels)
     full = transport_confusion(y_true, y_pred, labels=None, weighting=weighting,
                                sample_weight=sample_weight, empty=empty, column_labels=labels)
     confusion, class_names = confusion_for_labels(full, labels)

@@ -254,3 +254,64 @@ def test_huge_labels_are_quoted_briefly():
 def test_unsortable_labels_name_the_argument(labels):
     with pytest.raises(ValueError, match="labels"):
         sce.transport_confusion_matrix(["a", "b"], ["b", "a"], labels=labels)
+
+
+def test_report_digits_are_bounded():
+    for report in (sce.transport_classification_report, sce.mlcm_classification_report):
+        with pytest.raises(ValueError, match="'digits' parameter .* in \\[0, 17\\]"):
+            report([0, 1, 1], [0, 1, 0], digits=10 ** 6)
+        assert "0.66666666666666663" in report([0, 1, 1], [0, 1, 0], digits=17)
+
+
+@pytest.mark.parametrize("target_names, match", [
+    ([["a", "b"]], "target_names must be a 1-D list"),
+    (["a", "a"], "target_names repeat"),
+    (["a", "b", "c", "d"], "target_names has 4 names but labels selects 2"),
+])
+def test_target_names_are_checked_before_the_matrix(target_names, match):
+    """Bad targets (NaN labels) would be refused while building: target_names first."""
+    for report in (sce.transport_classification_report, sce.mlcm_classification_report):
+        with pytest.raises(ValueError, match=match):
+            report([0, 1, np.nan], [0, 1, 0], labels=[0, 1], target_names=target_names)
+
+
+MATRIX_FUNCTIONS = [name for name, entry in REGISTRY.items() if entry.targets == ("matrix",)]
+
+
+@pytest.mark.parametrize("name", MATRIX_FUNCTIONS)
+def test_ragged_and_sparse_matrices(name):
+    import scipy.sparse as sp
+    from test_common import minimal_keywords
+
+    entry = REGISTRY[name]
+    keywords = minimal_keywords(name)
+    argument = entry.target_params[0]
+    matrix = np.asarray(keywords[argument])
+    ragged = [list(row) for row in matrix.tolist()]
+    ragged[-1] = ragged[-1][:-1]
+    with pytest.raises(ValueError, match=f"{argument} must be a square matrix; its rows"):
+        getattr(sce, name)(**{**keywords, argument: ragged})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dense = getattr(sce, name)(**keywords)
+        sparse = getattr(sce, name)(**{**keywords, argument: sp.csr_array(matrix)})
+    from test_common import assert_same
+
+    assert_same(sparse, dense)
+
+
+@pytest.mark.parametrize("name", [name for name, entry in REGISTRY.items()
+                                  if entry.returns == "score" and entry.sample_weight])
+def test_an_empty_selection_names_labels_or_sample_weight(name):
+    y_true, y_pred = [0, 1, 2, 1], [1, 0, 1, 0]
+    for keywords, argument in (({"sample_weight": [0, 0, 0, 0]}, "sample_weight"),
+                               ({"labels": [2]}, "labels")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                value = getattr(sce, name)(y_true, y_pred, **keywords)
+            except ValueError as error:
+                assert argument in str(error), (name, str(error))
+                assert "matrix is all zeros" not in str(error)
+            else:
+                assert np.isfinite(value), (name, keywords, value)

@@ -483,7 +483,9 @@ BETA = [Interval(Real, 0, None)]
 ZERO_DIVISION = [Options("warn"), Options(0.0, 1.0), NaN()]
 INCLUDE_NONE = [Options("auto"), BOOLEAN]
 AVERAGES = ("micro", "macro", "weighted")
-REPORT = {"target_names": [None, ARRAY], "digits": [NON_NEGATIVE_INT],
+# Digits of a report: float64 holds 17 significant digits; more only pads the text.
+REPORT_DIGITS = Interval(Integral, 0, 17)
+REPORT = {"target_names": [None, ARRAY], "digits": [REPORT_DIGITS],
           "output_dict": [BOOLEAN], "zero_division": ZERO_DIVISION,
           "include_none": INCLUDE_NONE}
 # The keywords of every TCM builder, and of every MLCM one.

@@ -219,7 +219,13 @@ def check_confusion_matrix(matrix, name="confusion", *, min_classes=1, nonzero=F
     integer_advice : str, default=None
         If given, fractional counts are rejected with this text appended.
     """
-    matrix = np.asarray(matrix)
+    if sp.issparse(matrix):  # a confusion matrix is small: read densely
+        matrix = _checked_csr(name, matrix).toarray()
+    try:
+        matrix = np.asarray(matrix)
+    except ValueError:  # NumPy refuses ragged nested lists
+        raise ValueError(f"{name} must be a square matrix; its rows have different "
+                         "lengths.") from None
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < min_classes:
         raise ValueError(f"{name} must be a square matrix with at least {min_classes} "
                          f"class(es); got shape {matrix.shape}.")
@@ -233,6 +239,22 @@ def check_confusion_matrix(matrix, name="confusion", *, min_classes=1, nonzero=F
     if nonzero and matrix.sum() == 0:
         raise ValueError(f"{name} is all zeros; at least one counted element is needed.")
     return matrix
+
+
+def check_counted(matrix, labels=None, sample_weight=None):
+    """Raise ``ValueError`` naming ``sample_weight`` or ``labels`` when the confusion matrix
+    a measure reads off ``(y_true, y_pred)`` is all zeros (a function of targets has no
+    ``matrix`` argument to name)."""
+    if np.sum(matrix) > 0:
+        return
+    if sample_weight is not None and not np.any(np.asarray(sample_weight)):
+        cause = "sample_weight is all zeros"
+    elif labels is not None:
+        cause = f"labels {quoted(labels)} selects classes where no instance is counted"
+    else:
+        cause = "no instance is counted"
+    raise ValueError(f"The confusion matrix of y_true and y_pred is all zeros: {cause}; "
+                     "the measure needs at least one counted instance.")
 
 
 def check_class_names(labels, n_classes, name="labels"):
