@@ -34,11 +34,9 @@ def test_reordered_probability_columns_are_read_by_name(animals):
     reordered = frame[["fox", "cat", "dog"]]
     assert sce.transport_accuracy_score(y, reordered) == pytest.approx(expected, rel=1e-12)
     assert expected > 0.5
-    # the matrix follows the frame's column order, its rows named by the columns
-    matrix = sce.transport_confusion_matrix(y, reordered)
-    order = [CLASSES.index(c) for c in ["fox", "cat", "dog"]]
-    np.testing.assert_allclose(matrix,
-                               sce.transport_confusion_matrix(y, proba)[np.ix_(order, order)])
+    # the classes are sorted as labels are, whatever the order of the columns
+    np.testing.assert_allclose(sce.transport_confusion_matrix(y, reordered),
+                               sce.transport_confusion_matrix(y, proba), rtol=1e-12)
     report = sce.transport_classification_report(y, reordered, output_dict=True)
     assert report["fox"] == pytest.approx(
         sce.transport_classification_report(y, proba, output_dict=True)["fox"])
@@ -62,10 +60,12 @@ def test_multilabel_frame_columns_name_the_report_rows():
     plain = sce.transport_classification_report(y_true, y_pred, output_dict=True)
     for position, topic in enumerate(topics):
         assert report[topic] == pytest.approx(plain[str(position)])
-    # the second frame's columns in another order are aligned to the first's
+    # columns in any order are aligned by name; the classes are sorted, as labels are
     shuffled = frames[1][["science", "sports", "politics"]]
+    by_name = [topics.index(topic) for topic in sorted(topics)]
     np.testing.assert_allclose(sce.transport_confusion_matrix(frames[0], shuffled),
-                               sce.transport_confusion_matrix(y_true, y_pred))
+                               sce.transport_confusion_matrix(y_true[:, by_name],
+                                                              y_pred[:, by_name]))
     # labels= selects columns by name
     np.testing.assert_allclose(
         sce.transport_confusion_matrix(frames[0], shuffled, labels=["science", "sports"]),
@@ -315,3 +315,19 @@ def test_an_empty_selection_names_labels_or_sample_weight(name):
                 assert "matrix is all zeros" not in str(error)
             else:
                 assert np.isfinite(value), (name, keywords, value)
+
+
+def _keys_with(parameter):
+    from sklearn_confusion_ext._core.params import PARAMETERS
+
+    return [key for key, declaration in PARAMETERS.items() if parameter in declaration
+            and key not in ("report",)]
+
+
+@pytest.mark.parametrize("prior", [["a", "b"], [[1.0, 2.0], [3.0]]])
+@pytest.mark.parametrize("key", _keys_with("prior"))
+def test_priors_that_are_not_numbers_name_the_argument(key, prior):
+    from test_common import call
+
+    with pytest.raises(ValueError, match="'prior' parameter"):
+        call(key, prior=prior)

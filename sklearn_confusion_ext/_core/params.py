@@ -229,6 +229,27 @@ class ArrayLike(Constraint):
         return [1.5]
 
 
+class NumberArray(Constraint):
+    """An array-like of numbers (a prior): strings or ragged rows are no value."""
+
+    def is_satisfied_by(self, value):
+        if not ArrayLike().is_satisfied_by(value) or sp.issparse(value):
+            return False
+        try:
+            return np.asarray(value).dtype.kind in "biuf"
+        except (ValueError, TypeError):
+            return False
+
+    def accepts_type(self, value):
+        return ArrayLike().is_satisfied_by(value)
+
+    def __str__(self):
+        return "an array-like of numbers"
+
+    def invalid_values(self):
+        return [["a", "b"]]
+
+
 class FigureSize(Constraint):
     """A figure size in inches: two finite positive numbers (a tuple, a list, an array)."""
 
@@ -657,7 +678,7 @@ PARAMETERS = {
         "verdict": [ARRAY], "method": CORRECTION, "alpha": [PROBABILITY_LEVEL]},
     "dirichlet_posterior": {
         "confusion": [ARRAY],
-        "prior": [Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, ARRAY],
+        "prior": [Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, NumberArray()],
         **ROW_NAMES},
     "ConfusionPosterior": {"alpha": [ARRAY], **ROW_NAMES},
     "ConfusionPosterior.credible_interval": {
@@ -674,7 +695,8 @@ PARAMETERS = {
         **TARGETS, **UNCERTAINTY,
         "method": [Options("percentile", "basic", "bca", "bayesian", "analytic")],
         "n_jobs": PARALLEL["n_jobs"],
-        "prior": [None, Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, ARRAY]},
+        "prior": [None, Interval(Real, 0, None, closed="neither"), PRIOR_NAMES,
+                  NumberArray()]},
     "compare_scores": {
         "y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY], **UNCERTAINTY,
         "score": [None, str, CALLABLE],
@@ -743,7 +765,7 @@ PARAMETERS = {
     "PosteriorIntervalDisplay.from_confusion": {
         "confusion": [ARRAY],
         "prior": [Interval(Real, 0, None, closed="neither"), Options("uniform", "perks"),
-                  ARRAY],
+                  NumberArray()],
         "level": [PROBABILITY_LEVEL], "method": [Options("hpd", "equal-tailed")],
         "display_labels": [None, ARRAY], "rows": [Options("auto"), ARRAY], **PANELS_AX,
         **FIGSIZE},
@@ -753,7 +775,7 @@ PARAMETERS = {
                                 "row_labels": [None, ARRAY]},
     **{f"PosteriorSimplexDisplay.{method}": {
         **inputs,
-        "prior": [Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, ARRAY],
+        "prior": [Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, NumberArray()],
         "rows": [Options("auto"), ARRAY], "classes": [None, ARRAY],
         "display_labels": [None, ARRAY], "levels": [ARRAY], **PANELS_AX, **FIGSIZE}
        for method, inputs in (

@@ -474,15 +474,17 @@ def _column_names(y):
 
 
 def _aligned_frames(named_targets, columns, column_labels, labels):
-    """The targets with every frame's columns in one order, the class of each column, and
+    """The targets with every frame's columns in the order of the classes, the classes, and
     ``labels`` of 2-D targets as column positions.
 
-    The first frame with named columns (``columns``: its argument name and names) gives the
-    classes; every frame whose columns are the same set (default ``0 .. C-1`` columns too,
-    beside integer names) is reordered to the first such frame's order, another set is
-    refused, and default columns beside names are read by position. Beside 1-D labels,
-    ``column_labels`` (``labels=``, or a classifier's ``classes_``) must be that set too,
-    and gives the order; between 2-D targets ``labels`` selects columns by name."""
+    The first frame with named columns (``columns``: its argument name and names) names the
+    classes, sorted as 1-D labels are (in the frame's order where names of different types
+    do not sort); beside 1-D labels, ``column_labels`` (``labels=``, or a classifier's
+    ``classes_``) must name the same set, and gives the order. Every frame whose columns
+    are that set (default ``0 .. C-1`` columns beside integer names too) is reordered by
+    name; another set of names is refused; other 2-D targets (arrays, frames with default
+    columns) are read by position, in the first frame's order. Between 2-D targets,
+    ``labels`` selects columns by name."""
     first, names = columns
     classes = set(map(_hashable, names))
     if len(classes) != len(names):
@@ -490,11 +492,15 @@ def _aligned_frames(named_targets, columns, column_labels, labels):
                          "of a DataFrame names one class.")
     frames = {name: _raw_columns(y) for name, y in named_targets.items()}
     frames = {name: own for name, own in frames.items() if own is not None}
-    order = next(own for own in frames.values() if set(own) == classes)
     any_labels = any(np.ndim(y) == 1 for name, y in named_targets.items()
                      if name not in frames)
     if any_labels and column_labels is not None:
         order = _checked_column_labels(first, names, column_labels)
+    else:
+        try:
+            order = sorted(names)
+        except TypeError:
+            order = names
     raw = []
     for name, y in named_targets.items():
         own = frames.get(name)
@@ -502,7 +508,9 @@ def _aligned_frames(named_targets, columns, column_labels, labels):
             raise ValueError(f"{name}'s columns {quoted(own)} are not the classes "
                              f"{quoted(names)} of {first}'s columns; a DataFrame's columns "
                              "name its classes, so both must name the same set.")
-        if own is not None and set(own) == classes and own != order:
+        if own is None or set(own) != classes:  # by position, in the first frame's order
+            own = names if np.ndim(y) == 2 and np.shape(y)[1] == len(names) else order
+        if own != order:
             y = _reordered(y, own, order)
         raw.append(y)
     selection = labels
@@ -544,10 +552,14 @@ def _selected_columns(labels, names):
     return np.array([position[_hashable(label)] for label in listed])
 
 
-def _reordered(frame, own, order):
-    """The columns of ``frame`` (named ``own``) as a NumPy array in the order ``order``."""
+def _reordered(y, own, order):
+    """The columns of a 2-D target (named ``own``) in the order ``order``: a NumPy array
+    (a sparse one stays sparse)."""
     position = {_hashable(name): i for i, name in enumerate(own)}
-    return _numpy_of_nullable("frame", frame)[:, [position[_hashable(n)] for n in order]]
+    columns = [position[_hashable(name)] for name in order]
+    if sp.issparse(y):
+        return sp.csr_array(y)[:, columns]
+    return _numpy_of_nullable("frame", y)[:, columns]
 
 
 def _categories(named_targets):
