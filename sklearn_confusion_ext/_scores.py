@@ -8,6 +8,8 @@ asked for with ``labels=`` are kept, as :mod:`sklearn.metrics` does.
 """
 
 
+from collections import Counter
+
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -447,7 +449,7 @@ def _check_row_names(names, source):
     """The report is keyed by row name: a repeated name, or one of the summary rows' names,
     would silently hide a class."""
     taken = {"accuracy", "micro avg", "macro avg", "weighted avg"}
-    repeated = sorted({name for name in names if names.count(name) > 1})
+    repeated = sorted(name for name, count in Counter(names).items() if count > 1)
     clashing = sorted(taken.intersection(names))
     if repeated or clashing:
         problem = (f"repeat {repeated}" if repeated else

@@ -32,6 +32,9 @@ from hypothesis import strategies as st
 from test_common import (
     REGISTRY,
     SAMPLE_KINDS,
+    assert_same,
+    call,
+    call_on,
     cases,
     minimal_keywords,
     random_targets,
@@ -40,6 +43,7 @@ from test_common import (
 )
 
 import sklearn_confusion_ext as sce
+from sklearn_confusion_ext._core.params import PARAMETERS
 
 pd = pytest.importorskip("pandas")
 
@@ -561,3 +565,140 @@ def test_totals_beyond_float64_are_refused(name, kind, keywords):
                             named=REGISTRY[name].target_params)
     if status == "answered":
         assert_finite(name, value)
+
+
+# --- Array kinds (issue 24) -------------------------------------------------------------------
+# Every function of sample targets reads each kind of array as the NumPy array it holds, or
+# refuses it naming the argument. A DataFrame's column names are classes (sorted as labels
+# are, the columns aligned by name); a categorical's categories are classes, in their order.
+
+
+def _read_only(y):
+    y = np.array(y)
+    y.flags.writeable = False
+    return y
+
+
+def _polars(y):
+    pl = pytest.importorskip("polars")
+    if y.ndim == 1:
+        return pl.Series("y", y)
+    return pl.DataFrame(y, schema=[f"column_{j}" for j in range(y.shape[1])], orient="row")
+
+
+def _xarray(y):
+    xr = pytest.importorskip("xarray")
+    return xr.DataArray(y)
+
+
+def _class_named_columns(y):
+    """2-D: a DataFrame whose columns name their class, in a shuffled order; 1-D: a Series."""
+    if y.ndim == 1:
+        return pd.Series(y, index=np.arange(len(y))[::-1])
+    columns = np.roll(np.arange(y.shape[1]), 2)
+    return pd.DataFrame(y[:, columns], columns=columns)
+
+
+# Each: the wrapped array, read as the NumPy array it wraps.
+ARRAY_KINDS = {
+    "read-only": _read_only,
+    "big-endian": lambda y: y.astype(y.dtype.newbyteorder(">")),
+    "masked, nothing masked": np.ma.masked_array,
+    "polars": _polars,
+    "xarray": _xarray,
+    "pandas, class-named columns": _class_named_columns,
+}
+
+
+@pytest.mark.parametrize("array_kind", sorted(ARRAY_KINDS))
+@pytest.mark.parametrize("name, kind", sample_cases())
+def test_array_kinds_give_the_numpy_result(name, kind, array_kind):
+    inputs = valid_inputs(name, kind)
+    wrapped = {key: ARRAY_KINDS[array_kind](value) for key, value in inputs.items()}
+    assert_same(call_on(name, wrapped), call_on(name, inputs))
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+@pytest.mark.parametrize("name, kind", cases(kinds=("labels",)) + [
+    case for case in sample_cases() if case.values[1] == "probabilities"])
+def test_categoricals_with_unused_categories(name, kind, ordered):
+    """Labels: the categories, in their order, are the classes (as ``labels=`` would
+    give them, unused ones included); beside unnamed scores, the columns stay sorted."""
+    inputs = valid_inputs(name, kind)
+    labels = [value for value in inputs.values() if value.ndim == 1]
+    categories = list(np.unique(np.concatenate(labels))[::-1]) + [N_CLASSES + 10]
+    wrapped = {key: pd.Categorical(value, categories=categories, ordered=ordered)
+               if value.ndim == 1 else value for key, value in inputs.items()}
+    if kind == "probabilities":
+        assert_same(call_on(name, wrapped), call_on(name, inputs))
+    elif REGISTRY[name].labels:
+        assert_same(call_on(name, wrapped), call_on(name, inputs, labels=categories))
+
+
+@pytest.mark.parametrize("name, kind", [case for case in cases(kinds=("labels",))
+                                        if len(REGISTRY[case.values[0]].target_params) > 1])
+def test_a_row_of_labels_is_refused_naming_it(name, kind):
+    inputs = valid_inputs(name, kind)
+    first = REGISTRY[name].target_params[0]
+    for row in (inputs[first].reshape(1, -1), np.matrix(inputs[first])):
+        assert_refused(name, {**inputs, first: row}, named=(first,))
+
+
+@pytest.mark.parametrize("name, kind", sample_cases())
+def test_masked_entries_are_refused_naming_the_argument(name, kind):
+    inputs = valid_inputs(name, kind)
+    last = last_target(name)
+    mask = np.zeros(np.shape(inputs[last]), dtype=bool)
+    mask.flat[3] = True
+    assert_refused(name, {**inputs, last: np.ma.masked_array(inputs[last], mask=mask)},
+                   named=(last,))
+
+
+HUGE_VALUES = {
+    "labels=": lambda inputs: {"labels": np.arange(10 ** 5) + 10 ** 6},
+    "a huge target": lambda inputs: {
+        key: np.asarray(["x" * 1000] * 10 ** 4 if np.ndim(value) == 1 else value)
+        for key, value in inputs.items()},
+    "sample_weight of the wrong length": lambda inputs: {"sample_weight": np.ones(10 ** 5)},
+}
+
+
+@pytest.mark.parametrize("huge", sorted(HUGE_VALUES))
+@pytest.mark.parametrize("name, kind", sample_cases())
+def test_messages_on_huge_inputs_stay_short(name, kind, huge):
+    """A message quotes at most a few hundred characters of any value (params.quoted)."""
+    entry = REGISTRY[name]
+    if huge == "labels=" and not entry.labels or \
+            huge.startswith("sample_weight") and not entry.sample_weight:
+        return
+    inputs = valid_inputs(name, kind)
+    hostile = {**inputs, **HUGE_VALUES[huge](inputs)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            getattr(sce, name)(**{**entry.fixed, **hostile})
+        except (ValueError, TypeError) as error:
+            assert len(str(error)) < 2000, (name, len(str(error)), str(error)[:300])
+
+
+# Messages raised outside the validation layer that still quote a whole value (the Displays'
+# ``ax`` check, prevalence_ranking_breaks' ``row_order``): to route through params.quoted.
+QUOTES_WHOLE_VALUES = {"prevalence_ranking_breaks", "PosteriorIntervalDisplay.from_confusion",
+                       "PosteriorIntervalDisplay.plot", "PosteriorSimplexDisplay.from_confusion",
+                       "PosteriorSimplexDisplay.from_predictions", "PosteriorSimplexDisplay.plot",
+                       "RankingComparisonDisplay.from_matrices_pairwise",
+                       "RankingComparisonDisplay.from_matrices", "RankingComparisonDisplay.plot"}
+
+
+@pytest.mark.parametrize("key", [
+    pytest.param(key, marks=[pytest.mark.xfail(reason="quotes a whole value", strict=False)]
+                 if key in QUOTES_WHOLE_VALUES else []) for key in PARAMETERS if key != "report"])
+def test_messages_of_declared_parameters_stay_short(key):
+    """Every declared parameter given a huge list of strings: a short message."""
+    for parameter in PARAMETERS[key]:
+        try:
+            call(key, **{parameter: ["label" * 20] * 10 ** 4})
+        except (ValueError, TypeError) as error:
+            assert len(str(error)) < 2000, (key, parameter, str(error)[:300])
+        except Exception:  # noqa: BLE001 (other failures are other tests' business)
+            pass
