@@ -82,19 +82,24 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
         (n_samples, n_classes), or 2-D non-negative soft labels (rows of any
         positive norm). Dask arrays and dataframe columns are reduced block by
         block; PyTorch, CuPy and other array-API arrays are computed on their
-        device (user guide, "Scaling out").
+        device (user guide, "Scaling out"). A categorical's categories are its
+        classes, in their order (unused ones too); a DataFrame's column names
+        are its classes (sorted, columns aligned by name). Masked arrays with
+        masked entries and ``(1, n)`` rows of labels are refused.
     y_pred : array-like or sparse matrix
         Predictions: of the same kind and shape as ``y_true``, or, beside 1-D
         labels, a 2-D (n_samples, n_classes) array of probabilities or scores
-        (a classifier's ``predict_proba``), as if the labels were one-hot rows.
+        (a classifier's ``predict_proba``), as if the labels were one-hot rows;
+        rows that do not sum to 1 there warn, as
+        :func:`sklearn.metrics.log_loss` does.
     labels : array-like, default=None
         1-D targets: the class labels to show, in that order (as in
         :func:`sklearn.metrics.confusion_matrix`). 1-D labels beside 2-D scores:
         the class label of each column, in order (default: the sorted labels,
         as a classifier's ``classes_``; needed when ``y_true`` lacks a class).
-        2-D targets: integer column indices; the full matrix is computed, then
-        those rows and columns are kept in that order, with the "none" class
-        last.
+        2-D targets: integer column indices (column names of DataFrames with
+        named columns); the full matrix is computed, then those rows and
+        columns are kept in that order, with the "none" class last.
     weighting : {"uniform", "true", "pred"} or callable, default="uniform"
         Weight ``lambda`` of each instance's plan (Section III-F): 1, the label
         norm ``|y|_1`` or the prediction norm ``|y_hat|_1``. A callable
@@ -271,9 +276,11 @@ def transport_plan(y_true_row, y_pred_row):
     Parameters
     ----------
     y_true_row : array-like of shape (n_classes,)
-        Non-negative label masses, not all zero.
+        Non-negative finite label masses, not all zero, whose total stays within
+        float64 (the rule of :func:`transport_confusion_matrix`'s rows: a larger
+        total is refused).
     y_pred_row : array-like of shape (n_classes,)
-        Non-negative predicted masses, not all zero.
+        Non-negative predicted masses, not all zero, as ``y_true_row``.
 
     Returns
     -------
