@@ -1386,6 +1386,10 @@ def check_label_list(labels, present=None):
             f"but the targets hold {present.dtype.kind in 'USO' and 'strings' or 'numbers'}."
         )
     if labels.dtype.kind == "O":
+        missing = [value for value in labels.tolist() if value is None or _is_missing(value)]
+        if missing:
+            raise ValueError(f"labels holds a missing value ({quoted(missing[0])}), which is "
+                             "no class label; list the classes to report.")
         _check_object_labels("labels", labels)
     try:
         unique, counts = np.unique(labels, return_counts=True)
