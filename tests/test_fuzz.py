@@ -619,7 +619,8 @@ def test_array_kinds_give_the_numpy_result(name, kind, array_kind):
 
 
 @pytest.mark.parametrize("ordered", [True, False])
-@pytest.mark.parametrize("name, kind", cases(kinds=("labels",)) + [
+@pytest.mark.parametrize("name, kind", cases(lambda name, entry: entry.labels,
+                                             kinds=("labels",)) + [
     case for case in sample_cases() if case.values[1] == "probabilities"])
 def test_categoricals_with_unused_categories(name, kind, ordered):
     """Labels: the categories, in their order, are the classes (as ``labels=`` would
@@ -629,10 +630,8 @@ def test_categoricals_with_unused_categories(name, kind, ordered):
     categories = list(np.unique(np.concatenate(labels))[::-1]) + [N_CLASSES + 10]
     wrapped = {key: pd.Categorical(value, categories=categories, ordered=ordered)
                if value.ndim == 1 else value for key, value in inputs.items()}
-    if kind == "probabilities":
-        assert_same(call_on(name, wrapped), call_on(name, inputs))
-    elif REGISTRY[name].labels:
-        assert_same(call_on(name, wrapped), call_on(name, inputs, labels=categories))
+    expected = {} if kind == "probabilities" else {"labels": categories}
+    assert_same(call_on(name, wrapped), call_on(name, inputs, **expected))
 
 
 @pytest.mark.parametrize("name, kind", [case for case in cases(kinds=("labels",))
