@@ -51,6 +51,16 @@ def test_labels_beside_a_frame_must_name_its_columns(animals):
         sce.transport_confusion_matrix(y, frame, labels=["cat", "dog", "emu"])
 
 
+@pytest.mark.parametrize("columns, match", [
+    ([5, 7, 9], "column names of y_pred .* labels holds numbers"),
+    (["cat", "dog", "emu"], "y_true holds class labels \\['fox'\\] that are not in"),
+])
+def test_frame_columns_that_do_not_name_the_labels_are_refused(animals, columns, match):
+    y, proba = animals
+    with pytest.raises(ValueError, match=match):
+        sce.transport_confusion_matrix(y, pd.DataFrame(proba, columns=columns))
+
+
 def test_multilabel_frame_columns_name_the_report_rows():
     rng = np.random.default_rng(0)
     topics = ["sports", "politics", "science"]

@@ -429,6 +429,7 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
     columns = _frame_columns(named_targets)
     column_selection = labels
     if columns is not None:
+        frame_name = columns[0]
         column_labels = labels if labels is not None else column_labels
         raw, columns, column_selection = _aligned_frames(named_targets, columns,
                                                          column_labels, labels)
@@ -437,10 +438,16 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
     _refuse_label_rows(names, targets, raw)
     dims = {y.ndim for y in targets}
     if len(dims) > 1:
-        if columns is not None:
-            labels = columns
-        return _labels_beside_scores(names, targets, labels if labels is not None
-                                     else column_labels, defer_value_checks)
+        if columns is None:
+            return _labels_beside_scores(names, targets, labels if labels is not None
+                                         else column_labels, defer_value_checks)
+        try:
+            return _labels_beside_scores(names, targets, columns, defer_value_checks)
+        except ValueError as error:  # the "labels" there are the frame's column names
+            if not str(error).startswith("labels "):
+                raise
+            raise ValueError(f"The column names of {frame_name} (its classes) do not fit the "
+                             f"class labels beside it: {error}") from None
     if dims == {1}:
         return _encode_labels(names, targets, labels, one_hot, count_pairs, categories)
     return _check_matrix_targets(names, targets, column_selection, defer_value_checks,
