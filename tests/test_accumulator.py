@@ -1,5 +1,6 @@
 """Streaming accumulation equals the one-shot functions."""
 
+import functools
 import pickle
 import warnings
 
@@ -217,19 +218,68 @@ def _row_count(y_true, y_pred):
     return np.ones(y_true.shape[0])
 
 
-def test_merge_tells_weighting_callables_apart():
-    import functools
-    import pickle
+class _Scaled:
+    """A callable weighting object of a module-level class: it pickles by value."""
 
-    first = ConfusionAccumulator("transport", weighting=lambda t, p: np.ones(t.shape[0]))
-    second = ConfusionAccumulator("transport", weighting=lambda t, p: 2 * np.ones(t.shape[0]))
-    with pytest.raises(ValueError, match="same kind and parameters"):
-        first.merge(second)
-    shared = functools.partial(_row_count)
-    ConfusionAccumulator("transport", weighting=shared).merge(
-        ConfusionAccumulator("transport", weighting=functools.partial(_row_count)))
-    module_level = ConfusionAccumulator("transport", weighting=_row_count)
-    module_level.merge(pickle.loads(pickle.dumps(module_level)))  # a worker's copy
+    def __init__(self, scale):
+        self.scale = scale
+
+    def __call__(self, y_true, y_pred):
+        return self.scale * np.ones(y_true.shape[0])
+
+    def weight(self, y_true, y_pred, scale=None):
+        return self(y_true, y_pred) * (1.0 if scale is None else float(np.sum(scale)))
+
+
+def _scaled(y_true, y_pred, scale=1.0):
+    return np.sum(scale) * np.ones(y_true.shape[0])
+
+
+# Weightings written in every way a user writes one, each beside one that differs.
+WEIGHTINGS = {
+    "module function": (lambda: _row_count, lambda: _scaled),
+    "lambda": (lambda: (lambda t, p: np.ones(t.shape[0])),
+               lambda: (lambda t, p: np.ones(t.shape[0]))),
+    "callable object": (lambda: _Scaled(1.0), lambda: _Scaled(100.0)),
+    "bound method": (lambda: _Scaled(1.0).weight, lambda: _Scaled(100.0).weight),
+    "partial with an array": (lambda: functools.partial(_scaled, scale=np.ones(2)),
+                              lambda: functools.partial(_scaled, scale=np.full(2, 3.0))),
+    "bound partial": (lambda: functools.partial(_Scaled(2.0).weight, scale=[1, 2]),
+                      lambda: functools.partial(_Scaled(2.0).weight, scale=[1, 3])),
+}
+
+
+@pytest.mark.parametrize("form", WEIGHTINGS)
+def test_pickled_copies_merge_and_different_weightings_never_do(rng, form):
+    cloudpickle = pytest.importorskip("cloudpickle")
+    y_true, y_pred = random_targets(rng, "soft", 40)
+    same, other = WEIGHTINGS[form]
+    weighting = same()
+    accumulator = ConfusionAccumulator("transport", weighting=weighting)
+    accumulator.update(y_true[:25], y_pred[:25])
+    dumps = [cloudpickle.dumps] + ([pickle.dumps] if form != "lambda" else [])
+    for dump in dumps:  # a worker's copy, then its own batch: the total of all batches
+        copy = pickle.loads(dump(accumulator)).update(y_true[25:], y_pred[25:])
+        for total in (accumulator + copy, copy + accumulator):
+            np.testing.assert_allclose(total.result(), transport_confusion_matrix(
+                np.vstack([y_true, y_true[:25]]), np.vstack([y_pred, y_pred[:25]]),
+                weighting=weighting))
+    # The same weighting object given twice is the same parameter.
+    ConfusionAccumulator("transport", weighting=weighting).merge(accumulator)
+    different = ConfusionAccumulator("transport", weighting=other())
+    for left, right in ((accumulator, different), (different, accumulator)):
+        with pytest.raises(ValueError, match="same kind and parameters.*differ in weighting"):
+            left.merge(right)
+    if form != "lambda":  # written again, the weighting is still the same (by value)
+        ConfusionAccumulator("transport", weighting=same()).merge(accumulator)
+
+
+def test_weightings_that_differ_from_the_default_never_merge_with_it():
+    with pytest.raises(ValueError, match="differ in weighting"):
+        ConfusionAccumulator("transport").merge(
+            ConfusionAccumulator("transport", weighting="true"))
+    with pytest.raises(ValueError, match="differ in kind 'mlcm' here, 'mlct' in other"):
+        ConfusionAccumulator("mlcm").merge(ConfusionAccumulator("mlct"))
 
 
 def test_update_returns_the_accumulator_for_chaining():
@@ -240,3 +290,68 @@ def test_update_returns_the_accumulator_for_chaining():
     np.testing.assert_array_equal(
         ConfusionAccumulator().update([0, 1], [0, 0]).update([1], [1]).result(),
         transport_confusion_matrix([0, 1, 1], [0, 0, 1]))
+
+
+def _trees(leaves):
+    """Every binary merge tree over ``leaves`` in this order (nested pairs)."""
+    if len(leaves) == 1:
+        yield leaves[0]
+        return
+    for cut in range(1, len(leaves)):
+        for left in _trees(leaves[:cut]):
+            for right in _trees(leaves[cut:]):
+                yield (left, right)
+
+
+def _merged(tree):
+    if isinstance(tree, tuple):
+        return _merged(tree[0]) + _merged(tree[1])
+    return tree
+
+
+@pytest.mark.parametrize("kind, form, params", CASES)
+def test_merge_trees_of_every_shape_and_order_equal_the_one_shot_result(rng, kind, form,
+                                                                        params):
+    import itertools
+
+    y_true, y_pred = random_targets(rng, form, 60)
+    weights = rng.random(len(y_true))
+    labels = ["dog", "ant", "emu"] if form == "labels" else [3, 0]
+    pieces = np.split(np.arange(60), [9, 10, 37])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # empty="skip" warns
+        expected = one_shot(kind, y_true, y_pred, weights, labels, params)
+        parts = [ConfusionAccumulator(kind, labels=labels, **params).update(
+            y_true[rows], y_pred[rows], sample_weight=weights[rows]) for rows in pieces]
+    n_trees = 0
+    for order in itertools.permutations(parts):
+        for tree in _trees(list(order)):
+            total = _merged(tree)
+            np.testing.assert_allclose(total.result(), expected, atol=1e-10)
+            assert total.n_samples_ == 60
+            n_trees += 1
+    assert n_trees == 24 * 5
+    for part, rows in zip(parts, pieces):  # merging left every part as it was
+        assert part.n_samples_ == len(rows)
+
+
+@pytest.mark.parametrize("left, right, match", [
+    ({"labels": [0, 1]}, {"labels": [0, 1, 2]}, r"labels \[0, 1\] here, \[0, 1, 2\] in other"),
+    ({"labels": [0, 1]}, {}, r"labels \[0, 1\] here, None in other"),
+    ({"labels": [1, 0]}, {"labels": [0, 1]}, "differ in labels"),
+    ({"n_classes": 3}, {}, "n_classes 3 here, None in other"),
+])
+def test_accumulators_of_other_labels_never_merge_in_either_order(left, right, match):
+    a = ConfusionAccumulator("classic", **left).update([0], [0])
+    b = ConfusionAccumulator("classic", **right).update([2], [2])
+    with pytest.raises(ValueError, match=match):
+        a + b
+    with pytest.raises(ValueError, match="differ in"):
+        b + a
+    with pytest.raises(ValueError, match="differ in"):
+        b.merge(a)
+    assert b.n_samples_ == 1
+    # The same labels, given as another sequence type, are the same.
+    same = ConfusionAccumulator("classic", labels=np.array([0, 1, 2])).update([1], [1])
+    total = ConfusionAccumulator("classic", labels=range(3)).update([2], [2]) + same
+    np.testing.assert_array_equal(total.result(), np.diag([0.0, 1.0, 1.0]))

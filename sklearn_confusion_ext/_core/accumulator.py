@@ -7,11 +7,16 @@ matrix finished as the one-shot function finishes it, only in :meth:`result`.
 """
 
 import copy
-import functools
+import hashlib
+import pickle
+import uuid
+import weakref
+
+import numpy as np
 
 from .dispatch import confusions
 from .kinds import KINDS
-from .params import PARAMETERS, check_params, check_value, validate_params
+from .params import PARAMETERS, check_params, check_value, quoted, validate_params
 from .sums import ConfusionSum
 from .validation import check_label_list
 
@@ -76,6 +81,8 @@ default="transport"
         self.kind, self.n_classes, self.labels = kind, n_classes, labels
         self.n_jobs, self.chunk_size = n_jobs, chunk_size
         self.params = {**KINDS[kind].parameters, **params}
+        # What "the same parameters" means for merge: recorded here, carried by pickling.
+        self._fingerprint = {name: _fingerprint(value) for name, value in self.params.items()}
         self.reset()
 
     def __repr__(self):
@@ -137,18 +144,47 @@ default="transport"
     def merge(self, other):
         """Add the batches of another accumulator of the same kind and parameters.
 
+        Merging is commutative and associative, so a reduction over workers gives the same
+        total whatever its tree. Both accumulators must have the same ``kind``, ``labels``,
+        ``n_classes`` and parameters; a parameter's value is fingerprinted when the
+        accumulator is built (a value that pickles by its pickle: module-level functions
+        by name, callable objects, bound methods and ``functools.partial`` by what they
+        hold; a lambda or a local function by its identity) and the fingerprint travels
+        with the accumulator, so a pickled or cloudpickled copy always merges with the
+        original and two different weightings never do.
+
         Parameters
         ----------
         other : ConfusionAccumulator
+
+        Raises
+        ------
+        ValueError
+            If the two accumulators differ in kind, labels, n_classes or a parameter
+            (the message names which); ``self`` is then unchanged.
 
         Returns
         -------
         self
         """
-        if other.kind != self.kind or _comparable(other.params) != _comparable(self.params):
-            raise ValueError("only accumulators of the same kind and parameters merge.")
+        mine, theirs = self._settings(), other._settings()
+        different = [name for name in mine if mine[name] != theirs[name]]
+        if different:
+            shown = "; ".join(name[:-1] if name.endswith("=") else
+                              f"{name} {quoted(mine[name])} here, {quoted(theirs[name])} in "
+                              "other" for name in different)
+            raise ValueError(
+                "only accumulators of the same kind and parameters merge (the same labels, "
+                "n_classes and weighting: a sum over other classes or weights would depend "
+                f"on the order of the merges); they differ in {shown}.")
         self._sum.merge(other._sum)
         return self
+
+    def _settings(self):
+        """What two accumulators must share to merge."""
+        labels = None if self.labels is None else np.asarray(self.labels).tolist()
+        return {"kind": self.kind, "labels": labels, "n_classes": self.n_classes,
+                **{f"{name}=": value for name, value in self._fingerprint.items()}}
 
     def __add__(self, other):
         return copy.deepcopy(self).merge(other)
@@ -185,20 +221,30 @@ default="transport"
         return self._sum.confusions(self.labels)
 
 
-def _comparable(params):
-    """Parameters as compared by :meth:`ConfusionAccumulator.merge`."""
-    return {name: _comparable_value(value) for name, value in params.items()}
+# One token per callable that pickle cannot write, for as long as the callable lives.
+_TOKENS = weakref.WeakKeyDictionary()
 
 
-def _comparable_value(value):
-    """A module-level function is named by its qualified name, so that its copies (one per
-    worker, after pickling) are the same parameter; a ``functools.partial`` by its function
-    and arguments; any other callable (a lambda, a local function, an object) by identity,
-    so that two different lambdas never merge."""
-    if isinstance(value, functools.partial):
-        return ("partial", _comparable_value(value.func), value.args,
-                tuple(sorted(value.keywords.items())))
-    qualname = getattr(value, "__qualname__", None)
-    if callable(value) and isinstance(qualname, str) and "<" not in qualname:
-        return ("function", getattr(value, "__module__", None), qualname)
-    return ("object", id(value)) if callable(value) else value
+def _fingerprint(value):
+    """The identity of a parameter's value, for :meth:`ConfusionAccumulator.merge`.
+
+    A value that pickles is its pickle's digest: a module-level function is pickled by
+    name, so every worker's copy is the same; a bound method, a callable object or a
+    ``functools.partial`` by what they hold, so ``W(1).weight`` and ``W(100).weight``
+    differ and arrays among their arguments compare by value. A value that pickle cannot
+    write (a lambda, a local function) gets a random token, the same for the same object;
+    the accumulator keeps the fingerprint from its construction, so its pickled (or
+    cloudpickled) copies merge with it and two separately written lambdas never do.
+    """
+    try:
+        return "pickle:" + hashlib.sha256(pickle.dumps(value, protocol=4)).hexdigest()
+    except Exception:  # noqa: BLE001 (pickle raises many kinds of errors)
+        pass
+    try:
+        token = _TOKENS.get(value)
+        if token is None:
+            token = _TOKENS[value] = "token:" + uuid.uuid4().hex
+        return token
+    except TypeError:  # not weakly referenceable: this object only
+        return "token:" + uuid.uuid4().hex
+
