@@ -137,3 +137,16 @@ def test_bad_dask_inputs(client, rng):
     with pytest.raises(ValueError, match=r"None of labels \[7\] appear in y_true"):
         transport_confusion_matrix(_dask(np.arange(200) % 5, 50), np.full(200, 7),
                                    labels=[7])
+
+
+@pytest.mark.parametrize("kind, form, params", CASES)
+def test_xarray_data_arrays_in_memory_and_over_dask(rng, kind, form, params):
+    xr = pytest.importorskip("xarray")
+    y_true, y_pred = random_targets(rng, form, 50)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # empty="skip" warns
+        expected = one_shot(kind, y_true, y_pred, None, None, params)
+        for wrap in (np.asarray, lambda y: _dask(y, 20)):
+            true, pred = (xr.DataArray(wrap(y)) for y in (y_true, y_pred))
+            got = ConfusionAccumulator(kind, **params).update(true, pred).result()
+            np.testing.assert_allclose(got, expected, atol=1e-10)

@@ -19,8 +19,23 @@ _FAN_IN = 8
 
 
 def is_dask_collection(*arrays):
-    """Whether any of ``arrays`` is a Dask collection (array, series, dataframe)."""
-    return any(hasattr(type(array), "__dask_graph__") for array in arrays)
+    """Whether any of ``arrays`` is a Dask collection (array, series, dataframe, or an
+    ``xarray.DataArray`` over a Dask array).
+
+    A collection is recognized by what it is, as Dask recognizes it: a graph, not the
+    method that could return one (an in-memory ``xarray.DataArray`` has
+    ``__dask_graph__`` and returns None: it is read as any array).
+    """
+    return any(_is_dask_collection(array) for array in arrays)
+
+
+def _is_dask_collection(array):
+    if not hasattr(type(array), "__dask_graph__"):
+        return False
+    try:
+        return array.__dask_graph__() is not None
+    except (AttributeError, TypeError):  # an unbound or foreign __dask_graph__
+        return False
 
 
 def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chunk_size,
@@ -95,6 +110,11 @@ def _as_dask_array(name, y):
     """A Dask array for a Dask array, series or dataframe; anything else unchanged."""
     if not is_dask_collection(y):
         return y
+    if not hasattr(y, "to_dask_array") and not hasattr(y, "to_delayed"):
+        # An xarray.DataArray over a Dask array: that array (its coordinates are not read).
+        data = getattr(y, "data", None)
+        if is_dask_collection(data):
+            y = data
     if hasattr(y, "to_dask_array"):  # dask.dataframe: partition lengths are counted first
         if getattr(y, "ndim", 2) == 1 and y.dtype.kind not in "biuf":
             y = y.astype(object)  # string columns become object arrays of labels
