@@ -355,3 +355,30 @@ def test_accumulators_of_other_labels_never_merge_in_either_order(left, right, m
     same = ConfusionAccumulator("classic", labels=np.array([0, 1, 2])).update([1], [1])
     total = ConfusionAccumulator("classic", labels=range(3)).update([2], [2]) + same
     np.testing.assert_array_equal(total.result(), np.diag([0.0, 1.0, 1.0]))
+
+
+def test_target_kind_declared_or_decided_by_the_whole_stream():
+    one_hot, soft = np.array([[1, 0], [0, 1]]), np.array([[0.25, 0.75], [0.5, 0.5]])
+    empty = np.array([[0, 0], [1, 0]])
+    # Declared soft: a batch of 0/1 values is soft labels, its rows of zeros are refused.
+    declared = ConfusionAccumulator("transport", target_kind="soft").update(one_hot, soft)
+    np.testing.assert_allclose(declared.result(),
+                               transport_confusion_matrix(one_hot, soft)[:2, :2])
+    with pytest.raises(ValueError, match="all-zero rows in y_true"):
+        declared.update(empty, one_hot)
+    with pytest.raises(ValueError, match="target_kind='soft' declares 2-D y_true"):
+        declared.update([0, 1], [0, 1])
+    assert declared.n_samples_ == 2
+    # Undeclared: indicators until a batch of soft labels comes, then soft labels.
+    stream = ConfusionAccumulator("transport").update(one_hot, one_hot)
+    assert stream.result().shape == (3, 3)  # 0/1 indicators so far: a "none" class
+    stream.update(soft, soft).update(one_hot, soft)
+    np.testing.assert_allclose(stream.result(), transport_confusion_matrix(
+        np.vstack([one_hot, soft, one_hot]), np.vstack([one_hot, soft, soft])))
+    counted = ConfusionAccumulator("transport").update(empty, one_hot)
+    with pytest.raises(ValueError, match="counted instances with no class"):
+        counted.update(soft, soft)
+    with pytest.raises(ValueError, match="'target_kind' parameter"):
+        ConfusionAccumulator("transport", target_kind="labels")
+    with pytest.raises(ValueError, match="differ in target_kind 'soft' here, None in other"):
+        declared.merge(stream)

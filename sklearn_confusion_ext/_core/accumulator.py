@@ -18,7 +18,7 @@ from .dispatch import confusions
 from .kinds import KINDS
 from .params import PARAMETERS, check_params, check_value, quoted, validate_params
 from .sums import ConfusionSum
-from .validation import check_label_list
+from .validation import SOFT, check_label_list
 
 
 class ConfusionAccumulator:
@@ -41,6 +41,16 @@ default="transport"
         Classes to report, as in the one-shot function. Batches of 1-D labels beside 2-D
         scores: the class of each column, in order, for every batch (one without some
         class then needs no ``labels=`` of its own).
+    target_kind : {None, "multilabel", "soft"}, default=None
+        How a 2-D ``y_true`` is read, decided for the whole stream, never batch by batch:
+        ``"multilabel"``, 0/1 indicators (an instance without a class goes to the "none"
+        class); ``"soft"``, soft labels or scores (every row has mass). A batch that
+        cannot be of that kind raises ``ValueError``. By default the batches decide as
+        the one-shot function decides on their concatenation: indicators while every
+        ``y_true`` so far holds only 0 and 1, soft labels from the first batch (or merged
+        accumulator) that holds other values, all batches then read as soft labels (a
+        batch of soft labels whose values happen to be 0 and 1 included); instances
+        already counted in "none" are then refused, as soft labels refuse rows of zeros.
     n_jobs, chunk_size : int, default=None
         Threads and rows per chunk for each batch, as in
         :func:`transport_confusion_matrix`.
@@ -71,14 +81,15 @@ default="transport"
     """
 
     @validate_params("ConfusionAccumulator")
-    def __init__(self, kind="transport", *, n_classes=None, labels=None, n_jobs=None,
-                 chunk_size=None, **params):
+    def __init__(self, kind="transport", *, n_classes=None, labels=None, target_kind=None,
+                 n_jobs=None, chunk_size=None, **params):
         declaration = PARAMETERS[KINDS[kind].function]
         check_params(f"ConfusionAccumulator(kind={kind!r})", params,
                      {name: declaration[name] for name in KINDS[kind].parameters})
         if labels is not None:
             check_label_list(labels)
         self.kind, self.n_classes, self.labels = kind, n_classes, labels
+        self.target_kind = target_kind
         self.n_jobs, self.chunk_size = n_jobs, chunk_size
         self.params = {**KINDS[kind].parameters, **params}
         # What "the same parameters" means for merge: recorded here, carried by pickling.
@@ -87,7 +98,8 @@ default="transport"
 
     def __repr__(self):
         """The constructor call, with the arguments that differ from the defaults."""
-        given = {"n_classes": self.n_classes, "labels": self.labels, "n_jobs": self.n_jobs,
+        given = {"n_classes": self.n_classes, "labels": self.labels,
+                 "target_kind": self.target_kind, "n_jobs": self.n_jobs,
                  "chunk_size": self.chunk_size}
         given = {k: v for k, v in given.items() if v is not None}
         given.update((k, v) for k, v in self.params.items()
@@ -128,10 +140,20 @@ default="transport"
         self : ConfusionAccumulator
             The accumulator, as scikit-learn's ``partial_fit`` returns the estimator.
         """
+        if self.target_kind is not None:
+            true_kind = self.target_kind
+            decided_by = f"target_kind={self.target_kind!r} declares"
+        else:  # once soft, every batch reads as soft labels
+            true_kind = SOFT if self._sum.true_kind == SOFT else None
+            decided_by = "the earlier batches hold soft labels: every batch reads as"
         batch = confusions(KINDS[self.kind], y_true, y_pred, sample_weight=sample_weight,
                            n_jobs=self.n_jobs, chunk_size=self.chunk_size, params=self.params,
-                           column_labels=self.labels)
+                           column_labels=self.labels, true_kind=true_kind,
+                           decided_by=decided_by)
         first = batch[0]
+        if self.target_kind is not None and first.true_kind is None:
+            raise ValueError(f"y_true holds 1-D class labels; target_kind="
+                             f"{self.target_kind!r} declares 2-D y_true.")
         single_label = first.true_classes is not None
         width = len(first.display_labels) - first.has_none
         if not single_label and self.n_classes is not None and width != self.n_classes:
@@ -184,6 +206,7 @@ default="transport"
         """What two accumulators must share to merge."""
         labels = None if self.labels is None else np.asarray(self.labels).tolist()
         return {"kind": self.kind, "labels": labels, "n_classes": self.n_classes,
+                "target_kind": self.target_kind,
                 **{f"{name}=": value for name, value in self._fingerprint.items()}}
 
     def __add__(self, other):

@@ -35,6 +35,9 @@ class Confusion:
     true_classes : ndarray or None
         The labels that occur in ``y_true`` (1-D targets), to check ``labels=`` of a
         matrix summed in pieces as the one-shot functions check it.
+    true_kind : {None, "multilabel", "soft"}
+        How a 2-D ``y_true`` was read (0/1 indicators or soft labels; None for 1-D
+        labels), so that pieces of one input are summed only when read alike.
     """
 
     matrix: np.ndarray
@@ -45,10 +48,11 @@ class Confusion:
     n_skipped: int = 0
     namespace: tuple = None
     true_classes: object = None
+    true_kind: str = None
 
     @classmethod
     def from_parts(cls, matrix, classes, selection, has_none, n_samples=0, n_skipped=0,
-                   namespace=None, true_classes=None):
+                   namespace=None, true_classes=None, true_kind=None):
         """Build from a full matrix, its class labels and a ``labels=`` selection."""
         labels = list(classes) + ([NONE_LABEL] if has_none else [])
         if selection is None:
@@ -56,7 +60,7 @@ class Confusion:
         elif has_none:
             selection = np.append(selection, len(labels) - 1)
         return cls(matrix, labels, np.asarray(selection), has_none, int(n_samples),
-                   int(n_skipped), namespace, true_classes)
+                   int(n_skipped), namespace, true_classes, true_kind)
 
     def selected(self):
         """The reported sub-matrix, rows and columns in ``selection`` order."""

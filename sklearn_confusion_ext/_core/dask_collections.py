@@ -13,6 +13,7 @@ import scipy.sparse as sp
 from .array_api import check_any_targets
 from .kinds import KINDS, build
 from .sums import ConfusionSum
+from .validation import MULTILABEL, SOFT, is_binary
 
 # Accumulators merged by one task of the tree sum.
 _FAN_IN = 8
@@ -39,12 +40,15 @@ def _is_dask_collection(array):
 
 
 def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chunk_size,
-                    params, column_labels=None):
+                    params, column_labels=None, true_kind=None, decided_by=None):
     """The full :class:`Confusion` objects of ``kind`` (a name of the registry).
 
     ``params`` are the kind's parameters; ``labels`` is applied once, to the sum. 1-D
     labels beside 2-D scores name the columns with ``labels`` (or ``column_labels``), by
-    default the sorted labels found in a first pass, so that every block agrees.
+    default the sorted labels found in a first pass, so that every block agrees. A 2-D
+    ``y_true`` is read as 0/1 indicators or soft labels as ``true_kind`` says, by default
+    as a first pass over the whole of it finds (never by the values of one block: a block
+    of soft labels that happen to be 0 and 1 is still soft labels).
     """
     try:
         import dask
@@ -57,10 +61,14 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
     if column_labels is None and len({getattr(y, "ndim", None) for y in named.values()}) > 1:
         column_labels = _labels_found(named)
     blocks = _row_blocks({**named, "sample_weight": sample_weight})
+    if true_kind is None and getattr(y_true, "ndim", None) == 2:
+        true_kind = _true_kind(blocks)
+        decided_by = "the whole of y_true (0/1 indicators or soft labels) reads as"
     if n_jobs is None:
         n_jobs = 1  # Dask runs the blocks in parallel: threads within them oversubscribe
     block_sum = dask.delayed(_block_sum, pure=False)
-    partial = [block_sum(kind, n_jobs, chunk_size, params, column_labels, index, rows, *block)
+    partial = [block_sum(kind, n_jobs, chunk_size, params, column_labels, true_kind,
+                         decided_by, index, rows, *block)
                for index, (rows, block) in enumerate(blocks)]
     merge = dask.delayed(_merged, pure=False)
     while len(partial) > 1:
@@ -127,6 +135,24 @@ def _as_dask_array(name, y):
     return y
 
 
+def _true_kind(blocks):
+    """"multilabel" when every block of ``y_true`` holds only 0 and 1, else "soft" (a
+    first pass over ``y_true``, one small task per block)."""
+    import dask
+
+    binary = dask.delayed(_only_zeros_and_ones, pure=True)
+    found = dask.compute(*[binary(block[0]) for _, block in blocks])
+    return MULTILABEL if all(found) else SOFT
+
+
+def _only_zeros_and_ones(y):
+    """Whether a block holds only 0 and 1 (False for what validation will refuse)."""
+    y = y if sp.issparse(y) else np.asarray(y)
+    if y.ndim != 2 or (y.dtype.kind not in "biuf"):
+        return False
+    return is_binary(y)
+
+
 def _labels_found(named):
     """The sorted class labels of the 1-D targets among ``named`` (one pass over them)."""
     import dask
@@ -142,14 +168,16 @@ def _labels_found(named):
     return np.unique(np.concatenate([np.asarray(values) for values in dask.compute(*found)]))
 
 
-def _block_sum(kind, n_jobs, chunk_size, params, column_labels, index, rows, y_true, y_pred,
-               sample_weight=None):
+def _block_sum(kind, n_jobs, chunk_size, params, column_labels, true_kind, decided_by, index,
+               rows, y_true, y_pred, sample_weight=None):
     """One block's :class:`ConfusionSum` (a task); errors say which block and rows it holds."""
     kind = KINDS[kind]
     try:
         targets = check_any_targets(y_true, y_pred, sample_weight=sample_weight,
                                     defer_value_checks=kind.deferred_checks(params),
                                     column_labels=column_labels)
+        if true_kind is not None:
+            targets = targets.read_as(true_kind, decided_by)
         confusions = build(kind, targets, params, n_jobs, chunk_size)
     except ValueError as error:
         raise ValueError(f"Dask block {index}, rows {rows.start} to {rows.stop - 1} (row "

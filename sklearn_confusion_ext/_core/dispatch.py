@@ -14,26 +14,33 @@ from .kinds import build
 
 
 def confusions(kind, y_true, y_pred, *, labels=None, sample_weight=None, n_jobs=None,
-               chunk_size=None, params=None, warn=True, column_labels=None):
+               chunk_size=None, params=None, warn=True, column_labels=None, true_kind=None,
+               decided_by=None):
     """The full :class:`~.confusion.Confusion` objects of ``kind`` (a :class:`MatrixKind`).
 
     ``params``: the kind's own parameters (checked by the public caller); ``warn``: warn
     about the instances ``empty="skip"`` left out (else they are only counted);
     ``column_labels``: the class of each column of 2-D scores beside 1-D labels, for the
     callers that read ``labels=`` after building (see
-    :func:`~.validation.check_targets`).
+    :func:`~.validation.check_targets`); ``true_kind``: how a 2-D ``y_true`` is read
+    ("multilabel" or "soft"), decided for a whole input of which these targets are a piece
+    (``decided_by`` says by what, for the messages; see :meth:`Targets.read_as`). Dask
+    inputs decide it once over the whole ``y_true`` when it is not given.
     """
     params = {**kind.parameters, **(params or {})}
     if is_dask_collection(y_true, y_pred, sample_weight):
         result = dask_confusions(kind.name, y_true, y_pred, labels=labels,
                                  sample_weight=sample_weight, n_jobs=n_jobs,
                                  chunk_size=chunk_size, params=params,
-                                 column_labels=column_labels)
+                                 column_labels=column_labels, true_kind=true_kind,
+                                 decided_by=decided_by)
     else:
         targets = check_any_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
                                     defer_value_checks=kind.deferred_checks(params),
                                     column_labels=column_labels,
                                     compact=kind.compact_integers and sample_weight is None)
+        if true_kind is not None:
+            targets = targets.read_as(true_kind, decided_by)
         result = build(kind, targets, params, n_jobs, chunk_size)
     if warn:
         warn_skipped(result[0].n_skipped)

@@ -13,7 +13,13 @@ import numpy as np
 
 from .config import check_result_size
 from .confusion import Confusion
-from .validation import check_column_selection, check_label_list, check_labels_occur
+from .validation import (
+    MULTILABEL,
+    SOFT,
+    check_column_selection,
+    check_label_list,
+    check_labels_occur,
+)
 
 
 class ConfusionSum:
@@ -23,6 +29,7 @@ class ConfusionSum:
         self.classes = None  # class labels of the sums (without "none")
         self.true_classes = set()  # labels seen in y_true (1-D targets), to check labels=
         self.has_none = None
+        self.true_kind = None  # how a 2-D y_true was read: "multilabel" or "soft"
         self.single_label = None
         self.sums = None
         self.namespace = None  # (xp, device) of array-API batches: where results go
@@ -37,9 +44,11 @@ class ConfusionSum:
         """Add a batch's full matrices (the :class:`Confusion` objects of one build)."""
         first = confusions[0]
         classes = first.display_labels[:-1] if first.has_none else first.display_labels
-        self._align(classes, single_label, first.has_none, first.namespace,
-                    [np.zeros_like(c.matrix) for c in confusions])
-        self._add(classes, [c.matrix for c in confusions])
+        matrices, has_none = self._read_alike(first.true_kind, first.has_none,
+                                              [c.matrix for c in confusions], "this batch")
+        self._align(classes, single_label, has_none, first.namespace,
+                    [np.zeros_like(m) for m in matrices])
+        self._add(classes, matrices)
         if first.true_classes is not None:
             self.true_classes.update(first.true_classes.tolist())
         self.n_samples += first.n_samples
@@ -50,9 +59,11 @@ class ConfusionSum:
         """Add another sum of the same kind (``other`` is left unchanged)."""
         if other.sums is None:
             return self
-        self._align(other.classes, other.single_label, other.has_none, other.namespace,
-                    [np.zeros_like(s) for s in other.sums])
-        self._add(other.classes, other.sums)
+        sums, has_none = self._read_alike(other.true_kind, other.has_none, other.sums,
+                                          "the other accumulator")
+        self._align(other.classes, other.single_label, has_none, other.namespace,
+                    [np.zeros_like(s) for s in sums])
+        self._add(other.classes, sums)
         self.true_classes |= other.true_classes
         self.n_samples += other.n_samples
         self.n_skipped += other.n_skipped
@@ -103,6 +114,26 @@ class ConfusionSum:
             state["namespace"] = (xp, device)
         self.__dict__.update(state)
 
+    def _read_alike(self, true_kind, has_none, matrices, where):
+        """Pieces of one input read alike: ``(matrices, has_none)`` of a piece whose 2-D
+        ``y_true`` was read as ``true_kind``, and the sums so far, both read as soft labels
+        when either side holds soft labels (0/1 values are soft labels too; the one-shot
+        function reads the whole input so). Only an empty "none" class can be dropped:
+        instances counted there (rows of zeros) are refused, as in soft labels."""
+        if self.sums is None or self.true_kind is None:
+            self.true_kind = true_kind
+            return matrices, has_none
+        if true_kind == self.true_kind or true_kind is None:
+            return matrices, has_none
+        # {"multilabel", "soft"}: the "none" class of the indicators' side goes
+        if true_kind == MULTILABEL and has_none and not self.has_none:
+            matrices, has_none = _without_none(matrices, where), False
+        elif self.true_kind == MULTILABEL and self.has_none and not has_none:
+            self.sums = _without_none(self.sums, "the previous batches")
+            self.has_none = False
+        self.true_kind = SOFT
+        return matrices, has_none
+
     def _align(self, classes, single_label, has_none, namespace, zeros):
         """Start the sums on the first batch; refuse a batch of another kind or width."""
         if self.sums is None:
@@ -147,3 +178,17 @@ def _pad(matrix, grow, has_none):
     keep = list(range(at)) + ([size + grow - 1] if has_none else [])
     padded[np.ix_(keep, keep)] = matrix
     return padded
+
+
+def _without_none(matrices, where):
+    """``matrices`` without their last ("none") row and column, which must be empty."""
+    for matrix in matrices:
+        if np.any(matrix[-1]) or np.any(matrix[:, -1]):
+            raise ValueError(
+                f"{where} read y_true as 0/1 multi-label indicators and counted instances "
+                "with no class (rows of zeros in y_true or y_pred) in the 'none' class, but "
+                "other pieces of the input hold soft labels in y_true, whose rows must have "
+                "mass, as the one-shot function requires of the whole input. Pass "
+                "empty='skip' to drop such rows, or declare target_kind='multilabel' or "
+                "'soft' to have every batch checked against one kind.")
+    return [matrix[:-1, :-1] for matrix in matrices]

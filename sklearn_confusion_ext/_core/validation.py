@@ -170,6 +170,29 @@ class Targets:
         return not self.single_label and "y_true" not in self.one_hot and \
             is_binary(self.y_true)
 
+    @property
+    def true_kind(self):
+        """How ``y_true`` is read: None for 1-D class labels; for a 2-D ``y_true``,
+        "multilabel" (0/1 indicators: an instance may have no class, counted in "none")
+        or "soft" (soft labels or scores: every row has mass)."""
+        if self.single_label or "y_true" in self.one_hot:
+            return None
+        return MULTILABEL if self.can_be_empty else SOFT
+
+    def read_as(self, true_kind, decided_by):
+        """These targets, a piece (a batch, a Dask block) of an input whose 2-D ``y_true``
+        is of ``true_kind`` ("multilabel" or "soft"), decided once for the whole input
+        (``decided_by`` says how, for the message): a piece of soft labels whose values
+        happen to be all 0 and 1 is read as soft labels. Raises ``ValueError`` when
+        ``y_true`` cannot be of that kind. Returns ``self`` (unchanged for 1-D labels)."""
+        if self.true_kind is None:
+            return self
+        if true_kind == MULTILABEL and not self.can_be_empty:
+            raise ValueError(f"y_true holds values other than 0 and 1 (soft labels); "
+                             f"{decided_by} 2-D y_true of 0/1 multi-label indicators.")
+        self.__dict__["can_be_empty"] = true_kind == MULTILABEL  # the cached property
+        return self
+
 
 def warn_unless_probabilities(name, sums, dtype, warned=None, first_row=0):
     """Warn, as ``sklearn.metrics.log_loss`` does, when the row sums of 2-D scores given
