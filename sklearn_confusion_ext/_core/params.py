@@ -752,7 +752,8 @@ PARAMETERS = {
     "ConfusionAccumulator": {
         "kind": [Options("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic",
                          "mlct")],
-        "n_classes": [None, POSITIVE_INT], "labels": [None, ARRAY], **PARALLEL},
+        "n_classes": [None, POSITIVE_INT], "labels": [None, ARRAY],
+        "target_kind": [None, Options("multilabel", "soft")], **PARALLEL},
     "ConfusionAccumulator.update": {**TARGETS, "sample_weight": [None, ARRAY]},
     "ConfusionAccumulator.merge": {"other": [HasMethods(
         "merge", "confusions", description="a ConfusionAccumulator")]},
