@@ -382,3 +382,20 @@ def test_target_kind_declared_or_decided_by_the_whole_stream():
         ConfusionAccumulator("transport", target_kind="labels")
     with pytest.raises(ValueError, match="differ in target_kind 'soft' here, None in other"):
         declared.merge(stream)
+
+
+def test_batches_of_categoricals_and_named_frames_keep_their_classes():
+    pd = pytest.importorskip("pandas")
+    levels = pd.CategoricalDtype(["low", "medium", "high", "unused"], ordered=True)
+    true = pd.Series(["high", "low", "medium", "low"], dtype=levels)
+    pred = pd.Series(["low", "low", "high", "medium"], dtype=levels)
+    accumulator = ConfusionAccumulator("classic")
+    for rows in (slice(0, 1), slice(1, 4)):
+        accumulator.update(true[rows], pred[rows])
+    np.testing.assert_array_equal(accumulator.result(), transport_confusion_matrix(true, pred))
+    frame = pd.DataFrame([[1, 0, 1], [0, 1, 0], [1, 1, 0]], columns=["cat", "dog", "fox"])
+    shuffled = frame[["fox", "cat", "dog"]]
+    for labels in (None, ["fox", "cat"]):
+        named = ConfusionAccumulator("mlcm", labels=labels)
+        named.update(frame[:1], shuffled[:1]).update(frame[1:], shuffled[1:])
+        np.testing.assert_array_equal(named.result(), mlcm(frame, shuffled, labels=labels))

@@ -1,5 +1,6 @@
 """Dask inputs on a real two-process LocalCluster equal the NumPy results."""
 
+import re
 import warnings
 
 import numpy as np
@@ -150,3 +151,57 @@ def test_xarray_data_arrays_in_memory_and_over_dask(rng, kind, form, params):
             true, pred = (xr.DataArray(wrap(y)) for y in (y_true, y_pred))
             got = ConfusionAccumulator(kind, **params).update(true, pred).result()
             np.testing.assert_allclose(got, expected, atol=1e-10)
+
+
+def _frame_cases(rng):
+    """(name, in-memory targets, labels=) of pandas inputs whose names carry the classes."""
+    names = ["cat", "dog", "fox"]
+    scores = pd.DataFrame(rng.dirichlet(np.ones(3), 60), columns=names)[["fox", "cat", "dog"]]
+    labels = pd.Series(np.array(names)[rng.integers(0, 3, 60)])
+    true = pd.DataFrame((rng.random((60, 3)) < 0.4).astype(int), columns=names)
+    pred = pd.DataFrame((rng.random((60, 3)) < 0.4).astype(int), columns=names)[
+        ["dog", "fox", "cat"]]
+    levels = pd.CategoricalDtype(["low", "medium", "high", "unused"], ordered=True)
+    ordinal = [pd.Series(pd.Categorical(rng.choice(["low", "medium", "high"], 60),
+                                        dtype=levels)) for _ in range(2)]
+    return [("labels beside reordered probabilities", (labels, scores), None),
+            ("the same, labels= in another order", (labels, scores), ["dog", "cat", "fox"]),
+            ("reordered probabilities beside labels", (scores, labels), None),
+            ("named indicator frames", (true, pred), None),
+            ("named indicator frames, labels= names", (true, pred), ["fox", "cat"]),
+            ("ordered categoricals with an unused category", tuple(ordinal), None)]
+
+
+@pytest.mark.parametrize("function", [transport_confusion_matrix,
+                                      transport_precision_recall_fscore_support])
+def test_dask_dataframes_read_names_and_categories_as_pandas_does(rng, function):
+    for case, targets, labels in _frame_cases(rng):
+        try:
+            expected = function(*targets, labels=labels)
+        except ValueError as error:  # then refused alike
+            expected = error
+        for partitions in (1, 4):
+            dask_targets = [dd.from_pandas(y, npartitions=partitions) for y in targets]
+            if isinstance(expected, ValueError):
+                with pytest.raises(ValueError, match=re.escape(str(expected)[-40:])):
+                    function(*dask_targets, labels=labels)
+                continue
+            got = function(*dask_targets, labels=labels)
+            for value, reference in zip(np.atleast_1d(got) if function is
+                                        transport_confusion_matrix else got[:3],
+                                        np.atleast_1d(expected) if function is
+                                        transport_confusion_matrix else expected[:3]):
+                np.testing.assert_allclose(value, reference, atol=1e-12, err_msg=case)
+
+
+def test_dask_dataframe_of_reordered_probabilities_scores_as_pandas(rng):
+    from sklearn_confusion_ext import transport_accuracy_score
+
+    probabilities = rng.dirichlet(np.ones(3), 40)
+    y = pd.Series(np.array(["cat", "dog", "fox"])[probabilities.argmax(1)])
+    frame = pd.DataFrame(probabilities, columns=["cat", "dog", "fox"])[["fox", "cat", "dog"]]
+    expected = transport_accuracy_score(y, frame)
+    got = transport_accuracy_score(dd.from_pandas(y, npartitions=3),
+                                   dd.from_pandas(frame, npartitions=3))
+    assert got == pytest.approx(expected, rel=1e-12)
+    assert expected > 0.5  # the argmax is the label: the reordered frame read as is is not

@@ -48,7 +48,10 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
     default the sorted labels found in a first pass, so that every block agrees. A 2-D
     ``y_true`` is read as 0/1 indicators or soft labels as ``true_kind`` says, by default
     as a first pass over the whole of it finds (never by the values of one block: a block
-    of soft labels that happen to be 0 and 1 is still soft labels).
+    of soft labels that happen to be 0 and 1 is still soft labels). Dask dataframes are
+    read as pandas ones are: each block is rebuilt as a pandas object of the collection's
+    column names or categorical dtype (:func:`_pandas_forms`), so a DataFrame's column
+    names are its classes and a categorical's categories are its classes, in their order.
     """
     try:
         import dask
@@ -56,9 +59,12 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
         raise ImportError("Dask inputs need dask: pip install 'sklearn-confusion-ext[dask]'."
                           ) from None
     named = {"y_true": y_true, "y_pred": y_pred}
+    named, forms = _pandas_forms(named)
     if labels is not None:
         column_labels = labels
-    if column_labels is None and len({getattr(y, "ndim", None) for y in named.values()}) > 1:
+    named_columns = any(form[0] == "frame" for form in forms.values())
+    if column_labels is None and not named_columns and \
+            len({getattr(y, "ndim", None) for y in named.values()}) > 1:
         column_labels = _labels_found(named)
     blocks = _row_blocks({**named, "sample_weight": sample_weight})
     if true_kind is None and getattr(y_true, "ndim", None) == 2:
@@ -68,7 +74,7 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
         n_jobs = 1  # Dask runs the blocks in parallel: threads within them oversubscribe
     block_sum = dask.delayed(_block_sum, pure=False)
     partial = [block_sum(kind, n_jobs, chunk_size, params, column_labels, true_kind,
-                         decided_by, index, rows, *block)
+                         decided_by, forms, index, rows, *block)
                for index, (rows, block) in enumerate(blocks)]
     merge = dask.delayed(_merged, pure=False)
     while len(partial) > 1:
@@ -135,6 +141,37 @@ def _as_dask_array(name, y):
     return y
 
 
+def _pandas_forms(named):
+    """``(named, forms)``: the inputs (categoricals of unknown categories made known, a
+    first pass) and, for each Dask dataframe among them, how its blocks are rebuilt as
+    pandas objects: ``("frame", column names)`` for a DataFrame whose columns name
+    classes, ``("categorical", dtype)`` for a Series of category dtype."""
+    forms, named = {}, dict(named)
+    for name, y in named.items():
+        if not is_dask_collection(y) or not hasattr(y, "to_dask_array"):
+            continue
+        if getattr(y, "ndim", 1) == 2:
+            columns = list(y.columns)
+            if columns != list(range(len(columns))):
+                forms[name] = ("frame", columns)
+        elif getattr(y.dtype, "categories", None) is not None or str(y.dtype) == "category":
+            if not y.cat.known:
+                y = named[name] = y.cat.as_known()
+            forms[name] = ("categorical", y.dtype)
+    return named, forms
+
+
+def _rebuilt(form, block):
+    """A block of a Dask dataframe as the pandas object it was (see :func:`_pandas_forms`)."""
+    if form is None:
+        return block
+    import pandas as pd
+
+    if form[0] == "frame":
+        return pd.DataFrame(np.asarray(block), columns=form[1])
+    return pd.Series(pd.Categorical(np.asarray(block), dtype=form[1]))
+
+
 def _true_kind(blocks):
     """"multilabel" when every block of ``y_true`` holds only 0 and 1, else "soft" (a
     first pass over ``y_true``, one small task per block)."""
@@ -168,10 +205,12 @@ def _labels_found(named):
     return np.unique(np.concatenate([np.asarray(values) for values in dask.compute(*found)]))
 
 
-def _block_sum(kind, n_jobs, chunk_size, params, column_labels, true_kind, decided_by, index,
-               rows, y_true, y_pred, sample_weight=None):
+def _block_sum(kind, n_jobs, chunk_size, params, column_labels, true_kind, decided_by, forms,
+               index, rows, y_true, y_pred, sample_weight=None):
     """One block's :class:`ConfusionSum` (a task); errors say which block and rows it holds."""
     kind = KINDS[kind]
+    y_true, y_pred = (_rebuilt(forms.get(name), y) for name, y in (("y_true", y_true),
+                                                                   ("y_pred", y_pred)))
     try:
         targets = check_any_targets(y_true, y_pred, sample_weight=sample_weight,
                                     defer_value_checks=kind.deferred_checks(params),

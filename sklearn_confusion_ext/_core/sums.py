@@ -20,6 +20,7 @@ from .validation import (
     check_label_list,
     check_labels_occur,
 )
+from .validation import _selected_columns as selected_columns
 
 
 class ConfusionSum:
@@ -31,6 +32,8 @@ class ConfusionSum:
         self.has_none = None
         self.true_kind = None  # how a 2-D y_true was read: "multilabel" or "soft"
         self.single_label = None
+        # Whether the classes keep the order they came in (a categorical's categories)
+        self.ordered = False
         self.sums = None
         self.namespace = None  # (xp, device) of array-API batches: where results go
         self.n_samples = 0
@@ -71,7 +74,8 @@ class ConfusionSum:
 
     def confusions(self, labels=None):
         """The sums as :class:`Confusion` objects: classes sorted as the one-shot functions
-        sort them, ``labels`` selected (checked as the one-shot functions check it)."""
+        sort them (a categorical's in the order of its categories), ``labels`` selected
+        (checked as the one-shot functions check it)."""
         if self.sums is None:
             raise ValueError("no batch yet: call update first.")
         classes, sums = list(self.classes), self.sums
@@ -82,11 +86,15 @@ class ConfusionSum:
             missing = [label for label in wanted if label not in classes]
             classes += missing
             sums = [_pad(s, len(missing), self.has_none) for s in sums]
-        order = np.argsort(np.asarray(classes), kind="stable")
+        order = (np.arange(len(classes)) if self.ordered else
+                 np.argsort(np.asarray(classes), kind="stable"))
         classes_sorted = [classes[i] for i in order]
-        if labels is not None:
-            selection = ([classes_sorted.index(label) for label in wanted] if self.single_label
-                         else check_column_selection(labels, len(classes_sorted)))
+        if labels is not None and self.single_label:
+            selection = [classes_sorted.index(label) for label in wanted]
+        elif labels is not None:  # columns by position, or by name (DataFrame columns)
+            positions = classes_sorted == list(range(len(classes_sorted)))
+            selection = (check_column_selection(labels, len(classes_sorted)) if positions
+                         else selected_columns(labels, classes_sorted))
         if self.has_none:
             order = np.append(order, len(classes))
         true_classes = np.asarray(list(self.true_classes)) if self.single_label else None
@@ -138,6 +146,10 @@ class ConfusionSum:
         """Start the sums on the first batch; refuse a batch of another kind or width."""
         if self.sums is None:
             self.classes, self.single_label = [], single_label
+            try:  # the first batch's classes unsorted: a categorical's categories
+                self.ordered = bool(single_label) and list(classes) != sorted(classes)
+            except TypeError:
+                self.ordered = False
             self.has_none, self.namespace = has_none, namespace
             self.sums = [z[:0, :0] if not has_none else z[-1:, -1:] for z in zeros]
             return
