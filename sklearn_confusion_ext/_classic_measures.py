@@ -18,9 +18,11 @@ from ._core.confusion import class_counts
 from ._core.params import validate_params
 from ._measures import (
     _binary_cells,
+    _bounded,
     _check_matrix,
     _confusion,
     _constant_and_different,
+    _constant_labelings,
     _correlation,
     _present_classes,
     _resolved_ratio,
@@ -125,7 +127,9 @@ def cohen_kappa_from_confusion(matrix):
     n, chance = matrix.sum(), matrix.sum(axis=1) @ matrix.sum(axis=0)
     if n * n - chance <= 0:
         return 1.0
-    return float((n * np.trace(matrix) - chance) / (n * n - chance))
+    if any(_constant_labelings(_present_classes(matrix))):
+        return 0.0
+    return _bounded((n * np.trace(matrix) - chance) / (n * n - chance))
 
 
 @validate_params()

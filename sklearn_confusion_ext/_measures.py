@@ -80,13 +80,13 @@ def generalized_means_from_confusion(matrix, *, r=1.0, average="binary"):
                 f"average='binary' needs a 2 x 2 matrix; got {matrix.shape[0]} classes. "
                 "Choose average='micro', 'macro' or 'weighted'."
             )
-        return float(_binary_generalized_means(*_binary_cells(matrix), r))
+        return _bounded(_binary_generalized_means(*_binary_cells(matrix), r))
     matrix = _present_classes(matrix)
     n, n_classes = matrix.sum(), matrix.shape[0]
     tp, fp, fn, tn = class_counts(matrix)
     if average == "micro":
         correct = tp.sum()
-        return float(_binary_generalized_means(
+        return _bounded(_binary_generalized_means(
             correct, n - correct, n - correct, (n_classes - 2) * n + correct, r))
     scores = _binary_generalized_means(tp, fn, fp, tn, r)
     if average == "symmetric_weighted":
@@ -94,9 +94,9 @@ def generalized_means_from_confusion(matrix, *, r=1.0, average="binary"):
         unary = np.count_nonzero(true_sizes) == 1 or np.count_nonzero(pred_sizes) == 1
         constant = unary | (true_sizes == 0) | (pred_sizes == 0)
         scores = np.where(constant & (n_classes > 1), 0.0, scores)
-        return float(np.average(scores, weights=true_sizes + pred_sizes))
+        return _bounded(np.average(scores, weights=true_sizes + pred_sizes))
     weights = tp + fn if average == "weighted" else np.ones(n_classes)
-    return float(np.average(scores, weights=weights))
+    return _bounded(np.average(scores, weights=weights))
 
 
 @validate_params()
@@ -444,6 +444,11 @@ def _binary_generalized_means(tp, fn, fp, tn, r):
     return value
 
 
+def _bounded(value, low=-1.0, high=1.0):
+    """A score as a float, rounding past its bounds clipped (1.0000000000000002 is 1)."""
+    return float(np.clip(value, low, high))
+
+
 def _generalized_mean(x, y, r):
     """``((x^r + y^r) / 2)^(1/r)`` for positive ``x``, ``y``, continuous through ``r = 0``.
 
@@ -462,16 +467,25 @@ def _generalized_mean(x, y, r):
 def _correlation(matrix):
     """Multiclass Matthews correlation (Table 1), singularities resolved (Appendix B)."""
     matrix = _present_classes(matrix)
+    true_constant, pred_constant = _constant_labelings(matrix)
+    if true_constant and pred_constant:
+        return 1.0 if matrix.shape[0] == 1 else -1.0
+    if true_constant or pred_constant:
+        return 0.0
     n = matrix.sum()
     true_sizes, pred_sizes = matrix.sum(axis=1), matrix.sum(axis=0)
     true_spread = n * n - (true_sizes ** 2).sum()
     pred_spread = n * n - (pred_sizes ** 2).sum()
-    if true_spread <= 0 and pred_spread <= 0:
-        return 1.0 if matrix.shape[0] == 1 else -1.0
-    if true_spread <= 0 or pred_spread <= 0:
-        return 0.0
     numerator = n * np.trace(matrix) - true_sizes @ pred_sizes
-    return float(numerator / np.sqrt(true_spread * pred_spread))
+    return float(np.clip(numerator / np.sqrt(true_spread * pred_spread), -1.0, 1.0))
+
+
+def _constant_labelings(matrix):
+    """Whether the true and the predicted labeling put every element in one class, read off
+    which marginals are nonzero, never off a spread ``n^2 - sum a_i^2`` that rounding leaves
+    nonzero."""
+    return (np.count_nonzero(matrix.sum(axis=1)) == 1,
+            np.count_nonzero(matrix.sum(axis=0)) == 1)
 
 
 def _constant_and_different(matrix):
@@ -501,8 +515,10 @@ def _present_classes(matrix):
 
 
 def _check_matrix(matrix):
-    """The checked matrix scaled to a total of 1: every measure here is a ratio of counts,
-    and unit totals keep the products of marginals finite whatever the counts' scale."""
+    """The checked matrix scaled by a power of two to a largest cell in [1/2, 1): every
+    measure here is a ratio of counts, and the scale keeps the products of marginals finite
+    whatever the counts' scale. A power of two scales exactly, so integer counts keep their
+    exact sums and products (a scale to total 1 rounded them: the multiclass correlation of a
+    constant labeling came out 6.7e-9, not 0)."""
     matrix = check_confusion_matrix(matrix, "matrix", nonzero=True)
-    matrix = matrix / matrix.max()
-    return matrix / matrix.sum()
+    return np.ldexp(matrix, -int(np.frexp(matrix.max())[1]))
