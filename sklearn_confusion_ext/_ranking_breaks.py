@@ -9,7 +9,7 @@ one to its right or below it. A cell higher than the cell before it stands out.
 
 import numpy as np
 
-from ._core.params import validate_params
+from ._core.params import quoted, validate_params
 from ._core.validation import check_confusion_matrix
 
 
@@ -107,7 +107,7 @@ def _order(order, name, n_classes):
     if order.ndim != 1 or order.dtype.kind not in "iu" or \
             not np.array_equal(np.sort(order), np.arange(n_classes)):
         raise ValueError(f"{name} must be a permutation of the {n_classes} class positions "
-                         f"0..{n_classes - 1}; got {order.tolist()!r}.")
+                         f"0..{n_classes - 1}; got {quoted(order)}.")
     return order
 
 

@@ -682,7 +682,7 @@ def test_messages_on_huge_inputs_stay_short(name, kind, huge):
 
 # Messages raised outside the validation layer that still quote a whole value (the Displays'
 # ``ax`` check, prevalence_ranking_breaks' ``row_order``): to route through params.quoted.
-QUOTES_WHOLE_VALUES = {"prevalence_ranking_breaks", "PosteriorIntervalDisplay.from_confusion",
+QUOTES_WHOLE_VALUES = {"PosteriorIntervalDisplay.from_confusion",
                        "PosteriorIntervalDisplay.plot", "PosteriorSimplexDisplay.from_confusion",
                        "PosteriorSimplexDisplay.from_predictions", "PosteriorSimplexDisplay.plot",
                        "RankingComparisonDisplay.from_matrices_pairwise",

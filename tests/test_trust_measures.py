@@ -74,3 +74,13 @@ def test_measure_inconsistency_sees_no_order_in_constant_labelings():
         assert sce.matthews_corrcoef(y_true, y_pred) == 0.0
     values = {sce.correlation_distance(y_true, y_pred) for y_pred in y_preds}
     assert values == {0.5}
+
+
+@pytest.mark.parametrize("order", [["label" * 20] * 10 ** 4, list(range(10 ** 5)),
+                                   np.arange(10 ** 5)[::-1]])
+@pytest.mark.parametrize("name", ["row_order", "column_order"])
+def test_ranking_breaks_message_quotes_a_short_order(order, name):
+    """A wrong order is quoted, not printed whole (a message of about 1 MB)."""
+    with pytest.raises(ValueError, match=f"{name} must be a permutation") as error:
+        sce.prevalence_ranking_breaks(np.eye(3), **{name: order})
+    assert len(str(error.value)) < 500
