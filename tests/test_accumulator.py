@@ -17,6 +17,7 @@ from sklearn_confusion_ext import (
     subpixel_confusion_matrix,
     transport_confusion_matrix,
 )
+from sklearn_confusion_ext._core.kinds import KINDS
 
 
 @pytest.mark.parametrize("kind, form, params", CASES)
@@ -399,3 +400,50 @@ def test_batches_of_categoricals_and_named_frames_keep_their_classes():
         named = ConfusionAccumulator("mlcm", labels=labels)
         named.update(frame[:1], shuffled[:1]).update(frame[1:], shuffled[1:])
         np.testing.assert_array_equal(named.result(), mlcm(frame, shuffled, labels=labels))
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_accumulators_beyond_the_memory_budget_are_refused_when_built(kind):
+    from sklearn_confusion_ext import config_context
+
+    n_matrices = KINDS[kind].n_matrices
+    fits = 250 if n_matrices == 1 else 170  # 0.48 / 0.44 MiB, below the 1 MiB budget
+    with config_context(max_matrix_mib=1):
+        for options in ({"labels": range(400)}, {"n_classes": 400}):
+            with pytest.raises(ValueError, match=r"ConfusionAccumulator\(kind='.*budget of "
+                                                 r"max_matrix_mib=1 MiB"):
+                ConfusionAccumulator(kind, **options)
+        ConfusionAccumulator(kind, labels=range(fits))
+        ConfusionAccumulator(kind, n_classes=fits - 1)
+        if n_matrices > 1:  # two matrices of 260 classes do not fit (one does)
+            with pytest.raises(ValueError, match="2 matrices of at least 260 x 260"):
+                ConfusionAccumulator(kind, labels=range(260))
+
+
+def test_the_budget_is_checked_before_allocating_in_a_child_process_with_little_memory():
+    import subprocess
+    import sys
+
+    code = """
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
+import sklearn_confusion_ext as sce
+try:
+    sce.ConfusionAccumulator("classic", labels=range(10**5))
+except ValueError as error:
+    assert "74.5 GiB" in str(error) and "max_matrix_mib=1024" in str(error), error
+    print("refused when built")
+accumulator = sce.ConfusionAccumulator("classic", labels=range(10**4)).update([0], [0])
+with sce.config_context(max_matrix_mib=100):
+    try:
+        accumulator.result()
+    except ValueError as error:
+        assert "the sum of the batches would return" in str(error), error
+        print("refused when read")
+"""
+    environment = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+                   "MKL_NUM_THREADS": "1", "PATH": ""}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=environment)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split("\n")[:2] == ["refused when built", "refused when read"]

@@ -14,6 +14,7 @@ import weakref
 
 import numpy as np
 
+from .config import check_result_size
 from .dispatch import confusions
 from .kinds import KINDS
 from .params import PARAMETERS, check_params, check_value, quoted, validate_params
@@ -59,6 +60,14 @@ default="transport"
         ``unique`` (mlct). They are checked here, against the one-shot function's
         constraints.
 
+    Raises
+    ------
+    ValueError
+        If the result cannot fit the memory budget (``max_matrix_mib``, see
+        :func:`set_config`): the matrices have at least as many classes as ``labels``
+        lists (``n_classes`` plus "none" for 2-D targets); checked here, before any batch,
+        and again by :meth:`result` before it adds the listed classes no batch held.
+
     Attributes
     ----------
     n_samples_ : int
@@ -88,6 +97,7 @@ default="transport"
                      {name: declaration[name] for name in KINDS[kind].parameters})
         if labels is not None:
             check_label_list(labels)
+        _check_size(kind, n_classes, labels)
         self.kind, self.n_classes, self.labels = kind, n_classes, labels
         self.target_kind = target_kind
         self.n_jobs, self.chunk_size = n_jobs, chunk_size
@@ -271,3 +281,16 @@ def _fingerprint(value):
     except TypeError:  # not weakly referenceable: this object only
         return "token:" + uuid.uuid4().hex
 
+
+
+def _check_size(kind, n_classes, labels):
+    """The budget's ``ValueError`` before an accumulator whose result cannot fit is built:
+    its matrices have at least as many classes as ``labels`` lists (and ``n_classes``
+    columns plus a "none" class for 2-D targets)."""
+    n_matrices = KINDS[kind].n_matrices
+    size = max(0 if labels is None else len(labels),
+               0 if n_classes is None else n_classes + 1)
+    if size:
+        matrices = f"{n_matrices} matri{'ces' if n_matrices > 1 else 'x'}"
+        check_result_size(f"ConfusionAccumulator(kind={kind!r})", (n_matrices, size, size),
+                          f"{matrices} of at least {size} x {size} classes")

@@ -84,6 +84,9 @@ class ConfusionSum:
             wanted = check_label_list(labels, np.asarray(classes))
             check_labels_occur("y_true", wanted, list(self.true_classes))
             missing = [label for label in wanted if label not in classes]
+            width = len(classes) + len(missing) + self.has_none
+            check_result_size("the sum of the batches", (len(sums), width, width),
+                              f"{len(sums)} x {width} x {width} classes")
             classes += missing
             sums = [_pad(s, len(missing), self.has_none) for s in sums]
         order = (np.arange(len(classes)) if self.ordered else
