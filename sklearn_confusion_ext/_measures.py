@@ -204,7 +204,7 @@ def _distance(correlation, form):
 
 
 @validate_params()
-def confusion_entropy_from_confusion(matrix):
+def confusion_entropy_from_confusion(matrix, *, formula="filled"):
     """Confusion Entropy of Wei et al. (2010), as Table 1 writes it, its hole filled.
 
     ``CE = -(1 / 2n) sum_{i != j} (c_ji log_{2m-2}(c_ji / (a_j + b_j))
@@ -224,10 +224,21 @@ def confusion_entropy_from_confusion(matrix):
     class is (all the labelings of Section 5 of the paper). With two classes, two constant
     labelings on different classes get 1.
 
+    The rule does change values the paper prints where a class is absent from one labeling:
+    Appendix C.3's ``CE(A, B) = CE(B, C) = 0.387`` for ``A = (1, 1, 0)``, ``B = (1, 1, 1)``,
+    ``C = (1, 0, 1)`` becomes 0.554, and with ``CE(A, C) = 1`` its counterexample to the
+    triangle inequality (``1 > 0.387 + 0.387``) no longer holds (``1 < 0.554 + 0.554``).
+    ``formula="table_1"`` computes Table 1's formula as printed, hole included, and
+    reproduces the appendix.
+
     Parameters
     ----------
     matrix : array-like of shape (n_classes, n_classes)
         Confusion matrix, rows true classes, columns predicted classes.
+    formula : {"filled", "table_1"}, default="filled"
+        "filled" gives a class whose whole mass is one misclassified cell the entropy 1;
+        "table_1" keeps Table 1's term for it (0, as if it were predicted perfectly), the
+        values printed in the paper's appendices.
 
     Returns
     -------
@@ -240,6 +251,13 @@ def confusion_entropy_from_confusion(matrix):
     1.0
     >>> confusion_entropy_from_confusion([[0, 0, 0], [0, 1, 0], [1, 0, 0]])  # not 0
     0.5
+
+    Appendix C.3's ``CE(A, B)``, with the hole filled and as printed:
+
+    >>> round(confusion_entropy_from_confusion([[0, 1], [0, 2]]), 3)
+    0.554
+    >>> round(confusion_entropy_from_confusion([[0, 1], [0, 2]], formula="table_1"), 3)
+    0.387
     """
     matrix = _present_classes(_check_matrix(matrix))
     n_classes = matrix.shape[0]
@@ -251,6 +269,8 @@ def confusion_entropy_from_confusion(matrix):
     column_scale = np.broadcast_to(sizes[None, :], matrix.shape)
     entropy = _xlogy_ratio(matrix.T, column_scale) + _xlogy_ratio(matrix, column_scale)
     total = -np.where(off, entropy, 0.0).sum(axis=0) / np.log(2 * n_classes - 2)
+    if formula == "table_1":
+        return float(total.sum() / (2 * matrix.sum()) + 0.0)
     # Classes whose whole mass is one misclassified cell: entropy 1 (their weight a_j + b_j).
     off_matrix = np.where(off, matrix, 0.0)
     one_cell = (np.diag(matrix) == 0) & (
@@ -387,7 +407,7 @@ def correlation_distance(y_true, y_pred, *, labels=None, sample_weight=None,
 
 @validate_params()
 def confusion_entropy(y_true, y_pred, *, labels=None, sample_weight=None,
-                      weighting="uniform"):
+                      weighting="uniform", formula="filled"):
     """Confusion Entropy of predictions (Wei et al. 2010, as Table 1 of Gosgens et al.).
 
     Zero for perfect predictions; lower is better. Builds the confusion matrix and calls
@@ -397,6 +417,9 @@ def confusion_entropy(y_true, y_pred, *, labels=None, sample_weight=None,
     ----------
     y_true, y_pred, labels, sample_weight, weighting
         As in :func:`generalized_means_score`.
+    formula : {"filled", "table_1"}, default="filled"
+        "table_1": Table 1's formula as printed, which scores 0 a class whose whole mass is
+        one misclassified cell (see :func:`confusion_entropy_from_confusion`).
 
     Returns
     -------
@@ -409,9 +432,11 @@ def confusion_entropy(y_true, y_pred, *, labels=None, sample_weight=None,
     0.0
     >>> confusion_entropy([0, 1] * 6, [1, 0] * 6)
     1.0
+    >>> round(confusion_entropy([1, 1, 0], [1, 1, 1], formula="table_1"), 3)  # App. C.3
+    0.387
     """
     confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
-    return confusion_entropy_from_confusion(confusion.selected())
+    return confusion_entropy_from_confusion(confusion.selected(), formula=formula)
 
 
 def _confusion(y_true, y_pred, labels, sample_weight, weighting):

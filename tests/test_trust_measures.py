@@ -84,3 +84,30 @@ def test_ranking_breaks_message_quotes_a_short_order(order, name):
     with pytest.raises(ValueError, match=f"{name} must be a permutation") as error:
         sce.prevalence_ranking_breaks(np.eye(3), **{name: order})
     assert len(str(error.value)) < 500
+
+
+def test_confusion_entropy_reproduces_appendix_c3_as_printed():
+    """Appendix C.3 prints CE(A, B) = CE(B, C) = 0.387 and CE(A, C) = 1 (Table 1's formula);
+    the filled rule gives 0.554, and the triangle counterexample no longer holds."""
+    a, b, c = [1, 1, 0], [1, 1, 1], [1, 0, 1]
+    for formula, expected in (("table_1", 0.387), ("filled", 0.554)):
+        ab = sce.confusion_entropy(a, b, formula=formula)
+        bc = sce.confusion_entropy(b, c, formula=formula)
+        ac = sce.confusion_entropy(a, c, formula=formula)
+        assert ab == pytest.approx(expected, abs=5e-4)
+        assert bc == pytest.approx(expected, abs=5e-4)
+        assert ac == 1.0
+        assert (ac > ab + bc) == (formula == "table_1")
+    # Table 1 exactly: -(1/2n) c_01 log_2(c_01 / (a_1 + b_1)) = log2(5) / 6.
+    assert sce.confusion_entropy_from_confusion(
+        [[0, 1], [0, 2]], formula="table_1") == pytest.approx(np.log2(5) / 6, rel=1e-14)
+    assert sce.confusion_entropy_from_confusion(
+        [[0, 1], [0, 2]]) == pytest.approx((np.log2(5) + 1) / 6, rel=1e-14)
+
+
+def test_confusion_entropy_formulas_agree_where_every_class_is_present():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        matrix = rng.integers(0, 5, size=(4, 4)) + np.eye(4, dtype=int)
+        assert sce.confusion_entropy_from_confusion(matrix) == \
+            sce.confusion_entropy_from_confusion(matrix, formula="table_1")

@@ -616,7 +616,8 @@ PARAMETERS = {
     "correlation_distance_from_confusion": {
         "matrix": [ARRAY], "form": [Options("angle", "chord")],
         "average": [Options("multiclass", *AVERAGES)]},
-    "confusion_entropy_from_confusion": {"matrix": [ARRAY]},
+    "confusion_entropy_from_confusion": {
+        "matrix": [ARRAY], "formula": [Options("filled", "table_1")]},
     "generalized_means_score": {
         **MEASURE_SCORE, "r": [Interval(Real, None, None)],
         "average": [Options("binary", *AVERAGES, "symmetric_weighted")],
@@ -624,7 +625,7 @@ PARAMETERS = {
     "symmetric_balanced_accuracy_score": MEASURE_SCORE,
     "correlation_distance": {**MEASURE_SCORE, "form": [Options("angle", "chord")],
                              "average": [Options("multiclass", *AVERAGES)]},
-    "confusion_entropy": MEASURE_SCORE,
+    "confusion_entropy": {**MEASURE_SCORE, "formula": [Options("filled", "table_1")]},
     "accuracy_from_confusion": {"matrix": [ARRAY]},
     "balanced_accuracy_from_confusion": {"matrix": [ARRAY]},
     "cohen_kappa_from_confusion": {"matrix": [ARRAY]},
