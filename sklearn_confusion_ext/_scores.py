@@ -46,8 +46,9 @@ def confusion_for_labels(confusion, labels):
     may be absent from ``y_true`` or from both targets, even every listed class (a
     cross-validation fold without a rare class): its counts are zero. Absent classes share
     one appended zero row and column, so the matrix grows by one whatever ``labels`` holds.
-    2-D targets take column indices. Returns the confusion with ``labels`` selected and
-    the names of the selected classes (None: the matrix's own labels).
+    2-D targets take column indices (column names, for named DataFrame columns). Returns the
+    confusion with ``labels`` selected and the names of the selected classes (None: the
+    matrix's own labels).
     """
     if labels is None:
         return confusion, None
@@ -58,7 +59,7 @@ def confusion_for_labels(confusion, labels):
     parts = {"n_samples": confusion.n_samples, "n_skipped": confusion.n_skipped,
              "namespace": confusion.namespace, "true_classes": confusion.true_classes}
     if confusion.true_classes is None:
-        selection = check_column_selection(labels, len(classes))
+        selection = check_column_selection(labels, len(classes), classes)
         return Confusion.from_parts(confusion.matrix, classes, selection, has_none,
                                     **parts), None
     present = np.asarray(classes)

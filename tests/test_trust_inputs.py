@@ -2,6 +2,7 @@
 columns and categoricals as classes, scores that are not probabilities, bounded scores,
 one overflow rule, ``(1, n)`` rows, masked arrays, and error messages of bounded size."""
 
+import re
 import warnings
 
 import numpy as np
@@ -343,3 +344,27 @@ def test_priors_that_are_not_numbers_name_the_argument(key, prior):
 
     with pytest.raises(ValueError, match="'prior' parameter"):
         call(key, prior=prior)
+
+
+@pytest.mark.parametrize("name", [name for name, entry in REGISTRY.items()
+                                  if entry.labels and entry.target_params == ("y_true", "y_pred")
+                                  and "soft" in entry.targets])
+def test_labels_name_the_columns_of_named_frames_in_every_function(name):
+    """``labels=`` of two class-named DataFrames names columns, in every function that takes
+    it, as column positions do for arrays (the scores read ``labels`` after building and
+    refused names)."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(3)
+    y_true, y_pred = (rng.dirichlet(np.ones(3), 20) for _ in range(2))
+    frames = [pd.DataFrame(y, columns=["cat", "dog", "fox"]) for y in (y_true, y_pred)]
+    entry, function = REGISTRY[name], getattr(sce, name)
+    by_name = function(*frames, labels=["fox", "cat"], **entry.fixed)
+    by_position = function(y_true, y_pred, labels=[2, 0], **entry.fixed)
+    if isinstance(by_position, str):  # a report: the same figures, rows named by the columns
+        figures = [re.findall(r"\d+\.\d+", report) for report in (by_name, by_position)]
+        assert figures[0] == figures[1] and figures[0]
+        rows = [line.split()[0] for line in by_name.splitlines()[2:4]]
+        assert rows == ["fox", "cat"], by_name
+    else:
+        np.testing.assert_allclose(np.asarray(by_name, dtype=float),
+                                   np.asarray(by_position, dtype=float))

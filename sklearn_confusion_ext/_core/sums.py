@@ -20,7 +20,6 @@ from .validation import (
     check_label_list,
     check_labels_occur,
 )
-from .validation import _selected_columns as selected_columns
 
 
 class ConfusionSum:
@@ -95,9 +94,7 @@ class ConfusionSum:
         if labels is not None and self.single_label:
             selection = [classes_sorted.index(label) for label in wanted]
         elif labels is not None:  # columns by position, or by name (DataFrame columns)
-            positions = classes_sorted == list(range(len(classes_sorted)))
-            selection = (check_column_selection(labels, len(classes_sorted)) if positions
-                         else selected_columns(labels, classes_sorted))
+            selection = check_column_selection(labels, len(classes_sorted), classes_sorted)
         if self.has_none:
             order = np.append(order, len(classes))
         true_classes = np.asarray(list(self.true_classes)) if self.single_label else None

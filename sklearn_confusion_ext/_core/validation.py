@@ -1315,8 +1315,12 @@ def _check_matrix_targets(names, targets, labels, defer_value_checks, columns=No
     return TargetSet(targets, norms, classes, selection, False)
 
 
-def check_column_selection(labels, n_classes):
-    """``labels`` of 2-D targets: unique integer column indices in ``[0, n_classes)``."""
+def check_column_selection(labels, n_classes, names=None):
+    """``labels`` of 2-D targets: unique integer column indices in ``[0, n_classes)``, or,
+    where ``names`` (the classes of the columns) are not the default ``0 .. C-1`` (named
+    DataFrame columns), column names, returned as positions."""
+    if names is not None and list(names) != list(range(len(names))):
+        return _selected_columns(labels, list(names))
     selection = np.asarray(labels)
     if selection.ndim != 1 or selection.size == 0 or selection.dtype.kind not in "iu":
         raise ValueError(
