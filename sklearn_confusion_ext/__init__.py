@@ -7,6 +7,7 @@ sample_weight=None, ...)``.
 from ._audit import AuditResult, audit_measure
 from ._classic_measures import (
     accuracy_from_confusion,
+    averaged_binary_measure,
     balanced_accuracy_from_confusion,
     balanced_accuracy_score,
     cohen_kappa_from_confusion,
@@ -36,7 +37,13 @@ from ._measures import (
     symmetric_balanced_accuracy_from_confusion,
     symmetric_balanced_accuracy_score,
 )
-from ._mlcm import mlcm, mlcm_categories, multilabel_confusion_tensor
+from ._mlcm import (
+    mlcm,
+    mlcm_categories,
+    mlcm_counts_from_confusion,
+    multilabel_confusion_tensor,
+    normalize_confusion_matrix,
+)
 from ._mlcm_scores import (
     mlcm_classification_report,
     mlcm_multilabel_confusion_matrix,
@@ -67,6 +74,7 @@ from ._quantification import (
     pearson_divergence,
     prevalence,
     prevalence_protocol_samples,
+    project_prevalence,
     relative_absolute_error,
     squared_error,
 )
@@ -133,6 +141,7 @@ __all__ = [
     "jaccard_from_confusion",
     "matthews_corrcoef",
     "matthews_corrcoef_from_confusion",
+    "averaged_binary_measure",
     "audit_measure",
     "audit_quantification_measure",
     "bhapkar_test",
@@ -157,6 +166,7 @@ __all__ = [
     "make_quantification_scorer",
     "max_normalized_kl_divergence",
     "max_quantification_error",
+    "project_prevalence",
     "normalized_pearson_divergence",
     "make_transport_scorer",
     "marginal_homogeneity_posthoc",
@@ -169,6 +179,8 @@ __all__ = [
     "mlcm_categories",
     "mlcm_classification_report",
     "mlcm_multilabel_confusion_matrix",
+    "mlcm_counts_from_confusion",
+    "normalize_confusion_matrix",
     "mlcm_precision_recall_fscore_support",
     "multilabel_confusion_tensor",
     "normalized_absolute_error",

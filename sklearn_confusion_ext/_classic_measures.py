@@ -15,7 +15,8 @@ absent classes dropped, ``c_ii / a_i = b_i / n`` when ``a_i = 0``, the binary ce
 import numpy as np
 
 from ._core.confusion import class_counts
-from ._core.params import validate_params
+from ._core.params import quoted, validate_params
+from ._core.validation import check_confusion_matrix
 from ._measures import (
     _binary_cells,
     _bounded,
@@ -338,6 +339,74 @@ def matthews_corrcoef(y_true, y_pred, *, labels=None, sample_weight=None, weight
     """
     confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
     return matthews_corrcoef_from_confusion(confusion.selected())
+
+
+@validate_params()
+def averaged_binary_measure(matrix, binary_measure, *, average="macro"):
+    """A binary measure of one-vs-all problems, averaged over the classes (Section 2).
+
+    Gosgens et al. (2021) extend a binary measure ``M(TP, FN, FP, TN)`` to ``m`` classes by
+    averaging: "micro" sums the ``m`` one-vs-all binary matrices, ``TP = sum_i c_ii``,
+    ``FN = FP = n - TP``, ``TN = (m - 2) n + TP``, and computes ``M`` once; "macro" averages
+    the ``m`` values ``M(c_ii, a_i - c_ii, b_i - c_ii, n - a_i - b_i + c_ii)`` equally;
+    "weighted" by the true class sizes ``a_i``. Every class of the matrix counts (``m`` is
+    its size), as in Appendix C.6, so its counterexamples reproduce; drop unused classes
+    first to average over the classes present. The library's own averages
+    (``average=`` of :func:`fbeta_from_confusion`, :func:`generalized_means_from_confusion`
+    ...) average over the classes present in either labeling.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_classes, n_classes)
+        Confusion matrix, rows true classes, columns predicted classes.
+    binary_measure : callable
+        ``binary_measure(tp, fn, fp, tn) -> float``, called with the four cells of a binary
+        confusion matrix as floats.
+    average : {"micro", "macro", "weighted"}, default="macro"
+        How the one-vs-all problems are combined.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Appendix C.6: macro averaging of ``1{TP + TN > 0}``, which has minimal agreement in the
+    binary case, loses it (two zero-diagonal matrices score 1 and 2/3):
+
+    >>> from sklearn_confusion_ext import averaged_binary_measure
+    >>> def some_agreement(tp, fn, fp, tn):
+    ...     return float(tp + tn > 0)
+    >>> averaged_binary_measure([[0, 1, 0], [0, 0, 1], [1, 1, 0]], some_agreement)
+    1.0
+    >>> round(averaged_binary_measure([[0, 0, 1], [0, 0, 1], [1, 1, 0]], some_agreement), 4)
+    0.6667
+    >>> averaged_binary_measure([[0, 0, 1], [0, 0, 1], [1, 1, 0]], some_agreement,
+    ...                         average="micro")
+    1.0
+    """
+    matrix = check_confusion_matrix(matrix, "matrix", nonzero=True)
+    n, n_classes = float(matrix.sum()), matrix.shape[0]
+    tp, fp, fn, tn = class_counts(matrix)
+    if average == "micro":
+        correct = float(tp.sum())
+        cells = [(correct, n - correct, n - correct, (n_classes - 2) * n + correct)]
+    else:
+        cells = list(zip(*(x.tolist() for x in (tp, fn, fp, tn))))
+    values = []
+    for index, four in enumerate(cells):
+        value = binary_measure(*four)
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"binary_measure must return a number; got {quoted(value)} for the cells "
+                f"(tp, fn, fp, tn) = {four} of class {index}.") from None
+        values.append(value)
+    if average == "micro":
+        return values[0]
+    weights = tp + fn if average == "weighted" else np.ones(n_classes)
+    return float(np.average(values, weights=weights))
 
 
 def _binary_or_averaged(matrix, average, binary_measure):

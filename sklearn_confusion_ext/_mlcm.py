@@ -31,12 +31,12 @@ from ._core.arrays import (
     scaled_rows,
     weighted_sum,
 )
-from ._core.confusion import finish_matrix, finish_tensor
+from ._core.confusion import class_counts, finish_matrix, finish_tensor, normalize_confusion
 from ._core.dispatch import confusions
 from ._core.kinds import Instances, MatrixKind, register
 from ._core.params import validate_params
 from ._core.terms import Terms, term_sums
-from ._core.validation import check_targets, require_binary
+from ._core.validation import check_confusion_matrix, check_targets, require_binary
 
 
 @validate_params()
@@ -123,6 +123,81 @@ def mlcm(y_true, y_pred, *, labels=None, normalize=None, sample_weight=None,
     return kind.finish(confusions(kind, y_true, y_pred, labels=labels,
                                   sample_weight=sample_weight, n_jobs=n_jobs,
                                   chunk_size=chunk_size), normalize)
+
+
+@validate_params()
+def mlcm_counts_from_confusion(matrix):
+    """Per-class ``[[TN, FP], [FN, TP]]`` of a given MLCM (equations 15-18).
+
+    For a multi-label confusion matrix a paper or a report prints (rows the true classes then
+    NTL, columns the predicted classes then NPL), without the instances it was built from.
+    TP is the diagonal cell of the class, FN the rest of its row, FP the rest of its column
+    and TN (eq. 16) the sum of the *other diagonal cells*; the last entry is the NTL/NPL
+    class. :func:`mlcm_multilabel_confusion_matrix` computes the same from labels.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_labels + 1, n_labels + 1)
+        The MLCM, its last row NTL and its last column NPL.
+
+    Returns
+    -------
+    ndarray of shape (n_labels + 1, 2, 2)
+
+    Examples
+    --------
+    Table 9 of Heydarian et al. (2022) from its Table 8a, class C_0 and the NPL column:
+
+    >>> from sklearn_confusion_ext import mlcm_counts_from_confusion
+    >>> table_8a = [
+    ...     [58, 1, 0, 1, 0, 5, 4, 2, 3, 7], [1, 105, 0, 0, 1, 1, 0, 0, 4, 13],
+    ...     [0, 2, 24, 0, 0, 0, 0, 0, 0, 3], [1, 1, 1, 9, 0, 4, 1, 0, 0, 4],
+    ...     [2, 5, 2, 1, 54, 2, 1, 0, 0, 7], [5, 3, 1, 0, 1, 10, 4, 2, 5, 20],
+    ...     [1, 0, 0, 5, 4, 9, 48, 6, 2, 24], [3, 1, 1, 0, 1, 9, 1, 42, 3, 18],
+    ...     [4, 5, 0, 0, 4, 8, 2, 0, 161, 11], [0] * 10]
+    >>> counts = mlcm_counts_from_confusion(table_8a)
+    >>> counts[0]
+    array([[453.,  17.],
+           [ 23.,  58.]])
+    >>> counts[-1]
+    array([[511., 107.],
+           [  0.,   0.]])
+    """
+    matrix = check_confusion_matrix(matrix, "matrix", min_classes=2)
+    tp, fp, fn, _ = class_counts(matrix)
+    return np.stack([tp.sum() - tp, fp, fn, tp], axis=1).reshape(-1, 2, 2)
+
+
+@validate_params()
+def normalize_confusion_matrix(matrix, *, normalize="true"):
+    """A given confusion matrix (an MLCM included) normalized over rows, columns or all.
+
+    What ``normalize=`` of :func:`mlcm` and :func:`transport_confusion_matrix` does, for a
+    matrix already built or printed; a zero row (the NTL row of a data set where every
+    instance has a label) stays zero, as in :func:`sklearn.metrics.confusion_matrix`.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_classes, n_classes)
+        The confusion matrix.
+    normalize : {"true", "pred", "all"}, default="true"
+        Divide each row by its sum ("true"), each column ("pred") or the whole ("all").
+
+    Returns
+    -------
+    ndarray of shape (n_classes, n_classes)
+
+    Examples
+    --------
+    Heydarian et al. (2022) print Table 8b as the row percentages of Table 8a:
+
+    >>> from sklearn_confusion_ext import normalize_confusion_matrix
+    >>> row_5 = [5, 3, 1, 0, 1, 10, 4, 2, 5, 20]
+    >>> (100 * normalize_confusion_matrix([row_5, [0] * 10] + [[0] * 10] * 8)[0]).round()
+    array([10.,  6.,  2.,  0.,  2., 20.,  8.,  4., 10., 39.])
+    """
+    matrix = check_confusion_matrix(matrix, "matrix")
+    return normalize_confusion(matrix, normalize)
 
 
 def mlcm_confusion(y_true, y_pred, *, labels, sample_weight, method):

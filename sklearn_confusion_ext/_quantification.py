@@ -12,7 +12,7 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils.validation import check_is_fitted
 
-from ._core.params import Options, check_keywords, validate_params
+from ._core.params import Options, check_keywords, quoted, validate_params
 from ._core.user_warnings import warn
 from ._core.validation import check_sample_weight, check_target_set
 
@@ -397,6 +397,49 @@ def max_quantification_error(error, p_true, *, eps=None):
     return float(maximum) if maximum.ndim == 0 else maximum
 
 
+@validate_params()
+def project_prevalence(p, classes):
+    """The projection of a prevalence vector on a sub-codeframe (Section 3.2, Example 2).
+
+    The distribution on the classes ``classes`` whose ratios between prevalences are those
+    of ``p``: ``p[classes] / p[classes].sum()``. Property 8 (IND) compares errors of
+    projections.
+
+    Parameters
+    ----------
+    p : array-like of shape (n_classes,) or (n_samples, n_classes)
+        Prevalence vectors summing to 1, one per row for many samples.
+    classes : array-like of int
+        Positions of the classes of the sub-codeframe, in the order wanted, each at most once.
+
+    Returns
+    -------
+    ndarray of shape (len(classes),) or (n_samples, len(classes))
+
+    Examples
+    --------
+    Example 2 of Sebastiani (2020), the projection on ``{c_1, c_2, c_3}``:
+
+    >>> from sklearn_confusion_ext import project_prevalence
+    >>> project_prevalence([0.32, 0.00, 0.48, 0.20], [0, 1, 2]).round(2)
+    array([0.4, 0. , 0.6])
+    """
+    p = _check_distributions(p, p, names=("p", "p"))[0]
+    n_classes = p.shape[-1]
+    positions = np.asarray(classes)
+    if positions.ndim != 1 or positions.size == 0 or positions.dtype.kind not in "iu" or \
+            positions.min() < 0 or positions.max() >= n_classes or \
+            np.unique(positions).size != positions.size:
+        raise ValueError(f"classes must be distinct positions among the {n_classes} classes "
+                         f"of p (0..{n_classes - 1}); got {quoted(classes)}.")
+    part = p[..., positions]
+    mass = part.sum(axis=-1, keepdims=True)
+    if (mass <= 0).any():
+        raise ValueError("The projection of p on the classes given is undefined: p puts no "
+                         "mass on them (a row of p is 0 on every class of classes).")
+    return part / mass
+
+
 def smooth(p, eps):
     """Additive smoothing of equation (6): ``(eps + p(c)) / (eps |C| + sum_c p(c))``.
 
@@ -607,9 +650,9 @@ def _measure_formula(error, eps):
                      f"module ({names}); got {getattr(error, '__name__', repr(error))}.")
 
 
-def _check_distributions(p_true, p_pred):
+def _check_distributions(p_true, p_pred, names=("p_true", "p_pred")):
     arrays = []
-    for name, p in (("p_true", p_true), ("p_pred", p_pred)):
+    for name, p in zip(names, (p_true, p_pred)):
         p = np.asarray(p)
         if p.ndim not in (1, 2) or p.shape[-1] < 2 or p.size == 0 or p.dtype.kind not in "biuf":
             raise ValueError(f"{name} must be a prevalence vector of at least two classes, or "

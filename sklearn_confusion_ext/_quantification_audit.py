@@ -11,6 +11,7 @@ import numpy as np
 
 from ._audit import AuditResult, checked_measure_value
 from ._core.params import CODEFRAME_SIZE, check_value, validate_params
+from ._quantification import project_prevalence
 
 QUANTIFICATION_PROPERTIES = ("IoI", "NN", "MAX", "MON", "IMP", "REL", "ABS", "IND")
 _EQUAL = 1e-9  # relative tolerance of "equal" values
@@ -207,7 +208,8 @@ class _QuantificationAudit:
             q[inside] = mass * self.rng.dirichlet(np.ones(k))
             predictions.append(q)
         whole = [self.value(p, q) for q in predictions]
-        part = [self.value(p[inside] / mass, q[inside] / mass) for q in predictions]
+        part = [self.value(project_prevalence(p, inside), project_prevalence(q, inside))
+                for q in predictions]
         if _order(*whole) != _order(*part):
             self.fail("IND", p_true=p, p_pred=predictions, sub_codeframe=inside.tolist(),
                       values=whole, sub_codeframe_values=part)

@@ -247,6 +247,14 @@ REGISTRY = {
                                            variants=({"beta": 2.0, "average": "weighted"},)),
     "jaccard_from_confusion": from_confusion(True, fixed={"average": "macro"}),
     "matthews_corrcoef_from_confusion": from_confusion(True),
+    "averaged_binary_measure": Entry(
+        targets=("matrix",), target_params=("matrix",),
+        minimal=lambda: {"matrix": IBD},
+        fixed={"binary_measure": lambda tp, fn, fp, tn: (tp + tn) / (tp + fn + fp + tn)}),
+    "mlcm_counts_from_confusion": Entry(targets=("matrix",), target_params=("matrix",),
+                                        minimal=lambda: {"matrix": IBD}),
+    "normalize_confusion_matrix": Entry(targets=("matrix",), target_params=("matrix",),
+                                        returns="matrix", minimal=lambda: {"matrix": IBD}),
     "balanced_accuracy_score": score(True, False, variants=({"weighting": "true"},)),
     "cohen_kappa_score": score(True, True, variants=({"weighting": "pred"},)),
     "matthews_corrcoef": score(True, True, variants=({"weighting": "true"},)),
@@ -334,6 +342,8 @@ REGISTRY = {
                                                         fixed={"eps": 1e-3}),
     "normalized_pearson_divergence": dataclasses.replace(quantification_error(False),
                                                          fixed={"eps": 1e-3}),
+    "project_prevalence": Entry(target_params=("p",),
+                                minimal=lambda: {"p": [0.2, 0.5, 0.3], "classes": [0, 2]}),
     "max_quantification_error": Entry(
         targets=("prevalence",), target_params=("p_true",),
         minimal=lambda: {"p_true": [0.2, 0.5, 0.3]},
