@@ -19,17 +19,19 @@ from ._core.validation import (
     check_confusion_matrix,
     check_display_labels,
 )
+from ._stats import check_fractional
 
 
 @validate_params()
-def dirichlet_posterior(confusion, *, prior=1.0, display_labels=None, labels=None):
+def dirichlet_posterior(confusion, *, prior=1.0, display_labels=None, labels=None,
+                        allow_fractional="warn"):
     """Posterior of the misclassification probabilities of each actual class (Section 4).
 
     Parameters
     ----------
     confusion : array-like of shape (n_classes, n_classes)
         Counts, rows actual and columns predicted classes; fractional pseudo-counts (a
-        transport confusion matrix, say) are accepted.
+        transport confusion matrix, say) are accepted with ``allow_fractional=True``.
     prior : float, {"uniform", "perks"} or array-like of shape (n_classes, n_classes), \
 default=1.0
         Dirichlet prior parameters: a positive scalar for every cell, "uniform" (1, the
@@ -43,6 +45,13 @@ default=1.0
         .. deprecated:: 0.1
            ``labels`` was renamed ``display_labels`` in 0.1 and will be removed in 0.2
            (elsewhere in the library ``labels=`` selects and reorders classes).
+    allow_fractional : {"warn", True, False}, default="warn"
+        What to do when ``confusion`` does not look like counts: rows, columns or all
+        cells normalized to sum to 1, or most non-zero cells not whole numbers (see
+        :ref:`fractional-matrices`). A normalized matrix holds one pseudo-instance per row,
+        so its posterior is as wide as one instance allows and dominated by the prior.
+        "warn" computes and warns, False raises ``ValueError``, True accepts fractional
+        pseudo-counts silently (a transport confusion matrix of ``N`` instances).
 
     Returns
     -------
@@ -56,7 +65,7 @@ default=1.0
     >>> posterior.mean()[0].round(7)  # Table 27
     array([0.6785714, 0.0357143, 0.2857143])
     """
-    confusion = _check_confusion(confusion)
+    confusion = _check_confusion(confusion, allow_fractional)
     names = check_display_labels(display_labels, labels, confusion.shape[0])
     return ConfusionPosterior(confusion + _check_prior(prior, confusion.shape),
                               display_labels=names)
@@ -261,7 +270,7 @@ class ConfusionPosterior:
             return function(matrices)
 
     @validate_params()
-    def update(self, confusion):
+    def update(self, confusion, allow_fractional="warn"):
         """The posterior after observing another confusion matrix (Section 5.3.3).
 
         The current posterior is the prior of the new data: ``alpha + confusion``.
@@ -270,12 +279,15 @@ class ConfusionPosterior:
         ----------
         confusion : array-like of shape (n_classes, n_classes)
             Counts of the new data, rows actual and columns predicted classes.
+        allow_fractional : {"warn", True, False}, default="warn"
+            As in :func:`dirichlet_posterior`: warn, refuse (False) or accept (True) a
+            matrix that does not look like counts.
 
         Returns
         -------
         ConfusionPosterior
         """
-        confusion = _check_confusion(confusion)
+        confusion = _check_confusion(confusion, allow_fractional)
         if confusion.shape != self.alpha.shape:
             raise ValueError(f"confusion has shape {confusion.shape}; the posterior is over "
                              f"{self.alpha.shape[0]} classes.")
@@ -586,8 +598,11 @@ def _beta_hpd(a, b, level):
     return float(beta.ppf(tail)), float(beta.ppf(tail + level))
 
 
-def _check_confusion(confusion):
-    return check_confusion_matrix(confusion, "confusion", min_classes=2)
+def _check_confusion(confusion, allow_fractional):
+    confusion = check_confusion_matrix(confusion, "confusion", min_classes=2)
+    check_fractional(confusion, "confusion", allow_fractional,
+                     "A Dirichlet-multinomial posterior")
+    return confusion
 
 
 def _check_prior(prior, shape):

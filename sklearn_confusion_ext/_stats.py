@@ -122,7 +122,8 @@ class MarginalHomogeneityResult(_UnpacksLikeScipy):
 
 
 @validate_params()
-def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"):
+def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided",
+                 allow_fractional="warn"):
     """McNemar's test of a 2 x 2 confusion matrix (Section 3.1, equations 5-8).
 
     Under the null hypothesis the two off-diagonal cells are equally likely: a class is
@@ -142,6 +143,12 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         The alternative, in terms of the (1, 2) cell: "less" is ``pi_12 < pi_21`` and
         "greater" ``pi_12 > pi_21`` (eq. 7). One-sided tests are exact only.
+    allow_fractional : {"warn", True, False}, default="warn"
+        What to do when ``table`` does not look like counts: rows, columns or all cells
+        normalized to sum to 1, or most non-zero cells not whole numbers (see
+        :ref:`fractional-matrices`). "warn" computes and warns, False raises
+        ``ValueError``, True accepts fractional counts silently (weighted counts, a
+        transport confusion matrix).
 
     Returns
     -------
@@ -170,7 +177,8 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     McNemarResult(statistic=26.666666666666668, pvalue=2.4175638811190183e-07)
     >>> statistic, pvalue = mcnemar_test([[65, 10], [50, 309]], exact=False)
     """
-    table = _check_counts(table, "table", integer=exact)
+    table = _check_counts(table, "table", integer=exact, allow_fractional=allow_fractional,
+                          needs="McNemar's test")
     if table.shape != (2, 2):
         raise ValueError(f"table must be 2 x 2 for McNemar's test; got shape {table.shape}. "
                          "Use stuart_maxwell_test or marginal_homogeneity_posthoc for more "
@@ -196,7 +204,8 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
 
 
 @validate_params()
-def stuart_maxwell_test(confusion, *, display_labels=None, labels=None):
+def stuart_maxwell_test(confusion, *, display_labels=None, labels=None,
+                        allow_fractional="warn"):
     """Stuart-Maxwell test of marginal homogeneity (Section 3.2, equations 9-10).
 
     Tests whether every class is predicted as often as it occurs (``pi_i+ = pi_+i`` for
@@ -208,7 +217,8 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None):
     Parameters
     ----------
     confusion : array-like of shape (n_classes, n_classes)
-        Counts, rows actual and columns predicted classes (fractional counts allowed).
+        Counts, rows actual and columns predicted classes (fractional counts: see
+        ``allow_fractional``).
     display_labels : array-like of shape (n_classes,), default=None
         Class names, used in warnings and errors (default ``0 .. n_classes - 1``).
     labels : array-like of shape (n_classes,), default=None
@@ -217,6 +227,12 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None):
         .. deprecated:: 0.1
            ``labels`` was renamed ``display_labels`` in 0.1 and will be removed in 0.2
            (elsewhere in the library ``labels=`` selects and reorders classes).
+    allow_fractional : {"warn", True, False}, default="warn"
+        What to do when ``confusion`` does not look like counts: rows, columns or all cells
+        normalized to sum to 1, or most non-zero cells not whole numbers (see
+        :ref:`fractional-matrices`). "warn" computes and warns, False raises
+        ``ValueError``, True accepts fractional counts silently (weighted counts, a
+        transport confusion matrix).
 
     Returns
     -------
@@ -246,14 +262,16 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None):
     >>> round(result.statistic, 3), result.df
     (21.783, 2)
     """
-    confusion = _check_counts(confusion, "confusion", integer=False)
+    confusion = _check_counts(confusion, "confusion", integer=False,
+                              allow_fractional=allow_fractional,
+                              needs="The Stuart-Maxwell test")
     names = check_display_labels(display_labels, labels, confusion.shape[0])
     statistic, df = _stuart_maxwell(confusion, names)
     return MarginalHomogeneityResult(statistic, float(stats.chi2.sf(statistic, df)), df=df)
 
 
 @validate_params()
-def bhapkar_test(confusion, *, display_labels=None, labels=None):
+def bhapkar_test(confusion, *, display_labels=None, labels=None, allow_fractional="warn"):
     """Bhapkar test of marginal homogeneity (Section 3.2).
 
     The Wald form of the Stuart-Maxwell test, ``SM / (1 - SM / N)``, against chi-square
@@ -271,6 +289,12 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None):
 
         .. deprecated:: 0.1
            Use ``display_labels``; ``labels`` will be removed in 0.2.
+    allow_fractional : {"warn", True, False}, default="warn"
+        What to do when ``confusion`` does not look like counts: rows, columns or all cells
+        normalized to sum to 1, or most non-zero cells not whole numbers (see
+        :ref:`fractional-matrices`). "warn" computes and warns, False raises
+        ``ValueError``, True accepts fractional counts silently (weighted counts, a
+        transport confusion matrix).
 
     Returns
     -------
@@ -296,7 +320,8 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None):
     >>> round(bhapkar_test([[37, 1, 15], [6, 19, 26], [15, 3, 77]]).statistic, 3)
     24.461
     """
-    confusion = _check_counts(confusion, "confusion", integer=False)
+    confusion = _check_counts(confusion, "confusion", integer=False,
+                              allow_fractional=allow_fractional, needs="Bhapkar's test")
     names = check_display_labels(display_labels, labels, confusion.shape[0])
     stuart_maxwell, df = _stuart_maxwell(confusion, names)
     remaining = 1 - stuart_maxwell / confusion.sum()
@@ -571,12 +596,14 @@ def _check_connected(confusion, names):
         )
 
 
-def _check_counts(matrix, name, integer):
+def _check_counts(matrix, name, integer, allow_fractional="warn", needs=None):
     advice = ("exact binomial tests need integer counts (a transport confusion matrix is not "
               "a count matrix): round the counts, or pass exact=False to mcnemar_test for "
               "its asymptotic test.")
     matrix = check_confusion_matrix(matrix, name, min_classes=2, nonzero=True,
                                     integer_advice=advice if integer else None)
+    if needs is not None:
+        check_fractional(matrix, name, allow_fractional, needs)
     with np.errstate(over="ignore"):
         total = matrix.sum()
     if not np.isfinite(total):
@@ -584,3 +611,51 @@ def _check_counts(matrix, name, integer):
                          f"({np.finfo(np.float64).max:.4g}); divide them by a common factor "
                          "(the asymptotic tests scale with the counts).")
     return matrix
+
+
+# Within this of 1, a sum of normalized cells is taken for 1 (float32 rounding included).
+_UNIT_SUM_TOLERANCE = 1e-6
+
+
+def _fractional_reason(matrix):
+    """Why ``matrix`` does not look like counts, or None.
+
+    Proportions (rows, columns or the whole matrix normalized to sum to 1, as
+    ``normalize="true" | "pred" | "all"`` give) or mostly non-whole cells (probability-based
+    pseudo-counts). A matrix of whole numbers is counts, whatever its sums.
+    """
+    whole = matrix == np.round(matrix)
+    if whole.all():
+        return None
+    for axis, how in ((1, "every non-empty row sums to 1 (normalize='true')"),
+                      (0, "every non-empty column sums to 1 (normalize='pred')")):
+        sums = matrix.sum(axis=axis)
+        if np.all(np.abs(sums[sums > 0] - 1) <= _UNIT_SUM_TOLERANCE):
+            return how
+    if abs(matrix.sum() - 1) <= _UNIT_SUM_TOLERANCE:
+        return "its cells sum to 1 (normalize='all')"
+    filled = matrix > 0
+    fractional = int((filled & ~whole).sum())
+    if fractional > filled.sum() / 2:
+        return f"{fractional} of its {int(filled.sum())} non-zero cells are not whole numbers"
+    return None
+
+
+def check_fractional(matrix, name, allow_fractional, needs):
+    """Warn (``allow_fractional="warn"``) or raise (False) when ``matrix`` is not counts.
+
+    ``needs`` says what needs counts, e.g. "A chi-square test".
+    """
+    if allow_fractional is True:
+        return
+    reason = _fractional_reason(matrix)
+    if reason is None:
+        return
+    message = (f"{name} does not look like a matrix of counts: {reason}. {needs} needs counts "
+               "(instances per cell): on proportions or pseudo-counts it reads a sample size "
+               "the data do not have. Pass the matrix of counts (normalize=None, hard "
+               "labels)")
+    if allow_fractional is False:
+        raise ValueError(f"{message}; allow_fractional=False refuses fractional matrices.")
+    warn(f"{message}, or allow_fractional=True if these are counts on purpose (weighted "
+         "counts, a transport confusion matrix).")

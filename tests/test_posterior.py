@@ -146,8 +146,11 @@ def test_prob_confusion_exceeds_against_monte_carlo():
 def test_mode_at_the_boundary_and_fractional_pseudo_counts():
     posterior = ConfusionPosterior([[0.5, 0.5], [0.3, 0.9]])
     np.testing.assert_array_equal(posterior.mode(), [[1.0, 0.0], [0.0, 1.0]])
-    fractional = dirichlet_posterior([[2.5, 0.25], [1.75, 3.0]], prior=0.5)
+    fractional = dirichlet_posterior([[2.5, 0.25], [1.75, 3.0]], prior=0.5,
+                                     allow_fractional=True)
     np.testing.assert_allclose(fractional.alpha, [[3.0, 0.75], [2.25, 3.5]])
+    with pytest.warns(UserWarning, match="3 of its 4 non-zero cells are not whole numbers"):
+        dirichlet_posterior([[2.5, 0.25], [1.75, 3.0]], prior=0.5)
 
 
 @pytest.mark.parametrize("call, match", [
@@ -174,7 +177,7 @@ def test_bad_input(call, match):
 @pytest.mark.parametrize("call, error, match", [
     (lambda: dirichlet_posterior(IBD, prior=0), ValueError,
      r"'prior' parameter of dirichlet_posterior must be a finite real number > 0, one of "
-     r"\{'uniform', 'perks'\} or an array-like; got 0"),
+     r"\{'uniform', 'perks'\} or an array-like.*; got 0"),
     (lambda: dirichlet_posterior(IBD, prior=-1.0), ValueError, r"'prior' parameter"),
     (lambda: dirichlet_posterior(IBD, prior="jeffreys"), ValueError,
      r"'prior' parameter of dirichlet_posterior .* got 'jeffreys'"),
@@ -311,7 +314,7 @@ def test_prob_confusion_exceeds_with_tiny_parameters_against_log_space_monte_car
         confusion, prior):
     # Parameters below 1 put the mass within 1e-300 of 0 and 1: quadrature on the density
     # gave NaN, and on rounded quantiles the two directions summed to 0.5-0.9.
-    posterior = dirichlet_posterior(confusion, prior=prior)
+    posterior = dirichlet_posterior(confusion, prior=prior, allow_fractional=True)
     forward = posterior.prob_confusion_exceeds(0, 1)
     assert forward + posterior.prob_confusion_exceeds(1, 0) == pytest.approx(1, abs=1e-6)
     alpha, rng = posterior.alpha, np.random.default_rng(0)

@@ -522,6 +522,8 @@ QUANTIFICATION_ERROR = {"p_true": [ARRAY], "p_pred": [ARRAY],
 # Statistical tests name their rows with display_labels; labels is its deprecated name.
 ROW_NAMES = {"display_labels": [None, ARRAY], "labels": [None, ARRAY]}
 CORRECTION = [None, Options("bonferroni", "holm", "fdr_bh")]
+# Statistics that need counts: warn on, refuse or accept a matrix that is not counts.
+ALLOW_FRACTIONAL = [Options("warn"), BOOLEAN]
 # A test's statistic: Bhapkar's is infinite when the Stuart-Maxwell statistic equals n.
 STATISTIC = [Interval(Real, None, None), Options(math.inf)]
 PVALUE = [Interval(Real, 0, 1)]
@@ -667,9 +669,11 @@ PARAMETERS = {
                                      "measure_names": [tuple]},
     # Statistics of the off-diagonal cells (Barranco-Chamorro and Carrillo-Garcia 2021)
     "mcnemar_test": {"table": [ARRAY], "exact": [BOOLEAN], "correction": [BOOLEAN],
-                     "alternative": [Options("two-sided", "less", "greater")]},
-    "stuart_maxwell_test": {"confusion": [ARRAY], **ROW_NAMES},
-    "bhapkar_test": {"confusion": [ARRAY], **ROW_NAMES},
+                     "alternative": [Options("two-sided", "less", "greater")],
+                     "allow_fractional": ALLOW_FRACTIONAL},
+    "stuart_maxwell_test": {"confusion": [ARRAY], **ROW_NAMES,
+                            "allow_fractional": ALLOW_FRACTIONAL},
+    "bhapkar_test": {"confusion": [ARRAY], **ROW_NAMES, "allow_fractional": ALLOW_FRACTIONAL},
     "marginal_homogeneity_posthoc": {
         "confusion": [ARRAY], "alpha": [PROBABILITY_LEVEL], "method": CORRECTION,
         **ROW_NAMES},
@@ -686,12 +690,12 @@ PARAMETERS = {
     "dirichlet_posterior": {
         "confusion": [ARRAY],
         "prior": [Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, NumberArray()],
-        **ROW_NAMES},
+        **ROW_NAMES, "allow_fractional": ALLOW_FRACTIONAL},
     "ConfusionPosterior": {"alpha": [ARRAY], **ROW_NAMES},
     "ConfusionPosterior.credible_interval": {
         "level": [PROBABILITY_LEVEL], "method": [Options("equal-tailed", "hpd")]},
     "ConfusionPosterior.rvs": {"size": [POSITIVE_INT], "random_state": RANDOM_STATE},
-    "ConfusionPosterior.update": {"confusion": [ARRAY]},
+    "ConfusionPosterior.update": {"confusion": [ARRAY], "allow_fractional": ALLOW_FRACTIONAL},
     "ConfusionPosterior.prob_confusion_exceeds": {"i": [NON_NEGATIVE_INT],
                                                   "j": [NON_NEGATIVE_INT]},
     "ConfusionPosterior.score_distribution": {"score": [str, CALLABLE],
@@ -776,7 +780,7 @@ PARAMETERS = {
                   NumberArray()],
         "level": [PROBABILITY_LEVEL], "method": [Options("hpd", "equal-tailed")],
         "display_labels": [None, ARRAY], "rows": [Options("auto"), ARRAY], **PANELS_AX,
-        **FIGSIZE},
+        **FIGSIZE, "allow_fractional": ALLOW_FRACTIONAL},
     "PosteriorIntervalDisplay.plot": {"rows": [Options("auto"), ARRAY], **PANELS_AX,
                                       **FIGSIZE},
     "PosteriorSimplexDisplay": {"alpha": [ARRAY], "vertex_labels": [None, ARRAY],
@@ -787,7 +791,7 @@ PARAMETERS = {
         "rows": [Options("auto"), ARRAY], "classes": [None, ARRAY],
         "display_labels": [None, ARRAY], "levels": [ARRAY], **PANELS_AX, **FIGSIZE}
        for method, inputs in (
-           ("from_confusion", {"confusion": [ARRAY]}),
+           ("from_confusion", {"confusion": [ARRAY], "allow_fractional": ALLOW_FRACTIONAL}),
            ("from_predictions", {**TARGETS, "labels": [None, ARRAY],
                                  "sample_weight": [None, ARRAY]}))},
     "PosteriorSimplexDisplay.plot": {"levels": [ARRAY], **PANELS_AX, **FIGSIZE},

@@ -81,7 +81,8 @@ class PosteriorIntervalDisplay:
     @validate_params()
     @fill_doc(_DOCS)
     def from_confusion(cls, confusion, *, prior=1.0, level=0.95, method="hpd",
-                       display_labels=None, rows="auto", ax=None, figsize=None):
+                       display_labels=None, rows="auto", ax=None, figsize=None,
+                       allow_fractional="warn"):
         """Posterior of a confusion matrix (:func:`dirichlet_posterior`), then plot.
 
         Parameters
@@ -98,6 +99,9 @@ class PosteriorIntervalDisplay:
         display_labels : list of str, default=None
             Class names; class indices by default.
         %(panels)s
+        allow_fractional : {"warn", True, False}, default="warn"
+            As in :func:`dirichlet_posterior`: warn, refuse (False) or accept (True) a
+            ``confusion`` that does not look like counts (normalized rows, say).
 
         Returns
         -------
@@ -126,7 +130,8 @@ class PosteriorIntervalDisplay:
         >>> bool(display.figure_.get_size_inches().max() <= 12)
         True
         """
-        posterior = dirichlet_posterior(confusion, prior=prior)
+        posterior = dirichlet_posterior(confusion, prior=prior,
+                                        allow_fractional=allow_fractional)
         lower, upper = posterior.credible_interval(level, method=method)
         display = cls(mean=posterior.mean(), lower=lower, upper=upper,
                       display_labels=display_labels)

@@ -4,12 +4,7 @@
 import numpy as np
 
 from .._core.params import validate_params
-from .._posterior import (
-    _check_confusion,
-    dirichlet_logpdf,
-    dirichlet_mode,
-    dirichlet_posterior,
-)
+from .._posterior import dirichlet_logpdf, dirichlet_mode, dirichlet_posterior
 from .._transport import transport_confusion
 from .docs import fill_doc
 from .layout import panel_axes, short_names
@@ -133,7 +128,8 @@ class PosteriorSimplexDisplay:
     @validate_params()
     @fill_doc(_DOCS)
     def from_confusion(cls, confusion, *, prior=1.0, rows="auto", classes=None,
-                       display_labels=None, levels=(0.5, 0.8, 0.95), ax=None, figsize=None):
+                       display_labels=None, levels=(0.5, 0.8, 0.95), ax=None, figsize=None,
+                       allow_fractional="warn"):
         """Posterior of rows of a confusion matrix (:func:`dirichlet_posterior`), then plot.
 
         Parameters
@@ -144,6 +140,9 @@ class PosteriorSimplexDisplay:
         display_labels : array-like of str, default=None
             Class names; class indices by default.
         %(drawing)s
+        allow_fractional : {"warn", True, False}, default="warn"
+            As in :func:`dirichlet_posterior`: warn, refuse (False) or accept (True) a
+            ``confusion`` that does not look like counts (normalized rows, say).
 
         Returns
         -------
@@ -172,8 +171,8 @@ class PosteriorSimplexDisplay:
         >>> display.alpha, display.vertex_labels
         (array([[25., 91., 29.]]), ['0', '3', 'other classes'])
         """
-        confusion = _check_confusion(confusion)
-        posterior = dirichlet_posterior(confusion, prior=prior)
+        posterior = dirichlet_posterior(confusion, prior=prior,
+                                        allow_fractional=allow_fractional)
         return cls._from_alpha(posterior.alpha, rows, classes, display_labels, levels, ax,
                                figsize)
 
@@ -186,9 +185,10 @@ class PosteriorSimplexDisplay:
         """Posterior of rows of the confusion matrix of predictions, then plot.
 
         The counts are the confusion matrix of 1-D class labels (for 2-D targets, the
-        transport confusion matrix, whose pseudo-counts :func:`dirichlet_posterior`
-        accepts; its none class, of instances without any class, is a class of the
-        matrix only when some instance has no class).
+        transport confusion matrix, whose pseudo-counts of ``N`` instances are taken as
+        counts, as ``allow_fractional=True`` of :func:`dirichlet_posterior` does; its none
+        class, of instances without any class, is a class of the matrix only when some
+        instance has no class).
 
         Parameters
         ----------
@@ -226,7 +226,8 @@ class PosteriorSimplexDisplay:
         if confusion.has_none and not (matrix[-1].any() or matrix[:, -1].any()):
             matrix, found = matrix[:-1, :-1], found[:-1]  # no instance without a class
         names = found if display_labels is None else display_labels
-        posterior = dirichlet_posterior(matrix, prior=prior)
+        # Pseudo-counts of N instances (soft labels, weights): counts on purpose.
+        posterior = dirichlet_posterior(matrix, prior=prior, allow_fractional=True)
         return cls._from_alpha(posterior.alpha, rows, classes, names, levels, ax, figsize)
 
     @classmethod
