@@ -181,3 +181,19 @@ def test_pieces_read_one_kind_in_every_order_of_workers(kind, params):
                                          "0/1 multi-label indicators"):
         declared.update(y_true[2:], y_pred[2:])
     assert declared.n_samples_ == 2
+
+
+@pytest.mark.parametrize("form", ["probabilities", "soft"])
+def test_dask_blocks_of_every_composition_of_soft_rows_equal_one_shot(form):
+    """Every composition of the rows into Dask blocks, among them blocks of one-hot rows
+    only, for the builder whose targets may be soft (the others run on several above)."""
+    dask = pytest.importorskip("dask")
+    da = pytest.importorskip("dask.array")
+    y_true, y_pred, weights = _targets(form)
+    expected = _one_shot("transport", y_true, y_pred, weights, {})
+    with dask.config.set(scheduler="synchronous"):
+        for composition in COMPOSITIONS:
+            true, pred, weight = (da.from_array(y, chunks=(composition,) + y.shape[1:])
+                                  for y in (y_true, y_pred, weights))
+            got = sce.transport_confusion_matrix(true, pred, sample_weight=weight)
+            np.testing.assert_allclose(got, expected, atol=1e-12, err_msg=str(composition))
