@@ -1,5 +1,15 @@
+import os
+
 import numpy as np
 import pytest
+from hypothesis import settings
+
+# Property tests in CI draw the same examples on every run (a seed derived from each test,
+# so a failure reproduces: run with CI=true, or HYPOTHESIS_PROFILE=ci), print the example
+# that failed, and keep no database between runs. Locally they draw afresh each run.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if _CI else "default"))
 
 
 @pytest.fixture

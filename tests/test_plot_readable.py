@@ -4,7 +4,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -22,7 +22,10 @@ from sklearn_confusion_ext import (  # noqa: E402
     dirichlet_posterior,
     transport_confusion_matrix,
 )
-from sklearn_confusion_ext._plot.value_format import format_values  # noqa: E402
+from sklearn_confusion_ext._plot.value_format import (  # noqa: E402
+    format_values,
+    value_decimals,
+)
 
 MULTILABEL = ([[1, 1, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]],
               [[1, 0, 1], [0, 1, 0], [0, 0, 0], [1, 0, 0]])
@@ -89,16 +92,25 @@ def test_given_decimals_and_values_format():
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(0.01, 99_999), min_size=1, max_size=12),
        st.lists(st.floats(0, 0.5), min_size=1, max_size=4))
+@example([0.25], [0.00390625])  # "<0.01" beside a largest value below 1 (issue 24)
 def test_no_scientific_notation_below_1e5_and_the_text_is_the_value(large, small):
+    # The rule (format_values' docstring): every cell has the matrix's decimals; "<step"
+    # marks exactly the nonzero values that those decimals round to zero (below half a
+    # step), whatever their ratio to the largest value.
     matrix = np.array(large + small)[None, :]
     texts = format_values(matrix)[0]
     largest = matrix.max()
+    step = 10.0 ** -value_decimals(matrix)
     for value, text in zip(matrix[0], texts):
         assert "e" not in text, (value, text)
+        if 0 < value < step / 2 * (1 - 1e-9):
+            assert text == f"<{text[1:]}", (value, text)
+        elif value > step / 2 * (1 + 1e-9):
+            assert not text.startswith("<"), (value, text)
         if text == "0":
             assert value == 0
         elif text.startswith("<"):
-            assert 0 < value < float(text[1:]) and value < largest / 100
+            assert float(text[1:]) == step and 0 < value <= step / 2
         else:
             decimals = len(text.partition(".")[2])
             assert abs(float(text) - value) <= 0.5 * 10.0 ** -decimals + 1e-12
