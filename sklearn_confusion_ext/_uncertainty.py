@@ -16,6 +16,7 @@ and BCa methods; BCa's acceleration is the jackknife over instances (over the ce
 with its multiplicity, on 1-D labels; over 100 groups of instances otherwise).
 """
 
+import inspect
 import re
 import warnings
 from dataclasses import dataclass, replace
@@ -24,10 +25,12 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import special
 from sklearn import metrics as sklearn_metrics
+from sklearn.utils import _safe_indexing
 
 from ._core.confusion import Confusion
 from ._core.dispatch import confusions
 from ._core.params import check_keywords, validate_params
+from ._core.user_warnings import warn
 from ._core.validation import check_sample_weight, check_target_set
 from ._measures import (
     confusion_entropy,
@@ -179,6 +182,7 @@ class _Score:
     labels: object = None  # the score's labels=: beside 2-D scores, they name the columns
     on_cells: object = None  # a metric's equal _Score of the matrix, for 1-D labels
     n_jobs: object = None  # threads of the builders
+    weighted: bool = True  # whether ``metric`` takes sample_weight
     reader_for: object = None  # the data's confusion -> of_confusion for its resamples
 
     def on_targets(self, y_true, y_pred, sample_weight):
@@ -374,10 +378,41 @@ def _resolve_score(score, kind, params, owner):
     check_keywords(score, params, owner)
     analytic = _SKLEARN_ANALYTIC.get(score)
     name = getattr(score, "__name__", "score")
-    return _Score(name, metric=lambda y_true, y_pred, sample_weight: score(
-                      y_true, y_pred, sample_weight=sample_weight, **params),
+
+    def metric(y_true, y_pred, sample_weight):
+        weights = {} if sample_weight is None else {"sample_weight": sample_weight}
+        return score(y_true, y_pred, **weights, **params)
+    return _Score(name, metric=metric, weighted=_takes_sample_weight(score),
                   analytic=analytic, average=params.get("average", "binary"),
                   on_cells=_sklearn_on_cells(name, analytic, params))
+
+
+def _takes_sample_weight(function):
+    """Whether ``function`` can be called with ``sample_weight=`` (a callable whose
+    signature cannot be read is assumed to)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.kind is p.VAR_KEYWORD or p.name == "sample_weight" and
+               p.kind is not p.POSITIONAL_ONLY for p in parameters)
+
+
+def _check_weighted(score, sample_weight, method, owner):
+    """Refuse, naming the argument, what a metric without ``sample_weight`` cannot do:
+    weigh the data, or the Bayesian bootstrap's continuous weights (the bootstrap and the
+    permutations repeat or swap instances instead)."""
+    if score.metric is None or score.weighted:
+        return
+    if sample_weight is not None:
+        raise TypeError(f"{owner} got sample_weight, but score={score.name!r} takes no "
+                        "sample_weight parameter; leave sample_weight=None, or pass a score "
+                        "f(y_true, y_pred, sample_weight=None).")
+    if method == "bayesian":
+        raise ValueError(f"method='bayesian' weighs the instances with continuous weights, "
+                         f"but score={score.name!r} takes no sample_weight parameter; use "
+                         "a bootstrap method, or a score f(y_true, y_pred, "
+                         "sample_weight=None).")
 
 
 def _sklearn_on_cells(name, which, params):
@@ -451,6 +486,9 @@ class _Data:
         matrices = self.matrices(weights)
         if matrices is not None:
             return self.of_full_counts(matrices)
+        if not self.score.weighted:  # integer weights: each instance repeated
+            return _stack([self.score.on_targets(*_repeated(self.y_true, self.y_pred, w),
+                                                 None) for w in weights])
         user = 1.0 if self.sample_weight is None else self.sample_weight
         return _stack([self.score.on_targets(self.y_true, self.y_pred, w * user)
                        for w in weights])
@@ -531,6 +569,13 @@ class _Data:
         return self.of_weights(weights), np.ones(n_groups)
 
 
+def _repeated(y_true, y_pred, counts):
+    """The targets with instance ``i`` repeated ``counts[i]`` times (bootstrap counts, 0/1
+    jackknife weights), for a metric that takes no sample_weight."""
+    rows = np.repeat(np.arange(len(counts)), np.rint(counts).astype(np.int64))
+    return _safe_indexing(y_true, rows), _safe_indexing(y_pred, rows)
+
+
 def _prior(prior, confusion):
     """The Dirichlet prior added to the counts; None adds nothing (the posterior over the
     observed cells, the Bayesian bootstrap of the instances)."""
@@ -596,14 +641,32 @@ def _percentiles(distribution, levels):
 
 def _wilson(successes, trials, alpha):
     """Wilson's score interval of a binomial proportion, and the proportion's standard
-    error."""
+    error; NaN where there are no trials (the caller applies the zero_division policy)."""
     z = special.ndtri(1 - alpha / 2)
     trials = np.asarray(trials, dtype=float)
-    rate = np.divide(successes, trials, out=np.zeros_like(trials), where=trials > 0)
-    centre = (rate + z ** 2 / (2 * trials)) / (1 + z ** 2 / trials)
-    half = z / (1 + z ** 2 / trials) * np.sqrt(rate * (1 - rate) / trials
-                                               + z ** 2 / (4 * trials ** 2))
-    return centre - half, centre + half, np.sqrt(rate * (1 - rate) / trials)
+    some = trials > 0
+    safe = np.where(some, trials, 1.0)
+    rate = np.divide(successes, safe)
+    centre = (rate + z ** 2 / (2 * safe)) / (1 + z ** 2 / safe)
+    half = z / (1 + z ** 2 / safe) * np.sqrt(rate * (1 - rate) / safe
+                                             + z ** 2 / (4 * safe ** 2))
+    se = np.sqrt(rate * (1 - rate) / safe)
+    return tuple(np.where(some, x, np.nan) for x in (centre - half, centre + half, se))
+
+
+def _undefined_as_estimate(data, low, high, se, undefined):
+    """The estimate of ``data`` and its interval, where a score is undefined (a zero
+    denominator) the interval of the ``zero_division`` value the estimate took (warning
+    as the score functions do): that value in every resample, so a point, with standard
+    error 0."""
+    if not np.any(undefined):
+        return data.estimate(), low, high, se
+    estimate = np.asarray(data.score.of_confusion(data.confusion) if data.confusion is not None
+                          else data.estimate(), dtype=float)
+    shaped = [np.array(x, dtype=float) for x in (low, high, se)]
+    low, high, se = (np.where(undefined, fill, x) for x, fill in
+                     zip(shaped, (estimate, estimate, 0.0)))
+    return estimate, low, high, se
 
 
 def _delta(matrix, which, average, alpha, selection=None):
@@ -690,13 +753,20 @@ def _analytic(data, alpha):
             successes, trials = successes.sum(), trials.sum()
         low, high, se = _wilson(successes, trials, alpha)
         if average == "binary":
-            low, high, se = low[0], high[0], se[0]
-        return data.estimate(), low, high, se
+            low, high, se, trials = low[0], high[0], se[0], trials[0]
+        return _undefined_as_estimate(data, low, high, se, trials == 0)
     if average in ("binary", None, "macro") or score.analytic == "f1" and average == "micro":
         _, low, high, se = _delta(matrix, score.analytic, None if average == "binary"
                                   else average, alpha, selection)
         pick = slice(None) if average is None else 0
-        return data.estimate(), low[pick], high[pick], se[pick]
+        undefined = False
+        if average in ("binary", None):
+            denominator = {"f1": matrix.sum(axis=0) + matrix.sum(axis=1),
+                           "recall": matrix.sum(axis=1),
+                           "precision": matrix.sum(axis=0)}[score.analytic][selection]
+            undefined = (denominator == 0)[pick]
+        return _undefined_as_estimate(data, low[pick], high[pick], se[pick],
+                                      undefined)
     raise ValueError(f"method='analytic' does not apply to score={score.name!r} with "
                      f"average={average!r}: Wilson intervals are for accuracy and binary, "
                      "per-class or micro recall and precision, the delta method for "
@@ -783,6 +853,7 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
     resolved = _resolve_score(score, kind, score_params, "score_confidence_interval")
     resolved = replace(resolved, n_jobs=n_jobs, on_cells=resolved.on_cells and replace(
         resolved.on_cells, n_jobs=n_jobs))
+    _check_weighted(resolved, sample_weight, method, "score_confidence_interval")
     data = _data(resolved, y_true, y_pred, sample_weight)
     confidence_level = float(confidence_level)
     alpha = 1 - confidence_level
@@ -937,6 +1008,7 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
                                    confidence_level, alternative)
     score = "tcm_f1_macro" if score is None else score
     resolved = _resolve_score(score, kind, score_params, "compare_scores")
+    _check_weighted(resolved, sample_weight, method, "compare_scores")
     first = _named("y_pred_a", _data, resolved, y_true, y_pred_a, sample_weight)
     second = _named("y_pred_b", _data, resolved, y_true, y_pred_b, sample_weight)
     difference = first.estimate() - second.estimate()
@@ -948,15 +1020,16 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
                           method == "bayesian")
     low, high = _percentile_interval(distribution, alpha)
     if method == "permutation":
+        n_swaps = first.n_samples
+        exact = n_swaps < 63 and 2 ** n_swaps <= n_resamples
         null = _quiet(_swapped_values, first, second, y_true, y_pred_a, y_pred_b, rng,
-                      n_resamples)
-        pvalue = _tail_pvalue(null, difference, alternative)
+                      n_resamples, exact)
+        pvalue = _tail_pvalue(null, difference, alternative, exact=exact)
         distribution = null
     elif method == "bayesian":
-        above, below = np.mean(distribution > 0), np.mean(distribution < 0)
-        pvalue = {"two-sided": min(1.0, 2 * min(above, below)), "greater": 1 - above,
-                  "less": 1 - below}[alternative]
+        pvalue = _posterior_pvalue(distribution, alternative)
     else:  # the bootstrap differences shifted to the null hypothesis
+        _warn_degenerate(distribution, difference)
         pvalue = _tail_pvalue(distribution - difference, difference, alternative)
     return ComparisonResult(difference=float(difference), low=float(low), high=float(high),
                             pvalue=float(pvalue), method=method,
@@ -1016,30 +1089,39 @@ class _CellPairs:
         return np.asarray((self._cells[1].T @ counts.T).T, dtype=float)
 
 
-def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples):
-    """Differences with each instance's two predictions swapped with probability 1/2.
+def _all_swaps(n_samples):
+    """Every subset of the instances, as rows of 0/1 indicators (``2 ** n_samples`` rows)."""
+    return ((np.arange(2 ** n_samples)[:, None] >> np.arange(n_samples)) & 1).astype(float)
+
+
+def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples,
+                    exact=False):
+    """Differences with each instance's two predictions swapped with probability 1/2
+    (``exact``: under each of the ``2 ** n`` subsets of swapped instances, once).
 
     When every swap gives matrices over the same classes as the data's (2-D targets, or
     labels whose predictions name only classes of ``y_true``), the swapped matrices are
     the data's two matrices under complementary instance weights, built for many swaps at
     once; on 1-D labels without weights, the swaps are drawn per pair of cells (a binomial
     count), never per instance. Otherwise each swap is scored from its targets."""
+    all_swaps = _all_swaps(first.n_samples) if exact else None
     if _same_classes(first, second):
-        if first.cells is not None and second.cells is not None:
+        if first.cells is not None and second.cells is not None and not exact:
             return _swapped_cell_values(first, second, rng, n_resamples)
         if first.batches():
             values = []
-            for swaps in swap_indicators(rng, first.n_samples, n_resamples):
+            for swaps in ([all_swaps] if exact else
+                          swap_indicators(rng, first.n_samples, n_resamples)):
                 kept = 1.0 - swaps
                 swapped_a = first.matrices(kept) + second.matrices(swaps)
                 swapped_b = first.matrices(swaps) + second.matrices(kept)
                 values.append(first.of_full_counts(swapped_a)
                               - first.of_full_counts(swapped_b))
             return np.concatenate(values)
-    values = np.empty(n_resamples)
+    values = np.empty(n_resamples if all_swaps is None else len(all_swaps))
     a, b = (np.asarray(y) for y in (y_pred_a, y_pred_b))
-    for row in range(n_resamples):
-        swap = rng.random(len(a)) < 0.5
+    for row in range(len(values)):
+        swap = rng.random(len(a)) < 0.5 if all_swaps is None else all_swaps[row] > 0
         if a.ndim == 2:
             swap = swap[:, None]
         values[row] = (first.score.on_targets(y_true, np.where(swap, b, a), first.sample_weight)
@@ -1074,17 +1156,67 @@ def _swapped_cell_values(first, second, rng, n_resamples):
     return np.concatenate(values)
 
 
-def _tail_pvalue(null, observed, alternative):
-    """The share of null values at least as extreme as ``observed`` (with the observed
-    one counted, so never 0)."""
+def _tie_tolerance(observed):
+    """Null values this close to ``observed`` tie with it: a swapped or resampled difference
+    equal to the observed one in exact arithmetic may differ from it by rounding."""
+    return 1e-12 * max(1.0, abs(float(observed)))
+
+
+def _tail_pvalue(null, observed, alternative, exact=False):
+    """The share of null values at least as extreme as ``observed``, ties (within
+    :func:`_tie_tolerance`) counted as extreme. Drawn null values: the observed one is
+    counted too, ``(1 + k) / (1 + B)``, so never 0; ``exact``: ``null`` is the whole null
+    distribution (it holds the observed value), ``k / B``."""
     null = null[np.isfinite(null)]
+    gamma = _tie_tolerance(observed)
     if alternative == "greater":
-        extreme = np.sum(null >= observed)
+        extreme = np.sum(null >= observed - gamma)
     elif alternative == "less":
-        extreme = np.sum(null <= observed)
+        extreme = np.sum(null <= observed + gamma)
     else:
-        extreme = np.sum(np.abs(null) >= abs(observed))
-    return (1 + extreme) / (1 + null.size)
+        extreme = np.sum(np.abs(null) >= abs(observed) - gamma)
+    if exact:
+        return min(1.0, extreme / null.size)
+    return min(1.0, (1 + extreme) / (1 + null.size))
+
+
+def _posterior_pvalue(distribution, alternative):
+    """The Bayesian bootstrap's p-value: the posterior probability of the side of 0 against
+    the alternative, a difference of 0 (within :func:`_tie_tolerance`) counted on both
+    sides; two-sided, twice the smaller of the two (at most 1). As a Monte Carlo estimate
+    from B draws it is ``(1 + k) / (1 + B)``, so never 0; it warns where no draw falls on
+    that side (the posterior never changes sign)."""
+    values = distribution[np.isfinite(distribution)]
+    gamma = _tie_tolerance(0.0)
+    at_most, at_least = np.sum(values <= gamma), np.sum(values >= -gamma)
+    sides = {"greater": at_most, "less": at_least, "two-sided": min(at_most, at_least)}
+    pvalue = (1 + sides[alternative]) / (1 + values.size)
+    if alternative == "two-sided":
+        pvalue = 2 * pvalue
+    if sides[alternative] == 0:
+        warn(f"the posterior differences never fall on the other side of 0 (all "
+             f"{values.size} draws {'above' if at_most == 0 else 'below'} 0), so the "
+             "p-value is only the floor of the draws, 1 / (n_resamples + 1) (two-sided: "
+             "twice that). The Bayesian bootstrap gives no weight to instances it has not "
+             "seen: where every instance on which the two classifiers differ favours the "
+             "same one (even a single instance), its difference never changes sign "
+             "whatever the evidence; use method='permutation' or 'mcnemar' for a test.",
+             RuntimeWarning)
+    return min(1.0, float(pvalue))
+
+
+def _warn_degenerate(distribution, difference):
+    """Warn where every bootstrap resample gives the same nonzero difference: the
+    shifted-to-the-null p-value is then its floor, 1 / (n_resamples + 1), whatever the data
+    (scipy.stats.bootstrap warns on degenerate distributions too)."""
+    values = distribution[np.isfinite(distribution)]
+    if values.size and abs(float(difference)) > _tie_tolerance(difference) and \
+            np.ptp(values) <= _tie_tolerance(difference):
+        warn(f"every bootstrap resample gives the same difference ({float(values[0]):.6g}): "
+             "the bootstrap distribution is degenerate (one instance, or instances that "
+             "all favour one classifier alike), and its p-value is its floor, "
+             "1 / (n_resamples + 1), whatever the number of instances; use "
+             "method='permutation' or 'mcnemar' for a test.", RuntimeWarning)
 
 
 def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confidence_level,
@@ -1097,6 +1229,10 @@ def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confid
                          "its p-value. Use method='bootstrap' or 'permutation' for other "
                          "weights.")
     n = table.sum()
+    if n == 0:
+        raise ValueError("method='mcnemar' counts instances, but sample_weight is 0 on all "
+                         f"{len(weight)} of them: there is no instance to compare on. Give "
+                         "some instance a positive weight.")
     only_a, only_b = table[0, 1], table[1, 0]
     difference = (only_a - only_b) / n
     se = np.sqrt(max(only_a + only_b - (only_a - only_b) ** 2 / n, 0.0)) / n

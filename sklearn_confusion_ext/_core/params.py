@@ -538,7 +538,8 @@ ESTIMATOR = [HasMethods("predict", description="a fitted estimator with predict"
 # What every interval and comparison of a score takes.
 UNCERTAINTY = {
     "score": [str, CALLABLE], "confidence_level": [PROBABILITY_LEVEL],
-    "n_resamples": [POSITIVE_INT], "sample_weight": [None, ARRAY],
+    # Fewer than 10 resamples give no interval (nor a standard error of one resample).
+    "n_resamples": [Interval(Integral, 10, None)], "sample_weight": [None, ARRAY],
     "random_state": RANDOM_STATE,
     "kind": [None, Options("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic",
                            "mlct")]}
