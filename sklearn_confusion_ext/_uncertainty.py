@@ -968,9 +968,11 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
         percentiles, the p-value from the differences shifted to the null.
         ``"permutation"``: each instance's two predictions swapped with probability 1/2;
         the p-value of the observed difference among the swapped ones (the interval is the
-        bootstrap's). ``"bayesian"``: the Bayesian bootstrap; the p-value is twice the
-        posterior probability of the smaller side (one-sided: of the side against the
-        alternative). ``"mcnemar"``: 1-D labels, the accuracy difference, with
+        bootstrap's); when ``2 ** n_samples <= n_resamples`` every subset of swapped
+        instances is enumerated once and the p-value is exact. ``"bayesian"``: the Bayesian
+        bootstrap; the p-value is twice the posterior probability of the smaller side
+        (one-sided: of the side against the alternative). ``"mcnemar"``: 1-D labels, the
+        accuracy difference, with
         :func:`mcnemar_table` and :func:`mcnemar_test` (exact) and a Wald interval of the
         paired difference of proportions; its counts are instances, so ``sample_weight``
         must hold frequencies (integers).
@@ -979,11 +981,26 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         "greater": ``a`` scores higher than ``b``.
     sample_weight : array-like of shape (n_samples,), default=None
+        Refused for a metric callable without a ``sample_weight`` parameter (which is
+        called without it otherwise).
     random_state : int, numpy.random.Generator or None, default=None
 
     Returns
     -------
     ComparisonResult
+
+    Notes
+    -----
+    p-values, with ties. A null value (resampled, swapped or posterior difference) within
+    ``1e-12 * max(1, |d|)`` of the observed difference ``d`` counts as at least as
+    extreme. Drawn null values give ``(1 + k) / (1 + B)`` (``k`` extreme among ``B``),
+    never 0; the exact permutation test ``k / 2 ** n``. The Bayesian p-value counts a
+    difference of 0 on both sides of 0, as ``(1 + k) / (1 + B)``, doubled when
+    two-sided, at most 1. So identical predictions (a difference always 0) give 1 with
+    every method. Degenerate distributions warn (``RuntimeWarning``): a bootstrap whose
+    resamples all give the same nonzero difference (one instance, say), and a posterior
+    that never changes sign (every instance on which the two differ favours one of
+    them, even a single instance); their p-value is then the floor of the draws.
 
     Examples
     --------
