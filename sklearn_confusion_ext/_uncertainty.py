@@ -1023,6 +1023,7 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
                              "'bayesian' for another score.")
         return _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha,
                                    confidence_level, alternative)
+    _warn_kinds_differ(y_pred_a, y_pred_b)
     score = "tcm_f1_macro" if score is None else score
     resolved = _resolve_score(score, kind, score_params, "compare_scores")
     _check_weighted(resolved, sample_weight, method, "compare_scores")
@@ -1052,6 +1053,28 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
                             pvalue=float(pvalue), method=method,
                             confidence_level=confidence_level, alternative=alternative,
                             distribution=distribution)
+
+
+def _target_kind(y):
+    """"labels" (1-D), "indicator" (2-D of 0 and 1) or "scores" (other 2-D)."""
+    if np.ndim(y) != 2 or np.shape(y)[1] == 1:
+        return "labels"
+    values = y.data if sp.issparse(y) else np.asarray(y)
+    try:
+        return "indicator" if np.isin(values, (0, 1)).all() else "scores"
+    except TypeError:
+        return "labels"
+
+
+def _warn_kinds_differ(y_pred_a, y_pred_b):
+    """Warn where the two predictions are of different target kinds (one model's
+    probabilities against its own argmax is no comparison of two classifiers alike)."""
+    kinds = _target_kind(y_pred_a), _target_kind(y_pred_b)
+    if kinds[0] != kinds[1]:
+        warn(f"y_pred_a holds {kinds[0]} and y_pred_b {kinds[1]}: the two scores read "
+             "different kinds of prediction (say, probabilities against hard labels), so "
+             "their difference mixes the kind with the classifier. Compare predictions of "
+             "the same kind.", UserWarning)
 
 
 def _paired_values(first, second, rng, n_resamples, bayesian):

@@ -241,3 +241,11 @@ def test_analytic_interval_of_a_class_never_predicted_follows_zero_division(scor
     assert result.standard_error[1] == 0.0
     assert bool([w for w in caught if issubclass(w.category, UndefinedMetricWarning)]) == \
         (zero_division == "warn")
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "permutation", "bayesian"])
+def test_predictions_of_different_kinds_warn(method):
+    y_true, scores, _ = _targets("probabilities")
+    with pytest.warns(UserWarning, match="y_pred_a holds scores and y_pred_b labels"):
+        sce.compare_scores(y_true, scores, scores.argmax(axis=1), method=method,
+                           n_resamples=20, random_state=0)
