@@ -680,18 +680,7 @@ def test_messages_on_huge_inputs_stay_short(name, kind, huge):
             assert len(str(error)) < 2000, (name, len(str(error)), str(error)[:300])
 
 
-# Messages raised outside the validation layer that still quote a whole value (the Displays'
-# ``ax`` check, prevalence_ranking_breaks' ``row_order``): to route through params.quoted.
-QUOTES_WHOLE_VALUES = {"PosteriorIntervalDisplay.from_confusion",
-                       "PosteriorIntervalDisplay.plot", "PosteriorSimplexDisplay.from_confusion",
-                       "PosteriorSimplexDisplay.from_predictions", "PosteriorSimplexDisplay.plot",
-                       "RankingComparisonDisplay.from_matrices_pairwise",
-                       "RankingComparisonDisplay.from_matrices", "RankingComparisonDisplay.plot"}
-
-
-@pytest.mark.parametrize("key", [
-    pytest.param(key, marks=[pytest.mark.xfail(reason="quotes a whole value", strict=False)]
-                 if key in QUOTES_WHOLE_VALUES else []) for key in PARAMETERS if key != "report"])
+@pytest.mark.parametrize("key", [key for key in PARAMETERS if key != "report"])
 def test_messages_of_declared_parameters_stay_short(key):
     """Every declared parameter given a huge list of strings: a short message."""
     for parameter in PARAMETERS[key]:

@@ -5,6 +5,7 @@ import numpy as np
 
 from .._core.params import validate_params
 from .._core.validation import check_target_set
+from .data_checks import display_array
 from .docs import fill_doc
 from .layout import grown_size, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
@@ -74,16 +75,13 @@ class ClassDistributionDisplay:
 
     @validate_params("ClassDistributionDisplay")
     def __init__(self, test_prevalence, training_prevalence=None, *, display_labels=None):
-        self.test_prevalence = np.asarray(test_prevalence, dtype=float)
-        self.training_prevalence = (None if training_prevalence is None
-                                    else np.asarray(training_prevalence, dtype=float))
+        self.test_prevalence = display_array(test_prevalence, "test_prevalence", ndim=1,
+                                             bounds=(0, None), what="shares")
+        self.training_prevalence = (
+            None if training_prevalence is None
+            else display_array(training_prevalence, "training_prevalence", ndim=1,
+                               bounds=(0, None), what="shares"))
         self.display_labels = display_labels
-        for name, shares in (("test_prevalence", self.test_prevalence),
-                             ("training_prevalence", self.training_prevalence)):
-            if shares is not None and (shares.ndim != 1 or not np.isfinite(shares).all()
-                                       or (shares < 0).any()):
-                raise ValueError(f"{name} must be a 1-D array of finite non-negative "
-                                 f"shares; got {shares.tolist()!r}.")
         if self.training_prevalence is not None and \
                 self.training_prevalence.shape != self.test_prevalence.shape:
             raise ValueError(f"test_prevalence and training_prevalence must have one share "

@@ -22,6 +22,7 @@ from .._core.params import validate_params
 from .._mlcm import mlcm_confusion
 from .._reading import prevalence_ranking
 from .._transport import SUBPIXEL, bounds_as_center, transport_confusion, transport_confusions
+from .data_checks import display_array, same_shape
 from .docs import fill_doc
 from .layout import grown_size, set_class_ticks
 from .matplotlib_check import check_matplotlib
@@ -132,7 +133,8 @@ class _ConfusionDisplay:
     """What the confusion-matrix Displays share: storing, drawing, building and drawing."""
 
     def __init__(self, confusion_matrix, *, display_labels=None, column_labels=None):
-        self.confusion_matrix = np.asarray(confusion_matrix)
+        self.confusion_matrix = display_array(confusion_matrix, "confusion_matrix", ndim=2,
+                                              bounds=(0, None), what="counts")
         self.display_labels = display_labels
         self.column_labels = column_labels
         self.half_width = None
@@ -454,7 +456,11 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
                  half_width=None):
         super().__init__(confusion_matrix, display_labels=display_labels,
                          column_labels=column_labels)
-        self.half_width = None if half_width is None else np.asarray(half_width)
+        if half_width is not None:
+            half_width = display_array(half_width, "half_width", ndim=2, bounds=(0, None),
+                                       what="half-widths")
+            same_shape({"confusion_matrix": self.confusion_matrix, "half_width": half_width})
+        self.half_width = half_width
 
     @classmethod
     @validate_params()

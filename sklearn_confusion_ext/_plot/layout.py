@@ -5,6 +5,8 @@ import os
 
 import numpy as np
 
+from .._core.params import quoted
+
 # A class name needs this many times the font size along its axis (its line and a gap).
 _NAME_SPACING = 1.3
 # Longer class names are cut in the middle, with an ellipsis.
@@ -132,7 +134,7 @@ def panel_axes(ax, n_panels, what, figsize, default_size, arrange):
     axes = [ax] if isinstance(ax, Axes) else list(np.ravel(np.asarray(ax, dtype=object)))
     if not all(isinstance(one, Axes) for one in axes):
         raise TypeError(f"ax must be a matplotlib Axes, a sequence of Axes, a Figure or a "
-                        f"SubFigure; got {ax!r}.")
+                        f"SubFigure; got {quoted(ax)}.")
     if len(axes) != n_panels:
         raise ValueError(f"ax holds {len(axes)} Axes but this display draws {n_panels} "
                          f"panel(s) ({what}): pass {n_panels} Axes, or a Figure or "

@@ -3,8 +3,9 @@ means and their intervals, and forest plots of chosen rows."""
 
 import numpy as np
 
-from .._core.params import validate_params
+from .._core.params import quoted, validate_params
 from .._posterior import dirichlet_posterior
+from .data_checks import display_array, ordered_bounds, same_shape
 from .docs import fill_doc
 from .layout import panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
@@ -74,7 +75,12 @@ class PosteriorIntervalDisplay:
 
     @validate_params("PosteriorIntervalDisplay")
     def __init__(self, *, mean, lower, upper, display_labels=None):
-        self.mean, self.lower, self.upper = (np.asarray(x) for x in (mean, lower, upper))
+        self.mean, self.lower, self.upper = (
+            display_array(values, name, ndim=2, square=True, bounds=(0, 1),
+                          what="probabilities")
+            for name, values in (("mean", mean), ("lower", lower), ("upper", upper)))
+        same_shape({"mean": self.mean, "lower": self.lower, "upper": self.upper})
+        ordered_bounds(self.lower, self.upper, "lower", "upper")
         self.display_labels = display_labels
 
     @classmethod
@@ -276,5 +282,5 @@ def class_positions(values, names, what):
         else:
             noun = "the actual classes" if what == "rows" else "classes"
             raise ValueError(f"{what} names {noun} by position (0 to {len(names) - 1}) or "
-                             f"by display name; got {value!r}.")
+                             f"by display name; got {quoted(value)}.")
     return positions

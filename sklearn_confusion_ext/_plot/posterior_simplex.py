@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from .._core.params import validate_params
+from .._core.params import quoted, validate_params
 from .._posterior import dirichlet_logpdf, dirichlet_mode, dirichlet_posterior
 from .._transport import transport_confusion
 from .docs import fill_doc
@@ -253,7 +253,7 @@ class PosteriorSimplexDisplay:
         vertices = class_positions(classes, names, "classes")
         if len(set(vertices)) != len(vertices) or len(vertices) not in (2, 3):
             raise ValueError(f"classes names two or three different predicted classes; got "
-                             f"{list(classes)!r}.")
+                             f"{quoted(list(classes))}.")
         if len(vertices) == 3 and n_classes > 3:
             raise ValueError(
                 f"classes names three of the {n_classes} classes: the vertices must hold "

@@ -5,9 +5,10 @@ from string import ascii_uppercase
 
 import numpy as np
 
-from .._core.params import validate_params
+from .._core.params import quoted, validate_params
 from .._core.validation import check_confusion_matrix
 from .._reading import _f1_scores, f1_ranking_disorder
+from .data_checks import display_array
 from .docs import fill_doc
 from .layout import panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
@@ -95,8 +96,10 @@ class RankingComparisonDisplay:
 
     @validate_params("RankingComparisonDisplay")
     def __init__(self, f1_a, f1_b=None, *, names=None, display_labels=None):
-        self.f1_a = np.asarray(f1_a, dtype=float)
-        self.f1_b = None if f1_b is None else np.asarray(f1_b, dtype=float)
+        self.f1_a = display_array(f1_a, "f1_a", ndim=None,
+                                  bounds=(0, 1), what="F1-scores")
+        self.f1_b = None if f1_b is None else display_array(f1_b, "f1_b", ndim=None,
+                                                            bounds=(0, 1), what="F1-scores")
         if self.f1_b is None:
             if self.f1_a.ndim != 2 or self.f1_a.shape[0] < 2:
                 raise ValueError(f"Without f1_b, f1_a must hold the F1-scores of at least "
@@ -151,7 +154,7 @@ class RankingComparisonDisplay:
         ['y', 'z', 'x']
         """
         if len(names) != 2:
-            raise ValueError(f"names must hold two names; got {names!r}.")
+            raise ValueError(f"names must hold two names; got {quoted(names)}.")
         first = check_confusion_matrix(matrix_a, "matrix_a")
         second = check_confusion_matrix(matrix_b, "matrix_b")
         display = cls(_f1_scores(first), _f1_scores(second), names=names,

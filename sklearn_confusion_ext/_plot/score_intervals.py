@@ -5,10 +5,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._core.params import validate_params
+from .._core.params import quoted, validate_params
 from .._mlcm_scores import mlcm_classification_report
 from .._transport_scores import transport_classification_report
 from .._uncertainty import score_confidence_interval
+from .data_checks import display_array, ordered_bounds, same_shape, same_undefined
 from .docs import fill_doc
 from .layout import short_names, tick_step
 from .matplotlib_check import check_matplotlib
@@ -54,7 +55,8 @@ class ScoreIntervalDisplay:
     ----------
     estimates, low, high : array-like of shape (n_rows,) or (n_models, n_rows)
         The scores and the bounds of their intervals: one row per class (a 1-D array for
-        one classifier).
+        one classifier). NaN (in all three) marks an undefined score, whose row is left
+        empty; infinities, NaN in only some of them and ``low > high`` raise ``ValueError``.
     class_names : list of str, default=None
         The name of each row; row indices by default. Names longer than 20 characters keep
         their start and end around an ellipsis.
@@ -96,8 +98,14 @@ class ScoreIntervalDisplay:
     @validate_params("ScoreIntervalDisplay")
     def __init__(self, *, estimates, low, high, class_names=None, model_names=None,
                  score_name="score"):
-        self.estimates, self.low, self.high = (np.atleast_2d(np.asarray(x, dtype=float))
-                                               for x in (estimates, low, high))
+        self.estimates, self.low, self.high = (
+            np.atleast_2d(display_array(values, name, ndim=None, what="scores",
+                                        allow_nan=True))
+            for name, values in (("estimates", estimates), ("low", low), ("high", high)))
+        arrays = {"estimates": self.estimates, "low": self.low, "high": self.high}
+        same_shape(arrays)
+        same_undefined(arrays)
+        ordered_bounds(self.low, self.high, "low", "high")
         self.class_names, self.model_names = class_names, model_names
         self.score_name = score_name
         # Set by from_predictions: the rows at the end that summarize the classes (the
@@ -190,8 +198,9 @@ class ScoreIntervalDisplay:
         else:
             model_names, predictions = None, [y_pred]
         if "average" in score_params:
-            raise ValueError(f"average cannot be given: the display draws score={score!r} "
-                             "per class (average=None) and its macro average.")
+            raise ValueError(f"average cannot be given: the display draws "
+                             f"score={quoted(score)} per class (average=None) and its macro "
+                             "average.")
         if labels is None and len(predictions) > 1 and _all_labels(y_true, *predictions):
             from sklearn.utils.multiclass import unique_labels
 
