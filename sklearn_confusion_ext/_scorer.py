@@ -12,6 +12,7 @@ import scipy.sparse as sp
 from sklearn.metrics import make_scorer
 
 from ._core.params import unchecked, validate_params
+from ._core.score_names import SCALAR_SCORE_NAMES, SCORE_NAMES, score_name
 from ._measures import (
     confusion_entropy,
     correlation_distance,
@@ -177,27 +178,32 @@ def _generalized_means_macro(y_true, y_pred, sample_weight=None):
                                    sample_weight=sample_weight)
 
 
-def _scorers():
-    """Every named scorer (built on each call: cheap, and no shared mutable state)."""
-    scorers = {"tcm_accuracy": make_transport_scorer("accuracy")}
-    for metric in ("precision", "recall", "f1"):
-        for average in AVERAGES:
-            scorers[f"tcm_{metric}_{average}"] = make_transport_scorer(metric, average=average)
-            scorers[f"mlcm_{metric}_{average}"] = make_mlcm_scorer(metric, average=average)
-    scorers.update({
-        "generalized_means": make_scorer(_generalized_means_macro),
-        "symmetric_balanced_accuracy": make_scorer(symmetric_balanced_accuracy_score),
-        "neg_correlation_distance": make_scorer(correlation_distance, greater_is_better=False),
-        "neg_confusion_entropy": make_scorer(confusion_entropy, greater_is_better=False),
-        "neg_absolute_error": make_quantification_scorer(absolute_error),
-        "neg_normalized_absolute_error": make_quantification_scorer(normalized_absolute_error),
-        "neg_relative_absolute_error": make_quantification_scorer(relative_absolute_error,
-                                                                  eps="auto"),
-        "neg_kl_divergence": make_quantification_scorer(kl_divergence, eps="auto"),
-        "neg_normalized_kl_divergence": make_quantification_scorer(normalized_kl_divergence,
-                                                                   eps="auto"),
-    })
-    return scorers
+_MEASURE_SCORERS = {
+    "generalized_means": lambda: make_scorer(_generalized_means_macro),
+    "symmetric_balanced_accuracy": lambda: make_scorer(symmetric_balanced_accuracy_score),
+    "neg_correlation_distance": lambda: make_scorer(correlation_distance,
+                                                    greater_is_better=False),
+    "neg_confusion_entropy": lambda: make_scorer(confusion_entropy, greater_is_better=False),
+    "neg_absolute_error": lambda: make_quantification_scorer(absolute_error),
+    "neg_normalized_absolute_error": lambda: make_quantification_scorer(
+        normalized_absolute_error),
+    "neg_relative_absolute_error": lambda: make_quantification_scorer(relative_absolute_error,
+                                                                      eps="auto"),
+    "neg_kl_divergence": lambda: make_quantification_scorer(kl_divergence, eps="auto"),
+    "neg_normalized_kl_divergence": lambda: make_quantification_scorer(
+        normalized_kl_divergence, eps="auto"),
+}
+
+
+def _named_scorer(name):
+    """The scorer of a name of the one table (:mod:`._core.score_names`) that gives one
+    number: a new object on each call (no shared mutable state)."""
+    meaning = SCORE_NAMES[name]
+    if meaning.family == "tcm":
+        return make_transport_scorer(meaning.reading, average=meaning.average or "macro")
+    if meaning.family == "mlcm":
+        return make_mlcm_scorer(meaning.reading, average=meaning.average or "macro")
+    return _MEASURE_SCORERS[name]()
 
 
 @validate_params()
@@ -214,20 +220,25 @@ def get_scorer_names():
     >>> "tcm_f1_macro" in get_scorer_names()
     True
     """
-    return sorted(_scorers())
+    return sorted(SCALAR_SCORE_NAMES)
 
 
 @validate_params()
 def get_scorer(name):
     """A scorer of this library by name, for ``scoring=``.
 
-    Names: ``tcm_accuracy``, ``tcm_{precision,recall,f1}_{micro,macro,weighted}`` (the
-    transport-based confusion matrix, uniform weighting), ``mlcm_{...}_{...}``,
+    Names (one table, which :func:`score_confidence_interval` and :func:`compare_scores`
+    read too): ``tcm_accuracy``, ``tcm_{precision,recall,f1}_{micro,macro,weighted}`` (the
+    transport-based confusion matrix, uniform weighting), ``mlcm_accuracy``,
+    ``mlcm_{precision,recall,f1}_{micro,macro,weighted}``,
     ``generalized_means`` (r = 1, macro average), ``symmetric_balanced_accuracy``,
     ``neg_correlation_distance``, ``neg_confusion_entropy`` and the classify-and-count
     quantification errors ``neg_absolute_error``, ``neg_normalized_absolute_error``,
     ``neg_relative_absolute_error``, ``neg_kl_divergence``,
     ``neg_normalized_kl_divergence`` (smoothed with ``eps = 1 / (2 * fold size)``).
+    ``tcm_f1``, ``mlcm_recall`` and the other names without an average give one value per
+    class (for intervals and :class:`ScoreIntervalDisplay`): a scorer refuses them, naming
+    the averaged names.
 
     Parameters
     ----------
@@ -251,11 +262,8 @@ def get_scorer(name):
     >>> sorted(key for key in result if key.startswith("test_"))
     ['test_generalized_means', 'test_tcm_f1_macro']
     """
-    scorers = _scorers()
-    if name not in scorers:
-        raise ValueError(f"{name!r} is not a scorer of sklearn_confusion_ext; use one of "
-                         f"get_scorer_names(): {sorted(scorers)}.")
-    return scorers[name]
+    score_name(name, "get_scorer", scalar=True)
+    return _named_scorer(name)
 
 
 def _predictions(estimator, X, y_true, response_method):

@@ -30,6 +30,7 @@ from sklearn.utils import _safe_indexing
 from ._core.confusion import Confusion
 from ._core.dispatch import confusions
 from ._core.params import check_keywords, validate_params
+from ._core.score_names import SCORE_NAMES, score_name
 from ._core.user_warnings import warn
 from ._core.validation import check_sample_weight, check_target_set
 from ._measures import (
@@ -235,12 +236,11 @@ def _prfs_reader_of(which, average, beta, zero_division, labels, pos_label, incl
 
 def _named_score(name, params):
     """A scorer name of :func:`get_scorer_names` that scores targets, as a :class:`_Score`."""
-    match = re.fullmatch(r"(tcm|mlcm)_(accuracy|precision|recall|f1)(?:_(micro|macro|weighted))?",
-                         name)
+    meaning = SCORE_NAMES.get(name)
     params = dict(params)
-    if match:
-        family, which, average = match.groups()
-        average = params.pop("average", average)
+    if meaning is not None and meaning.family in ("tcm", "mlcm"):
+        family, which = meaning.family, meaning.reading
+        average = params.pop("average", meaning.average)
         if family == "tcm":
             kind = TRANSPORT
             builder = {"weighting": params.pop("weighting", "uniform"),
@@ -351,16 +351,13 @@ _SKLEARN_ANALYTIC = {sklearn_metrics.accuracy_score: "accuracy",
 def _resolve_score(score, kind, params, owner):
     """``score`` (a name, a metric or a matrix-level callable with ``kind``) as a
     :class:`_Score`; bad names and keywords raise, naming ``score``."""
-    from ._scorer import get_scorer_names
-
     if isinstance(score, str):
-        resolved = _named_score(score, params)
-        if resolved is None:
-            names = [n for n in get_scorer_names() if _named_score(n, {}) is not None]
-            raise ValueError(f"score={score!r} is not a score of targets of this library; use "
-                             f"one of {names}, a metric callable f(y_true, y_pred, "
-                             "sample_weight=None), or a matrix-level callable with kind=.")
-        return resolved
+        try:
+            score_name(score, f"{owner}'s score", of_targets=True)
+        except ValueError as error:
+            raise ValueError(f"{error} Or pass a metric callable f(y_true, y_pred), or a "
+                             "matrix-level callable with kind=.") from None
+        return _named_score(score, params)
     if kind is not None:
         from ._core.kinds import KINDS
 

@@ -37,8 +37,50 @@ def test_names_listed_by_the_issue():
     expected |= {f"{m}_{s}_{a}" for m in ("tcm", "mlcm") for s in ("precision", "recall", "f1")
                  for a in ("micro", "macro", "weighted")}
     assert expected <= set(NAMES)
-    with pytest.raises(ValueError, match="is not a scorer"):
+    with pytest.raises(ValueError, match="is not a score name"):
         get_scorer("accuracy")
+
+
+def test_one_table_of_score_names_for_every_function_that_takes_one():
+    """Every name of get_scorer is a scorer, scores targets in score_confidence_interval and
+    compare_scores (the quantification errors aside, refused for what they are), and the
+    names without an average are per class everywhere: in the intervals and the Display,
+    refused by get_scorer and compare_scores with the averaged names. Before, the intervals
+    read a pattern of their own and accepted mlcm_accuracy, tcm_f1 and mlcm_f1 while
+    get_scorer refused them."""
+    import warnings
+
+    import sklearn_confusion_ext as sce
+    from sklearn_confusion_ext._core.params import PARAMETERS
+
+    y_true, a, b = [0, 1, 2] * 6, [0, 1, 2] * 5 + [1, 1, 1], [0, 1, 1] * 6
+    quantification = {name for name in NAMES if name.startswith("neg_")
+                      and name not in ("neg_correlation_distance", "neg_confusion_entropy")}
+    per_class = [f"{m}_{s}" for m in ("tcm", "mlcm") for s in ("precision", "recall", "f1")]
+    assert "mlcm_accuracy" in NAMES and not set(per_class) & set(NAMES)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in NAMES:
+            assert callable(get_scorer(name))
+            keywords = dict(score=name, n_resamples=19, random_state=0)
+            if name in quantification:
+                for function in (sce.score_confidence_interval, sce.compare_scores):
+                    with pytest.raises(ValueError, match="prevalences"):
+                        function(y_true, a, *([b] if function is sce.compare_scores else []),
+                                 **keywords)
+                continue
+            assert np.ndim(sce.score_confidence_interval(y_true, a, **keywords).estimate) == 0
+            assert np.isfinite(sce.compare_scores(y_true, a, b, **keywords).difference)
+        for name in per_class:
+            with pytest.raises(ValueError, match="one value per class"):
+                get_scorer(name)
+            with pytest.raises(ValueError, match="one value"):
+                sce.compare_scores(y_true, a, b, score=name, n_resamples=19)
+            result = sce.score_confidence_interval(y_true, a, score=name, n_resamples=19,
+                                                   random_state=0)
+            assert np.shape(result.estimate) == (3,)
+    display_options = PARAMETERS["ScoreIntervalDisplay.from_predictions"]["score"][0]
+    assert set(display_options.options) == set(per_class)
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,8 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from .score_names import AVERAGES, PER_CLASS_SCORE_NAMES
+
 # The longest quotation of a value in an error message: a message stays readable, and its size
 # does not grow with the input (a list of 10**5 labels, a 5 MB line of a file).
 QUOTE_LIMIT = 200
@@ -503,7 +505,6 @@ MLCM_METHOD = [Options("heydarian", "krstinic")]
 BETA = [Interval(Real, 0, None)]
 ZERO_DIVISION = [Options("warn"), Options(0.0, 1.0), NaN()]
 INCLUDE_NONE = [Options("auto"), BOOLEAN]
-AVERAGES = ("micro", "macro", "weighted")
 # Digits of a report: float64 holds 17 significant digits; more only pads the text.
 REPORT_DIGITS = Interval(Integral, 0, 17)
 REPORT = {"target_names": [None, ARRAY], "digits": [REPORT_DIGITS],
@@ -819,8 +820,7 @@ PARAMETERS = {
                              "score_name": [str]},
     "ScoreIntervalDisplay.from_predictions": {
         "y_true": [ARRAY], "y_pred": [ARRAY, dict],
-        "score": [Options("tcm_f1", "tcm_precision", "tcm_recall", "mlcm_f1",
-                          "mlcm_precision", "mlcm_recall")],
+        "score": [Options(*PER_CLASS_SCORE_NAMES)],
         "method": [Options("percentile", "basic", "bca", "bayesian", "analytic")],
         "confidence_level": [PROBABILITY_LEVEL], "n_resamples": [POSITIVE_INT],
         "labels": [None, ARRAY], "sample_weight": [None, ARRAY],

@@ -14,9 +14,8 @@ from .docs import fill_doc
 from .layout import short_names, tick_step
 from .matplotlib_check import check_matplotlib
 
-# The per-class scores drawn, by name: the matrix and what is read off it per class.
-PER_CLASS_SCORES = ("tcm_f1", "tcm_precision", "tcm_recall", "mlcm_f1", "mlcm_precision",
-                    "mlcm_recall")
+# The per-class scores drawn (names of _core.score_names): the matrix, and what is read
+# off it per class.
 _MATRICES = {"tcm": "TCM", "mlcm": "MLCM"}
 _READINGS = {"f1": "F1-score", "precision": "precision", "recall": "recall"}
 _METHODS = {"percentile": "percentile bootstrap", "basic": "basic bootstrap",
