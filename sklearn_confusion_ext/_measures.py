@@ -501,6 +501,9 @@ def _correlation(matrix):
     true_sizes, pred_sizes = matrix.sum(axis=1), matrix.sum(axis=0)
     true_spread = n * n - (true_sizes ** 2).sum()
     pred_spread = n * n - (pred_sizes ** 2).sum()
+    if true_spread <= 0 or pred_spread <= 0:
+        # A labeling constant but for subnormal masses: its spread rounds to 0.
+        return 0.0
     numerator = n * np.trace(matrix) - true_sizes @ pred_sizes
     return float(np.clip(numerator / np.sqrt(true_spread * pred_spread), -1.0, 1.0))
 
