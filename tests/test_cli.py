@@ -704,3 +704,68 @@ def test_names_longer_than_half_the_width_are_cut_and_marked(tmp_path, capsys):
     assert max(map(len, text.splitlines())) <= 80
     assert "\n1 " + "a" * 37 + "~" in text  # 40 characters, the cut marked
     assert "b" * 39 + "~  " in text  # the scores' row name
+
+
+# --- sources that are not regular files (issue 24) -----------------------------------------
+
+
+def test_report_reads_a_fifo(label_files, tmp_path):
+    """A FIFO (as a shell's process substitution gives) was 'no such file'."""
+    import os
+    import threading
+
+    true, pred = label_files
+    fifo = tmp_path / "pred.fifo"
+    os.mkfifo(fifo)
+
+    def write():
+        with open(fifo, "w") as stream:
+            stream.write(pred.read_text())
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    result = run("report", "--true", str(true), "--pred", str(fifo), "--format", "json")
+    writer.join(timeout=60)
+    assert result.returncode == 0, result.stderr
+    expected = run("report", "--true", str(true), "--pred", str(pred), "--format", "json")
+    assert json.loads(result.stdout) == json.loads(expected.stdout)
+
+
+def test_report_reads_standard_input_as_dash(label_files):
+    true, pred = label_files
+    result = subprocess.run(
+        [sys.executable, "-m", "sklearn_confusion_ext", "report", "--true", str(true),
+         "--pred", "-", "--format", "json"], input=pred.read_text(), capture_output=True,
+        text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    expected = run("report", "--true", str(true), "--pred", str(pred), "--format", "json")
+    assert json.loads(result.stdout) == json.loads(expected.stdout)
+    both = run("report", "--true", "-", "--pred", "-")
+    assert both.returncode == 2 and "standard input can be read once" in both.stderr
+
+
+def test_report_on_a_directory_says_so(label_files, tmp_path, capsys):
+    true, _ = label_files
+    assert main(["report", "--true", str(true), "--pred", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "is a directory" in err and "no such file" not in err
+
+
+def test_header_decided_by_the_other_file_is_said(tmp_path, capsys):
+    """A first label seen once, dropped as a header because the other file is one line
+    shorter: it was silent."""
+    true, pred = tmp_path / "true.csv", tmp_path / "pred.csv"
+    true.write_text("cat\ndog\ndog\ncat\n")
+    pred.write_text("fox\ncat\ndog\ncat\ncat\n")
+    assert main(["report", "--true", str(true), "--pred", str(pred)]) == 0
+    err = capsys.readouterr().err
+    assert "read as a header line" in err and "'fox'" in err and "--no-header" in err
+
+
+def test_long_first_line_is_not_echoed_whole(tmp_path, capsys):
+    true, pred = tmp_path / "true.csv", tmp_path / "pred.csv"
+    true.write_text("x" * 5_000_000 + "\ncat\ndog\n")
+    pred.write_text("y" * 5_000_000 + "\ncat\ndog\n")
+    assert main(["report", "--true", str(true), "--pred", str(pred)]) == 2
+    err = capsys.readouterr().err
+    assert "appears nowhere else" in err and len(err) < 2000

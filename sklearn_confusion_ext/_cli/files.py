@@ -28,9 +28,13 @@ The rules, which the report command's help repeats:
 
 import csv
 import math
+import stat
+import sys
 from pathlib import Path
 
 import numpy as np
+
+from .._core.params import quoted
 
 _MAX_ABS_VALUE = 1e12
 _MAX_EXACT_INTEGER = 2**53  # beyond it a float no longer tells neighbouring integers apart
@@ -60,11 +64,18 @@ def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
     Returns ``(y_true, y_pred, pred_columns)``: ``pred_columns`` names the columns of a 2-D
     ``y_pred`` read below a header line (``DataFrame(proba, columns=clf.classes_)``), else
     None."""
+    if str(true_path) == "-" and str(pred_path) == "-":
+        raise InputError("-: standard input can be read once: pass '-' for one of the two "
+                         "files at most")
     options = {"delimiter": delimiter, "index_column": index_column}
-    targets, ambiguous = {}, {}
+    targets, ambiguous, texts = {}, {}, {}
     for name, path in (("true", true_path), ("pred", pred_path)):
+        if _is_stream(path) and Path(path).suffix != ".npy":
+            # A pipe, FIFO or standard input is read once, here: a second reading (the
+            # header decided below) would find it empty.
+            texts[name] = _read_stream(path)
         try:
-            targets[name] = read_target(path, header=header, **options)
+            targets[name] = read_target(path, header=header, text=texts.get(name), **options)
         except AmbiguousHeaderError as exc:
             ambiguous[name] = (path, exc)
     if len(ambiguous) == 2:
@@ -73,13 +84,57 @@ def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
         # No reading matching: either one gives a different number of samples (reported
         # downstream), so the file is read as it is.
         n_other = len(targets["pred" if name == "true" else "true"][0])
-        targets[name] = read_target(path, header=n_other == exc.n_lines - 1, **options)
+        as_header = n_other == exc.n_lines - 1
+        if as_header:
+            # Never silently: the other file's length decided it.
+            print(f"note: {exc} -- read as a header line, which leaves {n_other} samples as "
+                  f"in the other file; pass --no-header if it is data", file=sys.stderr)
+        targets[name] = read_target(path, header=as_header, text=texts.get(name), **options)
     return targets["true"][0], *targets["pred"]
 
 
-def read_target(path, *, header=None, delimiter="auto", index_column=False):
+def _is_stream(path):
+    """Whether ``path`` is ``-`` (standard input) or a pipe, FIFO or character device
+    (``/dev/stdin``, the ``/dev/fd/N`` of a shell's process substitution)."""
+    if str(path) == "-":
+        return True
+    try:
+        mode = Path(path).stat().st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+
+
+def _check_source(path):
+    """A clear error for a path that cannot be read: missing, or a directory."""
+    if str(path) == "-":
+        return
+    if Path(path).is_dir():
+        raise InputError(f"{path}: is a directory; expected a file of labels or scores")
+    if not Path(path).exists():
+        raise InputError(f"{path}: no such file")
+
+
+def _read_stream(path):
+    _check_source(path)
+    try:
+        if str(path) == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as stream:
+                data = stream.read()
+        return data.decode("utf-8-sig")
+    except (UnicodeDecodeError, OSError) as exc:
+        raise InputError(f"{path}: not a UTF-8 text stream ({exc})") from None
+
+
+def read_target(path, *, header=None, delimiter="auto", index_column=False, text=None):
     """:func:`load_target`, and the names of a 2-D text file's columns from its header line
-    (None without one)."""
+    (None without one); ``text`` is the content of a stream already read."""
+    if text is None and _is_stream(path) and Path(path).suffix != ".npy":
+        text = _read_stream(path)
+    if text is not None:
+        return _load_text(Path(path), header, delimiter, index_column, text=text)
     path = Path(path)
     if path.suffix == ".npy" or not path.is_file():
         return load_target(path, header=header, delimiter=delimiter,
@@ -108,9 +163,13 @@ def load_target(path, *, header=None, delimiter="auto", index_column=False):
         1-D labels (integers or strings) or a 2-D array of floats. Numbers must be finite
         and at most 1e12 in absolute value.
     """
+    if _is_stream(path) and Path(path).suffix != ".npy":
+        return _load_text(Path(path), header, delimiter, index_column,
+                          text=_read_stream(path))[0]
+    _check_source(path)
     path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
+    if not path.is_file() and path.suffix == ".npy":
+        raise InputError(f"{path}: a .npy file must be a regular file (it is read twice)")
     if path.suffix == ".npy":
         return _load_npy(path)
     return _load_text(path, header, delimiter, index_column)[0]
@@ -166,12 +225,13 @@ def _load_npy(path):
 # --- text -----------------------------------------------------------------------------------
 
 
-def _load_text(path, header, delimiter, index_column):
-    try:
-        # utf-8-sig: spreadsheet programs start UTF-8 files with a byte order mark.
-        text = path.read_text(encoding="utf-8-sig")
-    except (UnicodeDecodeError, OSError) as exc:
-        raise InputError(f"{path}: not a UTF-8 text file ({exc})") from None
+def _load_text(path, header, delimiter, index_column, text=None):
+    if text is None:
+        try:
+            # utf-8-sig: spreadsheet programs start UTF-8 files with a byte order mark.
+            text = path.read_text(encoding="utf-8-sig")
+        except (UnicodeDecodeError, OSError) as exc:
+            raise InputError(f"{path}: not a UTF-8 text file ({exc})") from None
     lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)
              if line.strip()]
     if not lines:
@@ -265,8 +325,8 @@ def _detect_header(path, rows):
         if (len(first) >= 3 and rest
                 and all(float(field) == column for column, field in enumerate(first))):
             raise AmbiguousHeaderError(
-                f"{path}: the first line {','.join(first)} may be a header line (pandas names "
-                "unnamed columns so) or a row of data; "
+                f"{path}: the first line {quoted(','.join(first))} may be a header line "
+                "(pandas names unnamed columns so) or a row of data; "
                 f"{_HEADER_FIX.replace('a label', 'data')}", len(rows))
         # pandas names an unnamed Series "0": a number above text labels is that name.
         return (len(first) == 1 and bool(rest)
@@ -278,8 +338,8 @@ def _detect_header(path, rows):
     if any(row[0] == first[0] for row in rest):
         return False
     raise AmbiguousHeaderError(
-        f"{path}: the first line {first[0]!r} appears nowhere else in the file: it may be a "
-        f"header line (as pandas' to_csv writes) or a class seen once; {_HEADER_FIX}",
+        f"{path}: the first line {quoted(first[0])} appears nowhere else in the file: it may "
+        f"be a header line (as pandas' to_csv writes) or a class seen once; {_HEADER_FIX}",
         len(rows))
 
 
