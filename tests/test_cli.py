@@ -295,7 +295,7 @@ def test_unnamed_columns_line_is_decided_or_refused(tmp_path, capsys):
     assert _report(tmp_path, "0,1,2\n" + rows, rows) == 0
     assert json.loads(capsys.readouterr().out)["n_samples"] == 7
     assert _report(tmp_path, "0,1,2\n" + rows, "0,1,2\n" + rows) == 2
-    assert "the first line 0,1,2 may be a header line" in capsys.readouterr().err
+    assert "the first line '0,1,2' may be a header line" in capsys.readouterr().err
     assert _report(tmp_path, "0,1,2\n" + rows, "0,1,2\n" + rows, "--header") == 0
     assert json.loads(capsys.readouterr().out)["n_samples"] == 7
 
@@ -654,7 +654,10 @@ def test_labels_against_probabilities_files(tmp_path, capsys):
     capsys.readouterr()
     assert main(args + ["--labels", "setosa", "virginica"]) == 2
     error = capsys.readouterr().err
-    assert error.count("\n") == 1 and "y_pred has 3 columns" in error
+    # A note says the first label line was read as a header (the other file's length
+    # decided it); the error is one line.
+    lines = [line for line in error.splitlines() if not line.startswith("note: ")]
+    assert len(lines) == 1 and "y_pred has 3 columns" in lines[0]
     assert error.endswith("From the command line: --labels NAME [NAME ...].\n")
 
 
@@ -769,3 +772,15 @@ def test_long_first_line_is_not_echoed_whole(tmp_path, capsys):
     assert main(["report", "--true", str(true), "--pred", str(pred)]) == 2
     err = capsys.readouterr().err
     assert "appears nowhere else" in err and len(err) < 2000
+
+
+def test_hostile_label_names_are_escaped_in_the_text_report(tmp_path, capsys):
+    """A label holding an ANSI escape or a carriage return was printed raw."""
+    true, pred = tmp_path / "true.csv", tmp_path / "pred.csv"
+    hostile = "\x1b[31mred\x1b[0m"
+    true.write_text(f"{hostile}\ndog\ndog\n{hostile}\nc\rat\n")
+    pred.write_text(f"{hostile}\ndog\n{hostile}\n{hostile}\nc\rat\n")
+    assert main(["report", "--true", str(true), "--pred", str(pred), "--no-header"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\r" not in out
+    assert "\\x1b[31mred\\x1b[0m" in out

@@ -127,13 +127,13 @@ def main(argv=None):
             message += " From the command line: --max-matrix-mib N."
         elif "labels=" in message:
             message += " From the command line: --labels NAME [NAME ...]."
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {_printable(message)}", file=sys.stderr)
         return 2
     if getattr(args, "format", "text") == "json":  # report only: one section
         print(json.dumps(_strict_json(sections[0].report), indent=2, allow_nan=False))
         return 0
     if args.command == "demo":
-        print(f"{title}\n")
+        print(f"{_printable(title)}\n")
     for section in sections:
         if section.heading:
             print(f"{section.heading}\n{'=' * len(section.heading)}\n")
@@ -141,10 +141,19 @@ def main(argv=None):
             for paragraph in section.introduction.splitlines():
                 print(textwrap.fill(paragraph, width=width))
             print()
-        print(format_report(section.report, width=width))
+        print(_printable(format_report(section.report, width=width)))
     for path in saved:
         print(f"Saved: {path}")
     return 0
+
+
+def _printable(text):
+    """``text`` with its control characters (ANSI escapes, carriage returns, a label's
+    newline read from a .npy file) written as escapes, so that a label cannot move the
+    cursor or recolour the terminal; the report's own line breaks stay."""
+    return "".join(
+        character if character == "\n" or (character.isprintable() or character == " ")
+        else repr(character)[1:-1] for character in text)
 
 
 def _output_options(parser):
