@@ -67,7 +67,8 @@ def main(argv=None):
         "report", help="report on your own predictions", epilog=_READING,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     report_parser.add_argument("--true", required=True,
-                               help="true labels (.npy, or text: .csv, .tsv, .txt)")
+                               help="true labels (.npy, or text: .csv, .tsv, .txt; a pipe, or - "
+                                    "for standard input)")
     report_parser.add_argument("--pred", required=True,
                                help="predictions (.npy, or text: .csv, .tsv, .txt): labels, "
                                     "indicators, soft labels, or probabilities against "
