@@ -12,6 +12,7 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils.validation import check_is_fitted
 
+from ._core.config import resample_block
 from ._core.params import Options, check_keywords, quoted, validate_params
 from ._core.user_warnings import warn
 from ._core.validation import check_sample_weight, check_target_set
@@ -909,6 +910,11 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
     classes, codes = np.unique(y, return_inverse=True)
     members = [np.flatnonzero(codes == k) for k in range(len(classes))]
     size = len(y) if sample_size is None else int(sample_size)
+    # each sample is an array of `size` positions (8 bytes each, as float64): checked here,
+    # before the first draw; the samples are drawn one at a time, so n_samples costs none
+    resample_block("prevalence_protocol_samples", int(n_samples), size,
+                   f"sample_size={size} positions", "Pass a smaller sample_size",
+                   unit="sample")
     return _protocol_samples(len(y), members, int(n_samples), size, protocol,
                              np.random.default_rng(random_state))
 

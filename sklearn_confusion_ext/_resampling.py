@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._core.array_api import foreign_namespace
-from ._core.config import check_result_size
+from ._core.config import check_result_size, resample_block
 from ._core.dask_collections import is_dask_collection
 from ._core.dispatch import confusions
 from ._core.terms import batched_term_sums
@@ -30,11 +30,31 @@ _WEIGHT_ENTRIES = 1 << 23
 REPORT_RESAMPLES = 999
 
 
-def instance_weights(rng, n_samples, n_resamples, bayesian):
+def matrix_entries(shape):
+    """Entries of one resample's full matrix of ``shape`` as the batched builders allocate
+    it (:func:`resampled_matrices` adds a row and a column for MLCM's "none" class)."""
+    return (shape[0] + 1) * (shape[-1] + 1)
+
+
+def _batch(n_samples, n_resamples, entries, owner):
+    """Rows per batch of instance weights: 64 MiB of weights at most, and the resamples'
+    matrices (``entries`` each) within the budget (:func:`~._core.config.resample_block`)."""
+    batch = max(1, _WEIGHT_ENTRIES // n_samples)
+    if entries:
+        side = int(round(entries ** 0.5))
+        batch = min(batch, resample_block(owner, n_resamples, entries,
+                                          f"a matrix of {side} x {side} cells",
+                                          "Pass fewer classes"))
+    return batch
+
+
+def instance_weights(rng, n_samples, n_resamples, bayesian, entries=0, owner=None):
     """Batches of rows of resampled instance weights, 64 MiB at most each: how many times
     the bootstrap draws each instance (or the Bayesian bootstrap's Dirichlet weights,
-    scaled to sum to ``n_samples``)."""
-    batch = max(1, _WEIGHT_ENTRIES // n_samples)
+    scaled to sum to ``n_samples``). Where each row gives a matrix of ``entries`` cells,
+    a batch's matrices also stay within the budget (checked before the first draw); the
+    draws are the same whatever the batches."""
+    batch = _batch(n_samples, n_resamples, entries, owner)
     for start in range(0, n_resamples, batch):
         size = min(batch, n_resamples - start)
         if bayesian:
@@ -45,10 +65,11 @@ def instance_weights(rng, n_samples, n_resamples, bayesian):
                            ).astype(float)
 
 
-def swap_indicators(rng, n_samples, n_resamples):
+def swap_indicators(rng, n_samples, n_resamples, entries=0, owner=None):
     """Batches of rows of 0/1 indicators, 64 MiB at most each: which instances of a paired
-    comparison swap their two predictions (each with probability 1/2)."""
-    batch = max(1, _WEIGHT_ENTRIES // n_samples)
+    comparison swap their two predictions (each with probability 1/2); batches as in
+    :func:`instance_weights`."""
+    batch = _batch(n_samples, n_resamples, entries, owner)
     for start in range(0, n_resamples, batch):
         size = min(batch, n_resamples - start)
         yield (rng.random((size, n_samples)) < 0.5).astype(float)
@@ -94,15 +115,28 @@ def label_cells(confusion, y_true, y_pred):
     return true * confusion.matrix.shape[0] + pred
 
 
-def cell_draws(matrix, n_samples, rng, n_resamples):
-    """Full matrices (flattened rows) of ``n_resamples`` bootstrap resamples of the
-    ``n_samples`` instances of 1-D labels counted in ``matrix``: a multinomial draw over its
-    nonzero cells, never the instances."""
+def cell_draws(matrix, n_samples, rng, n_resamples, owner):
+    """Blocks of full matrices (flattened rows) of ``n_resamples`` bootstrap resamples of
+    the ``n_samples`` instances of 1-D labels counted in ``matrix``: a multinomial draw over
+    its nonzero cells, never the instances. The blocks stay within the budget (checked
+    before the first draw); the draws are the same whatever the blocks."""
     counts = np.rint(matrix).astype(np.int64).ravel()
     cells = np.flatnonzero(counts)
-    full = np.zeros((n_resamples, matrix.size))
-    full[:, cells] = rng.multinomial(n_samples, counts[cells] / n_samples, size=n_resamples)
-    return full
+    yield from full_blocks(matrix, n_resamples, owner, lambda size: rng.multinomial(
+        n_samples, counts[cells] / n_samples, size=size), cells)
+
+
+def full_blocks(matrix, n_resamples, owner, draw, cells):
+    """Blocks of ``n_resamples`` full matrices (flattened rows) shaped as ``matrix``, zero
+    but at ``cells``, where ``draw(size)`` gives ``size`` rows of values: the blocks take at
+    most the budget (``owner`` refuses, before the first draw, a matrix above it)."""
+    block = resample_block(owner, n_resamples, matrix.size,
+                           f"a matrix of {matrix.shape[0]} x {matrix.shape[-1]} cells")
+    for start in range(0, n_resamples, block):
+        size = min(block, n_resamples - start)
+        full = np.zeros((size, matrix.size))
+        full[:, cells] = draw(size)
+        yield full
 
 
 def cell_matrices(cells, size, sample_weight, weights):
@@ -136,9 +170,11 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
     n_samples, shape = full.n_samples, full.matrix.shape
     two_dimensional = any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (y_true, y_pred))
     single_label = full.true_classes is not None and not two_dimensional
+    owner = "the report's intervals (confidence_level=)"
     if single_label and sample_weight is None:
-        values = read(cell_draws(full.matrix, n_samples, rng, REPORT_RESAMPLES)
-                      .reshape(-1, *shape))
+        values = np.concatenate([
+            read(block.reshape(-1, *shape))
+            for block in cell_draws(full.matrix, n_samples, rng, REPORT_RESAMPLES, owner)])
     else:
         user = check_sample_weight(sample_weight, n_samples)
         if single_label:
@@ -149,7 +185,7 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
         elif batches_terms(kind, y_true, y_pred):
             def build(weights):
                 return resampled_matrices(kind, params, y_true, y_pred, user, weights,
-                                          "the report's intervals",
+                                          owner,
                                           column_labels=column_labels)
         else:
             def build(weights):
@@ -161,7 +197,8 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
             warnings.simplefilter("ignore")  # the report on the data warns, resamples never
             values = np.concatenate([
                 read(build(weights).reshape(-1, *shape))
-                for weights in instance_weights(rng, n_samples, REPORT_RESAMPLES, False)])
+                for weights in instance_weights(rng, n_samples, REPORT_RESAMPLES, False,
+                                                matrix_entries(shape), owner)])
     alpha = 1 - float(confidence_level)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a score undefined in every resample: nan bounds

@@ -27,6 +27,7 @@ from scipy import special
 from sklearn import metrics as sklearn_metrics
 from sklearn.utils import _safe_indexing
 
+from ._core.config import resample_block
 from ._core.confusion import Confusion
 from ._core.dispatch import confusions
 from ._core.params import check_keywords, validate_params
@@ -48,8 +49,10 @@ from ._resampling import (
     batches_terms,
     cell_draws,
     cell_matrices,
+    full_blocks,
     instance_weights,
     label_cells,
+    matrix_entries,
     resampled_matrices,
     swap_indicators,
 )
@@ -529,25 +532,32 @@ class _Data:
         """The cell of each instance in the full matrix (1-D labels)."""
         return label_cells(self.confusion, self.y_true, self.y_pred)
 
-    def bootstrap(self, rng, n_resamples):
-        if self.cells is not None:
-            return self.of_full_counts(cell_draws(self.confusion.matrix, self.n_samples, rng,
-                                                  n_resamples))
-        return np.concatenate([self.of_weights(weights) for weights in
-                               instance_weights(rng, self.n_samples, n_resamples, False)])
+    def entries(self):
+        """Cells of one resample's matrix where :meth:`matrices` builds them (0 where
+        each resample is scored from its targets)."""
+        return matrix_entries(self.confusion.matrix.shape) if self.batches() else 0
 
-    def bayesian(self, rng, n_resamples, prior):
+    def bootstrap(self, rng, n_resamples, owner="score_confidence_interval"):
+        """The scores of ``n_resamples`` bootstrap resamples, their matrices built in
+        blocks within the budget (the same draws whatever the blocks)."""
+        if self.cells is not None:
+            return np.concatenate([self.of_full_counts(full) for full in cell_draws(
+                self.confusion.matrix, self.n_samples, rng, n_resamples, owner)])
+        return np.concatenate([self.of_weights(weights) for weights in instance_weights(
+            rng, self.n_samples, n_resamples, False, self.entries(), owner)])
+
+    def bayesian(self, rng, n_resamples, prior, owner="score_confidence_interval"):
         if self.cells is not None:
             alpha = self.confusion.matrix.astype(float) + _prior(prior, self.confusion)
             if self.confusion.has_none:  # single labels never reach MLCM's "none" class
                 alpha[-1, :] = alpha[:, -1] = 0.0
             keep = np.flatnonzero(alpha.ravel() > 0)
-            draws = rng.dirichlet(alpha.ravel()[keep], size=n_resamples) * self.n_samples
-            full = np.zeros((n_resamples, alpha.size))
-            full[:, keep] = draws
-            return self.of_full_counts(full)
-        return np.concatenate([self.of_weights(weights) for weights in
-                               instance_weights(rng, self.n_samples, n_resamples, True)])
+            return np.concatenate([self.of_full_counts(full) for full in full_blocks(
+                alpha, n_resamples, owner,
+                lambda size: rng.dirichlet(alpha.ravel()[keep], size=size) * self.n_samples,
+                keep)])
+        return np.concatenate([self.of_weights(weights) for weights in instance_weights(
+            rng, self.n_samples, n_resamples, True, self.entries(), owner)])
 
     def jackknife(self, rng):
         """``(values, multiplicities)`` of the leave-one-out (or leave-one-group-out) score."""
@@ -560,10 +570,18 @@ class _Data:
             return _stack(values), self.cell_counts.astype(float)
         n_groups = min(self.n_samples, _JACKKNIFE_GROUPS)
         groups = np.array_split(rng.permutation(self.n_samples), n_groups)
-        weights = np.ones((n_groups, self.n_samples))
-        for row, members in enumerate(groups):
-            weights[row, members] = 0.0
-        return self.of_weights(weights), np.ones(n_groups)
+        entries = self.entries()
+        side = int(round(entries ** 0.5))
+        step = resample_block("score_confidence_interval", n_groups, entries,
+                              f"a matrix of {side} x {side} cells")
+        values = []
+        for start in range(0, n_groups, step):  # the leave-group-out matrices, in blocks
+            block = groups[start:start + step]
+            weights = np.ones((len(block), self.n_samples))
+            for row, members in enumerate(block):
+                weights[row, members] = 0.0
+            values.append(self.of_weights(weights))
+        return np.concatenate(values), np.ones(n_groups)
 
 
 def _repeated(y_true, y_pred, counts):
@@ -1079,9 +1097,11 @@ def _paired_values(first, second, rng, n_resamples, bayesian):
     Bayesian bootstrap's Dirichlet weights)."""
     if first.cells is not None and second.cells is not None:
         return _paired_cell_values(first, second, rng, n_resamples, bayesian)
+    entries = max(first.entries(), second.entries())
     return np.concatenate([first.of_weights(weights) - second.of_weights(weights)
                            for weights in instance_weights(rng, first.n_samples, n_resamples,
-                                                            bayesian)])
+                                                            bayesian, entries,
+                                                            "compare_scores")])
 
 
 def _paired_cell_values(first, second, rng, n_resamples, bayesian):
@@ -1114,8 +1134,14 @@ class _CellPairs:
                        for data, cells in ((first, pairs[:, 0]), (second, pairs[:, 1]))]
 
     def batches(self, n_resamples):
-        """Sizes of batches of resamples whose counts per pair take 64 MiB at most."""
-        batch = max(1, (1 << 23) // len(self.counts))
+        """Sizes of batches of resamples whose counts per pair and full matrices take 64
+        MiB and the budget at most (a matrix or the pairs of one resample above the budget
+        is refused before anything is drawn)."""
+        size = max(matrix.shape[1] for matrix in self._cells)
+        side = int(round(size ** 0.5))
+        batch = resample_block("compare_scores", n_resamples, max(len(self.counts), size),
+                               f"matrices of {side} x {side} cells from "
+                               f"{len(self.counts)} pairs of cells")
         return [min(batch, n_resamples - start) for start in range(0, n_resamples, batch)]
 
     def of_a(self, counts):
@@ -1147,8 +1173,16 @@ def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples,
             return _swapped_cell_values(first, second, rng, n_resamples)
         if first.batches():
             values = []
-            for swaps in ([all_swaps] if exact else
-                          swap_indicators(rng, first.n_samples, n_resamples)):
+            entries = first.entries()
+            if exact:
+                step = resample_block("compare_scores", len(all_swaps), entries,
+                                      "one matrix of the exact permutation test")
+                blocks = (all_swaps[start:start + step]
+                          for start in range(0, len(all_swaps), step))
+            else:
+                blocks = swap_indicators(rng, first.n_samples, n_resamples, entries,
+                                         "compare_scores")
+            for swaps in blocks:
                 kept = 1.0 - swaps
                 swapped_a = first.matrices(kept) + second.matrices(swaps)
                 swapped_b = first.matrices(swaps) + second.matrices(kept)

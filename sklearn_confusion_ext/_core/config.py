@@ -151,6 +151,30 @@ def check_result_size(function, shape, what, remedy=_FEWER_CLASSES):
         )
 
 
+# A block of resamples takes at most this much (or the budget, if smaller): resampled
+# results reduced blockwise never hold more than a block at once.
+_BLOCK_BYTES = 64 * 2 ** 20
+
+
+def resample_block(function, n_resamples, entries, what, remedy=_FEWER_CLASSES,
+                   unit="resample"):
+    """How many resamples of ``entries`` float64 values each ``function`` computes per
+    block: the blocks take at most ``max_matrix_mib`` (and 64 MiB), so the total asked for
+    (``n_resamples``) never is allocated at once. Raise ``ValueError`` before anything is
+    allocated where one resample alone (``what``; a ``unit``) is above the budget."""
+    budget = _settings()["max_matrix_mib"]
+    one = 8.0 * max(1, entries)
+    if one > budget * 2 ** 20:
+        raise ValueError(
+            f"{function} would hold {_readable(one)} per {unit} ({what}; {n_resamples} "
+            f"asked for, computed in blocks of whole {unit}s), above the package's budget "
+            f"of max_matrix_mib={budget} MiB. {remedy}, or raise the budget with "
+            "sklearn_confusion_ext.set_config(max_matrix_mib=...) or "
+            "config_context(max_matrix_mib=...) if the machine has the memory."
+        )
+    return max(1, min(int(n_resamples), int(min(budget * 2 ** 20, _BLOCK_BYTES) // one)))
+
+
 def _readable(n_bytes):
     for unit in ("KiB", "MiB", "GiB", "TiB"):
         n_bytes /= 1024
