@@ -27,7 +27,7 @@ from scipy import special
 from sklearn import metrics as sklearn_metrics
 from sklearn.utils import _safe_indexing
 
-from ._core.config import resample_block
+from ._core.config import check_result_size, resample_block
 from ._core.confusion import Confusion
 from ._core.dispatch import confusions
 from ._core.params import check_keywords, validate_params
@@ -880,6 +880,9 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
             confidence_level=confidence_level)
     rng = np.random.default_rng(random_state)
     estimate = data.estimate()
+    check_result_size("score_confidence_interval", (n_resamples, np.size(estimate)),
+                      f"a distribution of n_resamples={n_resamples} resamples of "
+                      f"{np.size(estimate)} values", "Pass fewer n_resamples or an average")
     if method == "bayesian":
         distribution = _quiet(data.bayesian, rng, n_resamples, prior)
     else:

@@ -250,3 +250,18 @@ def test_probabilities_budget_counts_the_request_not_a_batch():
             y, scores, score="tcm_accuracy", method="percentile", n_resamples=99,
             random_state=1))
         np.testing.assert_array_equal(blocked.distribution, default.distribution)
+
+
+def test_distribution_above_the_budget_is_refused():
+    # the distribution itself (n_resamples x values per score) cannot be blocked: refused
+    # before any draw, counting the n_resamples asked for; an average fits
+    y = np.arange(400) % 200
+    with sce.config_context(max_matrix_mib=1):
+        with pytest.raises(ValueError, match=r"1\.5 MiB \(a distribution of "
+                                             r"n_resamples=999 resamples of 200 values\)"):
+            sce.score_confidence_interval(y, y, score="tcm_f1", average=None,
+                                          n_resamples=999, method="percentile")
+        result = sce.score_confidence_interval(y, y, score="tcm_f1", average="macro",
+                                               n_resamples=999, method="percentile")
+    assert result.distribution.shape == (999,)
+    assert result.estimate == 1.0 and 0.5 < result.low < result.high < 1.0  # absent classes
