@@ -889,7 +889,9 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
     generator of ndarray of int
         ``n_samples`` arrays of positions into ``y``, one per sample, drawn lazily. The
         parameters and ``y`` are checked when the function is called, not at the first
-        ``next()``.
+        ``next()``: a ``sample_size`` whose one sample (8 bytes a position) is above the
+        package's budget ``max_matrix_mib`` (:func:`set_config`) is refused with a
+        ``ValueError``; ``n_samples`` costs no memory, the samples being drawn one at a time.
 
     Examples
     --------

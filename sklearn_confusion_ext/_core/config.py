@@ -5,6 +5,9 @@ labels and ``labels=range(10**5)`` ask for 75 GiB. Every computation whose resul
 faster than its input (the matrix builders, :func:`transport_plan`,
 :meth:`ConfusionPosterior.rvs`) checks the size of its result against ``max_matrix_mib``
 before it allocates anything, and refuses with a ``ValueError`` that says how to go on.
+Resampling (:func:`score_confidence_interval`, :func:`compare_scores`, the reports'
+intervals) works in blocks of resamples within the budget (:func:`resample_block`), so
+only one resample above it is refused.
 
 :func:`set_config` changes the setting for the whole process; :func:`config_context`
 changes it for the ``with`` block, in the calling thread.
