@@ -92,9 +92,10 @@ def resampled_matrices(kind, params, y_true, y_pred, sample_weight, weights, own
     instances = kind.instances(targets, {**kind.parameters, **params})
     n_classes, has_none = instances.n_classes, instances.has_none
     width = n_classes + has_none
+    # the callers' blocks (instance_weights) fit the budget: this guards a new caller
     check_result_size(owner, (len(weights), width, width),
-                      f"{len(weights)} resampled matrices of {width} x {width} classes",
-                      "Pass fewer n_resamples")
+                      f"a block of {len(weights)} resampled matrices of {width} x {width} "
+                      "classes")
     result = np.zeros((len(weights), n_classes + 1, n_classes + 1))
     terms = kind.terms(params)
     step = max(1, _OUTER_ENTRIES // (n_classes * n_classes))

@@ -265,3 +265,15 @@ def test_distribution_above_the_budget_is_refused():
                                                n_resamples=999, method="percentile")
     assert result.distribution.shape == (999,)
     assert result.estimate == 1.0 and 0.5 < result.low < result.high < 1.0  # absent classes
+
+
+def test_mlcm_report_intervals_blocked_equal_unblocked():
+    # multi-label indicators: the instances are resampled and the matrices built in blocks
+    rng = np.random.default_rng(4)
+    y = (rng.random((200, _N_CLASSES)) < 0.05).astype(int)
+    p = np.where(rng.random(y.shape) < 0.9, y, 1 - y)
+    default, blocked = _both(lambda: sce.mlcm_classification_report(
+        y, p, confidence_level=0.9, random_state=5, output_dict=True))
+    assert blocked == default
+    low, high = default["micro avg"]["f1-score_low"], default["micro avg"]["f1-score_high"]
+    assert low < default["micro avg"]["f1-score"] < high
