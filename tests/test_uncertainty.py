@@ -142,8 +142,8 @@ def test_score_distribution_of_the_posterior():
     ({"confidence_level": 0}, ValueError, "'confidence_level' parameter"),
     ({"n_resamples": 0}, ValueError, "'n_resamples' parameter"),
     ({"method": "jackknife"}, ValueError, "'method' parameter"),
-    ({"score": "tcm_f2"}, ValueError, r"not a score of targets.*'tcm_f1_macro'"),
-    ({"score": "neg_absolute_error"}, ValueError, "not a score of targets"),
+    ({"score": "tcm_f2"}, ValueError, r"not a score name.*tcm_f1_macro"),
+    ({"score": "neg_absolute_error"}, ValueError, "prevalences of an estimator"),
     ({"score": "tcm_f1_macro", "gamma": 2}, TypeError, r"takes no keyword\(s\) \['gamma'\]"),
     ({"score": f1_score, "gamma": 2}, TypeError, "gamma"),
 ])
