@@ -784,3 +784,21 @@ def test_hostile_label_names_are_escaped_in_the_text_report(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\r" not in out
     assert "\\x1b[31mred\\x1b[0m" in out
+
+
+def test_escaped_names_keep_the_columns_aligned(tmp_path, capsys):
+    """Names were escaped after the layout: a row with '\\x1b[31m' pushed its counts three
+    columns right of the others."""
+    true, pred = tmp_path / "true.csv", tmp_path / "pred.csv"
+    names = ["cat", "d\x1b[31mog", "fox"]
+    true.write_text("".join(f"{names[k % 3]}\n" for k in range(12)))
+    pred.write_text("".join(f"{names[(k * 7) % 3 if k % 4 else (k + 1) % 3]}\n"
+                            for k in range(12)))
+    assert main(["report", "--true", str(true), "--pred", str(pred), "--width", "80"]) == 0
+    text = capsys.readouterr().out
+    assert "\x1b" not in text and "d\\x1b[31mog" in text
+    block = text.split("Transport confusion matrix:")[1].split(
+        "Transport classification report:")[0].splitlines()
+    start = next(i for i, line in enumerate(block) if line.startswith("true \\ pred"))
+    rows = block[start:start + 4]  # the column names and the three rows
+    assert len({len(row) for row in rows}) == 1, rows

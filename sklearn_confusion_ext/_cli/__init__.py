@@ -142,7 +142,8 @@ def main(argv=None):
             for paragraph in section.introduction.splitlines():
                 print(textwrap.fill(paragraph, width=width))
             print()
-        print(_printable(format_report(section.report, width=width)))
+        # Names escaped before the layout, so that columns align on what is printed.
+        print(_printable(format_report(_escaped(section.report), width=width)))
     for path in saved:
         print(f"Saved: {path}")
     return 0
@@ -155,6 +156,18 @@ def _printable(text):
     return "".join(
         character if character == "\n" or (character.isprintable() or character == " ")
         else repr(character)[1:-1] for character in text)
+
+
+def _escaped(value):
+    """The report with every string (class names, dict keys) written as :func:`_printable`
+    writes it, newlines included: a name is one line."""
+    if isinstance(value, dict):
+        return {_escaped(key): _escaped(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_escaped(item) for item in value)
+    if isinstance(value, str):
+        return "\\n".join(_printable(line) for line in value.split("\n"))
+    return value
 
 
 def _output_options(parser):
