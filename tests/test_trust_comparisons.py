@@ -130,8 +130,9 @@ def test_permutation_pvalue_is_the_exact_enumeration_on_small_n(score, oracle, s
     y_true = rng.integers(0, 3, 9)
     a = np.where(rng.random(9) < 0.7, y_true, rng.integers(0, 4, 9))  # class 3: only predicted
     b = np.where(rng.random(9) < 0.4, y_true, rng.integers(0, 3, 9))
+    # 2**9 swaps <= n_resamples: enumerated (999 also bounds the bootstrap of the interval)
     result = sce.compare_scores(y_true, a, b, score=score, method="permutation",
-                                alternative=alternative, random_state=seed)
+                                alternative=alternative, n_resamples=999, random_state=seed)
     assert result.distribution.shape == (2 ** 9,)
     assert result.pvalue == pytest.approx(_exact_pvalue(oracle, y_true, a, b, alternative),
                                           abs=1e-12)
