@@ -1077,7 +1077,7 @@ def _target_kind(y):
     """"labels" (1-D), "indicator" (2-D of 0 and 1) or "scores" (other 2-D)."""
     if np.ndim(y) != 2 or np.shape(y)[1] == 1:
         return "labels"
-    values = y.data if sp.issparse(y) else np.asarray(y)
+    values = y.tocsr().data if sp.issparse(y) else np.asarray(y)  # dok and lil hold no .data
     try:
         return "indicator" if np.isin(values, (0, 1)).all() else "scores"
     except TypeError:

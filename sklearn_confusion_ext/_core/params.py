@@ -537,10 +537,11 @@ REPORT_INTERVALS = {"confidence_level": [None, PROBABILITY_LEVEL],
                     "random_state": RANDOM_STATE}
 ESTIMATOR = [HasMethods("predict", description="a fitted estimator with predict")]
 # What every interval and comparison of a score takes.
+# Fewer than 10 resamples give no interval (nor a standard error of one resample).
+N_RESAMPLES = [Interval(Integral, 10, None)]
 UNCERTAINTY = {
     "score": [str, CALLABLE], "confidence_level": [PROBABILITY_LEVEL],
-    # Fewer than 10 resamples give no interval (nor a standard error of one resample).
-    "n_resamples": [Interval(Integral, 10, None)], "sample_weight": [None, ARRAY],
+    "n_resamples": N_RESAMPLES, "sample_weight": [None, ARRAY],
     "random_state": RANDOM_STATE,
     "kind": [None, Options("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic",
                            "mlct")]}
@@ -822,7 +823,7 @@ PARAMETERS = {
         "y_true": [ARRAY], "y_pred": [ARRAY, dict],
         "score": [Options(*PER_CLASS_SCORE_NAMES)],
         "method": [Options("percentile", "basic", "bca", "bayesian", "analytic")],
-        "confidence_level": [PROBABILITY_LEVEL], "n_resamples": [POSITIVE_INT],
+        "confidence_level": [PROBABILITY_LEVEL], "n_resamples": N_RESAMPLES,
         "labels": [None, ARRAY], "sample_weight": [None, ARRAY],
         "random_state": RANDOM_STATE, "display_labels": [None, ARRAY], **FOREST_PLOT},
     "ScoreIntervalDisplay.plot": FOREST_PLOT,
