@@ -100,14 +100,19 @@ def _check(result, row):
 
 @pytest.mark.parametrize("name", list(BINARY))
 def test_audit_reproduces_table_2(name):
-    _check(audit_measure(BINARY[name], max_n=8, n_trials=150, random_state=0), TABLE_2[name])
+    # n <= 5 already holds every constant labeling of two classes (a zero row or column).
+    _check(audit_measure(BINARY[name], max_n=5, n_trials=150, random_state=0), TABLE_2[name])
 
 
 @pytest.mark.parametrize("name", list(MULTICLASS))
 def test_audit_reproduces_table_2_multiclass(name):
     # n = 5 is the smallest size at which CC (and CD) break monotonicity for m = 3; n = 6
-    # reaches the constant labelings whose CC rounded to 6.7e-9 (class symmetry failed).
-    result = audit_measure(MULTICLASS[name], n_classes=3, max_n=6, n_trials=100, random_state=0)
+    # reaches the constant labelings whose CC rounded to 6.7e-9 (class symmetry failed), for
+    # the measures with such a singularity (the others are exact there: every 3 x 3 count
+    # matrix up to n = 6 is checked in test_trust_measures.py).
+    max_n = 6 if name in ("kappa", "CC", "CD", "CD'") else 5
+    result = audit_measure(MULTICLASS[name], n_classes=3, max_n=max_n, n_trials=100,
+                           random_state=0)
     _check(result, TABLE_2_MULTICLASS[name])
 
 
