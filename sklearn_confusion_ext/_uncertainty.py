@@ -1074,10 +1074,18 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
 
 
 def _target_kind(y):
-    """"labels" (1-D), "indicator" (2-D of 0 and 1) or "scores" (other 2-D)."""
+    """"labels" (1-D), "indicator" (2-D of 0 and 1) or "scores" (other 2-D); None where
+    it cannot be read before validation (dok and lil sparse formats)."""
     if np.ndim(y) != 2 or np.shape(y)[1] == 1:
         return "labels"
-    values = y.tocsr().data if sp.issparse(y) else np.asarray(y)  # dok and lil hold no .data
+    if sp.issparse(y):
+        # Read before validation: only the stored values, never SciPy's compiled code (a
+        # malformed structure would corrupt memory there); dok and lil store no value array.
+        values = getattr(y, "data", None)
+        if not isinstance(values, np.ndarray) or values.dtype == object:
+            return None
+    else:
+        values = np.asarray(y)
     try:
         return "indicator" if np.isin(values, (0, 1)).all() else "scores"
     except TypeError:
@@ -1088,7 +1096,7 @@ def _warn_kinds_differ(y_pred_a, y_pred_b):
     """Warn where the two predictions are of different target kinds (one model's
     probabilities against its own argmax is no comparison of two classifiers alike)."""
     kinds = _target_kind(y_pred_a), _target_kind(y_pred_b)
-    if kinds[0] != kinds[1]:
+    if None not in kinds and kinds[0] != kinds[1]:
         warn(f"y_pred_a holds {kinds[0]} and y_pred_b {kinds[1]}: the two scores read "
              "different kinds of prediction (say, probabilities against hard labels), so "
              "their difference mixes the kind with the classifier. Compare predictions of "
