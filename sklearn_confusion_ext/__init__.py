@@ -58,7 +58,6 @@ from ._plot import (
     TransportConfusionMatrixDisplay,
 )
 from ._plot.class_distribution import ClassDistributionDisplay
-from ._posterior import ConfusionPosterior, dirichlet_posterior
 from ._quantification import (
     absolute_error,
     discordance_ratio,
@@ -83,12 +82,16 @@ from ._ranking_breaks import prevalence_ranking_breaks
 from ._reading import f1_ranking_disorder, prevalence_ranking
 from ._scorer import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
 from ._scores import precision_recall_fscore_support_from_confusion
-from ._stats import (
+from ._statistics.intervals import ConfidenceIntervalResult, score_confidence_interval
+from ._statistics.paired import ComparisonResult, compare_scores
+from ._statistics.posterior import ConfusionPosterior, dirichlet_posterior
+from ._statistics.table_tests import (
     MarginalHomogeneityResult,
     McNemarResult,
     PosthocResult,
     bhapkar_test,
     marginal_homogeneity_posthoc,
+    mcnemar_table,
     mcnemar_test,
     stuart_maxwell_test,
 )
@@ -102,13 +105,6 @@ from ._transport_scores import (
     transport_classification_report,
     transport_multilabel_confusion_matrix,
     transport_precision_recall_fscore_support,
-)
-from ._uncertainty import (
-    ComparisonResult,
-    ConfidenceIntervalResult,
-    compare_scores,
-    mcnemar_table,
-    score_confidence_interval,
 )
 
 __version__ = "0.1.0.dev0"

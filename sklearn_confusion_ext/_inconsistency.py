@@ -31,7 +31,7 @@ from ._measures import (
     generalized_means_from_confusion,
     symmetric_balanced_accuracy_from_confusion,
 )
-from ._stats import _result, _UnpacksLikeScipy
+from ._statistics.results import _result, _UnpacksLikeScipy
 
 # --- The measures of Section 5 ----------------------------------------------------------------
 

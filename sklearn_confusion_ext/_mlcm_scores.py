@@ -8,13 +8,13 @@ more class, "none", as in the paper and its authors' code.
 
 from ._core.params import validate_params
 from ._mlcm import _MLCM_METHODS, mlcm_confusion
-from ._resampling import report_intervals
 from ._scores import (
     check_target_names,
     classification_report_from_confusion,
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
 )
+from ._statistics.resampling import report_intervals
 
 
 @validate_params()

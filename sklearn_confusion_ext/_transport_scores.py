@@ -10,7 +10,6 @@ import numpy as np
 from ._core.confusion import Confusion
 from ._core.params import validate_params
 from ._core.user_warnings import warn
-from ._resampling import report_intervals
 from ._scores import (
     accuracy_from_confusion,
     binary_matrix,
@@ -20,6 +19,7 @@ from ._scores import (
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
 )
+from ._statistics.resampling import report_intervals
 from ._transport import TRANSPORT, transport_confusion
 
 

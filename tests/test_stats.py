@@ -194,7 +194,7 @@ def test_uninformative_classes_are_dropped_and_disconnected_groups_refused():
 
 def test_corrections_against_statsmodels(rng):
     multitest = pytest.importorskip("statsmodels.stats.multitest")
-    from sklearn_confusion_ext._stats import _correct
+    from sklearn_confusion_ext._statistics.table_tests import _correct
 
     for _ in range(10):
         pvalues = rng.random(7) ** 3

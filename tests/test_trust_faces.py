@@ -23,8 +23,8 @@ PAIR = np.array([[65, 10], [50, 309]], dtype=float)
 COUNT_STATISTICS = sorted(
     name for name, entry in REGISTRY.items()
     if entry.targets == ("matrix",) and inspect.isfunction(getattr(sce, name))
-    and getattr(sce, name).__module__ in ("sklearn_confusion_ext._stats",
-                                          "sklearn_confusion_ext._posterior"))
+    and getattr(sce, name).__module__ in ("sklearn_confusion_ext._statistics.table_tests",
+                                          "sklearn_confusion_ext._statistics.posterior"))
 
 
 def _call(name, matrix, **kwargs):

@@ -161,7 +161,7 @@ def test_bad_input_names_the_argument(keywords, error, match):
 def test_batched_scores_of_resampled_matrices_equal_the_scores(score, params):
     # The 1-D path reads the scores of all resampled matrices at once; the same scores one
     # matrix at a time are the library's own functions.
-    from sklearn_confusion_ext._uncertainty import _Data, _named_score
+    from sklearn_confusion_ext._statistics.scoring import _Data, _named_score
 
     rng = np.random.default_rng(0)
     y_true = rng.integers(0, 5, 300)
@@ -182,7 +182,7 @@ def test_batched_scores_of_resampled_matrices_equal_the_scores(score, params):
 @pytest.mark.parametrize("targets", ["multilabel", "soft", "probabilities"])
 @pytest.mark.parametrize("params", [{}, {"weighting": "true"}, {"empty": "skip"}])
 def test_transport_matrices_of_all_resamples_at_once_equal_each_build(targets, params):
-    from sklearn_confusion_ext._uncertainty import _Data, _named_score
+    from sklearn_confusion_ext._statistics.scoring import _Data, _named_score
 
     rng = np.random.default_rng(2)
     if targets == "multilabel":
@@ -228,7 +228,7 @@ def test_labels_name_the_columns_of_probabilities():
 def test_weighted_single_labels_resample_through_their_cells(score):
     # With sample_weight, each resampled instance adds its weight to its own cell: the
     # matrices of all resamples are one sparse product, equal to building each resample.
-    from sklearn_confusion_ext._uncertainty import _Data, _named_score
+    from sklearn_confusion_ext._statistics.scoring import _Data, _named_score
 
     rng = np.random.default_rng(3)
     y_true = rng.integers(0, 5, 300)
@@ -251,7 +251,7 @@ def test_resampled_matrices_of_every_batched_kind_equal_each_build(score, params
     # weightings are products of the weights with the terms, equal to building each one.
     import scipy.sparse as sp
 
-    from sklearn_confusion_ext._uncertainty import _Data, _named_score
+    from sklearn_confusion_ext._statistics.scoring import _Data, _named_score
 
     rng = np.random.default_rng(4)
     y_true, y_pred = ((rng.random((90, 5)) < 0.3).astype(int) for _ in range(2))
@@ -276,7 +276,8 @@ def test_swapped_predictions_are_complementary_weightings(targets):
     # The permutation test's swapped matrices: each instance's weight goes to a's or to b's
     # prediction, so a swapped matrix is a's matrix under the kept instances plus b's
     # under the swapped ones, equal to building the swapped predictions.
-    from sklearn_confusion_ext._uncertainty import _Data, _named_score, _same_classes
+    from sklearn_confusion_ext._statistics.paired import _same_classes
+    from sklearn_confusion_ext._statistics.scoring import _Data, _named_score
 
     rng = np.random.default_rng(5)
     if targets == "labels":
@@ -307,7 +308,8 @@ def test_binomial_swaps_of_cells_draw_what_instance_swaps_draw():
     # unit weights, one indicator per instance: the two null distributions agree.
     from scipy import stats
 
-    from sklearn_confusion_ext._uncertainty import _Data, _named_score, _swapped_values
+    from sklearn_confusion_ext._statistics.paired import _swapped_values
+    from sklearn_confusion_ext._statistics.scoring import _Data, _named_score
 
     rng = np.random.default_rng(6)
     y_true = rng.integers(0, 3, 150)
@@ -328,7 +330,8 @@ def test_binomial_swaps_of_cells_draw_what_instance_swaps_draw():
 def test_a_class_only_predicted_swaps_through_the_targets():
     # A class that only a predicts is absent from some swapped predictions (and so from
     # their matrices): the swaps are scored from their targets, each over its own classes.
-    from sklearn_confusion_ext._uncertainty import _Data, _named_score, _same_classes
+    from sklearn_confusion_ext._statistics.paired import _same_classes
+    from sklearn_confusion_ext._statistics.scoring import _Data, _named_score
 
     y_true = np.array([0, 1, 2] * 10)
     y_pred_a = y_true.copy()
@@ -354,7 +357,7 @@ def test_scikit_learn_metrics_resample_through_the_cells(metric, params):
     # estimate, and the distribution of scoring each resample of the instances.
     from scipy import stats
 
-    from sklearn_confusion_ext._uncertainty import _data, _resolve_score
+    from sklearn_confusion_ext._statistics.scoring import _data, _resolve_score
 
     rng = np.random.default_rng(8)
     n_classes = 2 if "pos_label" in params or params.get("average") == "binary" else 3

@@ -12,7 +12,7 @@ from .._core.validation import (
     check_targets,
     is_binary,
 )
-from .._resampling import REPORT_RESAMPLES
+from .._statistics.resampling import REPORT_RESAMPLES
 from .files import InputError
 from .text import verdict
 

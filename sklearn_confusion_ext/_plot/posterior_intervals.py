@@ -4,7 +4,7 @@ means and their intervals, and forest plots of chosen rows."""
 import numpy as np
 
 from .._core.params import quoted, validate_params
-from .._posterior import dirichlet_posterior
+from .._statistics.posterior import dirichlet_posterior
 from .data_checks import display_array, ordered_bounds, same_shape
 from .docs import fill_doc
 from .layout import panel_axes, set_class_ticks, short_names

@@ -4,7 +4,7 @@
 import numpy as np
 
 from .._core.params import quoted, validate_params
-from .._posterior import dirichlet_logpdf, dirichlet_mode, dirichlet_posterior
+from .._statistics.posterior import dirichlet_logpdf, dirichlet_mode, dirichlet_posterior
 from .._transport import transport_confusion
 from .docs import fill_doc
 from .layout import panel_axes, short_names

@@ -12,14 +12,14 @@ import warnings
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
-from ._core.config import check_result_size
-from ._core.params import PRIOR_NAMES, validate_params
-from ._core.validation import (
+from .._core.config import check_result_size
+from .._core.params import PRIOR_NAMES, validate_params
+from .._core.validation import (
     RENAMED_LABELS_ATTRIBUTE,
     check_confusion_matrix,
     check_display_labels,
 )
-from ._stats import check_fractional
+from .table_tests import check_fractional
 
 
 @validate_params()
@@ -378,7 +378,7 @@ def _ratio(numerator, denominator):
 
 def _matrix_score(score):
     """A batched function of ``(size, C, C)`` matrices for a score name or a callable."""
-    from ._measures import (
+    from .._measures import (
         generalized_means_from_confusion,
         symmetric_balanced_accuracy_from_confusion,
     )

@@ -14,13 +14,13 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from ._core.array_api import foreign_namespace
-from ._core.config import check_result_size, resample_block
-from ._core.dask_collections import is_dask_collection
-from ._core.dispatch import confusions
-from ._core.terms import batched_term_sums
-from ._core.validation import check_sample_weight, check_targets
-from ._scores import report_reader
+from .._core.array_api import foreign_namespace
+from .._core.config import check_result_size, resample_block
+from .._core.dask_collections import is_dask_collection
+from .._core.dispatch import confusions
+from .._core.terms import batched_term_sums
+from .._core.validation import check_sample_weight, check_targets
+from .._scores import report_reader
 
 # Entries of one block's dense outer products (the block's rows times C * C): 32 MiB.
 _OUTER_ENTRIES = 1 << 22

@@ -7,49 +7,22 @@ McNemar tests as a post-hoc analysis. Every function takes a square matrix of co
 rows actual classes and columns predicted classes.
 """
 
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY
 
 import numpy as np
 from scipy import stats
 
-from ._core.confusion import class_counts
-from ._core.params import validate_params
-from ._core.user_warnings import warn
-from ._core.validation import (
+from .._core.confusion import class_counts
+from .._core.params import validate_params
+from .._core.user_warnings import warn
+from .._core.validation import (
     RENAMED_LABELS_ATTRIBUTE,
     check_confusion_matrix,
     check_display_labels,
+    check_sample_weight,
+    check_target_set,
 )
-
-
-def _result(**options):
-    """A frozen dataclass whose constructor checks its fields against ``PARAMETERS``."""
-
-    def decorate(cls):
-        cls = dataclass(frozen=True, **options)(cls)
-        cls.__init__ = validate_params(cls.__name__)(cls.__init__)
-        return cls
-
-    return decorate
-
-
-class _UnpacksLikeScipy:
-    """Unpacks like scipy's results: ``statistic, pvalue = result``.
-
-    ``_unpacked`` names the attributes the tuple holds; the others are attributes only,
-    as ``df`` of ``scipy.stats.ttest_ind``'s result.
-    """
-
-    _unpacked = ("statistic", "pvalue")
-
-    def __iter__(self):
-        return iter(tuple(getattr(self, name) for name in self._unpacked))
-
-    def __len__(self):
-        return len(self._unpacked)
-
-    def __getitem__(self, index):
-        return tuple(self)[index]
+from .results import _result, _UnpacksLikeScipy
 
 
 @_result()
@@ -201,6 +174,53 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     if not np.isfinite(statistic) or (statistic == 0 and difference != 0):
         statistic = difference * (difference / discordant)  # d^2 overflows or underflows
     return McNemarResult(float(statistic), float(stats.chi2.sf(statistic, 1)))
+
+
+@validate_params()
+def mcnemar_table(y_true, y_pred_a, y_pred_b, *, sample_weight=None):
+    """The 2 x 2 table of two classifiers' correct and wrong predictions, for McNemar.
+
+    Parameters
+    ----------
+    y_true, y_pred_a, y_pred_b : array-like of shape (n_samples,)
+        Class labels.
+    sample_weight : array-like of shape (n_samples,), default=None
+
+    Returns
+    -------
+    ndarray of shape (2, 2)
+        ``[[both correct, a correct and b wrong], [a wrong and b correct, both wrong]]``;
+        :func:`mcnemar_test` reads its off-diagonal cells.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import mcnemar_table
+    >>> mcnemar_table([0, 1, 1, 0], [0, 1, 0, 0], [0, 0, 1, 1])
+    array([[1., 2.],
+           [1., 0.]])
+    """
+    y_true, y_pred_a, y_pred_b = _paired_labels(y_true, y_pred_a, y_pred_b)
+    weight = check_sample_weight(sample_weight, y_true.shape[0])
+    wrong_a, wrong_b = (np.asarray(y_true.multiply(y).sum(axis=1)).ravel() == 0
+                        for y in (y_pred_a, y_pred_b))
+    cells = 2 * wrong_a + wrong_b
+    return np.bincount(cells, weights=weight, minlength=4).reshape(2, 2).astype(float)
+
+
+def _paired_labels(y_true, y_pred_a, y_pred_b):
+    """The three targets as 1-D labels checked as the builders check them (one set of
+    classes): their one-hot CSR rows."""
+    dims = {name: np.ndim(y) for name, y in
+            (("y_true", y_true), ("y_pred_a", y_pred_a), ("y_pred_b", y_pred_b))}
+    for name, ndim in dims.items():
+        if ndim != 1:
+            raise ValueError(f"{name} must be 1-D class labels here; got {ndim} dimensions.")
+    masses = check_target_set({"y_true": y_true, "y_pred_a": y_pred_a,
+                               "y_pred_b": y_pred_b}).masses
+    if len({y.shape[0] for y in masses}) > 1:
+        raise ValueError("y_true, y_pred_a and y_pred_b must have the same number of samples; "
+                         f"got {[y.shape[0] for y in masses]}.")
+    return masses
 
 
 @validate_params()

@@ -1,0 +1,366 @@
+"""Confidence intervals of scores, and paired comparisons of two classifiers.
+
+Every score of the library is a function of a confusion matrix, and a confusion matrix is
+a sum over instances. On 1-D class labels an instance adds one to the cell of its (true,
+predicted) pair, so resampling instances is resampling those cells: the bootstrap draws
+the cell counts from a multinomial, the Bayesian method from the Dirichlet posterior of
+the cells (the whole-matrix form of Barranco-Chamorro and Carrillo-Garcia's row
+posteriors), and the paired methods the (true, first, second) triples; no resample touches
+the N instances, and a score of the library is evaluated on the resampled matrices only.
+Multi-label and soft targets, sample weights and metric callables of other libraries are
+resampled through instance weights instead (the matrix, or the metric, is evaluated once
+per resample).
+
+The intervals follow :func:`scipy.stats.bootstrap`'s definitions of the percentile, basic
+and BCa methods; BCa's acceleration is the jackknife over instances (over the cells, each
+with its multiplicity, on 1-D labels; over 100 groups of instances otherwise).
+"""
+
+import warnings
+from dataclasses import replace
+
+import numpy as np
+from scipy import special
+
+from .._core.config import check_result_size
+from .._core.dispatch import confusions
+from .._core.params import validate_params
+from .._scores import (
+    confusion_for_labels,
+)
+from .._transport import CLASSIC
+from .results import _result
+from .scoring import _check_weighted, _data, _quiet, _resolve_score, _scalar
+
+
+@_result(kw_only=True)
+class ConfidenceIntervalResult:
+    """A score, its confidence interval and the resampled values behind it.
+
+    Parameters
+    ----------
+    estimate : float or ndarray
+        The score on the data (one value per class for array-valued scores).
+    low, high : float or ndarray
+        The interval's bounds.
+    standard_error : float or ndarray
+        The standard deviation of the resampled values (analytic: the delta method's or
+        the binomial standard error).
+    distribution : ndarray of shape (n_resamples,) or (n_resamples, n_classes), or None
+        The resampled (or posterior) values of the score; None for analytic intervals.
+    method : str
+        How the interval was made.
+    confidence_level : float
+        Its nominal coverage.
+
+    Attributes
+    ----------
+    estimate, low, high, standard_error : float or ndarray
+    distribution : ndarray or None
+    method : str
+    confidence_level : float
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import score_confidence_interval
+    >>> result = score_confidence_interval([0, 1] * 30, [0, 1] * 25 + [1, 0] * 5,
+    ...                                    score="tcm_accuracy", method="analytic")
+    >>> round(result.estimate, 3), round(result.low, 3), round(result.high, 3)
+    (0.833, 0.72, 0.907)
+    """
+
+    estimate: object
+    low: object
+    high: object
+    standard_error: object
+    distribution: object
+    method: str
+    confidence_level: float
+
+
+
+
+def _percentile_interval(distribution, alpha):
+    """Equal-tailed bounds; a score undefined in every resample (NaN) has NaN bounds."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns
+        return (np.nanpercentile(distribution, 100 * alpha / 2, axis=0),
+                np.nanpercentile(distribution, 100 * (1 - alpha / 2), axis=0))
+
+
+def _bca_interval(distribution, estimate, jackknife, multiplicity, alpha):
+    """scipy.stats.bootstrap's BCa bounds, with a jackknife whose values have
+    multiplicities (cells of 1-D labels)."""
+    below = (np.sum(distribution < estimate, axis=0) + np.sum(distribution <= estimate, axis=0))
+    n = distribution.shape[0]
+    proportion = np.clip(below / (2 * n), 0.5 / n, 1 - 0.5 / n)
+    z0 = special.ndtri(proportion)
+    weights = multiplicity.reshape((-1,) + (1,) * (jackknife.ndim - 1))
+    mean = np.sum(weights * jackknife, axis=0) / weights.sum()
+    spread = mean - jackknife
+    numerator = np.sum(weights * spread ** 3, axis=0)
+    denominator = 6 * np.sum(weights * spread ** 2, axis=0) ** 1.5
+    acceleration = np.divide(numerator, denominator, out=np.zeros_like(numerator),
+                             where=denominator > 0)
+    bounds = []
+    for z in (special.ndtri(alpha / 2), special.ndtri(1 - alpha / 2)):
+        level = special.ndtr(z0 + (z0 + z) / (1 - acceleration * (z0 + z)))
+        bounds.append(_percentiles(distribution, 100 * level))
+    return bounds
+
+
+def _percentiles(distribution, levels):
+    """Percentile ``levels[j]`` of column ``j`` (one level for a 1-D distribution)."""
+    if distribution.ndim == 1:
+        return np.nanpercentile(distribution, float(levels))
+    return np.array([np.nanpercentile(distribution[:, j], levels[j])
+                     for j in range(distribution.shape[1])])
+
+
+def _wilson(successes, trials, alpha):
+    """Wilson's score interval of a binomial proportion, and the proportion's standard
+    error; NaN where there are no trials (the caller applies the zero_division policy)."""
+    z = special.ndtri(1 - alpha / 2)
+    trials = np.asarray(trials, dtype=float)
+    some = trials > 0
+    safe = np.where(some, trials, 1.0)
+    rate = np.divide(successes, safe)
+    centre = (rate + z ** 2 / (2 * safe)) / (1 + z ** 2 / safe)
+    half = z / (1 + z ** 2 / safe) * np.sqrt(rate * (1 - rate) / safe
+                                             + z ** 2 / (4 * safe ** 2))
+    se = np.sqrt(rate * (1 - rate) / safe)
+    return tuple(np.where(some, x, np.nan) for x in (centre - half, centre + half, se))
+
+
+def _undefined_as_estimate(data, low, high, se, undefined):
+    """The estimate of ``data`` and its interval, where a score is undefined (a zero
+    denominator) the interval of the ``zero_division`` value the estimate took (warning
+    as the score functions do): that value in every resample, so a point, with standard
+    error 0."""
+    if not np.any(undefined):
+        return data.estimate(), low, high, se
+    estimate = np.asarray(data.score.of_confusion(data.confusion) if data.confusion is not None
+                          else data.estimate(), dtype=float)
+    shaped = [np.array(x, dtype=float) for x in (low, high, se)]
+    low, high, se = (np.where(undefined, fill, x) for x, fill in
+                     zip(shaped, (estimate, estimate, 0.0)))
+    return estimate, low, high, se
+
+
+def _delta(matrix, which, average, alpha, selection=None):
+    """The delta method's interval of F1, recall or precision (``which``) on the multinomial
+    cell proportions (Takahashi et al. 2022): per class, macro, or (F1) micro over the
+    classes of ``selection`` (default all; each class's score reads its whole row and
+    column)."""
+    n = matrix.sum()
+    p = matrix / n
+    n_classes = p.shape[0]
+    selection = np.arange(n_classes) if selection is None else np.asarray(selection)
+    tp, rows, columns = np.diag(p), p.sum(axis=1), p.sum(axis=0)
+    if average == "micro":  # F1: 2 T / D over the selected classes
+        chosen = np.zeros(n_classes)
+        chosen[selection] = 1.0
+        total, denominator = tp @ chosen, (rows + columns) @ chosen
+        values = np.array([2 * total / denominator if denominator > 0 else 0.0])
+        gradients = np.zeros((1, n_classes, n_classes))
+        if denominator > 0:
+            gradients[0] = (2 * np.diag(chosen) / denominator
+                            - 2 * total / denominator ** 2 * (chosen[:, None] + chosen[None]))
+    else:
+        values, gradients = _class_gradients(tp, rows, columns, which)
+        values, gradients = values[selection], gradients[selection]
+        if average == "macro":
+            values, gradients = values.mean(keepdims=True), gradients.mean(axis=0,
+                                                                           keepdims=True)
+    flat = gradients.reshape(len(values), -1)
+    cells = p.ravel()
+    variance = (flat ** 2 @ cells - (flat @ cells) ** 2) / n
+    se = np.sqrt(np.maximum(variance, 0))
+    z = special.ndtri(1 - alpha / 2)
+    return values, values - z * se, values + z * se, se
+
+
+def _class_gradients(tp, rows, columns, which):
+    """Each class's score and its gradient ``d score_k / d p_ij``, shape (C, C, C)."""
+    n_classes = len(tp)
+    denominator = {"f1": rows + columns, "recall": rows, "precision": columns}[which]
+    numerator = 2 * tp if which == "f1" else tp
+    values = np.divide(numerator, denominator, out=np.zeros_like(tp), where=denominator > 0)
+    gradients = np.zeros((n_classes, n_classes, n_classes))
+    for k in np.flatnonzero(denominator > 0):
+        slope = numerator[k] / denominator[k] ** 2
+        if which in ("f1", "recall"):  # the rest of its row
+            gradients[k, k, :] -= slope
+        if which in ("f1", "precision"):  # the rest of its column
+            gradients[k, :, k] -= slope
+        gradients[k, k, k] += (2 if which == "f1" else 1) / denominator[k]
+    return values, gradients
+
+
+def _analytic(data, alpha):
+    """``(estimate, low, high, standard_error)`` of the closed forms, or ValueError."""
+    score = data.score
+    confusion = data.confusion
+    if confusion is None and score.analytic is not None and np.ndim(data.y_true) == 1 \
+            and np.ndim(data.y_pred) == 1:  # scikit-learn's proportions: the classic matrix
+        (confusion,) = confusions(CLASSIC, data.y_true, data.y_pred, warn=False)
+    single_label = confusion is not None and confusion.true_classes is not None and \
+        not data._two_dimensional()
+    if score.analytic is None or not single_label or data.sample_weight is not None:
+        why = ("it has no closed form" if score.analytic is None else
+               "closed forms are for 1-D class labels without sample_weight")
+        raise ValueError(f"method='analytic' does not apply to score={score.name!r}: {why}. "
+                         "Use method='percentile', 'basic', 'bca' or 'bayesian'.")
+    if score.labels is not None and confusion.true_classes is not None:
+        confusion = confusion_for_labels(confusion, score.labels)[0]  # as the estimate reads
+    # Every class's score reads its whole row and column; labels= selects the classes.
+    matrix = confusion.matrix[:-1, :-1] if confusion.has_none else confusion.matrix
+    selection = np.arange(len(matrix)) if confusion.selection is None else \
+        np.asarray([i for i in confusion.selection if i < len(matrix)])
+    average = score.average
+    if score.analytic == "accuracy":
+        chosen = matrix[np.ix_(selection, selection)]
+        low, high, se = _wilson(np.trace(chosen), chosen.sum(), alpha)
+        return data.estimate(), float(low), float(high), float(se)
+    if average == "binary":
+        matrix, selection = _binary(matrix), np.array([1])
+    if score.analytic in ("precision", "recall") and average in ("binary", None, "micro"):
+        trials = matrix.sum(axis=0 if score.analytic == "precision" else 1)[selection]
+        successes = np.diag(matrix)[selection]
+        if average == "micro":
+            successes, trials = successes.sum(), trials.sum()
+        low, high, se = _wilson(successes, trials, alpha)
+        if average == "binary":
+            low, high, se, trials = low[0], high[0], se[0], trials[0]
+        return _undefined_as_estimate(data, low, high, se, trials == 0)
+    if average in ("binary", None, "macro") or score.analytic == "f1" and average == "micro":
+        _, low, high, se = _delta(matrix, score.analytic, None if average == "binary"
+                                  else average, alpha, selection)
+        pick = slice(None) if average is None else 0
+        undefined = False
+        if average in ("binary", None):
+            denominator = {"f1": matrix.sum(axis=0) + matrix.sum(axis=1),
+                           "recall": matrix.sum(axis=1),
+                           "precision": matrix.sum(axis=0)}[score.analytic][selection]
+            undefined = (denominator == 0)[pick]
+        return _undefined_as_estimate(data, low[pick], high[pick], se[pick],
+                                      undefined)
+    raise ValueError(f"method='analytic' does not apply to score={score.name!r} with "
+                     f"average={average!r}: Wilson intervals are for accuracy and binary, "
+                     "per-class or micro recall and precision, the delta method for "
+                     "binary, per-class, micro and macro F1 and macro recall and precision. "
+                     "Use method='percentile', 'basic', "
+                     "'bca' or 'bayesian'.")
+
+
+def _binary(matrix):
+    if matrix.shape != (2, 2):
+        raise ValueError(f"average='binary' needs two classes; the matrix has "
+                         f"{matrix.shape[0]}.")
+    return matrix
+
+
+@validate_params()
+def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="bca",
+                              confidence_level=0.95, n_resamples=9999, sample_weight=None,
+                              random_state=None, n_jobs=None, kind=None, prior=None,
+                              **score_params):
+    """Confidence interval of a score: bootstrap, Bayesian or closed-form.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like or sparse matrix
+        Targets of any kind the library takes (1-D labels, labels against probabilities,
+        multi-label indicators, soft labels).
+    score : str or callable, default="tcm_f1_macro"
+        A scorer name of :func:`get_scorer_names` that scores targets (``tcm_*``,
+        ``mlcm_*``, ``generalized_means``, ``symmetric_balanced_accuracy``,
+        ``neg_correlation_distance``, ``neg_confusion_entropy``); a metric
+        ``f(y_true, y_pred, *, sample_weight=None, **score_params)`` of this library or of
+        scikit-learn; or, with ``kind``, a matrix-level function ``f(confusion)``.
+        On 1-D labels this library's scores and scikit-learn's ``accuracy_score``,
+        ``precision_score``, ``recall_score`` and ``f1_score`` are read off the resampled
+        confusion cells, over the classes of the data in every resample (as if
+        ``labels=`` named them); another callable is called on each resample's targets.
+    method : {"percentile", "basic", "bca", "bayesian", "analytic"}, default="bca"
+        ``"percentile"``, ``"basic"`` and ``"bca"``: the bootstrap over instances, with
+        :func:`scipy.stats.bootstrap`'s definitions. ``"bayesian"``: on 1-D labels the
+        Dirichlet posterior of the confusion cells (counts plus ``prior``), otherwise the
+        Bayesian bootstrap; equal-tailed. ``"analytic"``: Wilson's interval for accuracy
+        and binary, per-class or micro recall and precision, the delta method (Takahashi
+        et al. 2022) for binary, per-class, micro and macro F1 and macro recall and
+        precision, on 1-D labels.
+    confidence_level : float, default=0.95
+        In (0, 1).
+    n_resamples : int, default=9999
+        Resamples (or posterior draws).
+    sample_weight : array-like of shape (n_samples,), default=None
+    random_state : int, numpy.random.Generator or None, default=None
+    n_jobs : int, default=None
+        Threads of the matrix builders.
+    kind : str, default=None
+        The matrix of a matrix-level ``score``: a kind of :class:`ConfusionAccumulator`
+        ("classic", "transport", "mlcm", ...).
+    prior : float, {"uniform", "perks"}, array-like or None, default=None
+        The Dirichlet prior of ``method="bayesian"`` on 1-D labels, added to the cell
+        counts as in :func:`dirichlet_posterior`. None adds nothing: the posterior over
+        the observed cells, which is the Bayesian bootstrap of the instances; a prior of
+        1 per cell adds ``C`` pseudo-counts to each row and pulls every score towards
+        chance at many classes (its intervals then miss the true value).
+    **score_params
+        Keywords of the score (``average=None`` gives one interval per class).
+
+    Returns
+    -------
+    ConfidenceIntervalResult
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import score_confidence_interval
+    >>> y_true = [0, 0, 1, 1, 2, 2] * 20
+    >>> y_pred = [0, 1, 1, 1, 2, 0] * 20
+    >>> result = score_confidence_interval(y_true, y_pred, score="tcm_accuracy",
+    ...                                    random_state=0)
+    >>> round(result.estimate, 3), round(result.low, 2), round(result.high, 2)
+    (0.667, 0.57, 0.75)
+    >>> result = score_confidence_interval(y_true, y_pred, score="tcm_accuracy",
+    ...                                    method="analytic")
+    >>> round(result.low, 3), round(result.high, 3)
+    (0.578, 0.745)
+    """
+    resolved = _resolve_score(score, kind, score_params, "score_confidence_interval")
+    resolved = replace(resolved, n_jobs=n_jobs, on_cells=resolved.on_cells and replace(
+        resolved.on_cells, n_jobs=n_jobs))
+    _check_weighted(resolved, sample_weight, method, "score_confidence_interval")
+    data = _data(resolved, y_true, y_pred, sample_weight)
+    confidence_level = float(confidence_level)
+    alpha = 1 - confidence_level
+    if method == "analytic":
+        estimate, low, high, se = _analytic(data, alpha)
+        return ConfidenceIntervalResult(
+            estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
+            standard_error=_scalar(se), distribution=None, method=method,
+            confidence_level=confidence_level)
+    rng = np.random.default_rng(random_state)
+    estimate = data.estimate()
+    check_result_size("score_confidence_interval", (n_resamples, np.size(estimate)),
+                      f"a distribution of n_resamples={n_resamples} resamples of "
+                      f"{np.size(estimate)} values", "Pass fewer n_resamples or an average")
+    if method == "bayesian":
+        distribution = _quiet(data.bayesian, rng, n_resamples, prior)
+    else:
+        distribution = _quiet(data.bootstrap, rng, n_resamples)
+    if method in ("percentile", "bayesian"):
+        low, high = _percentile_interval(distribution, alpha)
+    elif method == "basic":
+        upper, lower = _percentile_interval(distribution, alpha)
+        low, high = 2 * np.asarray(estimate) - lower, 2 * np.asarray(estimate) - upper
+    else:
+        jackknife, multiplicity = _quiet(data.jackknife, rng)
+        low, high = _bca_interval(distribution, np.asarray(estimate), jackknife, multiplicity,
+                                  alpha)
+    standard_error = np.std(distribution, axis=0, ddof=1)
+    return ConfidenceIntervalResult(
+        estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
+        standard_error=_scalar(standard_error), distribution=distribution, method=method,
+        confidence_level=confidence_level)

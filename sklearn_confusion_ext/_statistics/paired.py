@@ -1,0 +1,443 @@
+"""Paired comparisons of one score between two classifiers on the same test instances.
+
+The bootstrap, the Bayesian bootstrap and the permutation test resample the instances (or,
+on 1-D labels, the distinct pairs of cells) jointly for both classifiers; the McNemar method
+reads :func:`~.table_tests.mcnemar_table`. Comparisons across cross-validation folds and
+across data sets live in :mod:`.cross_validated` and :mod:`.across_datasets`.
+"""
+
+import re
+
+import numpy as np
+import scipy.sparse as sp
+from scipy import special
+
+from .._core.config import resample_block
+from .._core.params import validate_params
+from .._core.user_warnings import warn
+from .intervals import _percentile_interval
+from .resampling import (
+    instance_weights,
+    swap_indicators,
+)
+from .results import _result
+from .scoring import _ACCURACIES, _check_weighted, _data, _quiet, _resolve_score
+from .table_tests import mcnemar_table, mcnemar_test
+
+
+@_result(kw_only=True)
+class ComparisonResult:
+    """The paired difference of a score between two classifiers on the same instances.
+
+    Parameters
+    ----------
+    difference : float
+        ``score(y_true, y_pred_a) - score(y_true, y_pred_b)``.
+    low, high : float
+        The interval of the difference.
+    pvalue : float
+        Of the null hypothesis that the two classifiers score alike (``alternative``:
+        "greater" tests that ``a`` scores higher).
+    method : str
+    confidence_level : float
+    alternative : str
+    distribution : ndarray or None
+        The resampled (bootstrap, Bayesian) or null (permutation) differences.
+
+    Attributes
+    ----------
+    difference, low, high, pvalue : float
+    method, alternative : str
+    confidence_level : float
+    distribution : ndarray or None
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import compare_scores
+    >>> y_true = [0, 1] * 30
+    >>> result = compare_scores(y_true, y_true, [0, 1] * 25 + [1, 0] * 5, method="mcnemar")
+    >>> round(result.difference, 3), round(result.pvalue, 4)
+    (0.167, 0.002)
+    """
+
+    difference: float
+    low: float
+    high: float
+    pvalue: float
+    method: str
+    confidence_level: float
+    alternative: str
+    distribution: object
+
+
+
+def _named(name, function, *args):
+    """``function(*args)`` with ``y_pred`` called ``name`` in the messages of bad input."""
+    try:
+        return function(*args)
+    except (TypeError, ValueError) as error:
+        raise type(error)(re.sub(r"\by_pred\b", name, str(error))) from None
+
+
+@validate_params()
+def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap",
+                   confidence_level=0.95, n_resamples=9999, alternative="two-sided",
+                   sample_weight=None, random_state=None, kind=None, **score_params):
+    """Paired comparison of one score between two classifiers on the same instances.
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix
+    y_pred_a, y_pred_b : array-like or sparse matrix
+        The two classifiers' predictions of the same instances.
+    score, kind, **score_params
+        As in :func:`score_confidence_interval` (a score with one value). None:
+        ``"tcm_f1_macro"``, or the accuracy for ``method="mcnemar"``, which compares
+        accuracies only (another score is refused).
+    method : {"bootstrap", "permutation", "bayesian", "mcnemar"}, default="bootstrap"
+        ``"bootstrap"``: instances resampled jointly, the interval of the difference by
+        percentiles, the p-value from the differences shifted to the null.
+        ``"permutation"``: each instance's two predictions swapped with probability 1/2;
+        the p-value of the observed difference among the swapped ones (the interval is the
+        bootstrap's); when ``2 ** n_samples <= n_resamples`` every subset of swapped
+        instances is enumerated once and the p-value is exact. ``"bayesian"``: the Bayesian
+        bootstrap; the p-value is twice the posterior probability of the smaller side
+        (one-sided: of the side against the alternative). ``"mcnemar"``: 1-D labels, the
+        accuracy difference, with
+        :func:`mcnemar_table` and :func:`mcnemar_test` (exact) and a Wald interval of the
+        paired difference of proportions; its counts are instances, so ``sample_weight``
+        must hold frequencies (integers).
+    confidence_level : float, default=0.95
+    n_resamples : int, default=9999
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        "greater": ``a`` scores higher than ``b``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Refused for a metric callable without a ``sample_weight`` parameter (which is
+        called without it otherwise).
+    random_state : int, numpy.random.Generator or None, default=None
+
+    Returns
+    -------
+    ComparisonResult
+
+    Notes
+    -----
+    p-values, with ties. A null value (resampled, swapped or posterior difference) within
+    ``1e-12 * max(1, |d|)`` of the observed difference ``d`` counts as at least as
+    extreme. Drawn null values give ``(1 + k) / (1 + B)`` (``k`` extreme among ``B``),
+    never 0; the exact permutation test ``k / 2 ** n``. The Bayesian p-value counts a
+    difference of 0 on both sides of 0, as ``(1 + k) / (1 + B)``, doubled when
+    two-sided, at most 1. So identical predictions (a difference always 0) give 1 with
+    every method. Degenerate distributions warn (``RuntimeWarning``): a bootstrap whose
+    resamples all give the same nonzero difference (one instance, say), and a posterior
+    that never changes sign (every instance on which the two differ favours one of
+    them, even a single instance); their p-value is then the floor of the draws.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import compare_scores
+    >>> y_true = [0, 1, 2] * 30
+    >>> good, poor = [0, 1, 2] * 28 + [1, 1, 1] * 2, [0, 1, 1] * 30
+    >>> result = compare_scores(y_true, good, poor, score="tcm_accuracy", random_state=0)
+    >>> round(result.difference, 3), result.pvalue < 0.01
+    (0.289, True)
+    >>> compare_scores(y_true, good, poor, method="mcnemar").pvalue < 0.01
+    True
+    """
+    confidence_level = float(confidence_level)
+    alpha = 1 - confidence_level
+    if method == "mcnemar":
+        if score is not None and score not in _ACCURACIES or kind is not None or score_params:
+            raise ValueError(f"method='mcnemar' compares accuracies; got score={score!r}"
+                             f"{' and score keywords' if score_params or kind else ''}. Leave "
+                             "score=None, or use method='bootstrap', 'permutation' or "
+                             "'bayesian' for another score.")
+        return _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha,
+                                   confidence_level, alternative)
+    _warn_kinds_differ(y_pred_a, y_pred_b)
+    score = "tcm_f1_macro" if score is None else score
+    resolved = _resolve_score(score, kind, score_params, "compare_scores")
+    _check_weighted(resolved, sample_weight, method, "compare_scores")
+    first = _named("y_pred_a", _data, resolved, y_true, y_pred_a, sample_weight)
+    second = _named("y_pred_b", _data, resolved, y_true, y_pred_b, sample_weight)
+    difference = first.estimate() - second.estimate()
+    if np.ndim(difference) != 0:
+        raise ValueError(f"compare_scores compares one value; score={resolved.name!r} gives "
+                         f"{np.size(difference)}: pass an average (e.g. average='macro').")
+    rng = np.random.default_rng(random_state)
+    distribution = _quiet(_paired_values, first, second, rng, n_resamples,
+                          method == "bayesian")
+    low, high = _percentile_interval(distribution, alpha)
+    if method == "permutation":
+        n_swaps = first.n_samples
+        exact = n_swaps < 63 and 2 ** n_swaps <= n_resamples
+        null = _quiet(_swapped_values, first, second, y_true, y_pred_a, y_pred_b, rng,
+                      n_resamples, exact)
+        pvalue = _tail_pvalue(null, difference, alternative, exact=exact)
+        distribution = null
+    elif method == "bayesian":
+        pvalue = _posterior_pvalue(distribution, alternative)
+    else:  # the bootstrap differences shifted to the null hypothesis
+        _warn_degenerate(distribution, difference)
+        pvalue = _tail_pvalue(distribution - difference, difference, alternative)
+    return ComparisonResult(difference=float(difference), low=float(low), high=float(high),
+                            pvalue=float(pvalue), method=method,
+                            confidence_level=confidence_level, alternative=alternative,
+                            distribution=distribution)
+
+
+def _target_kind(y):
+    """"labels" (1-D), "indicator" (2-D of 0 and 1) or "scores" (other 2-D); None where
+    it cannot be read before validation (dok and lil sparse formats)."""
+    if np.ndim(y) != 2 or np.shape(y)[1] == 1:
+        return "labels"
+    if sp.issparse(y):
+        # Read before validation: only the stored values, never SciPy's compiled code (a
+        # malformed structure would corrupt memory there); dok and lil store no value array.
+        values = getattr(y, "data", None)
+        if not isinstance(values, np.ndarray) or values.dtype == object:
+            return None
+    else:
+        values = np.asarray(y)
+    try:
+        return "indicator" if np.isin(values, (0, 1)).all() else "scores"
+    except TypeError:
+        return "labels"
+
+
+def _warn_kinds_differ(y_pred_a, y_pred_b):
+    """Warn where the two predictions are of different target kinds (one model's
+    probabilities against its own argmax is no comparison of two classifiers alike)."""
+    kinds = _target_kind(y_pred_a), _target_kind(y_pred_b)
+    if None not in kinds and kinds[0] != kinds[1]:
+        warn(f"y_pred_a holds {kinds[0]} and y_pred_b {kinds[1]}: the two scores read "
+             "different kinds of prediction (say, probabilities against hard labels), so "
+             "their difference mixes the kind with the classifier. Compare predictions of "
+             "the same kind.", UserWarning)
+
+
+def _paired_values(first, second, rng, n_resamples, bayesian):
+    """Differences of the score over instances resampled jointly (``bayesian``: the
+    Bayesian bootstrap's Dirichlet weights)."""
+    if first.cells is not None and second.cells is not None:
+        return _paired_cell_values(first, second, rng, n_resamples, bayesian)
+    entries = max(first.entries(), second.entries())
+    return np.concatenate([first.of_weights(weights) - second.of_weights(weights)
+                           for weights in instance_weights(rng, first.n_samples, n_resamples,
+                                                            bayesian, entries,
+                                                            "compare_scores")])
+
+
+def _paired_cell_values(first, second, rng, n_resamples, bayesian):
+    """The same on 1-D labels: the distinct pairs (cell of a, cell of b) of the instances
+    are resampled (multinomial, or Dirichlet for the Bayesian bootstrap), never the
+    instances."""
+    pairs = _CellPairs(first, second)
+    n_samples = pairs.counts.sum()
+    values = []
+    for size in pairs.batches(n_resamples):
+        if bayesian:
+            resampled = rng.dirichlet(pairs.counts.astype(float), size=size) * n_samples
+        else:
+            resampled = rng.multinomial(n_samples, pairs.counts / n_samples, size=size)
+        values.append(first.of_full_counts(pairs.of_a(resampled))
+                      - second.of_full_counts(pairs.of_b(resampled)))
+    return np.concatenate(values)
+
+
+class _CellPairs:
+    """The distinct pairs (cell of a, cell of b) of the instances of two classifiers'
+    1-D labels, with their counts; matrices from counts per pair are sparse products."""
+
+    def __init__(self, first, second):
+        pairs, self.counts = np.unique(np.stack([first.instance_cells(),
+                                                 second.instance_cells()], axis=1),
+                                       axis=0, return_counts=True)
+        self._cells = [sp.csr_array((np.ones(len(pairs)), (np.arange(len(pairs)), cells)),
+                                    shape=(len(pairs), data.confusion.matrix.size))
+                       for data, cells in ((first, pairs[:, 0]), (second, pairs[:, 1]))]
+
+    def batches(self, n_resamples):
+        """Sizes of batches of resamples whose counts per pair and full matrices take 64
+        MiB and the budget at most (a matrix or the pairs of one resample above the budget
+        is refused before anything is drawn)."""
+        size = max(matrix.shape[1] for matrix in self._cells)
+        side = int(round(size ** 0.5))
+        batch = resample_block("compare_scores", n_resamples, max(len(self.counts), size),
+                               f"matrices of {side} x {side} cells from "
+                               f"{len(self.counts)} pairs of cells")
+        return [min(batch, n_resamples - start) for start in range(0, n_resamples, batch)]
+
+    def of_a(self, counts):
+        """Full matrices of a (flattened rows) from ``counts`` per pair (rows)."""
+        return np.asarray((self._cells[0].T @ counts.T).T, dtype=float)
+
+    def of_b(self, counts):
+        return np.asarray((self._cells[1].T @ counts.T).T, dtype=float)
+
+
+def _all_swaps(n_samples):
+    """Every subset of the instances, as rows of 0/1 indicators (``2 ** n_samples`` rows)."""
+    return ((np.arange(2 ** n_samples)[:, None] >> np.arange(n_samples)) & 1).astype(float)
+
+
+def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples,
+                    exact=False):
+    """Differences with each instance's two predictions swapped with probability 1/2
+    (``exact``: under each of the ``2 ** n`` subsets of swapped instances, once).
+
+    When every swap gives matrices over the same classes as the data's (2-D targets, or
+    labels whose predictions name only classes of ``y_true``), the swapped matrices are
+    the data's two matrices under complementary instance weights, built for many swaps at
+    once; on 1-D labels without weights, the swaps are drawn per pair of cells (a binomial
+    count), never per instance. Otherwise each swap is scored from its targets."""
+    all_swaps = _all_swaps(first.n_samples) if exact else None
+    if _same_classes(first, second):
+        if first.cells is not None and second.cells is not None and not exact:
+            return _swapped_cell_values(first, second, rng, n_resamples)
+        if first.batches():
+            values = []
+            entries = first.entries()
+            if exact:
+                step = resample_block("compare_scores", len(all_swaps), entries,
+                                      "one matrix of the exact permutation test")
+                blocks = (all_swaps[start:start + step]
+                          for start in range(0, len(all_swaps), step))
+            else:
+                blocks = swap_indicators(rng, first.n_samples, n_resamples, entries,
+                                         "compare_scores")
+            for swaps in blocks:
+                kept = 1.0 - swaps
+                swapped_a = first.matrices(kept) + second.matrices(swaps)
+                swapped_b = first.matrices(swaps) + second.matrices(kept)
+                values.append(first.of_full_counts(swapped_a)
+                              - first.of_full_counts(swapped_b))
+            return np.concatenate(values)
+    values = np.empty(n_resamples if all_swaps is None else len(all_swaps))
+    a, b = (np.asarray(y) for y in (y_pred_a, y_pred_b))
+    for row in range(len(values)):
+        swap = rng.random(len(a)) < 0.5 if all_swaps is None else all_swaps[row] > 0
+        if a.ndim == 2:
+            swap = swap[:, None]
+        values[row] = (first.score.on_targets(y_true, np.where(swap, b, a), first.sample_weight)
+                       - first.score.on_targets(y_true, np.where(swap, a, b),
+                                                first.sample_weight))
+    return values
+
+
+def _same_classes(first, second):
+    """Whether the two classifiers' matrices, and any swap of their predictions, are over
+    the same classes (so that their full matrices add cell by cell)."""
+    one, other = first.confusion, second.confusion
+    if one is None or other is None or one.matrix.shape != other.matrix.shape or \
+            list(one.display_labels) != list(other.display_labels):
+        return False
+    if one.true_classes is None:  # 2-D targets: the classes are the columns
+        return True
+    classes = one.display_labels[:len(one.display_labels) - one.has_none]
+    return len(classes) == len(one.true_classes)  # no class only predicted
+
+
+def _swapped_cell_values(first, second, rng, n_resamples):
+    """:func:`_swapped_values` on 1-D labels without weights: the instances of one pair
+    (cell of ``a``, cell of ``b``) swap in a binomial number."""
+    pairs = _CellPairs(first, second)
+    values = []
+    for size in pairs.batches(n_resamples):
+        swapped = rng.binomial(pairs.counts, 0.5, size=(size, len(pairs.counts)))
+        kept = pairs.counts - swapped
+        values.append(first.of_full_counts(pairs.of_a(kept) + pairs.of_b(swapped))
+                      - first.of_full_counts(pairs.of_b(kept) + pairs.of_a(swapped)))
+    return np.concatenate(values)
+
+
+def _tie_tolerance(observed):
+    """Null values this close to ``observed`` tie with it: a swapped or resampled difference
+    equal to the observed one in exact arithmetic may differ from it by rounding."""
+    return 1e-12 * max(1.0, abs(float(observed)))
+
+
+def _tail_pvalue(null, observed, alternative, exact=False):
+    """The share of null values at least as extreme as ``observed``, ties (within
+    :func:`_tie_tolerance`) counted as extreme. Drawn null values: the observed one is
+    counted too, ``(1 + k) / (1 + B)``, so never 0; ``exact``: ``null`` is the whole null
+    distribution (it holds the observed value), ``k / B``."""
+    null = null[np.isfinite(null)]
+    gamma = _tie_tolerance(observed)
+    if alternative == "greater":
+        extreme = np.sum(null >= observed - gamma)
+    elif alternative == "less":
+        extreme = np.sum(null <= observed + gamma)
+    else:
+        extreme = np.sum(np.abs(null) >= abs(observed) - gamma)
+    if exact:
+        return min(1.0, extreme / null.size)
+    return min(1.0, (1 + extreme) / (1 + null.size))
+
+
+def _posterior_pvalue(distribution, alternative):
+    """The Bayesian bootstrap's p-value: the posterior probability of the side of 0 against
+    the alternative, a difference of 0 (within :func:`_tie_tolerance`) counted on both
+    sides; two-sided, twice the smaller of the two (at most 1). As a Monte Carlo estimate
+    from B draws it is ``(1 + k) / (1 + B)``, so never 0; it warns where no draw falls on
+    that side (the posterior never changes sign)."""
+    values = distribution[np.isfinite(distribution)]
+    gamma = _tie_tolerance(0.0)
+    at_most, at_least = np.sum(values <= gamma), np.sum(values >= -gamma)
+    sides = {"greater": at_most, "less": at_least, "two-sided": min(at_most, at_least)}
+    pvalue = (1 + sides[alternative]) / (1 + values.size)
+    if alternative == "two-sided":
+        pvalue = 2 * pvalue
+    if sides[alternative] == 0:
+        warn(f"the posterior differences never fall on the other side of 0 (all "
+             f"{values.size} draws {'above' if at_most == 0 else 'below'} 0), so the "
+             "p-value is only the floor of the draws, 1 / (n_resamples + 1) (two-sided: "
+             "twice that). The Bayesian bootstrap gives no weight to instances it has not "
+             "seen: where every instance on which the two classifiers differ favours the "
+             "same one (even a single instance), its difference never changes sign "
+             "whatever the evidence; use method='permutation' or 'mcnemar' for a test.",
+             RuntimeWarning)
+    return min(1.0, float(pvalue))
+
+
+def _warn_degenerate(distribution, difference):
+    """Warn where every bootstrap resample gives the same nonzero difference: the
+    shifted-to-the-null p-value is then its floor, 1 / (n_resamples + 1), whatever the data
+    (scipy.stats.bootstrap warns on degenerate distributions too)."""
+    values = distribution[np.isfinite(distribution)]
+    if values.size and abs(float(difference)) > _tie_tolerance(difference) and \
+            np.ptp(values) <= _tie_tolerance(difference):
+        warn(f"every bootstrap resample gives the same difference ({float(values[0]):.6g}): "
+             "the bootstrap distribution is degenerate (one instance, or instances that "
+             "all favour one classifier alike), and its p-value is its floor, "
+             "1 / (n_resamples + 1), whatever the number of instances; use "
+             "method='permutation' or 'mcnemar' for a test.", RuntimeWarning)
+
+
+def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confidence_level,
+                        alternative):
+    table = mcnemar_table(y_true, y_pred_a, y_pred_b, sample_weight=sample_weight)
+    weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)  # checked
+    if weight is not None and not np.array_equal(weight, np.round(weight)):
+        raise ValueError("method='mcnemar' counts instances: sample_weight must hold "
+                         "frequencies (non-negative integers); scaled weights would change "
+                         "its p-value. Use method='bootstrap' or 'permutation' for other "
+                         "weights.")
+    n = table.sum()
+    if n == 0:
+        raise ValueError("method='mcnemar' counts instances, but sample_weight is 0 on all "
+                         f"{len(weight)} of them: there is no instance to compare on. Give "
+                         "some instance a positive weight.")
+    only_a, only_b = table[0, 1], table[1, 0]
+    difference = (only_a - only_b) / n
+    se = np.sqrt(max(only_a + only_b - (only_a - only_b) ** 2 / n, 0.0)) / n
+    z = special.ndtri(1 - alpha / 2)
+    if only_a + only_b == 0:
+        pvalue = 1.0
+    else:  # mcnemar_test reads n_12 = a right and b wrong against n_21 (exact: counts)
+        pvalue = float(_quiet(lambda: mcnemar_test(table, exact=True,
+                                                   alternative=alternative).pvalue))
+    return ComparisonResult(difference=float(difference), low=float(difference - z * se),
+                            high=float(difference + z * se), pvalue=pvalue, method="mcnemar",
+                            confidence_level=confidence_level, alternative=alternative,
+                            distribution=None)

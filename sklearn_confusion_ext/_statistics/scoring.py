@@ -1,0 +1,511 @@
+"""The score a statistic is about, resolved once, and the data it is read from.
+
+A score of the library (a name, a matrix function, or a metric callable of another library)
+is resolved to what the resampling needs (:class:`_Score`); :class:`_Data` holds the targets,
+checked once, and evaluates the score on the data, on resampled instance weights or on
+resampled cells. The intervals (:mod:`.intervals`) and the paired comparisons
+(:mod:`.paired`) read their scores here.
+"""
+
+import inspect
+import warnings
+from dataclasses import dataclass, replace
+
+import numpy as np
+from sklearn import metrics as sklearn_metrics
+from sklearn.utils import _safe_indexing
+
+from .._core.config import resample_block
+from .._core.confusion import Confusion
+from .._core.dispatch import confusions
+from .._core.params import check_keywords
+from .._core.score_names import SCORE_NAMES, score_name
+from .._core.validation import check_sample_weight
+from .._measures import (
+    confusion_entropy,
+    confusion_entropy_from_confusion,
+    correlation_distance,
+    correlation_distance_from_confusion,
+    generalized_means_from_confusion,
+    generalized_means_score,
+    symmetric_balanced_accuracy_from_confusion,
+    symmetric_balanced_accuracy_score,
+)
+from .._mlcm import _MLCM_METHODS
+from .._scores import (
+    accuracy_from_confusion,
+    binary_matrix,
+    confusion_for_labels,
+    precision_recall_fscore_from_confusion,
+)
+from .._transport import TRANSPORT
+from .._transport_scores import transport_accuracy_score
+from .resampling import (
+    batches_terms,
+    cell_draws,
+    cell_matrices,
+    full_blocks,
+    instance_weights,
+    label_cells,
+    matrix_entries,
+    resampled_matrices,
+)
+
+# Groups of instances of the grouped jackknife (BCa's acceleration) where the jackknife
+# cannot go cell by cell.
+_JACKKNIFE_GROUPS = 100
+_PRF_INDEX = {"precision": 0, "recall": 1, "f1": 2}
+
+
+@dataclass(frozen=True)
+class _Score:
+    """A score resolved to what the resampling needs.
+
+    ``kind`` and ``of_confusion``: the score as a function of a full confusion of that
+    kind (``params`` its builder's parameters); ``metric``: an opaque callable
+    ``f(y_true, y_pred, sample_weight=...)`` instead. ``analytic``: the closed form that
+    applies ("accuracy", "recall", "precision", "f1") with its ``average``.
+    """
+
+    name: str
+    kind: object = None
+    params: dict = None
+    of_confusion: object = None
+    metric: object = None
+    analytic: str = None
+    average: str = None
+    batched: object = None  # the same score of (n, C, C) matrices at once (no "none" class)
+    labels: object = None  # the score's labels=: beside 2-D scores, they name the columns
+    on_cells: object = None  # a metric's equal _Score of the matrix, for 1-D labels
+    n_jobs: object = None  # threads of the builders
+    weighted: bool = True  # whether ``metric`` takes sample_weight
+    reader_for: object = None  # the data's confusion -> of_confusion for its resamples
+
+    def on_targets(self, y_true, y_pred, sample_weight):
+        if self.metric is not None:
+            return _value(self.metric(y_true, y_pred, sample_weight=sample_weight))
+        return self.of_confusion(self.build(y_true, y_pred, sample_weight))
+
+    def build(self, y_true, y_pred, sample_weight):
+        (confusion, *_) = confusions(self.kind, y_true, y_pred, sample_weight=sample_weight,
+                                     params=self.params, warn=False,
+                                     column_labels=self.labels, n_jobs=self.n_jobs)
+        return confusion
+
+
+def _value(result):
+    """A metric's result as a float or a float array (a tuple is refused, naming it)."""
+    if isinstance(result, tuple):
+        raise ValueError("score returned a tuple; pass a score that returns a number or an "
+                         "array (a scorer name, or a metric such as f1_score).")
+    value = np.asarray(result, dtype=float)
+    return float(value) if value.ndim == 0 else value
+
+
+def _prfs_reader(which, average, beta, zero_division, labels, pos_label=1):
+    """The score of a confusion; ``for_data(confusion)`` gives the reader of the resamples
+    of that data, whose "none" class is reported where the data's is, so that every
+    resample has the data's classes (a resample may draw no instance without a label)."""
+    def for_data(data_confusion):
+        include_none = bool(data_confusion.has_none and data_confusion.matrix[-1].sum() > 0)
+        return _prfs_reader_of(which, average, beta, zero_division, labels, pos_label,
+                               include_none)
+    return _prfs_reader_of(which, average, beta, zero_division, labels, pos_label,
+                           "auto"), for_data
+
+
+def _prfs_reader_of(which, average, beta, zero_division, labels, pos_label, include_none):
+    def read(confusion):
+        if average == "binary":  # the positive class of two, as the score functions read it
+            confusion = Confusion.from_parts(binary_matrix(confusion, pos_label), (0, 1),
+                                             None, False)
+            return _value(precision_recall_fscore_from_confusion(
+                confusion, beta=beta, zero_division=zero_division,
+                classes=np.array([1]))[_PRF_INDEX[which]][0])
+        selected, _ = confusion_for_labels(confusion, labels)
+        return _value(precision_recall_fscore_from_confusion(
+            selected, beta=beta, average=average, zero_division=zero_division,
+            include_none=include_none)[_PRF_INDEX[which]])
+    return read
+
+
+def _named_score(name, params):
+    """A scorer name of :func:`get_scorer_names` that scores targets, as a :class:`_Score`."""
+    meaning = SCORE_NAMES.get(name)
+    params = dict(params)
+    if meaning is not None and meaning.family in ("tcm", "mlcm"):
+        family, which = meaning.family, meaning.reading
+        average = params.pop("average", meaning.average)
+        if family == "tcm":
+            kind = TRANSPORT
+            builder = {"weighting": params.pop("weighting", "uniform"),
+                       "empty": params.pop("empty", "null_class")}
+        else:
+            kind = _MLCM_METHODS[params.pop("method", "heydarian")]
+            builder = {}
+        labels = params.pop("labels", None)
+        if which == "accuracy":
+            _no_more(name, params)
+
+            def read(confusion):
+                return accuracy_from_confusion(confusion_for_labels(confusion, labels)[0]
+                                               .selected())
+            return _Score(name, kind, builder, read, analytic="accuracy",
+                          batched=_batched_accuracy if labels is None else None,
+                          labels=labels)
+        beta, zero_division = params.pop("beta", 1.0), params.pop("zero_division", "warn")
+        read, for_data = _prfs_reader(which, average, beta, zero_division, labels,
+                                      params.pop("pos_label", 1))
+        _no_more(name, params)
+        batched = _batched_prfs(which, average, beta, zero_division) \
+            if labels is None and average != "binary" else None
+        return _Score(name, kind, builder, read, analytic=which, average=average,
+                      batched=batched, labels=labels, reader_for=for_data)
+    measures = {
+        "generalized_means": (generalized_means_from_confusion, 1,
+                              {"r": 1.0, "average": "macro"}),
+        "symmetric_balanced_accuracy": (symmetric_balanced_accuracy_from_confusion, 1, {}),
+        "neg_correlation_distance": (correlation_distance_from_confusion, -1, {}),
+        "neg_confusion_entropy": (confusion_entropy_from_confusion, -1, {}),
+    }
+    if name not in measures:
+        return None
+    function, sign, defaults = measures[name]
+    builder = {"weighting": params.pop("weighting", "uniform"), "empty": "null_class"}
+    keywords = {**defaults, **{k: params.pop(k) for k in defaults if k in params}}
+    _no_more(name, params)
+    return _Score(name, TRANSPORT, builder,
+                  lambda confusion: sign * function(confusion.selected(), **keywords))
+
+
+def _batched_accuracy(matrices):
+    return np.trace(matrices, axis1=1, axis2=2) / matrices.sum(axis=(1, 2))
+
+
+def _batched_prfs(which, average, beta, zero_division):
+    """Precision, recall or F-beta of ``(n, C, C)`` matrices over all their classes, with
+    :func:`precision_recall_fscore_from_confusion`'s conventions (checked against it on
+    the data before use: see :meth:`_Data.of_full_counts`)."""
+    fill = 0.0 if zero_division == "warn" else float(zero_division)
+
+    def read(matrices):
+        tp = np.diagonal(matrices, axis1=1, axis2=2)
+        rows, columns = matrices.sum(axis=2), matrices.sum(axis=1)
+        if average == "micro":
+            tp, rows, columns = (x.sum(axis=1, keepdims=True) for x in (tp, rows, columns))
+        beta2 = beta * beta
+        numerator, denominator = {
+            "precision": (tp, columns), "recall": (tp, rows),
+            "f1": ((1 + beta2) * tp, (1 + beta2) * tp + beta2 * (rows - tp) + (columns - tp)),
+        }[which]
+        values = np.full(numerator.shape, fill)
+        np.divide(numerator, denominator, out=values, where=denominator > 0)
+        if average is None:
+            return values
+        if average == "micro":
+            return values[:, 0]
+        defined = ~np.isnan(values)
+        weights = np.ones_like(values) if average == "macro" else rows
+        weights = np.where(defined, weights, 0.0)
+        totals = weights.sum(axis=1)
+        counts = defined.sum(axis=1)
+        plain = np.divide(np.where(defined, values, 0.0).sum(axis=1), counts,
+                          out=np.full(len(values), fill), where=counts > 0)
+        weighted = np.divide((weights * np.where(defined, values, 0.0)).sum(axis=1), totals,
+                             out=plain.copy(), where=totals > 0)
+        return weighted
+    return read
+
+
+def _no_more(name, params):
+    if params:
+        raise TypeError(f"score={name!r} takes no keyword(s) {sorted(params)}.")
+
+
+# This library's metrics of targets that are a function of their transport matrix.
+_MEASURES_OF_TARGETS = {
+    transport_accuracy_score: lambda p: (accuracy_from_confusion, {}),
+    generalized_means_score: lambda p: (generalized_means_from_confusion,
+                                        {"r": p.pop("r", 1.0), "average": p.pop("average",
+                                                                                "macro")}),
+    symmetric_balanced_accuracy_score: lambda p: (symmetric_balanced_accuracy_from_confusion,
+                                                  {}),
+    correlation_distance: lambda p: (correlation_distance_from_confusion, {}),
+    confusion_entropy: lambda p: (confusion_entropy_from_confusion, {}),
+}
+# The scores McNemar's comparison computes (accuracy), by every name they go by.
+_ACCURACIES = ("tcm_accuracy", "accuracy", transport_accuracy_score,
+               sklearn_metrics.accuracy_score)
+# scikit-learn's proportions with a closed-form interval.
+_SKLEARN_ANALYTIC = {sklearn_metrics.accuracy_score: "accuracy",
+                     sklearn_metrics.recall_score: "recall",
+                     sklearn_metrics.precision_score: "precision",
+                     sklearn_metrics.f1_score: "f1"}
+
+
+def _resolve_score(score, kind, params, owner):
+    """``score`` (a name, a metric or a matrix-level callable with ``kind``) as a
+    :class:`_Score`; bad names and keywords raise, naming ``score``."""
+    if isinstance(score, str):
+        try:
+            score_name(score, f"{owner}'s score", of_targets=True)
+        except ValueError as error:
+            raise ValueError(f"{error} Or pass a metric callable f(y_true, y_pred), or a "
+                             "matrix-level callable with kind=.") from None
+        return _named_score(score, params)
+    if kind is not None:
+        from .._core.kinds import KINDS
+
+        return _Score(getattr(score, "__name__", "score"), KINDS[kind],
+                      {k: params.pop(k) for k in list(params) if k in KINDS[kind].parameters},
+                      lambda confusion: _value(score(confusion.selected(), **params)))
+    if score in _MEASURES_OF_TARGETS:
+        params = dict(params)
+        function, keywords = _MEASURES_OF_TARGETS[score](params)
+        builder = {"weighting": params.pop("weighting", "uniform"), "empty": "null_class"}
+        _no_more(score.__name__, params)
+        return _Score(score.__name__, TRANSPORT, builder,
+                      lambda confusion: _value(function(confusion.selected(), **keywords)),
+                      analytic="accuracy" if score is transport_accuracy_score else None)
+    check_keywords(score, params, owner)
+    analytic = _SKLEARN_ANALYTIC.get(score)
+    name = getattr(score, "__name__", "score")
+
+    def metric(y_true, y_pred, sample_weight):
+        weights = {} if sample_weight is None else {"sample_weight": sample_weight}
+        return score(y_true, y_pred, **weights, **params)
+    return _Score(name, metric=metric, weighted=_takes_sample_weight(score),
+                  analytic=analytic, average=params.get("average", "binary"),
+                  on_cells=_sklearn_on_cells(name, analytic, params))
+
+
+def _takes_sample_weight(function):
+    """Whether ``function`` can be called with ``sample_weight=`` (a callable whose
+    signature cannot be read is assumed to)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.kind is p.VAR_KEYWORD or p.name == "sample_weight" and
+               p.kind is not p.POSITIONAL_ONLY for p in parameters)
+
+
+def _check_weighted(score, sample_weight, method, owner):
+    """Refuse, naming the argument, what a metric without ``sample_weight`` cannot do:
+    weigh the data, or the Bayesian bootstrap's continuous weights (the bootstrap and the
+    permutations repeat or swap instances instead)."""
+    if score.metric is None or score.weighted:
+        return
+    if sample_weight is not None:
+        raise TypeError(f"{owner} got sample_weight, but score={score.name!r} takes no "
+                        "sample_weight parameter; leave sample_weight=None, or pass a score "
+                        "f(y_true, y_pred, sample_weight=None).")
+    if method == "bayesian":
+        raise ValueError(f"method='bayesian' weighs the instances with continuous weights, "
+                         f"but score={score.name!r} takes no sample_weight parameter; use "
+                         "a bootstrap method, or a score f(y_true, y_pred, "
+                         "sample_weight=None).")
+
+
+def _sklearn_on_cells(name, which, params):
+    """scikit-learn's accuracy, precision, recall or F1 (``which``) with ``params`` as a
+    score of the classic matrix (which the transport matrix is on 1-D labels), or None."""
+    keywords = {"average", "labels", "pos_label", "zero_division"}
+    if which is None or set(params) - (set() if which == "accuracy" else keywords):
+        return None
+    if which == "accuracy":
+        return replace(_named_score("tcm_accuracy", {}), name=name)
+    return replace(_named_score(f"tcm_{which}", {"average": "binary", **params}), name=name)
+
+
+def _data(score, y_true, y_pred, sample_weight):
+    """The :class:`_Data` of a score; a metric of 1-D labels that equals a score of the
+    matrix on the data (:func:`_sklearn_on_cells`) is resampled through the matrix's
+    cells, its classes the data's in every resample (as with ``labels=`` naming them)."""
+    data = _Data(score, y_true, y_pred, sample_weight)
+    if score.on_cells is None or np.ndim(y_true) != 1 or np.ndim(y_pred) != 1:
+        return data
+    cells = _Data(score.on_cells, y_true, y_pred, sample_weight)
+    if cells.single_label and np.allclose(_quiet(cells.estimate), _quiet(data.estimate),
+                                          rtol=1e-12, atol=1e-12, equal_nan=True):
+        return cells
+    return data
+
+
+# --- Resampling -----------------------------------------------------------------------------
+
+
+class _Data:
+    """The targets of one evaluation, and how they are resampled.
+
+    On 1-D labels without sample weights (``cells`` set), the full confusion of the data
+    (``confusion``) is rebuilt from resampled counts of its cells; otherwise instance
+    weights are resampled and the score evaluated once per resample.
+    """
+
+    def __init__(self, score, y_true, y_pred, sample_weight):
+        self.score, self.y_true, self.y_pred = score, y_true, y_pred
+        self.confusion = self.cells = None
+        if score.metric is None:
+            self.confusion = score.build(y_true, y_pred, sample_weight)
+            self.n_samples = self.confusion.n_samples
+            if score.reader_for is not None:
+                self.score = replace(score, of_confusion=score.reader_for(self.confusion))
+        else:
+            self.n_samples = len(y_true)
+        self.sample_weight = check_sample_weight(sample_weight, self.n_samples)
+        self.single_label = (self.confusion is not None
+                             and self.confusion.true_classes is not None
+                             and not self._two_dimensional())
+        if self.single_label and self.sample_weight is None:
+            counts = np.rint(self.confusion.matrix).astype(np.int64)
+            self.cells = np.flatnonzero(counts)
+            self.cell_counts = counts.ravel()[self.cells]
+
+    def _two_dimensional(self):
+        return any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (self.y_true, self.y_pred))
+
+    def estimate(self):
+        if self.cells is not None and self._batched_agrees():  # as its resamples are read
+            return _scalar(self.score.batched(self.confusion.matrix[None])[0])
+        if self.confusion is not None:
+            return self.score.of_confusion(self.confusion)
+        return self.score.on_targets(self.y_true, self.y_pred, self.sample_weight)
+
+    def of_weights(self, weights):
+        """The score of each row of ``weights`` (instance weights, before sample_weight):
+        the matrices of in-memory targets are built for all rows at once."""
+        matrices = self.matrices(weights)
+        if matrices is not None:
+            return self.of_full_counts(matrices)
+        if not self.score.weighted:  # integer weights: each instance repeated
+            return _stack([self.score.on_targets(*_repeated(self.y_true, self.y_pred, w),
+                                                 None) for w in weights])
+        user = 1.0 if self.sample_weight is None else self.sample_weight
+        return _stack([self.score.on_targets(self.y_true, self.y_pred, w * user)
+                       for w in weights])
+
+    def batches(self):
+        """Whether :meth:`matrices` builds the matrices of many weightings at once."""
+        return self.single_label or (self.score.metric is None and batches_terms(
+            self.score.kind, self.y_true, self.y_pred))
+
+    def matrices(self, weights):
+        """The full matrices (flattened rows) under each row of instance ``weights``
+        (before sample_weight), all at once; None where each is built from the targets."""
+        if not self.batches():
+            return None
+        if self.single_label:  # each instance adds its weight to its own cell
+            return cell_matrices(self.instance_cells(), self.confusion.matrix.size,
+                                 self.sample_weight, weights)
+        return resampled_matrices(self.score.kind, self.score.params, self.y_true, self.y_pred,
+                                  self.sample_weight, weights, "score_confidence_interval",
+                                  column_labels=self.score.labels).reshape(len(weights), -1)
+
+    def of_full_counts(self, matrices):
+        """The score of each of ``matrices`` (rows: full matrices, flattened): at once when
+        the score has a batched form that gives the score of the data (else one by one)."""
+        shape = self.confusion.matrix.shape
+        if self._batched_agrees():
+            return _stack(self.score.batched(matrices.reshape(-1, *shape)))
+        return _stack([self.score.of_confusion(replace(self.confusion, matrix=m.reshape(shape)))
+                       for m in matrices])
+
+    def _batched_agrees(self):
+        if self.score.batched is None or self.confusion.has_none:
+            return False
+        if not hasattr(self, "_agrees"):
+            one = _stack(self.score.batched(self.confusion.matrix[None]))[0]
+            self._agrees = np.allclose(one, _quiet(self.score.of_confusion, self.confusion),
+                                       rtol=1e-12, atol=1e-12, equal_nan=True)
+        return self._agrees
+
+    def instance_cells(self):
+        """The cell of each instance in the full matrix (1-D labels)."""
+        return label_cells(self.confusion, self.y_true, self.y_pred)
+
+    def entries(self):
+        """Cells of one resample's matrix where :meth:`matrices` builds them (0 where
+        each resample is scored from its targets)."""
+        return matrix_entries(self.confusion.matrix.shape) if self.batches() else 0
+
+    def bootstrap(self, rng, n_resamples, owner="score_confidence_interval"):
+        """The scores of ``n_resamples`` bootstrap resamples, their matrices built in
+        blocks within the budget (the same draws whatever the blocks)."""
+        if self.cells is not None:
+            return np.concatenate([self.of_full_counts(full) for full in cell_draws(
+                self.confusion.matrix, self.n_samples, rng, n_resamples, owner)])
+        return np.concatenate([self.of_weights(weights) for weights in instance_weights(
+            rng, self.n_samples, n_resamples, False, self.entries(), owner)])
+
+    def bayesian(self, rng, n_resamples, prior, owner="score_confidence_interval"):
+        if self.cells is not None:
+            alpha = self.confusion.matrix.astype(float) + _prior(prior, self.confusion)
+            if self.confusion.has_none:  # single labels never reach MLCM's "none" class
+                alpha[-1, :] = alpha[:, -1] = 0.0
+            keep = np.flatnonzero(alpha.ravel() > 0)
+            return np.concatenate([self.of_full_counts(full) for full in full_blocks(
+                alpha, n_resamples, owner,
+                lambda size: rng.dirichlet(alpha.ravel()[keep], size=size) * self.n_samples,
+                keep)])
+        return np.concatenate([self.of_weights(weights) for weights in instance_weights(
+            rng, self.n_samples, n_resamples, True, self.entries(), owner)])
+
+    def jackknife(self, rng):
+        """``(values, multiplicities)`` of the leave-one-out (or leave-one-group-out) score."""
+        if self.cells is not None:
+            values = []
+            for cell in self.cells:
+                matrix = self.confusion.matrix.copy()
+                matrix.flat[cell] -= 1
+                values.append(self.score.of_confusion(replace(self.confusion, matrix=matrix)))
+            return _stack(values), self.cell_counts.astype(float)
+        n_groups = min(self.n_samples, _JACKKNIFE_GROUPS)
+        groups = np.array_split(rng.permutation(self.n_samples), n_groups)
+        entries = self.entries()
+        side = int(round(entries ** 0.5))
+        step = resample_block("score_confidence_interval", n_groups, entries,
+                              f"a matrix of {side} x {side} cells")
+        values = []
+        for start in range(0, n_groups, step):  # the leave-group-out matrices, in blocks
+            block = groups[start:start + step]
+            weights = np.ones((len(block), self.n_samples))
+            for row, members in enumerate(block):
+                weights[row, members] = 0.0
+            values.append(self.of_weights(weights))
+        return np.concatenate(values), np.ones(n_groups)
+
+
+def _repeated(y_true, y_pred, counts):
+    """The targets with instance ``i`` repeated ``counts[i]`` times (bootstrap counts, 0/1
+    jackknife weights), for a metric that takes no sample_weight."""
+    rows = np.repeat(np.arange(len(counts)), np.rint(counts).astype(np.int64))
+    return _safe_indexing(y_true, rows), _safe_indexing(y_pred, rows)
+
+
+def _prior(prior, confusion):
+    """The Dirichlet prior added to the counts; None adds nothing (the posterior over the
+    observed cells, the Bayesian bootstrap of the instances)."""
+    if prior is None:
+        return 0.0
+    if isinstance(prior, str):
+        return 1.0 if prior == "uniform" else 1.0 / confusion.matrix.shape[0]
+    return np.asarray(prior, dtype=float)
+
+
+def _stack(values):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(values, dtype=float)
+
+
+def _quiet(function, *args):
+    """Resampled scores never warn (the estimate on the data does)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args)
+
+
+def _scalar(value):
+    value = np.asarray(value, dtype=float)
+    return float(value) if value.ndim == 0 else value
