@@ -105,6 +105,7 @@ def test_audit_reproduces_table_2(name):
 
 
 @pytest.mark.parametrize("name", list(MULTICLASS))
+@pytest.mark.slow
 def test_audit_reproduces_table_2_multiclass(name):
     # n = 5 is the smallest size at which CC (and CD) break monotonicity for m = 3; n = 6
     # reaches the constant labelings whose CC rounded to 6.7e-9 (class symmetry failed), for
@@ -117,6 +118,7 @@ def test_audit_reproduces_table_2_multiclass(name):
 
 
 @pytest.mark.parametrize("name", list(AVERAGES))
+@pytest.mark.slow
 def test_audit_of_the_averages(name):
     result = audit_measure(AVERAGES[name], n_classes=3, max_n=4, n_trials=100, random_state=0)
     _check(result, TABLE_AVERAGES[name])
@@ -151,6 +153,7 @@ def test_scale_invariance_is_checked():
     assert result["maximal_agreement"] is False
 
 
+@pytest.mark.slow
 def test_macro_averaging_loses_the_constant_baseline_of_an_absent_class():
     """The issue's counterexample, exactly: y_true = [2, 2], random predictions of sizes
     (1, 1, 0) score -1/3 in macro average; symmetric_weighted scores 0."""
@@ -190,6 +193,7 @@ def test_symmetric_weighted_constant_baseline_exactly(true_sizes, pred_sizes):
             pytest.approx(1.0, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_weighted_averaging_is_not_monotone():
     """Appendix C.6 says weighted averaging keeps monotonicity; moving an element from c_10
     to c_00 changes the class weights (a_0 from 0 to 1) and lowers weighted F1."""

@@ -680,6 +680,7 @@ def test_figures_carry_titles(tmp_path):
         "posterior_intervals.png": "Dirichlet posterior of P[predicted | true] (prior 1)"}
 
 
+@pytest.mark.slow
 def test_demo_plots_and_deprecated_output(tmp_path):
     pytest.importorskip("matplotlib")
     result = run("demo", "--output", str(tmp_path / "old"), "--width", "100")

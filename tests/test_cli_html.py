@@ -214,6 +214,7 @@ def test_html_at_40_classes(tmp_path, capsys, monkeypatch):
     assert "vertical" in matrix["class"].split()
 
 
+@pytest.mark.slow
 def test_demo_html_has_its_three_parts(tmp_path, capsys):
     html = tmp_path / "demo.html"
     assert main(["demo", "--html", str(html)]) == 0
@@ -271,6 +272,7 @@ def _ink(image):
 @pytest.mark.skipif(_chromium() is None,
                     reason="no Chromium binary (chromium, chromium-browser, google-chrome or "
                            "chromium-headless-shell) on PATH; CI installs Debian's chromium")
+@pytest.mark.slow
 def test_html_renders_in_headless_chromium(hostile_report, tmp_path):
     pytest.importorskip("matplotlib")
     text, _ = hostile_report

@@ -95,6 +95,7 @@ def test_measures_given_as_functions_of_labelings_give_the_same_groups(n):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.slow
 def test_the_confusion_matrix_shortcut_equals_every_triplet_of_labelings(n):
     # Brute force over every (A, B1, B2) of labelings with both classes: the pairs of
     # measures that some triplet tells apart.

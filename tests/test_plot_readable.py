@@ -405,6 +405,7 @@ def test_few_classes_get_a_forest_panel_per_row():
     assert not any(tick.label1.get_visible() for tick in display.axes_[0].xaxis.get_major_ticks())
 
 
+@pytest.mark.slow
 def test_forty_classes_get_a_bounded_matrix_view_and_chosen_rows():
     counts = _counts(40)
     names = _long_names(40)

@@ -108,6 +108,7 @@ def child_results():
 
 
 @pytest.mark.parametrize("name", [s for s in _SCENARIOS if s != "protocol-sample_size"])
+@pytest.mark.slow
 def test_large_resampling_runs_within_the_budget(child_results, name):
     # 1.1 GiB and more unblocked (the 6.7 to 20.7 GiB at its sizes) run in
     # blocks under a limit of 1.5 GiB

@@ -125,6 +125,7 @@ def _macro_f1(y_true, y_pred, sample_weight=None):
                                                  ("tcm_accuracy", accuracy_score, 1),
                                                  ("tcm_accuracy", accuracy_score, 2),
                                                  (_macro_f1, _macro_f1, 0)])
+@pytest.mark.slow
 def test_permutation_pvalue_is_the_exact_enumeration_on_small_n(score, oracle, seed,
                                                                  alternative):
     rng = np.random.default_rng(seed)

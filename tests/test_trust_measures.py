@@ -22,6 +22,7 @@ def _count_matrices(m, max_total):
 
 
 @pytest.mark.parametrize("m, max_total", [(2, 12), (3, 6)])
+@pytest.mark.slow
 def test_correlation_of_a_constant_labeling_is_exactly_zero(m, max_total):
     """Every small count matrix: CC is exactly 0 (CD exactly 1/2, kappa exactly 0) where one
     labeling is constant, and scikit-learn's value elsewhere. The singularity was tested after

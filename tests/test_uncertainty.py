@@ -352,6 +352,7 @@ def test_a_class_only_predicted_swaps_through_the_targets():
 @pytest.mark.parametrize("metric, params", [
     (f1_score, {"average": "macro"}), (recall_score, {"average": None}),
     (f1_score, {"pos_label": 0}), (f1_score, {"average": "binary", "zero_division": 1.0})])
+@pytest.mark.slow
 def test_scikit_learn_metrics_resample_through_the_cells(metric, params):
     # scikit-learn's proportions of 1-D labels are read off the resampled cells: the same
     # estimate, and the distribution of scoring each resample of the instances.

@@ -80,12 +80,14 @@ def three_class_data_sets():
 # resamples) are 0.9585 (Wilson), 0.956 (percentile) and 0.948 (Bayesian, Beta(k + 2,
 # n - k + 2)); at n = 100 the percentile's is 0.963, too close to 0.97 for a seeded test.
 @pytest.mark.parametrize("method", ["percentile", "bca", "bayesian", "analytic"])
+@pytest.mark.slow
 def test_binary_accuracy_intervals_cover_the_true_rate(binary_data_sets, method):
     covered = coverage(binary_data_sets, ACCURACY, "tcm_accuracy", method)
     assert 0.93 <= covered <= 0.97, f"{method}: coverage {covered:.3f} of 95 % intervals"
 
 
 @pytest.mark.parametrize("method", ["percentile", "bca", "bayesian", "analytic"])
+@pytest.mark.slow
 def test_macro_recall_intervals_cover_the_true_value(three_class_data_sets, method):
     covered = coverage(three_class_data_sets, TRUE_MACRO_RECALL, "tcm_recall_macro", method)
     assert 0.93 <= covered <= 0.97, f"{method}: coverage {covered:.3f} of 95 % intervals"
@@ -105,6 +107,7 @@ def ten_class_data_sets():
 
 # The default prior (None: the observed cells) covers as the bootstrap does; a prior of 1 per
 # cell would add C pseudo-counts to each row and centre macro recall on 0.73 for a true 0.8.
+@pytest.mark.slow
 def test_bayesian_macro_recall_intervals_cover_the_true_value_on_ten_classes(
         ten_class_data_sets):
     covered = coverage(ten_class_data_sets, 0.8, "tcm_recall_macro", "bayesian")
@@ -363,6 +366,7 @@ def null_pvalues(method, n_simulations, n_resamples):
 
 
 @pytest.mark.parametrize("method", ["bootstrap", "permutation"])
+@pytest.mark.slow
 def test_pvalues_are_uniform_under_the_null(method):
     pvalues = null_pvalues(method, 400, 999)
     assert stats.kstest(pvalues, "uniform").pvalue > 0.01
