@@ -83,6 +83,12 @@ from ._reading import f1_ranking_disorder, prevalence_ranking
 from ._scorer import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
 from ._scores import precision_recall_fscore_support_from_confusion
 from ._statistics.intervals import ConfidenceIntervalResult, score_confidence_interval
+from ._statistics.cross_validated import (
+    BayesianCorrelatedTTestResult,
+    CrossValidatedTestResult,
+    compare_cv,
+    compare_cv_scores,
+)
 from ._statistics.paired import ComparisonResult, compare_scores
 from ._statistics.posterior import ConfusionPosterior, dirichlet_posterior
 from ._statistics.table_tests import (
@@ -111,7 +117,9 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "AuditResult",
+    "BayesianCorrelatedTTestResult",
     "ComparisonResult",
+    "CrossValidatedTestResult",
     "ConfidenceIntervalResult",
     "ClassDistributionDisplay",
     "ConfusionAccumulator",
@@ -168,6 +176,8 @@ __all__ = [
     "marginal_homogeneity_posthoc",
     "measure_inconsistency",
     "measure_inconsistency_from_confusion",
+    "compare_cv",
+    "compare_cv_scores",
     "compare_scores",
     "mcnemar_table",
     "mcnemar_test",

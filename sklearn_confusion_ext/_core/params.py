@@ -571,6 +571,12 @@ FIGSIZE = {"figsize": [None, FigureSize()]}
 # The multi-panel Displays draw on one Axes, a sequence of Axes or a Figure (or SubFigure).
 PANELS_AX = {"ax": [None, HasMethods("plot", description="a matplotlib Axes"), ARRAY,
                     HasMethods("add_subplot", description="a matplotlib Figure or SubFigure")]}
+# The paired tests across cross-validation folds (compare_cv, compare_cv_scores).
+CV_TEST = {
+    "test": [Options("corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest",
+                     "naive_ttest")],
+    "rope": [Interval(Real, 0, None)],
+    "alternative": [Options("two-sided", "greater", "less")], "names": [None, ARRAY]}
 # A forest plot of scores and their intervals draws on one Axes.
 FOREST_PLOT = {"ax": [None, HasMethods("plot", "hlines", description="a matplotlib Axes")],
                "title": [None, str]}
@@ -718,6 +724,34 @@ PARAMETERS = {
         "alternative": [Options("two-sided", "greater", "less")]},
     "mcnemar_table": {"y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY],
                       "sample_weight": [None, ARRAY]},
+    # Comparisons across cross-validation folds
+    "compare_cv": {
+        "estimator_a": [HasMethods("fit", description="an estimator")],
+        "estimator_b": [HasMethods("fit", description="an estimator")],
+        "X": [ARRAY], "y": [ARRAY], **CV_TEST, "scoring": [None, str, CALLABLE],
+        "n_splits": [None, Interval(Integral, 2, None)], "n_repeats": [None, POSITIVE_INT],
+        "groups": [None, ARRAY], "random_state": RANDOM_STATE,
+        "n_jobs": PARALLEL["n_jobs"]},
+    "compare_cv_scores": {
+        "scores_a": [ARRAY, dict], "scores_b": [ARRAY, dict], **CV_TEST,
+        "n_train": [None, Interval(Real, 0, None, closed="neither"), ARRAY],
+        "n_test": [None, Interval(Real, 0, None, closed="neither"), ARRAY],
+        "scoring": [None, str, CALLABLE]},
+    "CrossValidatedTestResult": {
+        "statistic": [Interval(Real, None, None), Options(math.inf, -math.inf)],
+        "pvalue": PVALUE, "df": [Interval(Real, 0, None, closed="neither"), tuple],
+        "test": [Options("corrected_ttest", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest")],
+        "score": [str], "models": [tuple], "alternative": [Options("two-sided", "greater",
+                                                                   "less")],
+        "difference": [Interval(Real, None, None)], "scores_a": [ARRAY],
+        "scores_b": [ARRAY], "n_train": [None, ARRAY], "n_test": [None, ARRAY]},
+    "BayesianCorrelatedTTestResult": {
+        **{name: [Interval(Real, 0, 1)] for name in ("p_a_better", "p_rope", "p_b_better")},
+        "rope": [Interval(Real, 0, None)], "mean": [Interval(Real, None, None)],
+        "scale": [Interval(Real, 0, None)], "df": [Interval(Real, 0, None, closed="neither")],
+        "rho": [Interval(Real, 0, 1, closed="neither")], "score": [str], "models": [tuple],
+        "scores_a": [ARRAY], "scores_b": [ARRAY], "n_train": [None, ARRAY],
+        "n_test": [None, ARRAY]},
     "ConfidenceIntervalResult": {
         **{name: [Interval(Real, None, None), NaN(), ARRAY]
            for name in ("estimate", "low", "high", "standard_error")},

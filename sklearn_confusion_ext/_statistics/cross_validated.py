@@ -1,0 +1,763 @@
+"""Paired comparisons of two models across cross-validation folds.
+
+The folds of one cross-validation share their training data, so the per-fold differences
+of two models' scores are correlated, and a t-test that treats them as independent
+rejects a true null hypothesis far more often than its level says. The tests here
+account for it:
+
+* Dietterich's 5x2cv paired t-test ("Approximate Statistical Tests for Comparing
+  Supervised Classification Learning Algorithms", Neural Computation 1998) and Alpaydin's
+  combined 5x2cv F-test ("Combined 5 x 2 cv F Test for Comparing Supervised
+  Classification Learning Algorithms", Neural Computation 1999), on five repetitions of a
+  2-fold cross-validation;
+* the corrected resampled t-test of Nadeau and Bengio ("Inference for the Generalization
+  Error", Machine Learning 2003), whose variance of the mean difference over ``J``
+  resamples is ``(1 / J + n_test / n_train)`` times the sample variance, on repeated
+  k-fold cross-validation (Bouckaert and Frank 2004);
+* the Bayesian correlated t-test of Corani and Benavoli (2015), as presented in Benavoli,
+  Corani, Demsar and Zaffalon, "Time for a change: a tutorial for comparing multiple
+  classifiers through Bayesian analysis" (JMLR 2017, Section 4): the posterior of the mean
+  difference is Student's t with ``J - 1`` degrees of freedom, location the mean difference
+  and scale ``sqrt((1 / J + rho / (1 - rho)) s^2)``, ``rho = n_test / (n_test + n_train)``,
+  read as the probabilities of each model being better and of practical equivalence
+  (the difference within the region of practical equivalence, ``rope``);
+* and, for contrast only, the naive paired t-test over the folds (the variance ``s^2 / J``),
+  which the simulations of the user guide show rejecting too often.
+
+:func:`compare_cv` draws the folds and fits the two models on them; :func:`compare_cv_scores`
+takes per-fold scores already computed (``cross_validate``'s ``test_*`` arrays).
+"""
+
+import inspect
+import math
+from collections.abc import Mapping
+from dataclasses import KW_ONLY
+
+import numpy as np
+from scipy import stats
+
+from .._core.params import quoted, validate_params
+from .._core.score_names import SCORE_NAMES
+from .._core.user_warnings import warn
+from .results import _result, _UnpacksLikeScipy
+
+TESTS = ("corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest")
+_TEST_NAMES = {
+    "corrected_ttest": "corrected resampled t-test (Nadeau and Bengio 2003)",
+    "bayesian": "Bayesian correlated t-test (Corani and Benavoli 2015)",
+    "5x2cv_ttest": "5x2cv paired t-test (Dietterich 1998)",
+    "5x2cv_ftest": "combined 5x2cv F-test (Alpaydin 1999)",
+    "naive_ttest": "naive paired t-test over folds (ignores their correlation)",
+}
+_FIVE_BY_TWO = ("5x2cv_ttest", "5x2cv_ftest")
+# Tests whose variance correction needs the ratio of test to training sizes.
+_NEED_SIZES = ("corrected_ttest", "bayesian")
+# Differences within this relative spread of each other are equal (rounding of the scores):
+# their variance is taken as zero rather than as a rounding error that makes t astronomic.
+_ROUNDING = 1e-12
+# 5x2cv's tests are derived for two halves; the corrected tests for one test share.
+_HALF_SHARE = (0.4, 0.6)
+_SHARE_SPREAD = 0.1
+
+
+@_result()
+class CrossValidatedTestResult(_UnpacksLikeScipy):
+    """Result of a frequentist test of :func:`compare_cv` or :func:`compare_cv_scores`.
+
+    Unpacks like scipy's results: ``statistic, pvalue = compare_cv(...)``.
+
+    Parameters
+    ----------
+    statistic : float
+        Student's t (F for ``test="5x2cv_ftest"``); infinite, with a warning, where the
+        differences have no spread but are not all zero.
+    pvalue : float
+        Of the null hypothesis that the two models score alike, for ``alternative``.
+    df : float or tuple of float
+        Degrees of freedom: ``J - 1`` (5 for the 5x2cv t-test), ``(10, 5)`` for the F-test.
+    test : str
+        ``"corrected_ttest"``, ``"5x2cv_ttest"``, ``"5x2cv_ftest"`` or ``"naive_ttest"``.
+    score : str
+        The score compared (a higher value is better).
+    models : tuple of str
+        The names of model a and model b.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (a scores higher) or ``"less"``.
+    difference : float
+        The mean of the per-fold differences ``scores_a - scores_b``.
+    scores_a, scores_b : ndarray of shape (n_folds,)
+        The per-fold scores, in fold order (for 5x2cv: repetition by repetition).
+    n_train, n_test : ndarray of shape (n_folds,) or None
+        The training and test sizes of each fold, where known.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import compare_cv_scores
+    >>> result = compare_cv_scores([0.91, 0.88, 0.90, 0.93], [0.86, 0.87, 0.85, 0.90],
+    ...                            test="naive_ttest")
+    >>> statistic, pvalue = result
+    >>> round(statistic, 3), round(pvalue, 4), result.df
+    (3.656, 0.0354, 3.0)
+    """
+
+    statistic: float
+    pvalue: float
+    _: KW_ONLY
+    df: object
+    test: str
+    score: str
+    models: tuple
+    alternative: str
+    difference: float
+    scores_a: object
+    scores_b: object
+    n_train: object = None
+    n_test: object = None
+
+    @property
+    def differences(self):
+        """The per-fold differences ``scores_a - scores_b``."""
+        return self.scores_a - self.scores_b
+
+
+@_result()
+class BayesianCorrelatedTTestResult(_UnpacksLikeScipy):
+    """Result of the Bayesian correlated t-test (``test="bayesian"`` of :func:`compare_cv`
+    and :func:`compare_cv_scores`).
+
+    Unpacks like ``baycomp.two_on_single``: ``p_a_better, p_rope, p_b_better = result``
+    where ``rope > 0``, and ``p_a_better, p_b_better = result`` where ``rope == 0``.
+
+    Parameters
+    ----------
+    p_a_better : float
+        Posterior probability that the mean difference ``a - b`` exceeds ``rope``.
+    p_rope : float
+        Posterior probability that it lies within ``[-rope, rope]`` (0 where ``rope`` is 0).
+    p_b_better : float
+        Posterior probability that it is below ``-rope``.
+    rope : float
+        Half-width of the region of practical equivalence, in units of the score.
+    mean : float
+        Location of the posterior: the mean per-fold difference.
+    scale : float
+        Scale of the posterior, ``sqrt((1 / J + rho / (1 - rho)) s^2)``; 0 where the
+        differences have no spread (the posterior is then a point mass at ``mean``).
+    df : float
+        Degrees of freedom, ``J - 1``.
+    rho : float
+        The correlation of the folds, ``n_test / (n_test + n_train)``.
+    score : str
+    models : tuple of str
+    scores_a, scores_b : ndarray of shape (n_folds,)
+    n_train, n_test : ndarray of shape (n_folds,) or None
+
+    Attributes
+    ----------
+    test : str
+        ``"bayesian"``.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import compare_cv_scores
+    >>> result = compare_cv_scores([0.91, 0.88, 0.90, 0.93], [0.86, 0.87, 0.85, 0.90],
+    ...                            test="bayesian", rope=0.01, n_train=3, n_test=1)
+    >>> p_a_better, p_rope, p_b_better = result
+    >>> round(p_a_better, 3), round(p_rope, 3), round(p_b_better, 3)
+    (0.907, 0.066, 0.027)
+    >>> round(float(result.posterior().mean()), 3)
+    0.035
+    """
+
+    p_a_better: float
+    p_rope: float
+    p_b_better: float
+    _: KW_ONLY
+    rope: float
+    mean: float
+    scale: float
+    df: float
+    rho: float
+    score: str
+    models: tuple
+    scores_a: object
+    scores_b: object
+    n_train: object = None
+    n_test: object = None
+
+    test = "bayesian"
+
+    @property
+    def _unpacked(self):
+        if self.rope == 0:
+            return ("p_a_better", "p_b_better")
+        return ("p_a_better", "p_rope", "p_b_better")
+
+    @property
+    def differences(self):
+        """The per-fold differences ``scores_a - scores_b``."""
+        return self.scores_a - self.scores_b
+
+    def posterior(self):
+        """The posterior of the mean difference, a frozen ``scipy.stats.t``.
+
+        Raises ``ValueError`` where ``scale`` is 0 (a point mass at ``mean``, which scipy
+        cannot represent as Student's t).
+        """
+        if self.scale == 0:
+            raise ValueError(f"The posterior is a point mass at {self.mean!r} (the per-fold "
+                             "differences have no spread): it has no Student-t form.")
+        return stats.t(self.df, loc=self.mean, scale=self.scale)
+
+
+# --- Reading per-fold scores ----------------------------------------------------------------
+
+
+def _scores_of(scores, name, scoring):
+    """The per-fold scores (a 1-D or (n_repeats, n_splits) array) and the folds' indices
+    (``{"train": [...], "test": [...]}``, or None) of ``scores``: an array, or
+    ``cross_validate``'s result dict."""
+    if not isinstance(scores, Mapping):
+        return scores, None
+    keys = [key for key in scores if isinstance(key, str) and key.startswith("test_")]
+    if scoring is not None and not callable(scoring):
+        key = f"test_{scoring}"
+        if key not in scores:
+            key = "test_score" if keys == ["test_score"] else None
+    else:
+        key = keys[0] if len(keys) == 1 else None
+    if key is None:
+        raise ValueError(f"{name} is a dict without one test score to compare: its test "
+                         f"scores are {keys}; pass scoring= naming one (scoring='f1' reads "
+                         "'test_f1'), or the array itself.")
+    return scores[key], scores.get("indices")
+
+
+def _check_scores(scores_a, scores_b, test):
+    """Two float arrays of per-fold scores (flattened repetition by repetition)."""
+    arrays = []
+    for name, scores in (("scores_a", scores_a), ("scores_b", scores_b)):
+        try:
+            array = np.asarray(scores, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold one number per fold; got "
+                            f"{quoted(scores)}.") from None
+        if array.ndim not in (1, 2):
+            raise ValueError(f"{name} must be 1-D (one score per fold) or 2-D (n_repeats, "
+                             f"n_splits); got shape {array.shape}.")
+        if test in _FIVE_BY_TWO and array.ndim == 2 and array.shape != (5, 2):
+            raise ValueError(f"test={test!r} needs 5 repetitions of 2 folds: {name} must "
+                             f"have shape (5, 2) or (10,); got {array.shape}.")
+        arrays.append(array)
+    if arrays[0].shape != arrays[1].shape:
+        raise ValueError(f"scores_a and scores_b must hold the scores of the same folds; got "
+                         f"shapes {arrays[0].shape} and {arrays[1].shape}.")
+    arrays = [array.ravel() for array in arrays]
+    for name, array in zip(("scores_a", "scores_b"), arrays):
+        bad = np.flatnonzero(~np.isfinite(array))
+        if bad.size:
+            raise ValueError(f"{name} has {array[bad[0]]} at fold {bad[0]} ({bad.size} "
+                             "non-finite score(s)): every fold needs a score; a score that "
+                             "is undefined on a fold cannot be compared.")
+    n_folds = arrays[0].size
+    if test in _FIVE_BY_TWO and n_folds != 10:
+        raise ValueError(f"test={test!r} needs the scores of 5 repetitions of 2-fold "
+                         f"cross-validation (10 folds, repetition by repetition); got "
+                         f"{n_folds}.")
+    if n_folds < 2:
+        raise ValueError(f"A comparison across folds needs at least 2 folds; got {n_folds}.")
+    return arrays
+
+
+def _check_sizes(n_train, n_test, n_folds, test):
+    """The per-fold sizes as float arrays (None where not given), checked."""
+    if (n_train is None) != (n_test is None):
+        raise ValueError("Pass both n_train and n_test (or neither).")
+    if n_train is None:
+        if test in _NEED_SIZES:
+            raise ValueError(
+                f"test={test!r} corrects the variance by the ratio of test to training "
+                "sizes: pass n_train and n_test (per fold, or one number each; only their "
+                "ratio enters, so n_train=9, n_test=1 for 10-fold cross-validation), or "
+                "cross_validate's results with return_indices=True.")
+        return None, None
+    sizes = []
+    for name, values in (("n_train", n_train), ("n_test", n_test)):
+        array = np.asarray(values, dtype=float)
+        if array.ndim == 0:
+            array = np.full(n_folds, float(array))
+        if array.shape != (n_folds,):
+            raise ValueError(f"{name} must be one number or one per fold ({n_folds}); got "
+                             f"shape {np.shape(values)}.")
+        if not (np.isfinite(array).all() and (array > 0).all()):
+            raise ValueError(f"{name} must hold positive sizes; got {quoted(array)}.")
+        sizes.append(array)
+    share = sizes[1] / (sizes[0] + sizes[1])
+    if test in _FIVE_BY_TWO:
+        outside = np.flatnonzero((share < _HALF_SHARE[0]) | (share > _HALF_SHARE[1]))
+        if outside.size:
+            k = outside[0]
+            raise ValueError(
+                f"test={test!r} is derived for 2-fold cross-validation into two halves; "
+                f"fold {k} tests on {sizes[1][k]:g} of {sizes[0][k] + sizes[1][k]:g} "
+                f"instances (a share outside [{_HALF_SHARE[0]}, {_HALF_SHARE[1]}]).")
+    elif np.ptp(share) > _SHARE_SPREAD:
+        raise ValueError(
+            f"The folds test on different shares of the data ({share.min():.3g} to "
+            f"{share.max():.3g} of each fold's instances): test={test!r} assumes one ratio "
+            "of test to training sizes. Use folds of (nearly) equal sizes, or pass n_train "
+            "and n_test as single numbers to accept their ratio as an approximation.")
+    return sizes
+
+
+def _no_spread(values):
+    """Whether ``values`` are all equal, up to the rounding of the scores."""
+    return np.ptp(values) <= _ROUNDING * max(1.0, np.max(np.abs(values)))
+
+
+# --- The tests on per-fold differences ----------------------------------------------------
+
+
+def _t_pvalue(statistic, df, alternative):
+    if alternative == "greater":
+        return stats.t.sf(statistic, df)
+    if alternative == "less":
+        return stats.t.cdf(statistic, df)
+    return min(1.0, 2 * stats.t.sf(abs(statistic), df))
+
+
+def _degenerate(numerator, test, alternative):
+    """The documented result of a test whose differences have no spread: statistic 0 and
+    p-value 1 where the numerator is 0 (the models score alike on every fold), else an
+    infinite statistic of the numerator's sign and its limiting p-value."""
+    if numerator == 0:
+        warn(f"test={test!r}: the two models score alike on every fold (every difference "
+             "is 0, so the variance is 0); statistic 0, p-value 1.", RuntimeWarning)
+        return 0.0, 1.0
+    warn(f"test={test!r}: the per-fold differences have no spread (variance 0) but are not "
+         "0; the statistic is infinite and the p-value its limit. With so few folds or so "
+         "coarse a score, the test has no estimate of the variance.", RuntimeWarning)
+    statistic = math.copysign(math.inf, numerator)
+    if test == "5x2cv_ftest":
+        return math.inf, 0.0
+    favoured = "greater" if numerator > 0 else "less"
+    return statistic, (1.0 if alternative not in ("two-sided", favoured) else 0.0)
+
+
+def _t_test(differences, ratio, test, alternative):
+    """``(t, pvalue, df)`` of the mean difference with variance ``(1/J + ratio) s^2``."""
+    n = differences.size
+    mean = differences.mean()
+    if _no_spread(differences):
+        numerator = 0.0 if abs(mean) <= _ROUNDING else mean
+        return (*_degenerate(numerator, test, alternative), float(n - 1))
+    variance = differences.var(ddof=1) * (1 / n + ratio)
+    statistic = mean / math.sqrt(variance)
+    return statistic, _t_pvalue(statistic, n - 1, alternative), float(n - 1)
+
+
+def _five_by_two(differences, test, alternative):
+    """Dietterich's t (first difference over the pooled variance of the five repetitions)
+    or Alpaydin's F (sum of the ten squared differences over twice that variance)."""
+    d = differences.reshape(5, 2)
+    variances = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    no_spread = all(_no_spread(row) for row in d)
+    if test == "5x2cv_ttest":
+        if no_spread:
+            numerator = 0.0 if abs(d[0, 0]) <= _ROUNDING else d[0, 0]
+            return (*_degenerate(numerator, test, alternative), 5.0)
+        statistic = d[0, 0] / math.sqrt(variances.mean())
+        return statistic, _t_pvalue(statistic, 5, alternative), 5.0
+    if no_spread:
+        numerator = 0.0 if np.abs(d).max() <= _ROUNDING else 1.0
+        return (*_degenerate(numerator, test, alternative), (10.0, 5.0))
+    statistic = (d ** 2).sum() / (2 * variances.sum())
+    return statistic, stats.f.sf(statistic, 10, 5), (10.0, 5.0)
+
+
+def _bayesian(differences, ratio, rope):
+    """``(p_a_better, p_rope, p_b_better, mean, scale, df)`` of the correlated t-test."""
+    n = differences.size
+    mean, df = float(differences.mean()), float(n - 1)
+    if _no_spread(differences):
+        warn("test='bayesian': the per-fold differences have no spread (variance 0); the "
+             "posterior is a point mass at their mean.", RuntimeWarning)
+        if rope == 0:
+            a_better = 1.0 if mean > 0 else 0.5 if mean == 0 else 0.0
+            return a_better, 0.0, 1.0 - a_better, mean, 0.0, df
+        return float(mean > rope), float(abs(mean) <= rope), float(mean < -rope), mean, 0.0, df
+    scale = math.sqrt(differences.var(ddof=1) * (1 / n + ratio))
+    b_better = float(stats.t.cdf(-rope, df, loc=mean, scale=scale))
+    a_better = float(stats.t.sf(rope, df, loc=mean, scale=scale))
+    p_rope = 0.0 if rope == 0 else max(0.0, 1.0 - a_better - b_better)
+    return a_better, p_rope, b_better, mean, scale, df
+
+
+def _check_options(test, rope, alternative):
+    if test == "5x2cv_ftest" and alternative != "two-sided":
+        raise ValueError("test='5x2cv_ftest' is two-sided (its F statistic sums squared "
+                         "differences); pass alternative='two-sided', or use "
+                         "test='5x2cv_ttest' for a one-sided test.")
+    if test == "bayesian" and alternative != "two-sided":
+        raise ValueError("test='bayesian' reports the probability of each side; leave "
+                         "alternative='two-sided'.")
+    if rope != 0 and test != "bayesian":
+        raise ValueError(f"rope is the region of practical equivalence of test='bayesian'; "
+                         f"test={test!r} has none (got rope={rope!r}).")
+
+
+def _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score, models):
+    _check_options(test, rope, alternative)
+    scores_a, scores_b = _check_scores(scores_a, scores_b, test)
+    n_train, n_test = _check_sizes(n_train, n_test, scores_a.size, test)
+    differences = scores_a - scores_b
+    ratio = None if n_train is None else float(n_test.mean() / n_train.mean())
+    common = {"score": score, "models": models, "scores_a": scores_a,
+              "scores_b": scores_b, "n_train": n_train, "n_test": n_test}
+    if test == "bayesian":
+        a_better, p_rope, b_better, mean, scale, df = _bayesian(differences, ratio, rope)
+        return BayesianCorrelatedTTestResult(
+            a_better, p_rope, b_better, rope=float(rope), mean=mean, scale=scale, df=df,
+            rho=ratio / (1 + ratio), **common)
+    if test in _FIVE_BY_TWO:
+        statistic, pvalue, df = _five_by_two(differences, test, alternative)
+    else:
+        ratio = 0.0 if test == "naive_ttest" else ratio
+        statistic, pvalue, df = _t_test(differences, ratio, test, alternative)
+    return CrossValidatedTestResult(
+        float(statistic), float(pvalue), df=df, test=test, alternative=alternative,
+        difference=float(differences.mean()), **common)
+
+
+# --- From per-fold scores -------------------------------------------------------------------
+
+
+@validate_params()
+def compare_cv_scores(scores_a, scores_b, *, test="corrected_ttest", n_train=None,
+                      n_test=None, rope=0.0, alternative="two-sided", scoring=None,
+                      names=None):
+    """Paired test of two models' per-fold scores from the same cross-validation folds.
+
+    The form of :func:`compare_cv` for scores already computed, e.g. the ``test_*`` arrays
+    of two ``sklearn.model_selection.cross_validate`` calls on the same ``cv`` splits.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array-like of shape (n_folds,) or (n_repeats, n_splits), or dict
+        One score per fold for each model (higher is better), fold by fold in the same
+        order: repetition by repetition for repeated cross-validation (the order of
+        ``RepeatedKFold`` and ``RepeatedStratifiedKFold``). A dict is ``cross_validate``'s
+        result: ``scoring`` names its ``test_*`` key (needed where it holds several), and
+        the fold sizes are read from its ``indices`` where it was called with
+        ``return_indices=True``.
+    test : {"corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest"}, \
+default="corrected_ttest"
+        ``"corrected_ttest"``: Nadeau and Bengio's corrected resampled t-test, for
+        (repeated) k-fold cross-validation. ``"bayesian"``: the Bayesian correlated t-test.
+        ``"5x2cv_ttest"`` and ``"5x2cv_ftest"``: Dietterich's and Alpaydin's tests, for
+        the 10 scores of five repetitions of 2-fold cross-validation. ``"naive_ttest"``:
+        the paired t-test that treats the folds as independent, for contrast: it rejects
+        too often (see the user guide's simulations).
+    n_train, n_test : int, float or array-like of shape (n_folds,), default=None
+        The training and test sizes of the folds, one number each or one per fold. Needed
+        by ``"corrected_ttest"`` and ``"bayesian"``, of which only the ratio
+        ``mean(n_test) / mean(n_train)`` enters (``n_train=9, n_test=1`` for 10-fold
+        cross-validation). Folds whose test shares ``n_test / (n_train + n_test)`` differ
+        by more than 0.1 are refused (pass single numbers to accept the ratio as an
+        approximation); 5x2cv's folds must test on 40% to 60% of their instances.
+    rope : float, default=0.0
+        ``"bayesian"`` only: half-width of the region of practical equivalence, in units
+        of the score (0.01: one point of accuracy). 0 gives two probabilities.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        "greater": model a scores higher. The F-test and the Bayesian test are two-sided.
+    scoring : str or callable, default=None
+        The score's name in the result, and the ``test_*`` key of dict inputs.
+    names : tuple of two str, default=None
+        The models' names in the result; ``("a", "b")`` by default.
+
+    Returns
+    -------
+    CrossValidatedTestResult or BayesianCorrelatedTTestResult
+        The latter for ``test="bayesian"``.
+
+    Notes
+    -----
+    With ``J`` differences ``d_j = a_j - b_j`` of mean ``m`` and sample variance ``s^2``:
+    the corrected t is ``m / sqrt((1/J + n_test/n_train) s^2)`` and the naive one
+    ``m / sqrt(s^2 / J)``, both with ``J - 1`` degrees of freedom. With ``d_i1, d_i2`` the
+    two differences of repetition ``i`` and ``s_i^2 = sum_j (d_ij - mean_j d_ij)^2``,
+    Dietterich's t is ``d_11 / sqrt(sum_i s_i^2 / 5)`` (5 degrees of freedom) and
+    Alpaydin's F ``sum_ij d_ij^2 / (2 sum_i s_i^2)`` (10 and 5). The Bayesian posterior
+    of the mean difference is ``t_{J-1}(m, (1/J + rho/(1-rho)) s^2)`` with
+    ``rho = n_test / (n_test + n_train)``, so ``rho / (1 - rho) = n_test / n_train``: its
+    scale is the corrected t-test's standard error.
+
+    Where the differences have no spread (up to rounding), the variance is 0: a
+    ``RuntimeWarning``, and statistic 0 with p-value 1 where every difference is 0 (both
+    models score alike on every fold), else an infinite statistic and its limiting
+    p-value; the Bayesian posterior is then a point mass at the mean difference (scale 0),
+    with probability 1 on the region holding it (1/2 each side of 0 with ``rope=0``, as
+    baycomp).
+
+    Examples
+    --------
+    Two models' scores from ``cross_validate`` on the same 10 x 10-fold splits:
+
+    >>> import numpy as np
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_confusion_ext import compare_cv_scores, get_scorer
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> cv = RepeatedStratifiedKFold(n_splits=10, n_repeats=3, random_state=0)
+    >>> scoring = {"f1": get_scorer("tcm_f1_macro")}
+    >>> linear = cross_validate(make_pipeline(StandardScaler(), LogisticRegression()),
+    ...                         X, y, cv=cv, scoring=scoring, return_indices=True)
+    >>> tree = cross_validate(DecisionTreeClassifier(random_state=0), X, y, cv=cv,
+    ...                       scoring=scoring, return_indices=True)
+    >>> result = compare_cv_scores(linear, tree, scoring="f1", names=("linear", "tree"))
+    >>> round(result.difference, 3), round(result.statistic, 2), f"{result.pvalue:.1e}"
+    (0.054, 4.0, '4.0e-04')
+    >>> naive = compare_cv_scores(linear, tree, scoring="f1", test="naive_ttest")
+    >>> round(naive.statistic, 2)  # the folds' correlation ignored: too confident
+    8.33
+    """
+    score = _score_label(scoring)
+    (scores_a, folds_a), (scores_b, folds_b) = (
+        _scores_of(scores, name, scoring)
+        for name, scores in (("scores_a", scores_a), ("scores_b", scores_b)))
+    if folds_a is not None and folds_b is not None and (
+            len(folds_a["test"]) != len(folds_b["test"]) or any(
+                not np.array_equal(np.sort(i), np.sort(j))
+                for i, j in zip(folds_a["test"], folds_b["test"]))):
+        raise ValueError("scores_a and scores_b were computed on different folds (their "
+                         "cross_validate indices differ): pass the same cv splits (a "
+                         "splitter with a fixed random_state) to both calls.")
+    folds = folds_a if folds_a is not None else folds_b
+    if folds is not None and n_train is None and n_test is None:
+        n_train = [len(fold) for fold in folds["train"]]
+        n_test = [len(fold) for fold in folds["test"]]
+    return _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score,
+                    _names(names, ("a", "b")))
+
+
+def _score_label(scoring):
+    if scoring is None:
+        return "score"
+    if isinstance(scoring, str):
+        return scoring
+    return getattr(scoring, "__name__", None) or type(scoring).__name__
+
+
+def _names(names, default):
+    if names is None:
+        return default
+    names = tuple(str(name) for name in names)
+    if len(names) != 2:
+        raise ValueError(f"names must name the two models; got {len(names)} names.")
+    return names
+
+
+# --- From estimators and data ---------------------------------------------------------------
+
+
+def _scorer(scoring):
+    """``(name, scorer)``: a name of this library (get_scorer) or scikit-learn's, a scorer
+    ``scorer(estimator, X, y)``, or a metric ``f(y_true, y_pred)`` (wrapped by make_scorer
+    on ``predict``); None is ``"tcm_f1_macro"``."""
+    from sklearn import metrics
+
+    from .._scorer import get_scorer
+
+    scoring = "tcm_f1_macro" if scoring is None else scoring
+    if isinstance(scoring, str):
+        if scoring in SCORE_NAMES:
+            return scoring, get_scorer(scoring)
+        try:
+            return scoring, metrics.get_scorer(scoring)
+        except ValueError:
+            raise ValueError(
+                f"scoring={scoring!r} is neither a score name of sklearn_confusion_ext "
+                "(get_scorer_names()) nor of scikit-learn "
+                "(sklearn.metrics.get_scorer_names()).") from None
+    try:
+        first = next(iter(inspect.signature(scoring).parameters), None)
+    except (TypeError, ValueError):
+        first = None
+    if first == "y_true":
+        return _score_label(scoring), metrics.make_scorer(scoring)
+    return _score_label(scoring), scoring
+
+
+def _class_labels(y):
+    from sklearn.utils.multiclass import type_of_target
+
+    try:
+        return type_of_target(y) in ("binary", "multiclass")
+    except ValueError:
+        return False
+
+
+def _grouped_folds(groups, n_splits, rng):
+    """Folds of whole groups: the groups in a random order, each to the fold with the fewest
+    instances so far (GroupKFold's balance, shuffled, on every scikit-learn version)."""
+    unique, inverse, counts = np.unique(groups, return_inverse=True, return_counts=True)
+    if unique.size < n_splits:
+        raise ValueError(f"groups has {unique.size} distinct groups; {n_splits} folds need "
+                         "at least as many.")
+    fold_of, sizes = np.empty(unique.size, dtype=int), np.zeros(n_splits)
+    for group in rng.permutation(unique.size):
+        fold = int(np.argmin(sizes))
+        fold_of[group], sizes[fold] = fold, sizes[fold] + counts[group]
+    folds = fold_of[inverse.ravel()]
+    index = np.arange(folds.size)
+    return [(index[folds != k], index[folds == k]) for k in range(n_splits)]
+
+
+def _splits(y, groups, n_splits, n_repeats, random_state):
+    """The folds, repetition by repetition: stratified on class labels, of whole groups
+    where ``groups`` is given; each repetition shuffled by a seed drawn from
+    ``random_state``."""
+    from sklearn.model_selection import KFold, StratifiedGroupKFold, StratifiedKFold
+
+    rng = np.random.default_rng(random_state)
+    stratified = _class_labels(y)
+    n = len(y) if not hasattr(y, "shape") else y.shape[0]
+    index = np.zeros((n, 1))
+    splits = []
+    for _ in range(n_repeats):
+        seed = int(rng.integers(2 ** 31 - 1))
+        if groups is not None and stratified:
+            splitter = StratifiedGroupKFold(n_splits, shuffle=True, random_state=seed)
+            splits += list(splitter.split(index, y, groups))
+        elif groups is not None:
+            splits += _grouped_folds(np.asarray(groups), n_splits,
+                                     np.random.default_rng(seed))
+        elif stratified:
+            splitter = StratifiedKFold(n_splits, shuffle=True, random_state=seed)
+            splits += list(splitter.split(index, y))
+        else:
+            splits += list(KFold(n_splits, shuffle=True, random_state=seed).split(index))
+    return splits
+
+
+def _model_names(names, estimator_a, estimator_b):
+    if names is not None:
+        return _names(names, None)
+    first, second = type(estimator_a).__name__, type(estimator_b).__name__
+    if first == second:
+        return f"{first} (a)", f"{second} (b)"
+    return first, second
+
+
+@validate_params()
+def compare_cv(estimator_a, estimator_b, X, y, *, test="corrected_ttest", scoring=None,
+               n_splits=None, n_repeats=None, groups=None, rope=0.0,
+               alternative="two-sided", random_state=None, n_jobs=None, names=None):
+    """Paired test of two models by cross-validation on the same folds.
+
+    The folds are drawn once, from ``random_state``, and both models are fit and scored on
+    each of them (``sklearn.model_selection.cross_validate``, in parallel with
+    ``n_jobs``). One function for every test, so that the tests compare on the same
+    footing and the folds follow from the test: ten repetitions of 10-fold
+    cross-validation for the corrected and Bayesian tests (Bouckaert and Frank's and
+    Benavoli et al.'s choice), five of 2-fold for the 5x2cv tests. The per-fold scores
+    come back in the result (``scores_a``, ``scores_b``) and :func:`compare_cv_scores`
+    runs any other test on them.
+
+    Parameters
+    ----------
+    estimator_a, estimator_b : estimator
+        Unfitted scikit-learn estimators (cloned for each fold).
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Targets of any kind the estimators and the score take: class labels, multi-label
+        indicators, soft labels.
+    test : {"corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest"}, \
+default="corrected_ttest"
+        As in :func:`compare_cv_scores`.
+    scoring : str or callable, default=None
+        A score name of this library (:func:`get_scorer_names`) or of scikit-learn
+        (``"accuracy"``, ``"roc_auc"``...), a scorer ``scorer(estimator, X, y)``, or a
+        metric ``f(y_true, y_pred, ...)`` (a callable whose first parameter is named
+        ``y_true``), scored on ``predict``; None is ``"tcm_f1_macro"``. Higher is better.
+    n_splits, n_repeats : int, default=None
+        The folds: ``n_repeats`` repetitions of ``n_splits``-fold cross-validation; by
+        default 10 and 10, and 2 and 5 (the only values they take) for the 5x2cv tests.
+    groups : array-like of shape (n_samples,), default=None
+        Group of each instance (a patient, a site): a group is never split between
+        training and test (``StratifiedGroupKFold`` on class labels, else folds of whole
+        groups balanced in size).
+    rope : float, default=0.0
+        ``"bayesian"`` only: half-width of the region of practical equivalence.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        "greater": model a scores higher.
+    random_state : int, numpy.random.Generator or None, default=None
+        Seed of the folds: each repetition shuffles with a seed drawn from it. On class
+        labels the folds are stratified (``StratifiedKFold``).
+    n_jobs : int, default=None
+        Fits in parallel (joblib), as ``cross_validate``'s ``n_jobs``.
+    names : tuple of two str, default=None
+        The models' names; their class names by default.
+
+    Returns
+    -------
+    CrossValidatedTestResult or BayesianCorrelatedTTestResult
+        The latter for ``test="bayesian"``; ``scores_a``, ``scores_b``, ``n_train`` and
+        ``n_test`` hold the folds' scores and sizes.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_wine
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_confusion_ext import compare_cv
+    >>> X, y = load_wine(return_X_y=True)
+    >>> result = compare_cv(GaussianNB(), DecisionTreeClassifier(random_state=0), X, y,
+    ...                     test="5x2cv_ttest", scoring="accuracy", random_state=0)
+    >>> result.models, result.df, round(result.statistic, 3), round(result.pvalue, 3)
+    (('GaussianNB', 'DecisionTreeClassifier'), 5.0, 3.281, 0.022)
+    >>> posterior = compare_cv(GaussianNB(), DecisionTreeClassifier(random_state=0), X, y,
+    ...                        test="bayesian", rope=0.01, n_repeats=3, random_state=0)
+    >>> [round(p, 3) for p in posterior]  # P(a better), P(equivalent), P(b better)
+    [0.994, 0.005, 0.0]
+    """
+    from sklearn.model_selection import cross_validate
+
+    if test in _FIVE_BY_TWO:
+        if n_splits not in (None, 2) or n_repeats not in (None, 5):
+            raise ValueError(f"test={test!r} is defined on 5 repetitions of 2-fold "
+                             f"cross-validation; got n_splits={n_splits!r}, "
+                             f"n_repeats={n_repeats!r}. Leave them None.")
+        n_splits, n_repeats = 2, 5
+    else:
+        n_splits = 10 if n_splits is None else n_splits
+        n_repeats = 10 if n_repeats is None else n_repeats
+    if n_splits < 2:
+        raise ValueError(f"n_splits must be at least 2 for cross-validation; got {n_splits}.")
+    if n_splits * n_repeats < 2:
+        raise ValueError("A comparison across folds needs at least 2 folds.")
+    _check_options(test, rope, alternative)
+    score, scorer = _scorer(scoring)
+    n = y.shape[0] if hasattr(y, "shape") else len(y)
+    if groups is not None and len(groups) != n:
+        raise ValueError(f"groups has {len(groups)} entries for {n} instances of y.")
+    splits = _splits(y, groups, n_splits, n_repeats, random_state)
+    scores = []
+    for name, estimator in (("estimator_a", estimator_a), ("estimator_b", estimator_b)):
+        folds = cross_validate(estimator, X, y, scoring={"score": scorer}, cv=splits,
+                               n_jobs=n_jobs, error_score="raise")["test_score"]
+        bad = np.flatnonzero(~np.isfinite(np.asarray(folds, dtype=float)))
+        if bad.size:
+            raise ValueError(f"scoring={score!r} gave {folds[bad[0]]} for {name} on fold "
+                             f"{bad[0]} ({bad.size} fold(s)): a score undefined on a fold "
+                             "cannot be compared; use a score defined on every fold (set "
+                             "zero_division, or use larger folds).")
+        scores.append(folds)
+    n_train = [len(train) for train, _ in splits]
+    n_test = [len(test_fold) for _, test_fold in splits]
+    return _compare(scores[0], scores[1], test, n_train, n_test, rope, alternative, score,
+                    _model_names(names, estimator_a, estimator_b))
