@@ -58,6 +58,7 @@ from ._plot import (
     TransportConfusionMatrixDisplay,
 )
 from ._plot.class_distribution import ClassDistributionDisplay
+from ._plot.posterior_difference import PosteriorDifferenceDisplay
 from ._quantification import (
     absolute_error,
     discordance_ratio,
@@ -82,13 +83,13 @@ from ._ranking_breaks import prevalence_ranking_breaks
 from ._reading import f1_ranking_disorder, prevalence_ranking
 from ._scorer import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
 from ._scores import precision_recall_fscore_support_from_confusion
-from ._statistics.intervals import ConfidenceIntervalResult, score_confidence_interval
 from ._statistics.cross_validated import (
     BayesianCorrelatedTTestResult,
     CrossValidatedTestResult,
     compare_cv,
     compare_cv_scores,
 )
+from ._statistics.intervals import ConfidenceIntervalResult, score_confidence_interval
 from ._statistics.paired import ComparisonResult, compare_scores
 from ._statistics.posterior import ConfusionPosterior, dirichlet_posterior
 from ._statistics.table_tests import (
@@ -129,6 +130,7 @@ __all__ = [
     "MLCMDisplay",
     "MarginalHomogeneityResult",
     "McNemarResult",
+    "PosteriorDifferenceDisplay",
     "PosteriorIntervalDisplay",
     "PosteriorSimplexDisplay",
     "PosthocResult",

@@ -102,6 +102,17 @@ def accumulated(accumulator):
     return accumulator.result()
 
 
+def two_models_on_iris():
+    """A minimal valid compare_cv call: two models, iris, 2 x 2 folds."""
+    from sklearn.datasets import load_iris
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = load_iris(return_X_y=True)
+    return {"estimator_a": GaussianNB(), "estimator_b": DecisionTreeClassifier(random_state=0),
+            "X": X, "y": y, "n_splits": 2, "n_repeats": 2, "random_state": 0}
+
+
 def settings_inside(context):
     """A settings context as compared: the settings inside it."""
     with context:
@@ -327,6 +338,23 @@ REGISTRY = {
     "ComparisonResult": Entry(returns="result", minimal=lambda: {
         "difference": 0.1, "low": 0.0, "high": 0.2, "pvalue": 0.04, "method": "bootstrap",
         "confidence_level": 0.95, "alternative": "two-sided", "distribution": None}),
+    # Comparisons across cross-validation folds
+    # test="bayesian": the one test that takes every declared rope
+    "compare_cv": Entry(returns="result",
+                        minimal=lambda: {**two_models_on_iris(), "test": "bayesian"}),
+    "compare_cv_scores": Entry(returns="result", minimal=lambda: {
+        "scores_a": [0.9, 0.8, 0.85, 0.95], "scores_b": [0.8, 0.82, 0.8, 0.9],
+        "n_train": 9, "n_test": 1, "test": "bayesian"}),
+    "CrossValidatedTestResult": Entry(returns="result", minimal=lambda: {
+        "statistic": 2.0, "pvalue": 0.1, "df": 3.0, "test": "corrected_ttest",
+        "score": "accuracy", "models": ("a", "b"), "alternative": "two-sided",
+        "difference": 0.05, "scores_a": np.array([0.9, 0.8, 0.85, 0.95]),
+        "scores_b": np.array([0.8, 0.82, 0.8, 0.9])}),
+    "BayesianCorrelatedTTestResult": Entry(returns="result", minimal=lambda: {
+        "p_a_better": 0.9, "p_rope": 0.07, "p_b_better": 0.03, "rope": 0.01, "mean": 0.05,
+        "scale": 0.02, "df": 3.0, "rho": 0.1, "score": "accuracy", "models": ("a", "b"),
+        "scores_a": np.array([0.9, 0.8, 0.85, 0.95]),
+        "scores_b": np.array([0.8, 0.82, 0.8, 0.9])}),
     # Quantification (Sebastiani 2020)
     "absolute_error": quantification_error(True),
     "normalized_absolute_error": quantification_error(False),
@@ -403,6 +431,13 @@ REGISTRY = {
         methods={"plot": dict,
                  "from_labels": lambda: {"y_test": SAMPLES["labels"][0],
                                          "y_train": SAMPLES["labels"][1]}}),
+    "PosteriorDifferenceDisplay": Entry(
+        minimal=lambda: {"mean": 0.02, "scale": 0.01, "df": 9, "rope": 0.01},
+        methods={"plot": dict,
+                 "from_scores": lambda: {"scores_a": [0.9, 0.8, 0.85, 0.95],
+                                         "scores_b": [0.8, 0.82, 0.8, 0.9], "n_train": 3,
+                                         "n_test": 1},
+                 "from_estimators": two_models_on_iris}),
     "ScoreIntervalDisplay": Entry(
         minimal=lambda: {"estimates": [0.8, 0.5, 0.6], "low": [0.7, 0.3, 0.5],
                          "high": [0.9, 0.7, 0.7]},
@@ -413,6 +448,7 @@ REGISTRY = {
 }
 
 DISPLAYS = ("TransportConfusionMatrixDisplay", "MLCMDisplay", "PosteriorIntervalDisplay",
+            "PosteriorDifferenceDisplay",
             "PosteriorSimplexDisplay",
             "RankingComparisonDisplay", "ScoreIntervalDisplay", "ClassDistributionDisplay")
 CLI_ONLY = ("report",)  # PARAMETERS of the command line, not of a public callable

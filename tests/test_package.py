@@ -34,9 +34,10 @@ def test_metric_signatures_follow_sklearn(name):
     parameters = inspect.signature(getattr(sklearn_confusion_ext, name)).parameters
     keyword_only = [p for p in parameters.values() if p.kind == p.KEYWORD_ONLY]
     positional = [p for p in parameters.values() if p.kind == p.POSITIONAL_OR_KEYWORD]
-    # Paired comparisons take the two classifiers' predictions (as mlxtend's mcnemar_table).
-    assert len(positional) <= 2 or [p.name for p in positional] == ["y_true", "y_pred_a",
-                                                                    "y_pred_b"]
+    # Paired comparisons take the two classifiers' predictions (as mlxtend's mcnemar_table),
+    # or the two models and the data (as cross_validate(estimator, X, y) and mlxtend's 5x2cv).
+    assert len(positional) <= 2 or [p.name for p in positional] in (
+        ["y_true", "y_pred_a", "y_pred_b"], ["estimator_a", "estimator_b", "X", "y"])
     if "sample_weight" in parameters:
         assert parameters["sample_weight"] in keyword_only
 

@@ -224,7 +224,9 @@ def test_bad_input(call, match):
     (lambda: mcnemar_test([[1, 2], [3, 4]], alternative="bigger"), ValueError,
      r"'alternative' parameter of mcnemar_test must be one of \{'two-sided', 'less', "
      r"'greater'\}; got 'bigger'"),
-    (lambda: mcnemar_test([[1, 2], [3, 4]], exact="no"), TypeError,
+    (lambda: mcnemar_test([[1, 2], [3, 4]], exact="no"), ValueError,
+     r"'exact' parameter of mcnemar_test must be a boolean \(True or False\) or 'mid-p'"),
+    (lambda: mcnemar_test([[1, 2], [3, 4]], exact=1), TypeError,
      r"'exact' parameter of mcnemar_test must be a boolean"),
     (lambda: mcnemar_test([[1, 2], [3, 4]], correction=1), TypeError,
      r"'correction' parameter of mcnemar_test must be a boolean"),

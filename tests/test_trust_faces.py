@@ -145,6 +145,8 @@ DISPLAY_DATA = {
     "ClassDistributionDisplay": dict(
         data={"test_prevalence": [0.5, 0.3, 0.2], "training_prevalence": [0.4, 0.4, 0.2]},
         non_negative=("test_prevalence", "training_prevalence")),
+    "PosteriorDifferenceDisplay": dict(data={"mean": [0.02], "scale": [0.01], "df": [9.0]},
+                                       non_negative=("scale", "df")),
 }
 
 

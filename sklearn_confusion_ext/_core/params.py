@@ -577,6 +577,22 @@ CV_TEST = {
                      "naive_ttest")],
     "rope": [Interval(Real, 0, None)],
     "alternative": [Options("two-sided", "greater", "less")], "names": [None, ARRAY]}
+CV_FROM_ESTIMATORS = {
+    "estimator_a": [HasMethods("fit", description="an estimator")],
+    "estimator_b": [HasMethods("fit", description="an estimator")],
+    "X": [ARRAY], "y": [ARRAY], "scoring": [None, str, CALLABLE],
+    "n_splits": [None, Interval(Integral, 2, None)], "n_repeats": [None, POSITIVE_INT],
+    "groups": [None, ARRAY], "rope": CV_TEST["rope"], "random_state": RANDOM_STATE,
+    "n_jobs": PARALLEL["n_jobs"], "names": CV_TEST["names"]}
+CV_FROM_SCORES = {
+    "scores_a": [ARRAY, dict], "scores_b": [ARRAY, dict],
+    "n_train": [None, Interval(Real, 0, None, closed="neither"), ARRAY],
+    "n_test": [None, Interval(Real, 0, None, closed="neither"), ARRAY],
+    "rope": CV_TEST["rope"], "scoring": [None, str, CALLABLE], "names": CV_TEST["names"]}
+# The posterior of the difference draws on one Axes.
+POSTERIOR_PLOT = {"ax": [None, HasMethods("plot", "fill_between",
+                                          description="a matplotlib Axes")],
+                  "title": [None, str]}
 # A forest plot of scores and their intervals draws on one Axes.
 FOREST_PLOT = {"ax": [None, HasMethods("plot", "hlines", description="a matplotlib Axes")],
                "title": [None, str]}
@@ -677,7 +693,8 @@ PARAMETERS = {
     "DiscriminatingTripletsResult": {"triplets": [ARRAY], "triplet_index": [ARRAY],
                                      "measure_names": [tuple]},
     # Statistics of the off-diagonal cells (Barranco-Chamorro and Carrillo-Garcia 2021)
-    "mcnemar_test": {"table": [ARRAY], "exact": [BOOLEAN], "correction": [BOOLEAN],
+    "mcnemar_test": {"table": [ARRAY], "exact": [BOOLEAN, Options("mid-p")],
+                     "correction": [BOOLEAN],
                      "alternative": [Options("two-sided", "less", "greater")],
                      "allow_fractional": ALLOW_FRACTIONAL},
     "stuart_maxwell_test": {"confusion": [ARRAY], **ROW_NAMES,
@@ -725,18 +742,8 @@ PARAMETERS = {
     "mcnemar_table": {"y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY],
                       "sample_weight": [None, ARRAY]},
     # Comparisons across cross-validation folds
-    "compare_cv": {
-        "estimator_a": [HasMethods("fit", description="an estimator")],
-        "estimator_b": [HasMethods("fit", description="an estimator")],
-        "X": [ARRAY], "y": [ARRAY], **CV_TEST, "scoring": [None, str, CALLABLE],
-        "n_splits": [None, Interval(Integral, 2, None)], "n_repeats": [None, POSITIVE_INT],
-        "groups": [None, ARRAY], "random_state": RANDOM_STATE,
-        "n_jobs": PARALLEL["n_jobs"]},
-    "compare_cv_scores": {
-        "scores_a": [ARRAY, dict], "scores_b": [ARRAY, dict], **CV_TEST,
-        "n_train": [None, Interval(Real, 0, None, closed="neither"), ARRAY],
-        "n_test": [None, Interval(Real, 0, None, closed="neither"), ARRAY],
-        "scoring": [None, str, CALLABLE]},
+    "compare_cv": {**CV_FROM_ESTIMATORS, **CV_TEST},
+    "compare_cv_scores": {**CV_FROM_SCORES, **CV_TEST},
     "CrossValidatedTestResult": {
         "statistic": [Interval(Real, None, None), Options(math.inf, -math.inf)],
         "pvalue": PVALUE, "df": [Interval(Real, 0, None, closed="neither"), tuple],
@@ -861,6 +868,14 @@ PARAMETERS = {
         "labels": [None, ARRAY], "sample_weight": [None, ARRAY],
         "random_state": RANDOM_STATE, "display_labels": [None, ARRAY], **FOREST_PLOT},
     "ScoreIntervalDisplay.plot": FOREST_PLOT,
+    "PosteriorDifferenceDisplay": {  # numbers, or arrays of one (checked as Display data)
+        "mean": [Interval(Real, None, None), ARRAY], "scale": [Interval(Real, 0, None), ARRAY],
+        "df": [Interval(Real, 0, None, closed="neither"), ARRAY],
+        "rope": [Interval(Real, 0, None), ARRAY], "names": [None, ARRAY],
+        "score_name": [str]},
+    "PosteriorDifferenceDisplay.from_scores": {**CV_FROM_SCORES, **POSTERIOR_PLOT},
+    "PosteriorDifferenceDisplay.from_estimators": {**CV_FROM_ESTIMATORS, **POSTERIOR_PLOT},
+    "PosteriorDifferenceDisplay.plot": POSTERIOR_PLOT,
     # Command line: the report command's options (argparse's choices come from here)
     "report": {"kind": [Options("auto", "single", "multilabel", "soft")],
                "format": [Options("text", "json")],

@@ -169,10 +169,10 @@ class BayesianCorrelatedTTestResult(_UnpacksLikeScipy):
     0.035
     """
 
+    _: KW_ONLY
     p_a_better: float
     p_rope: float
     p_b_better: float
-    _: KW_ONLY
     rope: float
     mean: float
     scale: float
@@ -417,8 +417,8 @@ def _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score
     if test == "bayesian":
         a_better, p_rope, b_better, mean, scale, df = _bayesian(differences, ratio, rope)
         return BayesianCorrelatedTTestResult(
-            a_better, p_rope, b_better, rope=float(rope), mean=mean, scale=scale, df=df,
-            rho=ratio / (1 + ratio), **common)
+            p_a_better=a_better, p_rope=p_rope, p_b_better=b_better, rope=float(rope),
+            mean=mean, scale=scale, df=df, rho=ratio / (1 + ratio), **common)
     if test in _FIVE_BY_TWO:
         statistic, pvalue, df = _five_by_two(differences, test, alternative)
     else:

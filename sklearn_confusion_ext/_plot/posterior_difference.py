@@ -1,0 +1,256 @@
+"""The posterior of the mean difference of two models' scores across cross-validation folds
+(the Bayesian correlated t-test), with the region of practical equivalence shaded."""
+
+import numpy as np
+
+from .._core.params import validate_params
+from .._statistics.cross_validated import compare_cv, compare_cv_scores
+from .data_checks import display_array
+from .docs import fill_doc
+from .layout import short_name
+from .matplotlib_check import check_matplotlib
+
+_DOCS = {"drawing": """\
+ax : matplotlib Axes, default=None
+    Axes to draw on; a new 6.4 x 4 inch figure by default.
+title : str or None, default="auto"
+    Title of the axes: "auto" names the test; None or "" draws none."""}
+
+# The colors of the three regions: model a better, practically equivalent, model b better.
+_COLORS = ("C0", "0.6", "C1")
+
+
+def _probability(p):
+    """"P = 0.123" for reading: three decimals, "P < 0.001" and "P > 0.999" at the ends."""
+    if 0 < p < 0.0005:
+        return "P < 0.001"
+    if 0.9995 <= p < 1:
+        return "P > 0.999"
+    return f"P = {p:.3f}"
+
+
+def _one_number(value, name, low):
+    """``value`` (a number or an array of one) as a float, checked like every Display's data."""
+    array = display_array(value, name, ndim=None, bounds=(low, None), what="numbers")
+    if array.size != 1:
+        raise ValueError(f"{name} must be one number; got shape {array.shape}.")
+    return float(array.ravel()[0])
+
+
+def _name(name):
+    """A model's name as drawn: whole up to 30 characters, else shortened."""
+    return name if len(name) <= 30 else short_name(name)
+
+
+class PosteriorDifferenceDisplay:
+    """The posterior of the mean difference of two models' scores, with the rope.
+
+    The Bayesian correlated t-test's posterior (Student's t, see :func:`compare_cv_scores`)
+    as a density: the area right of ``rope`` (model a better), within ``[-rope, rope]``
+    (practically equivalent, shaded band) and left of ``-rope`` (model b better) filled in
+    three colors, each named in the legend with its probability. A posterior of scale 0
+    (folds without spread) is drawn as a point mass at its mean.
+
+    Parameters
+    ----------
+    mean : float
+        Location of the posterior: the mean per-fold difference ``a - b``.
+    scale : float
+        Scale of the posterior (0: a point mass).
+    df : float
+        Degrees of freedom of the posterior.
+    rope : float, default=0.0
+        Half-width of the region of practical equivalence.
+    names : tuple of two str, default=None
+        The models' names, ``("a", "b")`` by default.
+    score_name : str, default="score"
+        What the scores are, on the x-axis.
+
+    Attributes
+    ----------
+    result_ : BayesianCorrelatedTTestResult
+        Set by :meth:`from_scores` and :meth:`from_estimators`.
+    figure_ : matplotlib Figure
+    ax_ : matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn_confusion_ext import PosteriorDifferenceDisplay
+    >>> display = PosteriorDifferenceDisplay(mean=0.02, scale=0.01, df=9, rope=0.01,
+    ...                                      names=("forest", "tree"),
+    ...                                      score_name="accuracy").plot()
+    >>> [text.get_text() for text in display.ax_.get_legend().get_texts()]
+    ['forest better: P = 0.828', 'equivalent (rope ±0.01): P = 0.164', 'tree better: P = 0.007']
+    """
+
+    @validate_params("PosteriorDifferenceDisplay")
+    def __init__(self, *, mean, scale, df, rope=0.0, names=None, score_name="score"):
+        self.mean, self.scale, self.df, self.rope = (
+            _one_number(value, name, low)
+            for name, value, low in (("mean", mean, None), ("scale", scale, 0),
+                                     ("df", df, 0), ("rope", rope, 0)))
+        if self.df == 0:
+            raise ValueError("df must be positive (the posterior's degrees of freedom); got 0.")
+        if names is not None:
+            names = tuple(str(name) for name in names)
+            if len(names) != 2:
+                raise ValueError(f"names must name the two models; got {len(names)} names.")
+        self.names, self.score_name = names, score_name
+
+    def probabilities(self):
+        """``(P[a better], P[equivalent], P[b better])`` of the posterior drawn."""
+        from scipy import stats
+
+        if self.scale == 0:
+            a = float(self.mean > self.rope) if self.rope else float(
+                self.mean > 0) + 0.5 * (self.mean == 0)
+            b = float(self.mean < -self.rope) if self.rope else 1.0 - a
+            return a, 1.0 - a - b, b
+        a = float(stats.t.sf(self.rope, self.df, loc=self.mean, scale=self.scale))
+        b = float(stats.t.cdf(-self.rope, self.df, loc=self.mean, scale=self.scale))
+        return a, (max(0.0, 1.0 - a - b) if self.rope else 0.0), b
+
+    @classmethod
+    def _from_result(cls, result, ax, title):
+        display = cls(mean=result.mean, scale=result.scale, df=result.df, rope=result.rope,
+                      names=result.models, score_name=result.score)
+        display.result_ = result
+        return display.plot(ax=ax, title=title)
+
+    @classmethod
+    @validate_params()
+    @fill_doc(_DOCS)
+    def from_scores(cls, scores_a, scores_b, *, n_train=None, n_test=None, rope=0.0,
+                    scoring=None, names=None, ax=None, title="auto"):
+        """The posterior of the difference of per-fold scores, then plot.
+
+        Parameters
+        ----------
+        scores_a, scores_b, n_train, n_test, rope, scoring, names
+            As in :func:`compare_cv_scores` (``test="bayesian"``).
+        %(drawing)s
+
+        Returns
+        -------
+        display : PosteriorDifferenceDisplay
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_confusion_ext import PosteriorDifferenceDisplay
+        >>> display = PosteriorDifferenceDisplay.from_scores(
+        ...     [0.91, 0.88, 0.90, 0.93], [0.86, 0.87, 0.85, 0.90], n_train=3, n_test=1,
+        ...     rope=0.01)
+        >>> [round(p, 3) for p in display.result_]
+        [0.907, 0.066, 0.027]
+        """
+        result = compare_cv_scores(scores_a, scores_b, test="bayesian", n_train=n_train,
+                                   n_test=n_test, rope=rope, scoring=scoring, names=names)
+        return cls._from_result(result, ax, title)
+
+    @classmethod
+    @validate_params()
+    @fill_doc(_DOCS)
+    def from_estimators(cls, estimator_a, estimator_b, X, y, *, scoring=None, n_splits=None,
+                        n_repeats=None, groups=None, rope=0.0, random_state=None,
+                        n_jobs=None, names=None, ax=None, title="auto"):
+        """Cross-validate two models on the same folds, then plot the posterior.
+
+        Parameters
+        ----------
+        estimator_a, estimator_b, X, y, scoring, n_splits, n_repeats, groups, rope, \
+random_state, n_jobs, names
+            As in :func:`compare_cv` (``test="bayesian"``).
+        %(drawing)s
+
+        Returns
+        -------
+        display : PosteriorDifferenceDisplay
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.datasets import load_wine
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from sklearn_confusion_ext import PosteriorDifferenceDisplay
+        >>> X, y = load_wine(return_X_y=True)
+        >>> display = PosteriorDifferenceDisplay.from_estimators(
+        ...     GaussianNB(), DecisionTreeClassifier(random_state=0), X, y, rope=0.01,
+        ...     n_repeats=3, random_state=0)
+        >>> display.ax_.get_xlabel()
+        'tcm_f1_macro: GaussianNB − DecisionTreeClassifier'
+        """
+        result = compare_cv(estimator_a, estimator_b, X, y, test="bayesian", scoring=scoring,
+                            n_splits=n_splits, n_repeats=n_repeats, groups=groups, rope=rope,
+                            random_state=random_state, n_jobs=n_jobs, names=names)
+        return cls._from_result(result, ax, title)
+
+    @validate_params()
+    @fill_doc(_DOCS)
+    def plot(self, *, ax=None, title="auto"):
+        """Draw the posterior density, its three regions and the rope.
+
+        Parameters
+        ----------
+        %(drawing)s
+
+        Returns
+        -------
+        self
+            With ``figure_`` and ``ax_``.
+        """
+        check_matplotlib(f"{type(self).__name__}.plot")
+        import matplotlib.pyplot as plt
+        from scipy import stats
+
+        if ax is None:
+            fig, ax = plt.subplots(figsize=(6.4, 4), layout="constrained")
+        else:
+            fig = ax.figure
+        name_a, name_b = (_name(name) for name in (self.names or ("a", "b")))
+        p_a, p_rope, p_b = self.probabilities()
+        rope = self.rope
+        labels = (f"{name_a} better: {_probability(p_a)}",
+                  f"equivalent (rope ±{rope:g}): {_probability(p_rope)}",
+                  f"{name_b} better: {_probability(p_b)}")
+        if rope:
+            ax.axvspan(-rope, rope, color=_COLORS[1], alpha=0.15, linewidth=0)
+        ax.axvline(0, color="0.3", linewidth=0.8)
+        if self.scale == 0:
+            where = 0 if self.mean > rope else 2 if self.mean < -rope else 1
+            ax.axvline(self.mean, color=_COLORS[where], linewidth=2.5, label=labels[where])
+            half = max(abs(self.mean), rope, 1e-3) * 1.5
+            ax.set_xlim(-half, half)
+            ax.set_yticks([])
+            ax.text(self.mean, 0.5, " point mass (no spread)", rotation=90,
+                    va="center", fontsize="small", transform=ax.get_xaxis_transform())
+        else:
+            posterior = stats.t(self.df, loc=self.mean, scale=self.scale)
+            low, high = posterior.ppf([0.0005, 0.9995])
+            low, high = min(low, -1.3 * rope), max(high, 1.3 * rope)
+            x = np.unique(np.concatenate([np.linspace(low, high, 801), [-rope, rope]]))
+            density = posterior.pdf(x)
+            ax.plot(x, density, color="black", linewidth=1.2)
+            regions = (x >= rope, (x >= -rope) & (x <= rope), x <= -rope)
+            for region, color, label in zip(regions, _COLORS, labels):
+                if rope == 0 and color == _COLORS[1]:
+                    continue
+                ax.fill_between(x, density, where=region, color=color, alpha=0.45,
+                                linewidth=0, label=label)
+            ax.set_xlim(low, high)
+            ax.set_ylim(0, density.max() * 1.08)
+            ax.set_ylabel("posterior density")
+        ax.set_xlabel(f"{self.score_name}: {name_a} − {name_b}")
+        ax.legend(loc="best", fontsize="small", frameon=True)
+        if title == "auto":
+            title = "Posterior of the mean difference (Bayesian correlated t-test)"
+        if title:
+            ax.set_title(title, fontsize="medium")
+        ax.grid(axis="x", alpha=0.3)
+        self.figure_, self.ax_ = fig, ax
+        return self
