@@ -9,10 +9,16 @@ scorers are small module-level classes: they need ``estimator.classes_`` to alig
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.metrics import get_scorer as sklearn_get_scorer
 from sklearn.metrics import make_scorer
 
 from ._core.params import unchecked, validate_params
-from ._core.score_names import SCALAR_SCORE_NAMES, SCORE_NAMES, score_name
+from ._core.score_names import (
+    SCALAR_SCORE_NAMES,
+    SCORE_NAMES,
+    score_name,
+    sklearn_scorer_names,
+)
 from ._measures import (
     confusion_entropy,
     correlation_distance,
@@ -208,7 +214,11 @@ def _named_scorer(name):
 
 @validate_params()
 def get_scorer_names():
-    """Names accepted by :func:`get_scorer`.
+    """Names accepted by :func:`get_scorer`: this library's and scikit-learn's.
+
+    The names of this library's one table of score names (``tcm_f1_macro``,
+    ``generalized_means`` ...) and every name of :func:`sklearn.metrics.get_scorer_names`
+    (``accuracy``, ``f1_macro``, ``neg_log_loss`` ...), sorted, each once.
 
     Returns
     -------
@@ -217,19 +227,30 @@ def get_scorer_names():
     Examples
     --------
     >>> from sklearn_confusion_ext import get_scorer_names
-    >>> "tcm_f1_macro" in get_scorer_names()
-    True
+    >>> names = get_scorer_names()
+    >>> "tcm_f1_macro" in names, "neg_log_loss" in names
+    (True, True)
     """
-    return sorted(SCALAR_SCORE_NAMES)
+    return sorted(set(SCALAR_SCORE_NAMES) | set(sklearn_scorer_names()))
 
 
 @validate_params()
-def get_scorer(name):
-    """A scorer of this library by name, for ``scoring=``.
+def get_scorer(scoring):
+    """A scorer by name, for ``scoring=``: this library's names and scikit-learn's.
 
-    Names (one table, which :func:`score_confidence_interval` and :func:`compare_scores`
-    read too): ``tcm_accuracy``, ``tcm_{precision,recall,f1}_{micro,macro,weighted}`` (the
-    transport-based confusion matrix, uniform weighting), ``mlcm_accuracy``,
+    A drop-in replacement of :func:`sklearn.metrics.get_scorer`, so that one
+    ``scoring={...}`` dict is built with one function: a name of scikit-learn's
+    (``"accuracy"``, ``"f1_macro"``, ``"neg_log_loss"`` ...) gives scikit-learn's own
+    scorer, a callable or None is returned unchanged, as scikit-learn does, and the names
+    of this library give its scorers. No name means two things: a name of both tables
+    would give scikit-learn's scorer (scikit-learn's meaning wins, so that swapping the
+    import changes nothing), and this library's names are chosen apart from scikit-learn's
+    (``tcm_accuracy``, not ``accuracy``; a test checks it on the installed scikit-learn).
+
+    This library's names (one table, which :func:`score_confidence_interval` and
+    :func:`compare_scores` read too): ``tcm_accuracy``,
+    ``tcm_{precision,recall,f1}_{micro,macro,weighted}`` (the transport-based confusion
+    matrix, uniform weighting), ``mlcm_accuracy``,
     ``mlcm_{precision,recall,f1}_{micro,macro,weighted}``,
     ``generalized_means`` (r = 1, macro average), ``symmetric_balanced_accuracy``,
     ``neg_correlation_distance``, ``neg_confusion_entropy`` and the classify-and-count
@@ -242,12 +263,14 @@ def get_scorer(name):
 
     Parameters
     ----------
-    name : str
+    scoring : str, callable or None
+        A name of :func:`get_scorer_names`; a callable (a scorer) or None is returned as is.
 
     Returns
     -------
-    callable
-        A picklable scorer ``scorer(estimator, X, y_true, sample_weight=None)``.
+    callable or None
+        A picklable scorer ``scorer(estimator, X, y_true, sample_weight=None)``, a new object
+        on each call.
 
     Examples
     --------
@@ -256,14 +279,19 @@ def get_scorer(name):
     >>> from sklearn.tree import DecisionTreeClassifier
     >>> from sklearn_confusion_ext import get_scorer
     >>> X, y = load_iris(return_X_y=True)
-    >>> scoring = {name: get_scorer(name) for name in ("tcm_f1_macro", "generalized_means")}
+    >>> names = ("tcm_f1_macro", "generalized_means", "accuracy", "f1_macro")
+    >>> scoring = {name: get_scorer(name) for name in names}
     >>> result = cross_validate(DecisionTreeClassifier(random_state=0), X, y, cv=3,
     ...                         scoring=scoring)
     >>> sorted(key for key in result if key.startswith("test_"))
-    ['test_generalized_means', 'test_tcm_f1_macro']
+    ['test_accuracy', 'test_f1_macro', 'test_generalized_means', 'test_tcm_f1_macro']
     """
-    score_name(name, "get_scorer", scalar=True)
-    return _named_scorer(name)
+    if not isinstance(scoring, str):
+        return scoring
+    if scoring in sklearn_scorer_names():
+        return sklearn_get_scorer(scoring)
+    score_name(scoring, "get_scorer", scalar=True, extra_names=sklearn_scorer_names())
+    return _named_scorer(scoring)
 
 
 def _predictions(estimator, X, y_true, response_method):

@@ -394,7 +394,7 @@ REGISTRY = {
                                        minimal=lambda: {"confusion_matrix": IBD,
                                                         "row_order": [2, 0, 1]}),
     # Scorers
-    "get_scorer": scorer_factory(lambda: {"name": "tcm_f1_macro"}),
+    "get_scorer": scorer_factory(lambda: {"scoring": "tcm_f1_macro"}),
     "get_scorer_names": Entry(minimal=dict),
     "make_transport_scorer": scorer_factory(),
     "make_mlcm_scorer": scorer_factory(),

@@ -26,7 +26,15 @@ from sklearn_confusion_ext import (
     transport_precision_recall_fscore_support,
 )
 
-NAMES = get_scorer_names()
+
+def sce_score_names():
+    """This library's own scorer names: get_scorer_names less scikit-learn's."""
+    from sklearn.metrics import get_scorer_names as sklearn_names
+
+    return sorted(set(get_scorer_names()) - set(sklearn_names()))
+
+
+NAMES = sce_score_names()
 
 
 def test_names_listed_by_the_issue():
@@ -37,8 +45,42 @@ def test_names_listed_by_the_issue():
     expected |= {f"{m}_{s}_{a}" for m in ("tcm", "mlcm") for s in ("precision", "recall", "f1")
                  for a in ("micro", "macro", "weighted")}
     assert expected <= set(NAMES)
-    with pytest.raises(ValueError, match="is not a score name"):
-        get_scorer("accuracy")
+    with pytest.raises(ValueError, match="is not a score name.*scikit-learn's"):
+        get_scorer("tcm_acuracy")
+
+
+def test_scikit_learn_names_give_scikit_learns_scorers():
+    """get_scorer is a drop-in replacement of scikit-learn's: its names give scikit-learn's
+    scorers (same values, same repr), a callable or None is returned as is, and
+    get_scorer_names lists both tables. Before, get_scorer("accuracy") was a ValueError."""
+    from sklearn import metrics
+
+    X, y = load_iris(return_X_y=True)
+    model = LogisticRegression(max_iter=500).fit(X, y)
+    sklearn_names = metrics.get_scorer_names()
+    assert set(sklearn_names) <= set(get_scorer_names())
+    assert get_scorer_names() == sorted(set(get_scorer_names()))
+    for name in ("accuracy", "balanced_accuracy", "f1_macro", "neg_log_loss", "roc_auc_ovr"):
+        ours, theirs = get_scorer(name), metrics.get_scorer(name)
+        assert repr(ours) == repr(theirs)
+        assert ours(model, X, y) == theirs(model, X, y)
+        assert ours is not get_scorer(name)  # a new object on each call
+    scorer = get_scorer("tcm_accuracy")
+    assert get_scorer(scorer) is scorer and get_scorer(None) is None
+    scoring = {name: get_scorer(name) for name in ("accuracy", "tcm_accuracy")}
+    result = cross_validate(model, X, y, cv=3, scoring=scoring)
+    assert result["test_accuracy"] == pytest.approx(result["test_tcm_accuracy"])
+
+
+def test_no_name_means_two_things():
+    """This library's score names and scikit-learn's are disjoint (the installed
+    scikit-learn): were one in both, get_scorer would give scikit-learn's scorer. (The
+    private table: get_scorer_names lists the union, where a shared name would hide.)"""
+    from sklearn import metrics
+
+    from sklearn_confusion_ext._core.score_names import SCORE_NAMES
+
+    assert not set(metrics.get_scorer_names()) & set(SCORE_NAMES)
 
 
 def test_one_table_of_score_names_for_every_function_that_takes_one():

@@ -797,7 +797,7 @@ PARAMETERS = {
     "prevalence_ranking_breaks": {"confusion_matrix": [ARRAY], "row_order": [None, ARRAY],
                                   "column_order": [None, ARRAY]},
     # Scorers
-    "get_scorer": {"name": [str]},
+    "get_scorer": {"scoring": [None, str, CALLABLE]},
     "get_scorer_names": {},
     # Package settings
     "get_config": {},

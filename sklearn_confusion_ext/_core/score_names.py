@@ -7,6 +7,12 @@ Every function that takes a score by name reads it here: :func:`get_scorer` and
 (``_micro``, ``_macro``, ``_weighted``); precision, recall and F1 without an average are per
 class, one value per class, as ``average=None`` gives them. The measures of the
 generalized-means paper and the quantification errors have names of their own.
+
+scikit-learn's scorer names (``accuracy``, ``f1_macro``, ``neg_log_loss`` ...) are accepted
+by :func:`get_scorer` beside these, and give scikit-learn's own scorers. The two sets are
+disjoint (this library's names carry the matrix, ``tcm_accuracy``, or name measures
+scikit-learn has not); were a name in both, scikit-learn's meaning would win in
+:func:`get_scorer`, so that it stays a drop-in replacement of scikit-learn's.
 """
 
 from dataclasses import dataclass
@@ -65,7 +71,14 @@ PER_CLASS_SCORE_NAMES = tuple(name for name, meaning in SCORE_NAMES.items()
                               if meaning.per_class)
 
 
-def score_name(name, owner, *, scalar=False, of_targets=False):
+def sklearn_scorer_names():
+    """The scorer names of the installed scikit-learn (:func:`get_scorer` accepts them)."""
+    from sklearn.metrics import get_scorer_names
+
+    return frozenset(get_scorer_names())
+
+
+def score_name(name, owner, *, scalar=False, of_targets=False, extra_names=()):
     """The :class:`ScoreName` of ``name``; a ValueError naming ``owner``'s ``score`` where
     the name is not in the table, or gives values per class where ``scalar`` is asked, or
     scores prevalences where ``of_targets`` is asked."""
@@ -81,5 +94,10 @@ def score_name(name, owner, *, scalar=False, of_targets=False):
                       f"scorer of get_scorer), not targets")
         else:
             reason = f"{name!r} is not a score name of sklearn_confusion_ext"
-        raise ValueError(f"{reason}. {owner} takes one of: {', '.join(accepted)}.")
+        others = ""
+        if extra_names:
+            others = (f"; and scikit-learn's {len(extra_names)} scorer names "
+                      f"({', '.join(sorted(extra_names)[:3])}, ...: "
+                      "sklearn.metrics.get_scorer_names())")
+        raise ValueError(f"{reason}. {owner} takes one of: {', '.join(accepted)}{others}.")
     return meaning
