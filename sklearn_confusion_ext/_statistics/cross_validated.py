@@ -37,7 +37,6 @@ import numpy as np
 from scipy import stats
 
 from .._core.params import quoted, validate_params
-from .._core.score_names import SCORE_NAMES
 from .._core.user_warnings import warn
 from .results import _result, _UnpacksLikeScipy
 
@@ -565,24 +564,16 @@ def _names(names, default):
 
 
 def _scorer(scoring):
-    """``(name, scorer)``: a name of this library (get_scorer) or scikit-learn's, a scorer
-    ``scorer(estimator, X, y)``, or a metric ``f(y_true, y_pred)`` (wrapped by make_scorer
-    on ``predict``); None is ``"tcm_f1_macro"``."""
+    """``(name, scorer)``: a name of :func:`get_scorer` (this library's or scikit-learn's),
+    a scorer ``scorer(estimator, X, y)``, or a metric ``f(y_true, y_pred)`` (wrapped by
+    make_scorer on ``predict``); None is ``"tcm_f1_macro"``."""
     from sklearn import metrics
 
     from .._scorer import get_scorer
 
     scoring = "tcm_f1_macro" if scoring is None else scoring
-    if isinstance(scoring, str):
-        if scoring in SCORE_NAMES:
-            return scoring, get_scorer(scoring)
-        try:
-            return scoring, metrics.get_scorer(scoring)
-        except ValueError:
-            raise ValueError(
-                f"scoring={scoring!r} is neither a score name of sklearn_confusion_ext "
-                "(get_scorer_names()) nor of scikit-learn "
-                "(sklearn.metrics.get_scorer_names()).") from None
+    if isinstance(scoring, str):  # the one table of names, this library's and scikit-learn's
+        return scoring, get_scorer(scoring)
     try:
         first = next(iter(inspect.signature(scoring).parameters), None)
     except (TypeError, ValueError):
