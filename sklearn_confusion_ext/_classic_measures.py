@@ -13,9 +13,11 @@ absent classes dropped, ``c_ii / a_i = b_i / n`` when ``a_i = 0``, the binary ce
 """
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
 
 from ._core.confusion import class_counts
 from ._core.params import quoted, validate_params
+from ._core.user_warnings import warn
 from ._core.validation import check_confusion_matrix
 from ._measures import (
     _binary_cells,
@@ -29,6 +31,7 @@ from ._measures import (
     _resolved_ratio,
 )
 from ._scores import accuracy_from_confusion as _accuracy
+from ._transport import transport_confusion
 
 
 @validate_params()
@@ -239,8 +242,22 @@ def matthews_corrcoef_from_confusion(matrix):
     return float(_correlation(_check_matrix(matrix)))
 
 
+# The parameters that scikit-learn's functions of the same names take, with the same meaning
+# and default, come first (drop-in replacement); this library's own follow.
+_TARGETS_DOC = """    y_true, y_pred : array-like or sparse matrix
+        1-D class labels, or (an extension of the paper) 2-D multi-label indicators or soft
+        labels, whose confusion matrix is then the transport-based one
+        (:func:`transport_confusion_matrix`, "none" class included)."""
+_OWN_DOC = """    labels : array-like, default=None
+        Classes to keep, as in :func:`transport_confusion_matrix`; a listed class absent
+        from both targets changes nothing.
+    weighting : {"uniform", "true", "pred"} or callable, default="uniform"
+        Instance weights of the transport confusion matrix of 2-D targets (no effect on
+        1-D labels)."""
+
+
 @validate_params()
-def balanced_accuracy_score(y_true, y_pred, *, labels=None, sample_weight=None,
+def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=False, labels=None,
                             weighting="uniform"):
     """Balanced accuracy of predictions, as Gosgens et al. (2021) define it.
 
@@ -250,20 +267,19 @@ def balanced_accuracy_score(y_true, y_pred, *, labels=None, sample_weight=None,
     :func:`sklearn.metrics.balanced_accuracy_score` when every predicted class occurs in
     ``y_true``; scikit-learn drops the others, which costs the measure its constant baseline.
 
+    A drop-in replacement of scikit-learn's: its parameters (``sample_weight``,
+    ``adjusted``) come first, with the same meaning and default; this library's follow.
+
     Parameters
     ----------
-    y_true, y_pred : array-like or sparse matrix
-        1-D class labels, or (an extension of the paper) 2-D multi-label indicators or soft
-        labels, whose confusion matrix is then the transport-based one
-        (:func:`transport_confusion_matrix`, "none" class included).
-    labels : array-like, default=None
-        Classes to keep, as in :func:`transport_confusion_matrix`; a listed class absent
-        from both targets changes nothing.
+{targets}
     sample_weight : array-like of shape (n_samples,), default=None
         Sample weights.
-    weighting : {"uniform", "true", "pred"} or callable, default="uniform"
-        Instance weights of the transport confusion matrix of 2-D targets (no effect on
-        1-D labels).
+    adjusted : bool, default=False
+        Adjust for chance, as scikit-learn does: ``(BA - 1/m) / (1 - 1/m)`` over the ``m``
+        classes counted, so that random predictions score 0 and perfect ones 1. With one
+        class only (both labelings put everything in it: perfect agreement) the value is 1.
+{own}
 
     Returns
     -------
@@ -275,26 +291,60 @@ def balanced_accuracy_score(y_true, y_pred, *, labels=None, sample_weight=None,
     >>> from sklearn_confusion_ext import balanced_accuracy_score
     >>> balanced_accuracy_score([0, 0, 1, 1], [0, 1, 1, 1])
     0.75
+    >>> balanced_accuracy_score([0, 0, 1, 1], [0, 1, 1, 1], adjusted=True)
+    0.5
     >>> y_true, y_pred = [0, 0, 0, 0], [0, 0, 1, 2]  # classes 1 and 2 never true
     >>> balanced_accuracy_score(y_true, y_pred), sklearn_balanced_accuracy(y_true, y_pred)
     (0.3333333333333333, 0.5)
     """
     confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
-    return balanced_accuracy_from_confusion(confusion.selected())
+    matrix = confusion.selected()
+    score = balanced_accuracy_from_confusion(matrix)
+    if not adjusted:
+        return score
+    n_classes = _present_classes(np.asarray(matrix, dtype=np.float64)).shape[0]
+    if n_classes == 1:
+        return 1.0
+    chance = 1.0 / n_classes
+    return float((score - chance) / (1.0 - chance))
 
 
 @validate_params()
-def cohen_kappa_score(y_true, y_pred, *, labels=None, sample_weight=None, weighting="uniform"):
+def cohen_kappa_score(y_true, y_pred, *, labels=None, weights=None, sample_weight=None,
+                      replace_undefined_by=np.nan, weighting="uniform"):
     """Cohen's kappa of predictions, as Gosgens et al. (2021) define it.
 
     Builds the confusion matrix and calls :func:`cohen_kappa_from_confusion`. It equals
-    :func:`sklearn.metrics.cohen_kappa_score` (unweighted) except when both labelings put
-    every element in the same class: perfect agreement, 1 here, NaN there.
+    :func:`sklearn.metrics.cohen_kappa_score` except when both labelings put every element
+    in the same class: perfect agreement, 1 here (the paper's resolution), where
+    scikit-learn returns ``replace_undefined_by`` (NaN by default).
+
+    A drop-in replacement of scikit-learn's: its parameters (``labels``, ``weights``,
+    ``sample_weight``, ``replace_undefined_by``) come first, with the same meaning and
+    default; this library's follow. The two targets are named ``y_true, y_pred`` (scikit-learn
+    names them ``y1, y2``): pass them by position.
 
     Parameters
     ----------
-    y_true, y_pred, labels, sample_weight, weighting
-        As in :func:`balanced_accuracy_score`.
+{targets}
+    labels : array-like, default=None
+        Classes to keep, in this order (the order ``weights`` reads), as in
+        :func:`transport_confusion_matrix`.
+    weights : {{None, "linear", "quadratic"}}, default=None
+        Weighted kappa, as scikit-learn's: the disagreement between the classes at
+        positions ``i`` and ``j`` of ``labels`` (sorted classes by default) weighs
+        ``|i - j|`` ("linear") or ``(i - j)**2`` ("quadratic"); None: every disagreement
+        weighs 1. Only for 1-D labels (2-D targets add an unordered "none" class).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    replace_undefined_by : np.nan or float in [-1, 1], default=np.nan
+        The value where kappa is undefined: no instance is counted (``labels`` that no
+        prediction has, weights all zero), with an ``UndefinedMetricWarning``, as
+        scikit-learn does. Where both labelings put everything in the same class the
+        paper's resolution holds (1, perfect agreement).
+    weighting : {{"uniform", "true", "pred"}} or callable, default="uniform"
+        Instance weights of the transport confusion matrix of 2-D targets (no effect on
+        1-D labels).
 
     Returns
     -------
@@ -305,25 +355,65 @@ def cohen_kappa_score(y_true, y_pred, *, labels=None, sample_weight=None, weight
     >>> from sklearn_confusion_ext import cohen_kappa_score
     >>> round(cohen_kappa_score([0, 0, 1, 1, 2], [0, 1, 1, 1, 2]), 4)
     0.6875
+    >>> round(cohen_kappa_score([0, 0, 1, 1, 2], [0, 1, 1, 1, 2], weights="quadratic"), 4)
+    0.8
     >>> cohen_kappa_score([1, 1, 1], [1, 1, 1])
     1.0
     """
-    confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
-    return cohen_kappa_from_confusion(confusion.selected())
+    confusion = transport_confusion(y_true, y_pred, labels=labels, weighting=weighting,
+                                    sample_weight=sample_weight, empty="null_class")
+    matrix = np.asarray(confusion.selected(), dtype=np.float64)
+    if weights is not None and confusion.has_none:
+        raise ValueError(
+            f"weights={weights!r} weighs a disagreement by the distance between the positions "
+            "of two classes in labels; 2-D targets add a 'none' class that has no position "
+            "among them. Use weights with 1-D class labels, or weights=None.")
+    if not matrix.sum() > 0:
+        warn(
+            "No instance of y_true and y_pred is counted (labels, sample_weight): "
+            "cohen_kappa_score is undefined and set to replace_undefined_by="
+            f"{replace_undefined_by!r}.", UndefinedMetricWarning)
+        return float(replace_undefined_by)
+    if weights is None:
+        return cohen_kappa_from_confusion(matrix)
+    return _weighted_kappa(matrix, weights)
+
+
+def _weighted_kappa(matrix, weights):
+    """Cohen's weighted kappa ``1 - sum w c / sum w e`` (``e`` the chance matrix of the
+    marginals), the singularity resolved as the unweighted one's: the chance disagreement
+    vanishes only when both labelings put everything in the same class (1)."""
+    matrix = _check_matrix(matrix)
+    n_classes = matrix.shape[0]
+    positions = np.arange(n_classes, dtype=np.float64)
+    distance = np.abs(positions[:, None] - positions[None, :])
+    weight = distance if weights == "linear" else distance ** 2
+    expected = np.outer(matrix.sum(axis=1), matrix.sum(axis=0)) / matrix.sum()
+    chance = float((weight * expected).sum())
+    if chance <= 0:
+        return 1.0
+    if any(_constant_labelings(_present_classes(matrix))):
+        return 0.0
+    return _bounded(1.0 - float((weight * matrix).sum()) / chance)
 
 
 @validate_params()
-def matthews_corrcoef(y_true, y_pred, *, labels=None, sample_weight=None, weighting="uniform"):
+def matthews_corrcoef(y_true, y_pred, *, sample_weight=None, labels=None, weighting="uniform"):
     """Multiclass Matthews correlation CC of predictions, as Gosgens et al. (2021) define it.
 
     Builds the confusion matrix and calls :func:`matthews_corrcoef_from_confusion`. It equals
     :func:`sklearn.metrics.matthews_corrcoef` except when both labelings put every element in
     one class each: 1 (same class) or -1 (different classes) here, 0 there.
 
+    A drop-in replacement of scikit-learn's: its parameter ``sample_weight`` comes first,
+    this library's follow.
+
     Parameters
     ----------
-    y_true, y_pred, labels, sample_weight, weighting
-        As in :func:`balanced_accuracy_score`.
+{targets}
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+{own}
 
     Returns
     -------
@@ -339,6 +429,13 @@ def matthews_corrcoef(y_true, y_pred, *, labels=None, sample_weight=None, weight
     """
     confusion = _confusion(y_true, y_pred, labels, sample_weight, weighting)
     return matthews_corrcoef_from_confusion(confusion.selected())
+
+
+balanced_accuracy_score.__doc__ = balanced_accuracy_score.__doc__.format(
+    targets=_TARGETS_DOC, own=_OWN_DOC)
+cohen_kappa_score.__doc__ = cohen_kappa_score.__doc__.format(targets=_TARGETS_DOC)
+matthews_corrcoef.__doc__ = matthews_corrcoef.__doc__.format(
+    targets=_TARGETS_DOC, own=_OWN_DOC)
 
 
 @validate_params()

@@ -666,8 +666,10 @@ PARAMETERS = {
     "normalize_confusion_matrix": {"matrix": [ARRAY],
                                    "normalize": [Options("true", "pred", "all")]},
     "project_prevalence": {"p": [ARRAY], "classes": [ARRAY]},
-    "balanced_accuracy_score": MEASURE_SCORE,
-    "cohen_kappa_score": MEASURE_SCORE,
+    # Drop-in replacements of scikit-learn's functions: its parameters, then this library's.
+    "balanced_accuracy_score": {**MEASURE_SCORE, "adjusted": [BOOLEAN]},
+    "cohen_kappa_score": {**MEASURE_SCORE, "weights": [None, Options("linear", "quadratic")],
+                          "replace_undefined_by": [NaN(), Interval(Real, -1, 1)]},
     "matthews_corrcoef": MEASURE_SCORE,
     "audit_measure": {"measure": [CALLABLE], "n_classes": [Interval(Integral, 2, None)],
                       "max_n": [Interval(Integral, 2, None)], "n_trials": [NON_NEGATIVE_INT],
