@@ -262,6 +262,7 @@ def test_compare_cv_scores_errors(keywords, match):
     ({"scoring": "tcm_f1"}, "one value per class"),
     ({"groups": [0, 1]}, "groups has 2 entries"),
     ({"rope": 0.1}, "region of practical equivalence"),
+    ({"groups": np.r_[np.zeros(100), np.arange(1, 51)], "n_splits": 5}, "different shares"),
 ])
 def test_compare_cv_errors_before_any_fit(keywords, match):
     class Refuses(GaussianNB):

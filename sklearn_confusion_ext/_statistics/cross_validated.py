@@ -304,8 +304,10 @@ def _check_sizes(n_train, n_test, n_folds, test):
         raise ValueError(
             f"The folds test on different shares of the data ({share.min():.3g} to "
             f"{share.max():.3g} of each fold's instances): test={test!r} assumes one ratio "
-            "of test to training sizes. Use folds of (nearly) equal sizes, or pass n_train "
-            "and n_test as single numbers to accept their ratio as an approximation.")
+            "of test to training sizes. Use folds of (nearly) equal sizes (with groups=: "
+            "fewer folds, or groups of more even sizes), or, with per-fold scores, pass "
+            "n_train and n_test as single numbers to accept their ratio as an "
+            "approximation.")
     return sizes
 
 
@@ -737,6 +739,9 @@ default="corrected_ttest"
     if groups is not None and len(groups) != n:
         raise ValueError(f"groups has {len(groups)} entries for {n} instances of y.")
     splits = _splits(y, groups, n_splits, n_repeats, random_state)
+    n_train = [len(train) for train, _ in splits]
+    n_test = [len(test_fold) for _, test_fold in splits]
+    _check_sizes(n_train, n_test, len(splits), test)  # before any fit
     scores = []
     for name, estimator in (("estimator_a", estimator_a), ("estimator_b", estimator_b)):
         folds = cross_validate(estimator, X, y, scoring={"score": scorer}, cv=splits,
@@ -748,7 +753,5 @@ default="corrected_ttest"
                              "cannot be compared; use a score defined on every fold (set "
                              "zero_division, or use larger folds).")
         scores.append(folds)
-    n_train = [len(train) for train, _ in splits]
-    n_test = [len(test_fold) for _, test_fold in splits]
     return _compare(scores[0], scores[1], test, n_train, n_test, rope, alternative, score,
                     _model_names(names, estimator_a, estimator_b))
