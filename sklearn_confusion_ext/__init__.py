@@ -17,6 +17,7 @@ from ._classic_measures import (
     matthews_corrcoef,
     matthews_corrcoef_from_confusion,
 )
+from ._confused_pairs import ConfusedPairsResult, most_confused_pairs
 from ._core.accumulator import ConfusionAccumulator
 from ._core.config import config_context, get_config, set_config
 from ._inconsistency import (
@@ -123,6 +124,7 @@ __all__ = [
     "CrossValidatedTestResult",
     "ConfidenceIntervalResult",
     "ClassDistributionDisplay",
+    "ConfusedPairsResult",
     "ConfusionAccumulator",
     "ConfusionPosterior",
     "DiscriminatingTripletsResult",
@@ -161,6 +163,7 @@ __all__ = [
     "discordance_ratio",
     "discriminating_triplets",
     "f1_ranking_disorder",
+    "most_confused_pairs",
     "generalized_means_from_confusion",
     "generalized_means_score",
     "get_config",

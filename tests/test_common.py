@@ -393,6 +393,12 @@ REGISTRY = {
     "prevalence_ranking_breaks": Entry(targets=("matrix",), target_params=("confusion_matrix",),
                                        minimal=lambda: {"confusion_matrix": IBD,
                                                         "row_order": [2, 0, 1]}),
+    "most_confused_pairs": Entry(targets=("matrix",), target_params=("confusion",),
+                                 returns="result", minimal=lambda: {"confusion": IBD}),
+    "ConfusedPairsResult": Entry(returns="result", minimal=lambda: {
+        "true": np.array(["a"]), "predicted": np.array(["b"]), "count": np.array([2.0]),
+        "fraction_of_true": np.array([0.5]), "fraction_of_predicted": np.array([1.0]),
+        "normalize": None, "n_confused": 1, "total_confused": 2.0}),
     # Scorers
     "get_scorer": scorer_factory(lambda: {"scoring": "tcm_f1_macro"}),
     "get_scorer_names": Entry(minimal=dict),

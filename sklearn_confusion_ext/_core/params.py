@@ -765,12 +765,13 @@ PARAMETERS = {
         **{name: [Interval(Real, None, None), NaN(), ARRAY]
            for name in ("estimate", "low", "high", "standard_error")},
         "distribution": [None, ARRAY], "method": [str],
-        "confidence_level": [PROBABILITY_LEVEL]},
+        "confidence_level": [PROBABILITY_LEVEL], "score": [None, str],
+        "class_names": [None, ARRAY]},
     "ComparisonResult": {
         **{name: [Interval(Real, None, None), NaN()]
            for name in ("difference", "low", "high")},
         "pvalue": PVALUE, "method": [str], "confidence_level": [PROBABILITY_LEVEL],
-        "alternative": [str], "distribution": [None, ARRAY]},
+        "alternative": [str], "distribution": [None, ARRAY], "score": [None, str]},
     # Quantification (Sebastiani 2020)
     **{name: QUANTIFICATION_ERROR for name in (
         "absolute_error", "normalized_absolute_error", "relative_absolute_error",
@@ -796,6 +797,13 @@ PARAMETERS = {
     "prevalence_ranking": {"y_test": [ARRAY], "y_train": [None, ARRAY],
                            "labels": [None, ARRAY]},
     "f1_ranking_disorder": {"matrix_a": [ARRAY], "matrix_b": [ARRAY]},
+    "most_confused_pairs": {"confusion": [ARRAY], "display_labels": [None, ARRAY],
+                            "top": [None, POSITIVE_INT], "normalize": NORMALIZE},
+    "ConfusedPairsResult": {
+        **{name: [ARRAY] for name in ("true", "predicted", "count", "fraction_of_true",
+                                      "fraction_of_predicted")},
+        "normalize": NORMALIZE, "n_confused": [NON_NEGATIVE_INT],
+        "total_confused": [Interval(Real, 0, None)]},
     "prevalence_ranking_breaks": {"confusion_matrix": [ARRAY], "row_order": [None, ARRAY],
                                   "column_order": [None, ARRAY]},
     # Scorers

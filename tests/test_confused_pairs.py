@@ -1,0 +1,78 @@
+"""The most-confused class pairs: a ranked table of the off-diagonal cells."""
+
+import numpy as np
+import pytest
+from sklearn.metrics import confusion_matrix
+
+import sklearn_confusion_ext as sce
+
+
+def _brute_force(matrix, top, normalize):
+    """Every off-diagonal nonzero cell, sorted by its key, ties in row-major order."""
+    matrix = np.asarray(matrix, dtype=float)
+    cells = [(i, j) for i in range(len(matrix)) for j in range(len(matrix))
+             if i != j and matrix[i, j] > 0]
+
+    def key(cell):
+        i, j = cell
+        value = {"true": matrix[i, j] / matrix[i].sum(),
+                 "pred": matrix[i, j] / matrix[:, j].sum()}.get(normalize, matrix[i, j])
+        return -value
+
+    return sorted(cells, key=key)[:top]
+
+
+@pytest.mark.parametrize("normalize", [None, "true", "pred", "all"])
+def test_ranking_equals_a_brute_force_ranking(normalize):
+    rng = np.random.default_rng(1)
+    for n_classes in (2, 3, 7, 40):
+        matrix = rng.integers(0, 5, (n_classes, n_classes)) * (rng.random((n_classes,) * 2) < .5)
+        matrix[0, 0] += 1
+        names = [f"class {k}" for k in range(n_classes)]
+        for top in (1, 5, None):
+            result = sce.most_confused_pairs(matrix, display_labels=names, top=top,
+                                             normalize=normalize)
+            expected = _brute_force(matrix, top, normalize)
+            assert [(p.true, p.predicted) for p in result] == [
+                (names[i], names[j]) for i, j in expected]
+            for pair, (i, j) in zip(result, expected):
+                assert pair.count == matrix[i, j]
+                assert pair.fraction_of_true == pytest.approx(matrix[i, j] / matrix[i].sum())
+                assert pair.fraction_of_predicted == pytest.approx(
+                    matrix[i, j] / matrix[:, j].sum())
+            off_diagonal = matrix * (1 - np.eye(n_classes))
+            assert result.n_confused == np.count_nonzero(off_diagonal)
+            assert result.total_confused == off_diagonal.sum()
+
+
+def test_labels_and_frame():
+    y_true = ["cat", "cat", "cat", "dog", "dog", "fox", "fox", "fox"]
+    y_pred = ["cat", "dog", "dog", "dog", "cat", "fox", "fox", "dog"]
+    labels = ["cat", "dog", "fox"]
+    result = sce.most_confused_pairs(confusion_matrix(y_true, y_pred, labels=labels),
+                                     display_labels=labels)
+    assert len(result) == 3 and result[0].true == "cat" and result[0].predicted == "dog"
+    assert "cat" in repr(result) and "<table>" in result._repr_html_()
+    pandas = pytest.importorskip("pandas")
+    frame = result.to_frame()
+    assert isinstance(frame, pandas.DataFrame)
+    assert list(frame["true"]) == ["cat", "dog", "fox"]
+    assert list(frame["count"]) == [2.0, 1.0, 1.0]
+
+
+def test_a_perfect_matrix_has_no_pair_and_wrong_input_is_refused():
+    assert len(sce.most_confused_pairs(np.diag([3, 4]))) == 0
+    with pytest.raises(ValueError, match="display_labels has 2 names for 3 classes"):
+        sce.most_confused_pairs(np.ones((3, 3)), display_labels=["a", "b"])
+    with pytest.raises(ValueError, match="top"):
+        sce.most_confused_pairs(np.ones((3, 3)), top=0)
+
+
+def test_transport_matrix_of_soft_labels():
+    """Any matrix of the library: the transport-based one of soft labels, "none" included."""
+    y_true = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0]])
+    y_pred = np.array([[0.2, 0.8, 0], [0, 1, 0], [0.5, 0, 0.5], [1, 0, 0]])
+    matrix = sce.transport_confusion_matrix(y_true, y_pred)
+    result = sce.most_confused_pairs(matrix, display_labels=[0, 1, 2, "none"], top=2)
+    assert [(p.true, p.predicted) for p in result] == [(0, 1), (2, 0)]
+    assert [p.count for p in result] == pytest.approx([0.8, 0.5])
