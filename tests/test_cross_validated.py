@@ -375,6 +375,22 @@ def test_scoring_names_scorers_and_metrics_agree():
                                                                  "DecisionTreeClassifier")
 
 
+def test_probabilities_are_scored_by_probability_scorers():
+    X, y = load_iris(return_X_y=True)
+    keywords = dict(n_splits=5, n_repeats=2, random_state=0)
+    a, b = GaussianNB(), LogisticRegression(max_iter=500)
+    log_loss = sce.compare_cv(a, b, X, y, scoring="neg_log_loss", **keywords)
+    assert (log_loss.scores_a < 0).all() and log_loss.score == "neg_log_loss"
+    soft = sce.make_transport_scorer("f1", response_method="predict_proba")
+    result = sce.compare_cv(a, b, X, y, scoring=soft, **keywords)
+    hard = sce.compare_cv(a, b, X, y, scoring="tcm_f1_macro", **keywords)
+    # The transport F1 of the probabilities, not of the labels
+    assert ((result.scores_a > 0.8) & (result.scores_a < 1)).all()
+    assert not np.isin(result.scores_a, hard.scores_a).any()
+    assert result.score.startswith("make_transport_scorer('f1', average='macro', "
+                                   "response_method='predict_proba'")
+
+
 def test_cross_validate_results_are_read_with_their_folds():
     X, y = load_breast_cancer(return_X_y=True)
     cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0)

@@ -550,7 +550,8 @@ def _score_label(scoring):
         return "score"
     if isinstance(scoring, str):
         return scoring
-    return getattr(scoring, "__name__", None) or type(scoring).__name__
+    # A function by its name; a scorer object by its repr (make_scorer(accuracy_score, ...))
+    return getattr(scoring, "__name__", None) or quoted(scoring, limit=120)
 
 
 def _names(names, default):
