@@ -25,9 +25,9 @@ from .._core.config import config_context
 from .._core.params import PARAMETERS, options_of
 from .demo import demo_sections
 from .files import InputError, load_targets
-from .html import html_page
+from .html import NO_FIGURES, html_page
 from .report import build_report, figures, has_matplotlib, save_plots
-from .text import MIN_WIDTH, format_report, terminal_width
+from .text import MIN_WIDTH, confused_pairs, format_report, terminal_width
 
 _READING = """\
 Reading text files (the options apply to both files):
@@ -104,8 +104,8 @@ def main(argv=None):
                 if args.plots is None:
                     args.plots = args.output
             sections = [Section(name, heading, introduction,
-                                build_report(*targets, confidence=args.confidence,
-                                             seed=args.seed), targets)
+                                _with_pairs(build_report(*targets, confidence=args.confidence,
+                                                         seed=args.seed), args), targets)
                         for name, heading, introduction, targets in demo_sections()]
             title, labels = "sklearn-confusion-ext demo", None
             saved = _write_files(sections, args, title, labels)
@@ -117,8 +117,9 @@ def main(argv=None):
             if labels is None:
                 labels = _columns_named_by_header(y_true, y_pred, pred_columns)
             with config_context(max_matrix_mib=args.max_matrix_mib):
-                report = build_report(y_true, y_pred, kind=args.kind, labels=labels,
-                                      confidence=args.confidence, seed=args.seed)
+                report = _with_pairs(build_report(
+                    y_true, y_pred, kind=args.kind, labels=labels, confidence=args.confidence,
+                    seed=args.seed), args)
                 sections = [Section("", "", "", report, (y_true, y_pred))]
                 title = f"sklearn-confusion-ext report: {args.pred} against {args.true}"
                 saved = _write_files(sections, args, title, labels)
@@ -147,6 +148,14 @@ def main(argv=None):
     for path in saved:
         print(f"Saved: {path}")
     return 0
+
+
+def _with_pairs(report, args):
+    """The report with its most-confused pairs (``--most-confused``), where there are any."""
+    pairs = confused_pairs(report, args.most_confused)
+    if pairs is not None:
+        report["most_confused_pairs"] = pairs
+    return report
 
 
 def _printable(text):
@@ -184,6 +193,10 @@ def _output_options(parser):
                         help="add a bootstrap percentile interval at this level (e.g. 0.95; "
                              "999 resamples) to every precision, recall and F1 of the "
                              "classification reports")
+    parser.add_argument("--most-confused", type=_declared("most_confused", int), metavar="N",
+                        help="list the N most-confused class pairs (largest off-diagonal "
+                             "cells) after the matrix; 0: none (default: 10 beyond 10 "
+                             "classes, where the matrix is hard to read)")
     parser.add_argument("--seed", type=_declared("seed", int), metavar="N",
                         help="seed of the resampling of --confidence (default: a fresh one "
                              "on every run)")
@@ -207,11 +220,14 @@ def _write_files(sections, args, title, labels):
             saved += save_plots(*section.targets, Path(args.plots) / section.name,
                                 labels=labels)
     if args.html:
+        drawn = has_matplotlib()
+        if not drawn:
+            print(f"warning: {NO_FIGURES}", file=sys.stderr)
         page = html_page(title, [
             (section.heading, section.introduction, section.report,
              [(caption, figure) for _, caption, figure
-              in figures(*section.targets, labels=labels)] if has_matplotlib() else [])
-            for section in sections])
+              in figures(*section.targets, labels=labels)] if drawn else [])
+            for section in sections], note=None if drawn else NO_FIGURES)
         Path(args.html).write_text(page, encoding="utf-8")
         saved.append(Path(args.html))
     return saved

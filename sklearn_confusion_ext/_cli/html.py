@@ -9,6 +9,8 @@ from .text import (
     HOMOGENEITY,
     POSTHOC,
     QUANTIFICATION,
+    confused_rows,
+    confused_title,
     interval_note,
     matrix_cells,
     matrix_names,
@@ -150,6 +152,12 @@ def _section(report, figures):
     for weighting, matrix in report["transport_confusion_matrix"].items():
         out.append(_matrix(matrix, classes, f"weighting={weighting!r}; rows: true classes, "
                                             "columns: predicted classes"))
+    if report.get("most_confused_pairs"):
+        pairs = report["most_confused_pairs"]
+        columns, rows = confused_rows(pairs)
+        out += ["<h3>Most-confused class pairs</h3>",
+                f'<p class="note">{escape(confused_title(pairs))}</p>',
+                _table(columns, rows, corner="true \u2192 predicted")]
     out += ["<h3>Per-class scores (transport confusion matrix)</h3>",
             _scores(report["transport_classification_report"], report)]
     if "mlcm" in report:
@@ -190,13 +198,21 @@ def _png(figure):
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def html_page(title, sections):
+NO_FIGURES = ("the HTML page has the tables only: its figures need matplotlib, which is not "
+              "installed (pip install matplotlib)")
+
+
+def html_page(title, sections, note=None):
     """The page: ``sections`` is a list of ``(heading, introduction, report, figures)``, with
-    ``figures`` a list of ``(caption, matplotlib figure)`` (empty without matplotlib)."""
+    ``figures`` a list of ``(caption, matplotlib figure)`` (empty without matplotlib);
+    ``note``: a sentence under the title (the figures missing)."""
     out = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>",
            f"<h1>{escape(title)}</h1>"]
+    if note:
+        out.append(f'<p class="note"><strong>Note:</strong> {escape(note[0].upper() + note[1:])}'
+                   ".</p>")
     for heading, introduction, report, figures in sections:
         out.append("<section>")
         if heading:

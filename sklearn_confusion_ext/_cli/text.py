@@ -243,6 +243,47 @@ def posterior_rows(posterior, classes):
         for k, name in enumerate(classes)]
 
 
+# More classes than this and the matrix is read through its most-confused pairs: the report
+# lists them by default (--most-confused N asks for them at any size; 0 leaves them out).
+READABLE_CLASSES = 10
+DEFAULT_PAIRS = 10
+
+
+def confused_pairs(report, top):
+    """The ``top`` most-confused pairs of the report's transport confusion matrix (uniform
+    weighting; the classic matrix on labels) as JSON-ready rows; ``top`` None: the
+    default, :data:`DEFAULT_PAIRS` beyond :data:`READABLE_CLASSES` classes, else none."""
+    from .. import most_confused_pairs
+
+    matrix = report["transport_confusion_matrix"]["uniform"]
+    if top is None:
+        top = DEFAULT_PAIRS if len(report["classes"]) > READABLE_CLASSES else 0
+    if top == 0:
+        return None
+    result = most_confused_pairs(matrix, top=top,
+                                 display_labels=matrix_names(report["classes"], len(matrix)))
+    return {"top": top, "n_confused": result.n_confused,
+            "total_confused": result.total_confused,
+            "pairs": [pair._asdict() for pair in result]}
+
+
+def confused_title(pairs):
+    """The title of the most-confused pairs' table."""
+    shown = len(pairs["pairs"])
+    return (f"Most-confused class pairs (transport confusion matrix): {shown} of "
+            f"{pairs['n_confused']} confused pairs, largest cells first; 'of true': the cell "
+            "over its true class, 'of pred': over its predicted class")
+
+
+def confused_rows(pairs):
+    """Columns and rows (``true -> predicted``) of the most-confused pairs."""
+    cells = format_counts([pair["count"] for pair in pairs["pairs"]])
+    return ["count", "of true", "of pred"], [
+        (f"{pair['true']} -> {pair['predicted']}",
+         [count, f"{pair['fraction_of_true']:.1%}", f"{pair['fraction_of_predicted']:.1%}"])
+        for pair, count in zip(pairs["pairs"], cells)]
+
+
 HOMOGENEITY = ("Marginal homogeneity tests (null hypothesis: the true and the predicted "
                "class frequencies are the same)")
 POSTHOC = ("One class versus all (exact McNemar tests, one-sided p-values with the "
@@ -264,6 +305,11 @@ def format_report(report, *, width):
         if "transport_weightings" in report:
             lines.append(prose(report["transport_weightings"]))
         lines += format_matrix(matrix, classes, width=width)
+    if report.get("most_confused_pairs"):
+        pairs = report["most_confused_pairs"]
+        columns, rows = confused_rows(pairs)
+        lines += ["", prose(confused_title(pairs) + ":")]
+        lines += format_table("true -> predicted", columns, rows, width=width)
     lines += ["", "Transport classification report:"]
     note = interval_note(report)
     if note:

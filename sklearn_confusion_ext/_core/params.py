@@ -589,6 +589,14 @@ CV_FROM_SCORES = {
     "n_train": [None, Interval(Real, 0, None, closed="neither"), ARRAY],
     "n_test": [None, Interval(Real, 0, None, closed="neither"), ARRAY],
     "rope": CV_TEST["rope"], "scoring": [None, str, CALLABLE], "names": CV_TEST["names"]}
+# The comparisons over several data sets (friedman_test, friedman_posthoc).
+ACROSS_DATASETS = {"scores": [ARRAY], "greater_is_better": [BOOLEAN], "names": [None, ARRAY]}
+POSTHOC_ACROSS_DATASETS = {
+    "method": [Options("nemenyi", "holm", "bonferroni-dunn")],
+    "control": [None, str, Interval(Integral, 0, None)], "alpha": [PROBABILITY_LEVEL]}
+CRITICAL_DIFFERENCE_PLOT = {"ax": [None, HasMethods("plot", "text",
+                                                    description="a matplotlib Axes")],
+                            "title": [None, str]}
 # The posterior of the difference draws on one Axes.
 POSTERIOR_PLOT = {"ax": [None, HasMethods("plot", "fill_between",
                                           description="a matplotlib Axes")],
@@ -761,6 +769,31 @@ PARAMETERS = {
         "rho": [Interval(Real, 0, 1, closed="neither")], "score": [str], "models": [tuple],
         "scores_a": [ARRAY], "scores_b": [ARRAY], "n_train": [None, ARRAY],
         "n_test": [None, ARRAY]},
+    # Comparisons of several models over several data sets (Demsar 2006; Benavoli et al. 2017)
+    "friedman_test": {**ACROSS_DATASETS, "tie_correction": [BOOLEAN]},
+    "friedman_posthoc": {**ACROSS_DATASETS, **POSTHOC_ACROSS_DATASETS},
+    "bayesian_signed_rank_test": {
+        "scores_a": [ARRAY], "scores_b": [ARRAY], "rope": [Interval(Real, 0, None)],
+        "prior_strength": [Interval(Real, 0, None, closed="neither")],
+        "n_samples": [Interval(Integral, 100, None)], "greater_is_better": [BOOLEAN],
+        "random_state": RANDOM_STATE, "names": [None, ARRAY]},
+    "FriedmanTestResult": {
+        "statistic": [Interval(Real, 0, None), Options(math.inf)], "pvalue": PVALUE,
+        "df": [tuple], "chi2_statistic": [Interval(Real, 0, None)], "chi2_pvalue": PVALUE,
+        "average_ranks": [ARRAY], "models": [tuple], "n_datasets": [Interval(Integral, 2, None)],
+        "tie_correction": [BOOLEAN], "datasets": [None, tuple]},
+    "FriedmanPosthocResult": {
+        "pvalue": [ARRAY], "statistic": [ARRAY], "significant": [ARRAY],
+        "average_ranks": [ARRAY], "critical_difference": [None, Interval(Real, 0, None)],
+        "standard_error": [Interval(Real, 0, None, closed="neither")],
+        "method": [Options("nemenyi", "holm", "bonferroni-dunn")],
+        "alpha": [PROBABILITY_LEVEL], "models": [tuple], "control": [None, str],
+        "n_datasets": [Interval(Integral, 2, None)]},
+    "BayesianSignedRankResult": {
+        **{name: [Interval(Real, 0, 1)] for name in ("p_a_better", "p_rope", "p_b_better")},
+        "rope": [Interval(Real, 0, None)], "samples": [ARRAY],
+        "prior_strength": [Interval(Real, 0, None, closed="neither")], "models": [tuple],
+        "n_datasets": [Interval(Integral, 2, None)]},
     "ConfidenceIntervalResult": {
         **{name: [Interval(Real, None, None), NaN(), ARRAY]
            for name in ("estimate", "low", "high", "standard_error")},
@@ -892,7 +925,7 @@ PARAMETERS = {
                "delimiter": [Options("auto", "comma", "tab", "semicolon", "whitespace",
                                      "none")],
                "max_matrix_mib": [POSITIVE_INT], "confidence": [PROBABILITY_LEVEL],
-               "seed": [NON_NEGATIVE_INT]},
+               "seed": [NON_NEGATIVE_INT], "most_confused": [NON_NEGATIVE_INT]},
 }
 
 
