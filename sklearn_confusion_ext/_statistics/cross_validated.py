@@ -551,7 +551,8 @@ def _score_label(scoring):
     if isinstance(scoring, str):
         return scoring
     # A function by its name; a scorer object by its repr (make_scorer(accuracy_score, ...))
-    return getattr(scoring, "__name__", None) or quoted(scoring, limit=120)
+    name = getattr(scoring, "__name__", None) or repr(scoring)
+    return name if len(name) <= 200 else name[:197] + "..."
 
 
 def _names(names, default):
