@@ -19,6 +19,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from ._core.params import validate_params
+from ._statistics.results import _Bare, _Table, _Tabulated
 
 PROPERTIES = (
     "maximal_agreement",
@@ -46,7 +47,7 @@ _MAX_LABELINGS = 512
 _PROGRESS_EVERY = 20_000
 
 
-class AuditResult(Mapping):
+class AuditResult(_Tabulated, Mapping):
     """Which properties a measure satisfies, with a counterexample for each failure.
 
     Returned by :func:`audit_measure`: a read-only mapping from property name to bool.
@@ -89,13 +90,15 @@ class AuditResult(Mapping):
     def __len__(self):
         return len(self._satisfied)
 
-    def __repr__(self):
-        width = max(len(name) for name in self._satisfied)
-        lines = [f"{name:<{width}}  {'yes' if value else 'no'}"
-                 for name, value in self._satisfied.items()]
-        if self.baseline_order is not None:
-            lines.append(f"{'baseline_order':<{width}}  {self.baseline_order}")
-        return "AuditResult(\n  " + "\n  ".join(lines) + "\n)"
+    def _summary(self):
+        held = sum(map(bool, self._satisfied.values()))
+        return [("satisfied", _Bare(f"{held} of {len(self._satisfied)} properties")),
+                ("baseline_order", self.baseline_order)]
+
+    def _table(self):
+        return _Table("property", list(self._satisfied), {
+            "satisfied": [bool(value) for value in self._satisfied.values()],
+            "counterexample": [name in self.counterexamples for name in self._satisfied]})
 
 
 @validate_params()

@@ -31,7 +31,7 @@ from ._measures import (
     generalized_means_from_confusion,
     symmetric_balanced_accuracy_from_confusion,
 )
-from ._statistics.results import _result, _UnpacksLikeScipy
+from ._statistics.results import _result, _Tabulated, _UnpacksLikeScipy
 
 # --- The measures of Section 5 ----------------------------------------------------------------
 
@@ -71,17 +71,8 @@ _MULTICLASS = ("Acc", "BA", "F1", "J", "kappa", "CE", "GM1", "CC", "SBA")
 # --- Results ---------------------------------------------------------------------------------
 
 
-def _table(names, cells):
-    width = max(len(name) for name in names)
-    columns = [max(width, max(len(cell) for cell in column)) for column in zip(*cells)]
-    header = " " * width + "".join(f"  {name:>{w}}" for name, w in zip(names, columns))
-    rows = [f"{name:<{width}}" + "".join(f"  {cell:>{w}}" for cell, w in zip(row, columns))
-            for name, row in zip(names, cells)]
-    return "\n".join([header, *rows])
-
-
 @_result(eq=False)
-class InconsistencyResult(_UnpacksLikeScipy):
+class InconsistencyResult(_UnpacksLikeScipy, _Tabulated):
     """Result of :func:`measure_inconsistency`.
 
     Unpacks like scipy's results: ``inconsistency, measure_names = result``.
@@ -128,16 +119,13 @@ class InconsistencyResult(_UnpacksLikeScipy):
 
     _unpacked = ("inconsistency", "measure_names")
 
-    def __repr__(self):
-        cells = [[f"{100 * value:.1f}" if i != j else "" for j, value in enumerate(row)]
-                 for i, row in enumerate(self.inconsistency)]
-        kind = "strict inconsistency" if self.strict else "inconsistency"
-        return (f"InconsistencyResult({kind} in % of {self.n_pairs} pairs of predictions)\n"
-                + _table(self.measure_names, cells))
+    _summary_fields = ("n_pairs", "strict")
+    _table_index, _table_index_name, _table_matrix = "measure_names", "measure", "inconsistency"
+    _table_percent = True  # as the paper's tables
 
 
 @_result(eq=False)
-class DiscriminatingTripletsResult(_UnpacksLikeScipy):
+class DiscriminatingTripletsResult(_UnpacksLikeScipy, _Tabulated):
     """Result of :func:`discriminating_triplets`: Table 8 of Gosgens et al. (2021).
 
     Unpacks like scipy's results: ``triplets, triplet_index = result``.
@@ -172,12 +160,8 @@ class DiscriminatingTripletsResult(_UnpacksLikeScipy):
 
     _unpacked = ("triplets", "triplet_index")
 
-    def __repr__(self):
-        cells = [["" if k < 0 else str(k + 1) for k in row] for row in self.triplet_index]
-        lines = [f"Triplet {k + 1}: A={_bits(a)} B1={_bits(b1)} B2={_bits(b2)}"
-                 for k, (a, b1, b2) in enumerate(self.triplets)]
-        return ("DiscriminatingTripletsResult(\n" + "\n".join(lines) + "\n"
-                + _table(self.measure_names, cells) + "\n)")
+    _summary_fields = ("triplets",)
+    _table_index, _table_index_name, _table_matrix = "measure_names", "measure", "triplet_index"
 
 
 def _bits(labeling):
@@ -251,24 +235,16 @@ def measure_inconsistency(y_true, y_preds, *, measures=None, groups=None, strict
     >>> result.n_pairs
     3
     >>> result  # doctest: +NORMALIZE_WHITESPACE
-    InconsistencyResult(inconsistency in % of 3 pairs of predictions)
-             Acc     BA     F1  kappa     CE    GM1     CC    SBA
-    Acc            66.7   66.7   33.3   66.7   33.3   33.3   33.3
-    BA      66.7          33.3   33.3  100.0   66.7   66.7   66.7
-    F1      66.7   33.3          33.3  100.0   66.7   66.7   66.7
-    kappa   33.3   33.3   33.3          66.7   33.3   33.3   33.3
-    CE      66.7  100.0  100.0   66.7          33.3   33.3   33.3
-    GM1     33.3   66.7   66.7   33.3   33.3           0.0    0.0
-    CC      33.3   66.7   66.7   33.3   33.3    0.0           0.0
-    SBA     33.3   66.7   66.7   33.3   33.3    0.0    0.0
-
-    Any measures, scikit-learn's for instance (negate a loss):
-
-    >>> from sklearn.metrics import accuracy_score, balanced_accuracy_score
-    >>> measures = {"accuracy": accuracy_score, "balanced": balanced_accuracy_score}
-    >>> inconsistency, names = measure_inconsistency(y_true, y_preds, measures=measures)
-    >>> float(inconsistency[0, 1])
-    0.6666666666666666
+    InconsistencyResult(n_pairs=3, strict=False)
+    measure (%)   Acc     BA     F1  kappa     CE    GM1     CC    SBA
+    Acc           0.0   66.7   66.7   33.3   66.7   33.3   33.3   33.3
+    BA           66.7    0.0   33.3   33.3  100.0   66.7   66.7   66.7
+    F1           66.7   33.3    0.0   33.3  100.0   66.7   66.7   66.7
+    kappa        33.3   33.3   33.3    0.0   66.7   33.3   33.3   33.3
+    CE           66.7  100.0  100.0   66.7    0.0   33.3   33.3   33.3
+    GM1          33.3   66.7   66.7   33.3   33.3    0.0    0.0    0.0
+    CC           33.3   66.7   66.7   33.3   33.3    0.0    0.0    0.0
+    SBA          33.3   66.7   66.7   33.3   33.3    0.0    0.0    0.0
     """
     names, scores = _scores(y_true, y_preds, measures, groups)
     return _compared(names, scores, strict, tolerance)

@@ -139,7 +139,7 @@ def test_statement_6_orders_of_the_correlation_distances():
     n = a0 + a1
     slope = 1 / np.sqrt(a0 * a1 * b0 * b1 / n ** 4)
     assert -evidence["derivative"] == pytest.approx(-np.sqrt(2) / 4 * slope ** 2, rel=1e-4)
-    assert re.search(r"baseline_order +2\n", repr(orders["CD"]))
+    assert re.search(r"baseline_order=2\)\n", repr(orders["CD"]))
 
 
 def test_scale_invariance_is_checked():

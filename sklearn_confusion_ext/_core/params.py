@@ -554,6 +554,8 @@ DISPLAY_PLOT = {
     "colorbar": [BOOLEAN], "im_kw": [None, dict], "text_kw": [None, dict],
     # "auto": the matrix's name (with its weighting and normalization from from_*); None: none
     "title": [None, str],
+    # With normalize: each cell's count under its normalized value.
+    "include_counts": [BOOLEAN],
 }
 DISPLAY_BUILD = {
     "labels": [None, ARRAY], "sample_weight": [None, ARRAY], "normalize": NORMALIZE,
@@ -919,6 +921,12 @@ PARAMETERS = {
     "PosteriorDifferenceDisplay.from_scores": {**CV_FROM_SCORES, **POSTERIOR_PLOT},
     "PosteriorDifferenceDisplay.from_estimators": {**CV_FROM_ESTIMATORS, **POSTERIOR_PLOT},
     "PosteriorDifferenceDisplay.plot": POSTERIOR_PLOT,
+    "CriticalDifferenceDisplay": {"average_ranks": [ARRAY], "names": [None, ARRAY],
+                                  "critical_difference": [None, Interval(Real, 0, None)],
+                                  "groups": [None, ARRAY], "control": [None, str]},
+    "CriticalDifferenceDisplay.from_scores": {**ACROSS_DATASETS, **POSTHOC_ACROSS_DATASETS,
+                                              **CRITICAL_DIFFERENCE_PLOT},
+    "CriticalDifferenceDisplay.plot": CRITICAL_DIFFERENCE_PLOT,
     # Command line: the report command's options (argparse's choices come from here)
     "report": {"kind": [Options("auto", "single", "multilabel", "soft")],
                "format": [Options("text", "json")],

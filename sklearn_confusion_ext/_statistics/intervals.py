@@ -29,12 +29,12 @@ from .._scores import (
     confusion_for_labels,
 )
 from .._transport import CLASSIC
-from .results import _result
+from .results import _result, _Table, _Tabulated
 from .scoring import _check_weighted, _data, _quiet, _resolve_score, _scalar
 
 
 @_result(kw_only=True)
-class ConfidenceIntervalResult:
+class ConfidenceIntervalResult(_Tabulated):
     """A score, its confidence interval and the resampled values behind it.
 
     Parameters
@@ -52,6 +52,10 @@ class ConfidenceIntervalResult:
         How the interval was made.
     confidence_level : float
         Its nominal coverage.
+    score : str, default=None
+        The score's name (a scorer name, or a metric's ``__name__``).
+    class_names : list, default=None
+        The class of each value of a per-class score, where the data name them.
 
     Attributes
     ----------
@@ -59,6 +63,11 @@ class ConfidenceIntervalResult:
     distribution : ndarray or None
     method : str
     confidence_level : float
+    score : str or None
+    class_names : list or None
+
+    The repr names the score, the method and the level with rounded figures (never the
+    resampled values); :meth:`to_frame` gives one row per class (one row for one value).
 
     Examples
     --------
@@ -67,6 +76,9 @@ class ConfidenceIntervalResult:
     ...                                    score="tcm_accuracy", method="analytic")
     >>> round(result.estimate, 3), round(result.low, 3), round(result.high, 3)
     (0.833, 0.72, 0.907)
+    >>> result
+    ConfidenceIntervalResult(score='tcm_accuracy', estimate=0.8333, low=0.7197, high=0.9069, \
+confidence_level=0.95, method='analytic')
     """
 
     estimate: object
@@ -76,6 +88,30 @@ class ConfidenceIntervalResult:
     distribution: object
     method: str
     confidence_level: float
+    score: str = None
+    class_names: object = None
+
+    _shows_one_row = False
+
+    def _summary(self):
+        shown = [("score", self.score)]
+        if np.ndim(self.estimate) == 0:
+            shown += [(name, getattr(self, name)) for name in ("estimate", "low", "high")]
+        else:
+            shown.append(("n_values", np.size(self.estimate)))
+        shown += [("confidence_level", self.confidence_level), ("method", self.method)]
+        if self.distribution is not None:
+            shown.append(("n_resamples", len(self.distribution)))
+        return shown
+
+    def _table(self):
+        values = {name: np.atleast_1d(getattr(self, name))
+                  for name in ("estimate", "low", "high", "standard_error")}
+        single = np.ndim(self.estimate) == 0
+        index = [self.score] if single else self.class_names
+        if index is None:
+            index = range(len(values["estimate"]))
+        return _Table("score" if single else "class", index, values)
 
 
 
@@ -340,7 +376,8 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
         return ConfidenceIntervalResult(
             estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
             standard_error=_scalar(se), distribution=None, method=method,
-            confidence_level=confidence_level)
+            confidence_level=confidence_level, score=resolved.name,
+            class_names=_class_names(data, estimate))
     rng = np.random.default_rng(random_state)
     estimate = data.estimate()
     check_result_size("score_confidence_interval", (n_resamples, np.size(estimate)),
@@ -363,4 +400,19 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
     return ConfidenceIntervalResult(
         estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
         standard_error=_scalar(standard_error), distribution=distribution, method=method,
-        confidence_level=confidence_level)
+        confidence_level=confidence_level, score=resolved.name,
+        class_names=_class_names(data, estimate))
+
+
+def _class_names(data, estimate):
+    """The class of each value of a per-class score where the data's matrix (or the
+    score's ``labels=``) names them, else None."""
+    if np.ndim(estimate) != 1:
+        return None
+    names = data.score.labels
+    if names is None and data.confusion is not None:
+        confusion = data.confusion
+        names = [confusion.display_labels[i] for i in confusion.selection]
+    if names is None or len(names) != np.size(estimate):
+        return None
+    return [name.item() if isinstance(name, np.generic) else name for name in names]

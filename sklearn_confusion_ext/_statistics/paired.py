@@ -20,13 +20,13 @@ from .resampling import (
     instance_weights,
     swap_indicators,
 )
-from .results import _result
+from .results import _result, _Summarized
 from .scoring import _ACCURACIES, _check_weighted, _data, _quiet, _resolve_score
 from .table_tests import mcnemar_table, mcnemar_test
 
 
 @_result(kw_only=True)
-class ComparisonResult:
+class ComparisonResult(_Summarized):
     """The paired difference of a score between two classifiers on the same instances.
 
     Parameters
@@ -43,6 +43,8 @@ class ComparisonResult:
     alternative : str
     distribution : ndarray or None
         The resampled (bootstrap, Bayesian) or null (permutation) differences.
+    score : str, default=None
+        The score's name (a scorer name, or a metric's ``__name__``).
 
     Attributes
     ----------
@@ -50,6 +52,10 @@ class ComparisonResult:
     method, alternative : str
     confidence_level : float
     distribution : ndarray or None
+    score : str or None
+
+    The repr names the score, the method and the level with rounded figures, never the
+    resampled differences.
 
     Examples
     --------
@@ -58,6 +64,9 @@ class ComparisonResult:
     >>> result = compare_scores(y_true, y_true, [0, 1] * 25 + [1, 0] * 5, method="mcnemar")
     >>> round(result.difference, 3), round(result.pvalue, 4)
     (0.167, 0.002)
+    >>> result
+    ComparisonResult(score='accuracy', difference=0.1667, low=0.07237, high=0.261, \
+pvalue=0.001953, confidence_level=0.95, method='mcnemar', alternative='two-sided')
     """
 
     difference: float
@@ -68,6 +77,16 @@ class ComparisonResult:
     confidence_level: float
     alternative: str
     distribution: object
+    score: str = None
+
+    _summary_fields = ("score", "difference", "low", "high", "pvalue", "confidence_level",
+                       "method", "alternative")
+
+    def _summary(self):
+        shown = super()._summary()
+        if self.distribution is not None:
+            shown.append(("n_resamples", len(self.distribution)))
+        return shown
 
 
 
@@ -183,7 +202,7 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
     return ComparisonResult(difference=float(difference), low=float(low), high=float(high),
                             pvalue=float(pvalue), method=method,
                             confidence_level=confidence_level, alternative=alternative,
-                            distribution=distribution)
+                            distribution=distribution, score=resolved.name)
 
 
 def _target_kind(y):
@@ -222,7 +241,11 @@ def _paired_values(first, second, rng, n_resamples, bayesian):
     if first.cells is not None and second.cells is not None:
         return _paired_cell_values(first, second, rng, n_resamples, bayesian)
     entries = max(first.entries(), second.entries())
-    return np.concatenate([first.of_weights(weights) - second.of_weights(weights)
+    # exchangeable draws: in the order of the grouped products where both read one order
+    presorted = all(data.grouped is not None for data in (first, second)) and \
+        np.array_equal(first.grouped.order, second.grouped.order)
+    return np.concatenate([first.of_weights(weights, presorted)
+                           - second.of_weights(weights, presorted)
                            for weights in instance_weights(rng, first.n_samples, n_resamples,
                                                             bayesian, entries,
                                                             "compare_scores")])
@@ -440,4 +463,4 @@ def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confid
     return ComparisonResult(difference=float(difference), low=float(difference - z * se),
                             high=float(difference + z * se), pvalue=pvalue, method="mcnemar",
                             confidence_level=confidence_level, alternative=alternative,
-                            distribution=None)
+                            distribution=None, score="accuracy")

@@ -19,6 +19,7 @@ from .._core.validation import (
     check_confusion_matrix,
     check_display_labels,
 )
+from .results import _Bare, _Table, _Tabulated
 from .table_tests import check_fractional
 
 
@@ -71,7 +72,7 @@ default=1.0
                               display_labels=names)
 
 
-class ConfusionPosterior:
+class ConfusionPosterior(_Tabulated):
     """Independent Dirichlet distributions, one per actual class (row).
 
     Mirrors scipy's frozen distributions: ``mean``, ``var``, ``std``, ``mode``, ``rvs``.
@@ -119,9 +120,22 @@ class ConfusionPosterior:
 
     labels = RENAMED_LABELS_ATTRIBUTE
 
-    def __repr__(self):
-        return (f"ConfusionPosterior(n_classes={self.alpha.shape[0]}, "
-                f"display_labels={self.display_labels}, rows: Dirichlet(alpha[k]))")
+    def _summary(self):
+        return [("n_classes", self.alpha.shape[0]), ("rows", _Bare("Dirichlet(alpha[k])"))]
+
+    def _table(self):
+        """Per actual class: its parameters' total, the posterior mean and 95% equal-tailed
+        interval of its recall, and the class it is most often mistaken for."""
+        mean = self.mean()
+        lower, upper = self.credible_interval(0.95)
+        diagonal = np.arange(len(mean))
+        off = np.where(np.eye(len(mean), dtype=bool), -np.inf, mean)
+        confused = off.argmax(axis=1)
+        return _Table("actual", self.display_labels, {
+            "alpha_total": self._totals[:, 0], "recall_mean": mean[diagonal, diagonal],
+            "recall_low": lower[diagonal, diagonal], "recall_high": upper[diagonal, diagonal],
+            "most_confused_with": [self.display_labels[j] for j in confused],
+            "confused_mean": mean[diagonal, confused]})
 
     @property
     def _totals(self):

@@ -1,24 +1,282 @@
 """The statistical results' common form: frozen dataclasses whose fields are checked on
-construction, and which unpack like scipy.stats' results (``statistic, pvalue = result``).
+construction, which unpack like scipy.stats' results (``statistic, pvalue = result``), and
+which a person can read: a short repr naming what the result is with rounded figures, a
+small HTML table in Jupyter, and ``to_frame()`` where the result holds a table.
+
+One implementation serves every result: a class declares what its summary line shows
+(``_summary_fields``) and, where it holds a table, which attributes make it
+(``_table_index`` with ``_table_columns``, or a square ``_table_matrix``), or overrides
+:meth:`_Summarized._summary` / :meth:`_Summarized._table`.
 """
 
-from dataclasses import dataclass
+import html
+import math
+from dataclasses import dataclass, fields, is_dataclass
+from numbers import Integral, Real
+
+import numpy as np
 
 from .._core.params import validate_params
 
+# The most rows and columns a printed table shows (the first and last halves, as pandas).
+MAX_ROWS = 20
+MAX_COLUMNS = 10
+# The longest text of one cell or one name, cut in the middle with an ellipsis.
+MAX_CELL = 26
+# The most items of a sequence written out in the summary line.
+MAX_ITEMS = 6
+
 
 def _result(**options):
-    """A frozen dataclass whose constructor checks its fields against ``PARAMETERS``."""
+    """A frozen dataclass whose constructor checks its fields against ``PARAMETERS``;
+    a :class:`_Summarized` result keeps its repr (the dataclass's would print every array)."""
 
     def decorate(cls):
-        cls = dataclass(frozen=True, **options)(cls)
+        settings = ({"repr": False} if issubclass(cls, _Summarized) else {}) | options
+        cls = dataclass(frozen=True, **settings)(cls)
         cls.__init__ = validate_params(cls.__name__)(cls.__init__)
         return cls
 
     return decorate
 
 
-class _UnpacksLikeScipy:
+def _cut(text, limit=MAX_CELL):
+    """``text`` of at most ``limit`` characters, its start and end kept around an ellipsis."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    end = (limit - 1) // 2
+    return text[:limit - 1 - end] + "\u2026" + text[-end:]
+
+
+def _number(value):
+    """A number for reading: four significant digits, no exponent for ordinary values."""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (Integral, np.integer)):
+        return str(int(value))
+    value = float(value)
+    if math.isnan(value) or math.isinf(value):
+        return str(value)
+    if value == 0 or 1e-4 <= abs(value) < 1e6:
+        text = f"{value:.4g}" if abs(value) < 1e4 else f"{value:.0f}"
+        return text if "." in text else text + ".0"  # a float reads as one
+    return f"{value:.3g}"
+
+
+def _shown(value):
+    """The text of one value of a summary line or a table cell: never the whole of an
+    array or a long sequence, only its size."""
+    if value is None:
+        return "None"
+    if isinstance(value, _Bare):
+        return _cut(value, 80)
+    if isinstance(value, str):
+        return repr(_cut(value))
+    if isinstance(value, (Real, np.number, np.bool_)):
+        return _number(value)
+    if isinstance(value, (list, tuple, np.ndarray)):
+        array = np.asarray(value, dtype=object)
+        if array.ndim == 1 and array.size <= MAX_ITEMS:
+            items = ", ".join(_shown(item) if not isinstance(item, str) else repr(_cut(item))
+                              for item in array)
+            return f"[{items}]" if not isinstance(value, tuple) else f"({items})"
+        return f"<{len(value) if array.ndim == 0 else 'x'.join(map(str, array.shape))} values>"
+    if isinstance(value, dict):
+        return f"<{len(value)} entries>"
+    return _cut(repr(value))
+
+
+class _Bare(str):
+    """A summary value written without quotes ("5 of 9")."""
+
+
+def _cell(value):
+    """A table cell's text: strings bare, booleans as yes or no."""
+    if isinstance(value, (str, np.str_)):
+        return _cut(value)
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    return _shown(value)
+
+
+def _kept(n, limit):
+    """The positions shown of ``n`` rows (columns): all, or the first and last halves with
+    None marking the gap."""
+    if n <= limit:
+        return list(range(n))
+    half = limit // 2
+    return list(range(half)) + [None] + list(range(n - half, n))
+
+
+class _Table:
+    """A table of a result: ``index`` names the rows (``index_name`` their kind),
+    ``columns`` maps each column's name to its values, one per row."""
+
+    def __init__(self, index_name, index, columns, percent=False):
+        self.index_name, self.index = index_name, list(index)
+        self.columns = {name: list(values) for name, values in columns.items()}
+        self.percent = percent  # fractions written in percent, as papers print them
+
+    def frame(self):
+        pandas = _pandas()
+        frame = pandas.DataFrame(self.columns, index=pandas.Index(self.index,
+                                                                  name=self.index_name))
+        return frame
+
+    def cells(self):
+        """The header and the rows as text, cut to :data:`MAX_ROWS` rows and
+        :data:`MAX_COLUMNS` columns (an ellipsis where some are left out)."""
+        names = list(self.columns)
+        shown_columns = _kept(len(names), MAX_COLUMNS)
+        corner = (self.index_name or "") + (" (%)" if self.percent else "")
+        header = [_cut(corner)] + [
+            "\u2026" if j is None else _cut(names[j]) for j in shown_columns]
+        rows = []
+        for i in _kept(len(self.index), MAX_ROWS):
+            if i is None:
+                rows.append(["\u2026"] * len(header))
+                continue
+            rows.append([_cell(self.index[i])] + [
+                "\u2026" if j is None else self._cell(self.columns[names[j]][i])
+                for j in shown_columns])
+        return header, rows
+
+    def _cell(self, value):
+        if self.percent and isinstance(value, (Real, np.floating)):
+            return f"{100 * float(value):.1f}"
+        return _cell(value)
+
+    def text(self):
+        header, rows = self.cells()
+        widths = [max(len(line[k]) for line in [header, *rows]) for k in range(len(header))]
+        lines = [f"{line[0]:<{widths[0]}}" + "".join(
+            f"  {cell:>{width}}" for cell, width in zip(line[1:], widths[1:]))
+            for line in [header, *rows]]
+        return "\n".join(line.rstrip() for line in lines)
+
+    def html(self):
+        header, rows = self.cells()
+        head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
+        body = "".join(
+            "<tr><th>" + html.escape(row[0]) + "</th>"
+            + "".join(f"<td>{html.escape(cell)}</td>" for cell in row[1:]) + "</tr>"
+            for row in rows)
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError as error:
+        raise ImportError("to_frame() needs pandas, an optional dependency: "
+                          "pip install pandas") from error
+    return pandas
+
+
+class _Summarized:
+    """What every result shows a person: a repr, an HTML view, and ``to_frame()`` where
+    the result holds a table.
+
+    A class declares its summary line as ``_summary_fields`` (attribute names; by default
+    a dataclass's fields) and its table as ``_table_index`` (the attribute naming the rows)
+    with ``_table_columns`` (attributes of one value per row, or ``(column, attribute)``
+    pairs), or as ``_table_matrix`` (a square array whose rows and columns
+    ``_table_index`` names); :meth:`_summary` and :meth:`_table` may compute them instead.
+    The repr names the class and shows the summary with four significant digits; arrays and
+    long sequences appear by their size only, tables cut to :data:`MAX_ROWS` rows.
+    """
+
+    _summary_fields = None
+    _table_index = None
+    _table_index_name = None
+    _table_columns = ()
+    _table_matrix = None
+    _table_percent = False
+    _shows_one_row = True  # False where the summary line already shows a one-row table
+
+    def _summary(self):
+        """``(name, value)`` pairs of the summary line."""
+        names = self._summary_fields
+        if names is None:
+            names = [f.name for f in fields(self)] if is_dataclass(self) else []
+        return [(name, getattr(self, name)) for name in names]
+
+    def _table(self):
+        """The result's :class:`_Table`, or None."""
+        if self._table_index is None:
+            return None
+        index = getattr(self, self._table_index)
+        if self._table_matrix is not None:
+            matrix = np.asarray(getattr(self, self._table_matrix))
+            columns = {str(name): matrix[:, j] for j, name in enumerate(index)}
+        else:
+            columns = {}
+            for column in self._table_columns:
+                name, attribute = (column, column) if isinstance(column, str) else column
+                columns[name] = np.asarray(getattr(self, attribute))
+        return _Table(self._table_index_name, index, columns, self._table_percent)
+
+    def _line(self):
+        try:
+            items = ", ".join(f"{name}={_shown(value)}" for name, value in self._summary())
+        except Exception as error:  # a repr never fails
+            items = f"<summary unavailable: {type(error).__name__}>"
+        return f"{type(self).__name__}({items})"
+
+    def _safe_table(self):
+        """The table the repr shows, or None (a repr never fails)."""
+        try:
+            table = self._table()
+        except Exception:
+            return None
+        if table is not None and len(table.index) == 1 and not self._shows_one_row:
+            return None
+        return table
+
+    def __repr__(self):
+        table = self._safe_table()
+        line = self._line()
+        return line if table is None else f"{line}\n{table.text()}"
+
+    def _repr_html_(self):
+        table = self._safe_table()
+        try:
+            summary = self._summary()
+        except Exception as error:
+            summary = [("summary", f"unavailable: {type(error).__name__}")]
+        items = "".join(f"<tr><th style='text-align:left'>{html.escape(name)}</th>"
+                        f"<td style='text-align:left'>{html.escape(_shown(value))}</td></tr>"
+                        for name, value in summary)
+        parts = [f"<div><strong>{html.escape(type(self).__name__)}</strong>",
+                 f"<table>{items}</table>" if items else ""]
+        if table is not None:
+            parts.append(table.html())
+        return "".join(parts) + "</div>"
+
+
+class _Tabulated(_Summarized):
+    """A result that holds a table, and gives it as a pandas DataFrame."""
+
+    def to_frame(self):
+        """The result's table as a :class:`pandas.DataFrame` (pandas is optional).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per entry of the table (a class, a property, a measure), one column per
+            value, equal to the result's attributes.
+
+        Raises
+        ------
+        ImportError
+            When pandas is not installed.
+        """
+        _pandas()
+        return self._table().frame()
+
+
+class _UnpacksLikeScipy(_Summarized):
     """Unpacks like scipy's results: ``statistic, pvalue = result``.
 
     ``_unpacked`` names the attributes the tuple holds; the others are attributes only,

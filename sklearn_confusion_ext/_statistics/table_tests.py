@@ -22,7 +22,7 @@ from .._core.validation import (
     check_sample_weight,
     check_target_set,
 )
-from .results import _result, _UnpacksLikeScipy
+from .results import _result, _Tabulated, _UnpacksLikeScipy
 
 
 @_result()
@@ -157,7 +157,7 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     >>> round(result.pvalue, 7)  # Table 9, FallenLeaf, "Less"
     1e-07
     >>> mcnemar_test([[65, 10], [50, 309]], exact=False)
-    McNemarResult(statistic=26.666666666666668, pvalue=2.4175638811190183e-07)
+    McNemarResult(statistic=26.67, pvalue=2.42e-07)
     >>> statistic, pvalue = mcnemar_test([[65, 10], [50, 309]], exact=False)
     >>> exact, mid_p = (mcnemar_test([[20, 3], [9, 18]], exact=e).pvalue for e in (True, "mid-p"))
     >>> round(exact, 4), round(mid_p, 4)
@@ -373,7 +373,7 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None, allow_fractiona
 
 
 @_result(repr=False, kw_only=True)
-class PosthocResult(_UnpacksLikeScipy):
+class PosthocResult(_UnpacksLikeScipy, _Tabulated):
     """Result of :func:`marginal_homogeneity_posthoc`, one entry per class.
 
     Unpacks as ``statistic, pvalue = marginal_homogeneity_posthoc(confusion)``, with
@@ -450,21 +450,11 @@ pvalue_two_sided_corrected, verdict, method, alpha
     method: object
     alpha: float
 
-    def __repr__(self):
-        columns = ("class", "T", "n_disc", "p_less", "p_greater", "p_two_sided",
-                   f"p_less ({self.method})", f"p_greater ({self.method})", "verdict")
-        rows = [[str(label), f"{t:g}", f"{n:g}", f"{a:.4g}", f"{b:.4g}", f"{c:.4g}",
-                 f"{d:.4g}", f"{e:.4g}", v]
-                for label, t, n, a, b, c, d, e, v in zip(
-                    self.display_labels, self.statistic, self.n_discordant, self.pvalue_less,
-                    self.pvalue_greater, self.pvalue_two_sided, self.pvalue_less_corrected,
-                    self.pvalue_greater_corrected, self.verdict)]
-        widths = [max(len(column), *(len(row[i]) for row in rows))
-                  for i, column in enumerate(columns)]
-        lines = ["  ".join(f"{cell:>{width}}" for cell, width in zip(line, widths))
-                 for line in [columns, *rows]]
-        return (f"PosthocResult(alpha={self.alpha}, method={self.method!r})\n"
-                + "\n".join(lines))
+    _summary_fields = ("method", "alpha")
+    _table_index, _table_index_name = "display_labels", "class"
+    _table_columns = ("statistic", "n_discordant", "pvalue_less", "pvalue_greater",
+                      "pvalue_two_sided", "pvalue_less_corrected", "pvalue_greater_corrected",
+                      "pvalue_two_sided_corrected", "verdict")
 
 
 @validate_params()
