@@ -113,6 +113,10 @@ class CrossValidatedTestResult(_UnpacksLikeScipy):
     n_train: object = None
     n_test: object = None
 
+    # The repr's line: the test, what it compared, its figures (never the per-fold arrays)
+    _summary_fields = ("test", "score", "models", "statistic", "pvalue", "df", "difference",
+                       "alternative")
+
     @property
     def differences(self):
         """The per-fold differences ``scores_a - scores_b``."""
@@ -185,6 +189,8 @@ class BayesianCorrelatedTTestResult(_UnpacksLikeScipy):
     n_test: object = None
 
     test = "bayesian"
+    _summary_fields = ("test", "score", "models", "p_a_better", "p_rope", "p_b_better", "rope",
+                       "mean", "scale", "df")
 
     @property
     def _unpacked(self):
