@@ -245,6 +245,14 @@ def measure_inconsistency(y_true, y_preds, *, measures=None, groups=None, strict
     GM1          33.3   66.7   66.7   33.3   33.3    0.0    0.0    0.0
     CC           33.3   66.7   66.7   33.3   33.3    0.0    0.0    0.0
     SBA          33.3   66.7   66.7   33.3   33.3    0.0    0.0    0.0
+
+    Any measures, scikit-learn's for instance (negate a loss):
+
+    >>> from sklearn.metrics import accuracy_score, balanced_accuracy_score
+    >>> measures = {"accuracy": accuracy_score, "balanced": balanced_accuracy_score}
+    >>> inconsistency, names = measure_inconsistency(y_true, y_preds, measures=measures)
+    >>> float(inconsistency[0, 1])
+    0.6666666666666666
     """
     names, scores = _scores(y_true, y_preds, measures, groups)
     return _compared(names, scores, strict, tolerance)
