@@ -407,6 +407,8 @@ def test_cross_validate_results_are_read_with_their_folds():
     assert result.models == ("linear", "tree") and result.score == "f1"
     with pytest.raises(ValueError, match="test scores are"):
         sce.compare_cv_scores(linear, tree)
+    one = {"test_f1": linear["test_f1"], "indices": linear["indices"]}
+    assert sce.compare_cv_scores(one, tree["test_f1"], n_train=4, n_test=1).score == "f1"
     other = cross_validate(DecisionTreeClassifier(random_state=0), X, y, scoring=scoring,
                            cv=KFold(5, shuffle=True, random_state=1), return_indices=True)
     with pytest.raises(ValueError, match="different folds"):

@@ -478,7 +478,8 @@ default="corrected_ttest"
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         "greater": model a scores higher. The F-test and the Bayesian test are two-sided.
     scoring : str or callable, default=None
-        The score's name in the result, and the ``test_*`` key of dict inputs.
+        The score's name in the result, and the ``test_*`` key of dict inputs (by default
+        their one ``test_*`` key, ``"score"`` for arrays).
     names : tuple of two str, default=None
         The models' names in the result; ``("a", "b")`` by default.
 
@@ -533,6 +534,11 @@ default="corrected_ttest"
     8.33
     """
     score = _score_label(scoring)
+    if scoring is None:  # a cross_validate dict names its one score: test_f1 is "f1"
+        for scores in (scores_a, scores_b):
+            keys = [key for key in scores if isinstance(key, str) and
+                    key.startswith("test_")] if isinstance(scores, Mapping) else []
+            score = keys[0][len("test_"):] if len(keys) == 1 else score
     (scores_a, folds_a), (scores_b, folds_b) = (
         _scores_of(scores, name, scoring)
         for name, scores in (("scores_a", scores_a), ("scores_b", scores_b)))
