@@ -70,8 +70,13 @@ default="transport"
 
     Attributes
     ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes of the result's rows and columns, in order (without MLCM's trailing
+        "none" class); set by the first batch, as scikit-learn's ``classes_`` by ``fit``.
+    n_samples_seen_ : int
+        Instances added so far (scikit-learn's name, as ``StandardScaler.partial_fit``'s).
     n_samples_ : int
-        Instances added so far.
+        The same number (the earlier name).
     n_skipped_ : int
         Instances left out because of ``empty="skip"``.
 
@@ -80,8 +85,8 @@ default="transport"
     >>> from sklearn_confusion_ext import ConfusionAccumulator, transport_confusion_matrix
     >>> accumulator = ConfusionAccumulator("transport", weighting="true")
     >>> accumulator.update([[1, 1, 0]], [[1, 0, 1]])
-    ConfusionAccumulator('transport', weighting='true')
-    >>> accumulator.update([[0, 0, 1], [1, 0, 0]], [[0, 0, 1], [1, 0, 0]]).n_samples_
+    ConfusionAccumulator('transport', weighting='true'): 1 sample seen, classes_=[0, 1, 2]
+    >>> accumulator.update([[0, 0, 1], [1, 0, 0]], [[0, 0, 1], [1, 0, 0]]).n_samples_seen_
     3
     >>> accumulator.result()[:3, :3]
     array([[2., 0., 0.],
@@ -107,6 +112,28 @@ default="transport"
         self.reset()
 
     def __repr__(self):
+        """The constructor call, with the arguments that differ from the defaults, then
+        what it has seen: the number of samples and the classes."""
+        return f"{self._constructor()}: {self._seen()}"
+
+    def _seen(self):
+        n = self.n_samples_seen_
+        if self._sum.classes is None:
+            return "no sample seen"
+        names = [quoted(c, 30) for c in np.asarray(self.classes_, dtype=object).tolist()]
+        if len(names) > 10:
+            names = [*names[:5], "...", *names[-4:]]
+        text = "[" + ", ".join(names) + "]"
+        size = f" ({len(self.classes_)} classes)" if len(self.classes_) > 10 else ""
+        return f"{n:g} sample{'' if n == 1 else 's'} seen, classes_={text}{size}"
+
+    def _repr_html_(self):
+        import html
+
+        return (f"<div><strong>{html.escape(self._constructor())}</strong><br>"
+                f"{html.escape(self._seen())}</div>")
+
+    def _constructor(self):
         """The constructor call, with the arguments that differ from the defaults."""
         given = {"n_classes": self.n_classes, "labels": self.labels,
                  "target_kind": self.target_kind, "n_jobs": self.n_jobs,
@@ -129,6 +156,20 @@ default="transport"
     @property
     def n_samples_(self):
         return self._sum.n_samples
+
+    @property
+    def n_samples_seen_(self):
+        return self._sum.n_samples
+
+    @property
+    def classes_(self):
+        if self._sum.classes is None:
+            raise AttributeError("'ConfusionAccumulator' has no classes_ before its first "
+                                 "batch; call update first.")
+        (confusion, *_) = self.confusions()
+        last = len(confusion.display_labels) - 1
+        return np.asarray([confusion.display_labels[i] for i in confusion.selection
+                           if not (confusion.has_none and i == last)])
 
     @property
     def n_skipped_(self):
