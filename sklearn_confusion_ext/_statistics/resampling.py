@@ -59,10 +59,12 @@ def instance_weights(rng, n_samples, n_resamples, bayesian, entries=0, owner=Non
         size = min(batch, n_resamples - start)
         if bayesian:
             yield rng.dirichlet(np.ones(n_samples), size=size) * n_samples
-        else:
-            yield np.stack([np.bincount(rng.integers(0, n_samples, n_samples),
-                                        minlength=n_samples) for _ in range(size)]
-                           ).astype(float)
+        else:  # counted straight into the float rows (no stacked copy, same draws)
+            counts = np.empty((size, n_samples))
+            for row in counts:
+                row[:] = np.bincount(rng.integers(0, n_samples, n_samples),
+                                     minlength=n_samples)
+            yield counts
 
 
 def swap_indicators(rng, n_samples, n_resamples, entries=0, owner=None):
@@ -104,6 +106,111 @@ def resampled_matrices(kind, params, y_true, y_pred, sample_weight, weights, own
         arguments, _ = instances.read(rows)
         batched_term_sums(terms(*arguments), np.ascontiguousarray(weights[:, rows]), result)
     return result if has_none else result[:, :n_classes, :n_classes]
+
+
+class GroupedRows:
+    """The resampled matrices of targets whose every instance adds to one row of the
+    matrix only: 1-D labels beside scores (a classifier's probabilities), where the
+    instance of true class ``c`` adds its (weighted) plan row to row ``c``.
+
+    The instances' rows are kept sorted by that row (``order``, ``bounds``), so that the
+    matrices of ``B`` resamples are grouped products: for each row ``c``, the ``(B, n_c)``
+    resample weights of its instances times their ``(n_c, width)`` rows, one matrix
+    product per row of the matrix, ``B * n * width`` multiply-adds in all (the
+    per-instance outer products of :func:`resampled_matrices` take ``C`` times as many).
+    """
+
+    def __init__(self, order, bounds, rows, n_classes, has_none):
+        # bounds[c]: the (start, stop) of row c's instances in ``order``
+        self.order, self.bounds, self.rows = order, bounds, rows
+        self.n_classes, self.has_none = n_classes, has_none
+
+    def matrices(self, weights, presorted=False):
+        """The full matrices ``(n_weights, width, width)`` under each row of instance
+        ``weights`` (before sample_weight, which the rows hold); ``presorted``: the
+        columns of ``weights`` are already the instances in :attr:`order` (an exchangeable
+        draw, such as the bootstrap's, is as good in any order)."""
+        weights = np.asarray(weights, dtype=float)
+        if not presorted:
+            weights = np.take(weights, self.order, axis=1)
+        width = self.rows.shape[1]
+        result = np.zeros((len(weights), width, width))
+        for row, (start, stop) in enumerate(self.bounds):
+            if stop > start:
+                result[:, row, :] = weights[:, start:stop] @ self.rows[start:stop]
+        return result
+
+
+def grouped_rows(kind, params, y_true, y_pred, sample_weight, column_labels=None):
+    """The :class:`GroupedRows` of the targets, or None where some instance adds outside
+    one row of the matrix (2-D labels, soft labels), the kind is not written as terms, or
+    the instances' rows (``n x width`` values) are above the memory budget.
+
+    Read from the kind's own per-instance terms (:class:`~._core.terms.Terms`): a row of
+    an instance is its diagonal, off-diagonal and "none" parts, so the matrices are those
+    of :func:`resampled_matrices` to rounding."""
+    if not batches_terms(kind, y_true, y_pred) or \
+            not any(np.ndim(y) == 1 or np.shape(y)[1] == 1 for y in (y_true, y_pred)):
+        return None
+    targets = check_targets(y_true, y_pred, sample_weight=sample_weight,
+                            column_labels=column_labels)
+    instances = kind.instances(targets, {**kind.parameters, **params})
+    n_classes, has_none = instances.n_classes, instances.has_none
+    width, n_samples = n_classes + has_none, targets.n_samples
+    try:
+        check_result_size("the grouped resampling", (n_samples, width), "")
+    except ValueError:
+        return None
+    rows = np.zeros((n_samples, width))
+    owners = np.empty(n_samples, dtype=np.intp)
+    terms = kind.terms(params)
+    step = max(1, _WEIGHT_ENTRIES // width)
+    for start in range(0, n_samples, step):
+        block = slice(start, min(n_samples, start + step))
+        arguments, _ = instances.read(block)
+        if not _one_row_terms(terms(*arguments), rows[block], owners[block], n_classes):
+            return None
+    # Sorted by the rank of the row's class among the sorted labels, not by its column:
+    # the same draws reach the same instances whatever order labels= gives the columns.
+    try:
+        rank = np.argsort(np.argsort(np.asarray(targets.classes), kind="stable"),
+                          kind="stable")
+    except TypeError:  # unorderable labels: their columns' order
+        rank = np.arange(n_classes)
+    keys = rank[owners]
+    order = np.argsort(keys, kind="stable")
+    starts = np.searchsorted(keys[order], rank)
+    bounds = np.stack([starts, np.searchsorted(keys[order], rank, side="right")], axis=1)
+    return GroupedRows(order, bounds, rows[order], n_classes, has_none)
+
+
+def _one_row_terms(terms, rows, owners, n_classes):
+    """Write into ``rows`` (and ``owners``) the one row of the full matrix that each
+    instance of ``terms`` adds to; False where an instance adds elsewhere."""
+    common, weights = terms.diagonal
+    left, scale, right = terms.off_diagonal
+    column_rows, column_scale = terms.none_column
+    row_rows, row_scale = terms.none_row
+    one = np.arange(len(rows) + 1)
+    parts = (common, left, column_rows)
+    if not all(sp.issparse(part) and np.array_equal(sp.csr_array(part).indptr, one)
+               for part in parts):
+        return False
+    common, left, column_rows = (sp.csr_array(part) for part in parts)
+    if not (np.array_equal(common.indices, left.indices)
+            and np.array_equal(column_rows.indices, left.indices)
+            and not np.any(np.asarray(row_scale)) and not np.any(np.asarray(terms.corner))):
+        return False
+    owner = left.indices
+    instance = np.arange(len(rows))
+    right = right.toarray() if sp.issparse(right) else np.asarray(right, dtype=float)
+    np.multiply(right, (left.data * np.asarray(scale, dtype=float))[:, None],
+                out=rows[:, :n_classes])
+    rows[instance, owner] += common.data * np.asarray(weights, dtype=float)
+    if rows.shape[1] > n_classes:
+        rows[:, n_classes] = column_rows.data * np.asarray(column_scale, dtype=float)
+    owners[:] = owner
+    return True
 
 
 def label_cells(confusion, y_true, y_pred):
@@ -183,6 +290,10 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
 
             def build(weights):
                 return cell_matrices(cells, full.matrix.size, user, weights)
+        elif (grouped := grouped_rows(kind, params, y_true, y_pred, user,
+                                      column_labels=column_labels)) is not None:
+            def build(weights):  # labels beside scores: exchangeable draws, any order
+                return grouped.matrices(weights, presorted=True)
         elif batches_terms(kind, y_true, y_pred):
             def build(weights):
                 return resampled_matrices(kind, params, y_true, y_pred, user, weights,

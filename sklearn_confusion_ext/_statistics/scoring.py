@@ -45,6 +45,7 @@ from .resampling import (
     cell_draws,
     cell_matrices,
     full_blocks,
+    grouped_rows,
     instance_weights,
     label_cells,
     matrix_entries,
@@ -361,6 +362,10 @@ class _Data:
             counts = np.rint(self.confusion.matrix).astype(np.int64)
             self.cells = np.flatnonzero(counts)
             self.cell_counts = counts.ravel()[self.cells]
+        self.grouped = None  # labels beside scores: grouped products (GroupedRows)
+        if self.confusion is not None and not self.single_label and self.batches():
+            self.grouped = grouped_rows(score.kind, score.params, y_true, y_pred,
+                                        self.sample_weight, column_labels=score.labels)
 
     def _two_dimensional(self):
         return any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (self.y_true, self.y_pred))
@@ -372,10 +377,12 @@ class _Data:
             return self.score.of_confusion(self.confusion)
         return self.score.on_targets(self.y_true, self.y_pred, self.sample_weight)
 
-    def of_weights(self, weights):
+    def of_weights(self, weights, presorted=False):
         """The score of each row of ``weights`` (instance weights, before sample_weight):
-        the matrices of in-memory targets are built for all rows at once."""
-        matrices = self.matrices(weights)
+        the matrices of in-memory targets are built for all rows at once. ``presorted``:
+        the columns are the instances in the order of :attr:`grouped` (an exchangeable
+        draw)."""
+        matrices = self.matrices(weights, presorted)
         if matrices is not None:
             return self.of_full_counts(matrices)
         if not self.score.weighted:  # integer weights: each instance repeated
@@ -390,11 +397,14 @@ class _Data:
         return self.single_label or (self.score.metric is None and batches_terms(
             self.score.kind, self.y_true, self.y_pred))
 
-    def matrices(self, weights):
+    def matrices(self, weights, presorted=False):
         """The full matrices (flattened rows) under each row of instance ``weights``
-        (before sample_weight), all at once; None where each is built from the targets."""
+        (before sample_weight), all at once; None where each is built from the targets.
+        ``presorted``: as in :meth:`of_weights`."""
         if not self.batches():
             return None
+        if self.grouped is not None:
+            return self.grouped.matrices(weights, presorted).reshape(len(weights), -1)
         if self.single_label:  # each instance adds its weight to its own cell
             return cell_matrices(self.instance_cells(), self.confusion.matrix.size,
                                  self.sample_weight, weights)
@@ -435,8 +445,10 @@ class _Data:
         if self.cells is not None:
             return np.concatenate([self.of_full_counts(full) for full in cell_draws(
                 self.confusion.matrix, self.n_samples, rng, n_resamples, owner)])
-        return np.concatenate([self.of_weights(weights) for weights in instance_weights(
-            rng, self.n_samples, n_resamples, False, self.entries(), owner)])
+        return np.concatenate([
+            self.of_weights(weights, presorted=self.grouped is not None)
+            for weights in instance_weights(rng, self.n_samples, n_resamples, False,
+                                            self.entries(), owner)])
 
     def bayesian(self, rng, n_resamples, prior, owner="score_confidence_interval"):
         if self.cells is not None:
@@ -448,8 +460,10 @@ class _Data:
                 alpha, n_resamples, owner,
                 lambda size: rng.dirichlet(alpha.ravel()[keep], size=size) * self.n_samples,
                 keep)])
-        return np.concatenate([self.of_weights(weights) for weights in instance_weights(
-            rng, self.n_samples, n_resamples, True, self.entries(), owner)])
+        return np.concatenate([
+            self.of_weights(weights, presorted=self.grouped is not None)
+            for weights in instance_weights(rng, self.n_samples, n_resamples, True,
+                                            self.entries(), owner)])
 
     def jackknife(self, rng):
         """``(values, multiplicities)`` of the leave-one-out (or leave-one-group-out) score."""
