@@ -38,6 +38,7 @@ from ._measures import (
     symmetric_balanced_accuracy_from_confusion,
     symmetric_balanced_accuracy_score,
 )
+from ._frame import confusion_frame
 from ._mlcm import (
     mlcm,
     mlcm_categories,
@@ -126,6 +127,7 @@ __all__ = [
     "ClassDistributionDisplay",
     "ConfusedPairsResult",
     "ConfusionAccumulator",
+    "confusion_frame",
     "ConfusionPosterior",
     "DiscriminatingTripletsResult",
     "InconsistencyResult",

@@ -264,6 +264,8 @@ REGISTRY = {
         fixed={"binary_measure": lambda tp, fn, fp, tn: (tp + tn) / (tp + fn + fp + tn)}),
     "mlcm_counts_from_confusion": Entry(targets=("matrix",), target_params=("matrix",),
                                         minimal=lambda: {"matrix": IBD}),
+    "confusion_frame": Entry(targets=("matrix",), target_params=("confusion",),
+                             minimal=lambda: {"confusion": IBD}),
     "normalize_confusion_matrix": Entry(targets=("matrix",), target_params=("matrix",),
                                         returns="matrix", minimal=lambda: {"matrix": IBD}),
     "balanced_accuracy_score": score(True, False, variants=({"weighting": "true"},)),

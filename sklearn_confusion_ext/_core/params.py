@@ -673,6 +673,10 @@ PARAMETERS = {
     "averaged_binary_measure": {"matrix": [ARRAY], "binary_measure": [CALLABLE],
                                 "average": [Options("micro", "macro", "weighted")]},
     "mlcm_counts_from_confusion": {"matrix": [ARRAY]},
+    "confusion_frame": {"confusion": [ARRAY, HasMethods("result", "merge", description="a "
+                                                        "ConfusionAccumulator")],
+                        "labels": [None, ARRAY], "y_true": [None, ARRAY],
+                        "y_pred": [None, ARRAY]},
     "normalize_confusion_matrix": {"matrix": [ARRAY],
                                    "normalize": [Options("true", "pred", "all")]},
     "project_prevalence": {"p": [ARRAY], "classes": [ARRAY]},

@@ -1,0 +1,109 @@
+"""A labelled view of a confusion matrix: a pandas DataFrame whose index and columns are the
+classes, in the order the library's functions put them, so that nobody rebuilds that order
+by hand. The functions keep returning NumPy arrays, as scikit-learn's do; this is the one
+step from such an array to a table for a notebook.
+"""
+
+import numpy as np
+
+from ._core.confusion import NONE_LABEL
+from ._core.params import quoted, validate_params
+from ._core.validation import check_target_set
+
+
+@validate_params()
+def confusion_frame(confusion, *, labels=None, y_true=None, y_pred=None):
+    """A confusion matrix as a :class:`pandas.DataFrame` labelled by class.
+
+    Rows are the true classes (the index is named "true"), columns the predicted ones
+    ("predicted"); MLCM's (and the transport matrix's ``empty="null_class"``) trailing
+    "none" row and column are named "none". The classes are those of the function that built
+    the matrix, in its order: ``labels`` as passed to it, else the classes of ``y_true``
+    and ``y_pred`` as it reads them (sorted labels, or a DataFrame's columns, or column
+    positions of 2-D targets), else the classes a :class:`ConfusionAccumulator` has seen,
+    else positions ``0 .. n - 1``. pandas is an optional dependency.
+
+    Parameters
+    ----------
+    confusion : array-like of shape (n_classes, n_classes) or ConfusionAccumulator
+        A matrix returned by a function of this library (or by
+        :func:`sklearn.metrics.confusion_matrix`), or an accumulator (its ``result()``).
+    labels : array-like of shape (n_classes,), default=None
+        The ``labels=`` the matrix was built with (its classes, in order; the "none" class
+        is added when the matrix has one more row). With ``y_true`` and ``y_pred``, the
+        selection among their classes, as in the function.
+    y_true, y_pred : array-like or sparse matrix, default=None
+        The targets the matrix was built from, to name the classes as the function did.
+
+    Returns
+    -------
+    pandas.DataFrame of shape (n_classes, n_classes)
+        The matrix's values, unchanged.
+
+    Raises
+    ------
+    ValueError
+        When the matrix is not square, or the classes do not number its rows (or its rows
+        less the "none" row).
+    ImportError
+        When pandas is not installed.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import confusion_frame, mlcm, transport_confusion_matrix
+    >>> y_true, y_pred = ["cat", "dog", "dog", "owl"], ["cat", "cat", "dog", "owl"]
+    >>> confusion_frame(transport_confusion_matrix(y_true, y_pred), y_true=y_true,
+    ...                 y_pred=y_pred)
+    predicted  cat  dog  owl
+    true
+    cat        1.0  0.0  0.0
+    dog        1.0  1.0  0.0
+    owl        0.0  0.0  1.0
+    >>> confusion_frame(mlcm([[1, 0], [0, 1]], [[1, 1], [0, 0]]), labels=["spam", "ham"])
+    predicted  spam  ham  none
+    true
+    spam        1.0  1.0   0.0
+    ham         0.0  0.0   1.0
+    none        0.0  0.0   0.0
+    """
+    try:
+        import pandas
+    except ImportError as error:
+        raise ImportError("confusion_frame needs pandas, an optional dependency: "
+                          "pip install pandas") from error
+    classes = None
+    if hasattr(confusion, "result") and hasattr(confusion, "merge"):  # an accumulator
+        if labels is None and y_true is None and hasattr(confusion, "classes_"):
+            classes = list(confusion.classes_)
+        confusion = confusion.result()
+        if isinstance(confusion, tuple):
+            raise ValueError("confusion_frame takes one matrix; this accumulator's result is "
+                             "a pair of bounds (kind='subpixel'): pass each bound.")
+    matrix = np.asarray(confusion)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+        raise ValueError(f"confusion must be a square matrix; got shape {matrix.shape}. "
+                         "(A tensor of per-class 2 x 2 matrices has no single class order "
+                         "to label.)")
+    if (y_true is None) != (y_pred is None):
+        raise ValueError("confusion_frame names the classes from both targets: pass y_true "
+                         "and y_pred together, or neither.")
+    if y_true is not None:
+        targets = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels=labels,
+                                   one_hot=False)
+        selection = (range(len(targets.classes)) if targets.selection is None
+                     else targets.selection)
+        classes = [targets.classes[i] for i in selection]
+    elif labels is not None:
+        classes = list(np.asarray(labels, dtype=object))
+    n = matrix.shape[0]
+    if classes is None:
+        classes = list(range(n))
+    classes = [name.item() if isinstance(name, np.generic) else name for name in classes]
+    if len(classes) + 1 == n:
+        classes.append(NONE_LABEL)
+    elif len(classes) != n:
+        raise ValueError(f"The matrix has {n} rows but the classes are {len(classes)} "
+                         f"({quoted(classes)}): pass the labels the matrix was built with, "
+                         "or the targets it was built from.")
+    return pandas.DataFrame(matrix, index=pandas.Index(classes, name="true"),
+                            columns=pandas.Index(classes, name="predicted"))
