@@ -442,6 +442,22 @@ def test_results_unpack_like_scipy_and_name_the_test():
     p_a, p_rope, p_b = posterior
     assert posterior.test == "bayesian" and (p_a, p_rope, p_b) == (
         posterior.p_a_better, posterior.p_rope, posterior.p_b_better)
+    # A short repr naming the test, the score and the models; the folds in to_frame()
+    assert repr(result) == (
+        f"CrossValidatedTestResult(test='corrected_ttest', score='accuracy', "
+        f"models=('forest', 'tree'), statistic={result.statistic:.4g}, "
+        f"pvalue={result.pvalue:.4g}, df=9.0, difference={result.difference:.4g}, "
+        f"alternative='two-sided')")
+    assert repr(posterior).startswith("BayesianCorrelatedTTestResult(test='bayesian', "
+                                      "score='score', models=('a', 'b'), p_a_better=")
+    pytest.importorskip("pandas")
+    for r in (result, posterior):
+        frame = r.to_frame()
+        assert list(frame.columns) == ["scores_a", "scores_b", "difference", "n_train",
+                                       "n_test"]
+        np.testing.assert_array_equal(frame["difference"], a - b)
+        assert frame.index.name == "fold" and len(frame) == 10
+    assert "<table>" in result._repr_html_()
 
 
 # --- McNemar's mid-p test -------------------------------------------------------------------

@@ -38,7 +38,7 @@ from scipy import stats
 
 from .._core.params import quoted, validate_params
 from .._core.user_warnings import warn
-from .results import _result, _UnpacksLikeScipy
+from .results import _result, _Table, _Tabulated, _UnpacksLikeScipy
 
 TESTS = ("corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest")
 _TEST_NAMES = {
@@ -59,8 +59,28 @@ _HALF_SHARE = (0.4, 0.6)
 _SHARE_SPREAD = 0.1
 
 
+class _PerFold(_Tabulated):
+    """The per-fold table of a cross-validated comparison (``to_frame()``, the HTML view);
+    the repr is the summary line alone (a table of 100 folds is no summary)."""
+
+    @property
+    def differences(self):
+        """The per-fold differences ``scores_a - scores_b``."""
+        return self.scores_a - self.scores_b
+
+    def _table(self):
+        columns = {"scores_a": self.scores_a, "scores_b": self.scores_b,
+                   "difference": self.differences}
+        if self.n_train is not None:
+            columns.update(n_train=self.n_train, n_test=self.n_test)
+        return _Table("fold", range(self.scores_a.size), columns)
+
+    def __repr__(self):
+        return self._line()
+
+
 @_result()
-class CrossValidatedTestResult(_UnpacksLikeScipy):
+class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
     """Result of a frequentist test of :func:`compare_cv` or :func:`compare_cv_scores`.
 
     Unpacks like scipy's results: ``statistic, pvalue = compare_cv(...)``.
@@ -88,6 +108,17 @@ class CrossValidatedTestResult(_UnpacksLikeScipy):
         The per-fold scores, in fold order (for 5x2cv: repetition by repetition).
     n_train, n_test : ndarray of shape (n_folds,) or None
         The training and test sizes of each fold, where known.
+
+    Attributes
+    ----------
+    differences : ndarray of shape (n_folds,)
+        ``scores_a - scores_b``.
+
+    Notes
+    -----
+    The repr is one line naming the test, the score and the models; ``to_frame()`` gives
+    the folds as a pandas DataFrame (columns ``scores_a``, ``scores_b``, ``difference``,
+    ``n_train``, ``n_test``).
 
     Examples
     --------
@@ -117,14 +148,9 @@ class CrossValidatedTestResult(_UnpacksLikeScipy):
     _summary_fields = ("test", "score", "models", "statistic", "pvalue", "df", "difference",
                        "alternative")
 
-    @property
-    def differences(self):
-        """The per-fold differences ``scores_a - scores_b``."""
-        return self.scores_a - self.scores_b
-
 
 @_result()
-class BayesianCorrelatedTTestResult(_UnpacksLikeScipy):
+class BayesianCorrelatedTTestResult(_UnpacksLikeScipy, _PerFold):
     """Result of the Bayesian correlated t-test (``test="bayesian"`` of :func:`compare_cv`
     and :func:`compare_cv_scores`).
 
@@ -159,6 +185,13 @@ class BayesianCorrelatedTTestResult(_UnpacksLikeScipy):
     ----------
     test : str
         ``"bayesian"``.
+    differences : ndarray of shape (n_folds,)
+        ``scores_a - scores_b``.
+
+    Notes
+    -----
+    The repr is one line; ``to_frame()`` gives the folds, as for
+    :class:`CrossValidatedTestResult`.
 
     Examples
     --------
@@ -197,11 +230,6 @@ class BayesianCorrelatedTTestResult(_UnpacksLikeScipy):
         if self.rope == 0:
             return ("p_a_better", "p_b_better")
         return ("p_a_better", "p_rope", "p_b_better")
-
-    @property
-    def differences(self):
-        """The per-fold differences ``scores_a - scores_b``."""
-        return self.scores_a - self.scores_b
 
     def posterior(self):
         """The posterior of the mean difference, a frozen ``scipy.stats.t``.
