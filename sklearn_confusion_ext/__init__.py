@@ -60,6 +60,7 @@ from ._plot import (
     TransportConfusionMatrixDisplay,
 )
 from ._plot.class_distribution import ClassDistributionDisplay
+from ._plot.critical_difference import CriticalDifferenceDisplay
 from ._plot.posterior_difference import PosteriorDifferenceDisplay
 from ._quantification import (
     absolute_error,
@@ -85,6 +86,14 @@ from ._ranking_breaks import prevalence_ranking_breaks
 from ._reading import f1_ranking_disorder, prevalence_ranking
 from ._scorer import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
 from ._scores import precision_recall_fscore_support_from_confusion
+from ._statistics.across_datasets import (
+    BayesianSignedRankResult,
+    FriedmanPosthocResult,
+    FriedmanTestResult,
+    bayesian_signed_rank_test,
+    friedman_posthoc,
+    friedman_test,
+)
 from ._statistics.cross_validated import (
     BayesianCorrelatedTTestResult,
     CrossValidatedTestResult,
@@ -121,7 +130,9 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "AuditResult",
     "BayesianCorrelatedTTestResult",
+    "BayesianSignedRankResult",
     "ComparisonResult",
+    "CriticalDifferenceDisplay",
     "CrossValidatedTestResult",
     "ConfidenceIntervalResult",
     "ClassDistributionDisplay",
@@ -130,6 +141,8 @@ __all__ = [
     "confusion_frame",
     "ConfusionPosterior",
     "DiscriminatingTripletsResult",
+    "FriedmanPosthocResult",
+    "FriedmanTestResult",
     "InconsistencyResult",
     "MLCMDisplay",
     "MarginalHomogeneityResult",
@@ -183,9 +196,12 @@ __all__ = [
     "marginal_homogeneity_posthoc",
     "measure_inconsistency",
     "measure_inconsistency_from_confusion",
+    "bayesian_signed_rank_test",
     "compare_cv",
     "compare_cv_scores",
     "compare_scores",
+    "friedman_posthoc",
+    "friedman_test",
     "mcnemar_table",
     "mcnemar_test",
     "mlcm",

@@ -72,6 +72,9 @@ SAMPLES = {
              [[0.6, 0.2, 0.2], [0.1, 0.9, 0.0], [0.0, 0.3, 0.7], [1.0, 0.0, 0.0]]),
 }
 IBD = [[37, 1, 15], [6, 19, 26], [15, 3, 77]]  # Barranco-Chamorro 2021, Table 1
+# Three models' scores on 12 data sets (rows), a model's ranks varying (Friedman tests).
+ACROSS_DATASETS = np.round(np.random.default_rng(0).normal([0.8, 0.78, 0.7], 0.05, (12, 3)),
+                           3)
 OTHER = [[30, 10, 13], [6, 25, 20], [9, 9, 77]]
 
 
@@ -357,6 +360,30 @@ REGISTRY = {
         "scale": 0.02, "df": 3.0, "rho": 0.1, "score": "accuracy", "models": ("a", "b"),
         "scores_a": np.array([0.9, 0.8, 0.85, 0.95]),
         "scores_b": np.array([0.8, 0.82, 0.8, 0.9])}),
+    # Several models over several data sets (Demsar 2006; Benavoli et al. 2017)
+    "friedman_test": Entry(returns="result", minimal=lambda: {"scores": ACROSS_DATASETS}),
+    # method="holm": the one method that takes every declared control (None, a position)
+    "friedman_posthoc": Entry(returns="result", minimal=lambda: {
+        "scores": ACROSS_DATASETS, "method": "holm"},
+                              variants=({"method": "nemenyi"},
+                                        {"method": "bonferroni-dunn", "control": 0})),
+    "bayesian_signed_rank_test": Entry(returns="result", minimal=lambda: {
+        "scores_a": [0.9, 0.8, 0.85, 0.95, 0.7], "scores_b": [0.8, 0.82, 0.8, 0.9, 0.7],
+        "n_samples": 200, "random_state": 0}),
+    "FriedmanTestResult": Entry(returns="result", minimal=lambda: {
+        "statistic": 3.0, "pvalue": 0.05, "df": (2.0, 22.0), "chi2_statistic": 5.0,
+        "chi2_pvalue": 0.08, "average_ranks": np.array([1.5, 2.0, 2.5]),
+        "models": ("a", "b", "c"), "n_datasets": 12}),
+    "FriedmanPosthocResult": Entry(returns="result", minimal=lambda: {
+        "pvalue": np.array([[1.0, 0.2], [0.2, 1.0]]),
+        "statistic": np.array([[0.0, 1.2], [-1.2, 0.0]]),
+        "significant": np.zeros((2, 2), dtype=bool), "average_ranks": np.array([1.3, 1.7]),
+        "critical_difference": 0.5, "standard_error": 0.3, "method": "nemenyi",
+        "alpha": 0.05, "models": ("a", "b")}),
+    "BayesianSignedRankResult": Entry(returns="result", minimal=lambda: {
+        "p_a_better": 0.7, "p_rope": 0.2, "p_b_better": 0.1, "rope": 0.01,
+        "samples": np.full((4, 3), 1 / 3), "prior_strength": 0.5, "models": ("a", "b"),
+        "n_datasets": 5}),
     # Quantification (Sebastiani 2020)
     "absolute_error": quantification_error(True),
     "normalized_absolute_error": quantification_error(False),
@@ -446,6 +473,11 @@ REGISTRY = {
                                          "scores_b": [0.8, 0.82, 0.8, 0.9], "n_train": 3,
                                          "n_test": 1},
                  "from_estimators": two_models_on_iris}),
+    "CriticalDifferenceDisplay": Entry(
+        minimal=lambda: {"average_ranks": [1.5, 2.0, 2.5], "names": ["a", "b", "c"],
+                         "critical_difference": 0.9, "groups": [("a", "b", "c")]},
+        methods={"plot": dict, "from_scores": lambda: {"scores": ACROSS_DATASETS,
+                                                       "method": "holm"}}),
     "ScoreIntervalDisplay": Entry(
         minimal=lambda: {"estimates": [0.8, 0.5, 0.6], "low": [0.7, 0.3, 0.5],
                          "high": [0.9, 0.7, 0.7]},
@@ -457,6 +489,7 @@ REGISTRY = {
 
 DISPLAYS = ("TransportConfusionMatrixDisplay", "MLCMDisplay", "PosteriorIntervalDisplay",
             "PosteriorDifferenceDisplay",
+            "CriticalDifferenceDisplay",
             "PosteriorSimplexDisplay",
             "RankingComparisonDisplay", "ScoreIntervalDisplay", "ClassDistributionDisplay")
 CLI_ONLY = ("report",)  # PARAMETERS of the command line, not of a public callable
