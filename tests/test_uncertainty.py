@@ -443,3 +443,87 @@ def test_mcnemar_compares_accuracies_of_counted_instances():
         sce.compare_scores(y_true, y_a, y_b, method="mcnemar", score="tcm_f1_macro")
     with pytest.raises(ValueError, match="frequencies"):
         sce.compare_scores(y_true, y_a, y_b, method="mcnemar", sample_weight=np.full(180, .5))
+
+
+# --- Labels beside scores: grouped products (private unit tests: no public face) ----------
+
+
+def _labels_beside_scores(rng, n_samples=60, n_classes=4):
+    y_true = rng.choice(["ant", "bee", "cat", "dog"][:n_classes], n_samples)
+    scores = rng.dirichlet(np.ones(n_classes), n_samples)
+    scores[:3] = np.eye(n_classes)[[0, 1, 2]]  # sure predictions: a plan with no deficit
+    scores[3] *= 3.0  # scores, not probabilities: rows normalized
+    return y_true, scores
+
+
+@pytest.mark.parametrize("kind, params", [
+    (kind, params) for kind in sorted(__import__(
+        "sklearn_confusion_ext._core.kinds", fromlist=["KINDS"]).KINDS)
+    for params in ({}, {"weighting": "true"}, {"weighting": "pred"}, {"empty": "skip"},
+                   {"weighting": lambda y_true, y_pred: np.arange(y_true.shape[0]) % 3 + 0.5})])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_grouped_products_equal_the_outer_products(kind, params, weighted, dtype):
+    """Every kind written as terms that takes labels beside scores: the grouped products
+    give, under the same instance weights, the matrices of the per-instance outer
+    products (sample weights, weightings, float32 scores, unsorted classes)."""
+    from sklearn_confusion_ext._core.kinds import KINDS
+    from sklearn_confusion_ext._statistics.resampling import grouped_rows, resampled_matrices
+
+    matrix_kind = KINDS[kind]
+    params = {key: value for key, value in params.items() if key in matrix_kind.parameters}
+    rng = np.random.default_rng(5)
+    y_true, scores = _labels_beside_scores(rng)
+    scores = scores.astype(dtype)
+    sample_weight = rng.random(len(y_true)) * 2 if weighted else None
+    weights = np.vstack([rng.poisson(1.0, (6, len(y_true))),
+                         rng.dirichlet(np.ones(len(y_true)), 2) * len(y_true)]).astype(float)
+    if matrix_kind.terms is None:
+        return  # not resampled through terms
+    try:
+        expected = resampled_matrices(matrix_kind, params, y_true, scores, sample_weight,
+                                      weights, "test")
+    except ValueError:  # the kind takes no scores beside labels
+        with pytest.raises(ValueError):
+            grouped_rows(matrix_kind, params, y_true, scores, sample_weight)
+        return
+    grouped = grouped_rows(matrix_kind, params, y_true, scores, sample_weight)
+    assert grouped is not None
+    np.testing.assert_allclose(grouped.matrices(weights), expected, rtol=1e-12, atol=1e-12)
+    shuffled = grouped.matrices(weights[:, grouped.order], presorted=True)
+    np.testing.assert_allclose(shuffled, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_grouped_products_are_not_used_where_instances_add_to_several_rows():
+    """Soft labels on both sides, indicators: each instance adds to several rows."""
+    from sklearn_confusion_ext._core.kinds import KINDS
+    from sklearn_confusion_ext._statistics.resampling import grouped_rows
+
+    rng = np.random.default_rng(0)
+    soft = rng.dirichlet(np.ones(3), 20)
+    assert grouped_rows(KINDS["transport"], {}, soft, soft[::-1], None) is None
+    indicator = (rng.random((20, 3)) < 0.5).astype(int)
+    assert grouped_rows(KINDS["transport"], {}, indicator, indicator[::-1], None) is None
+
+
+def test_labels_beside_scores_resample_alike_with_and_without_grouped_products(monkeypatch):
+    """The fast path draws in the order of the true classes (the bootstrap is
+    exchangeable): its distribution of the score is the outer products' (means and
+    standard deviations within Monte Carlo error), and with the draws in the instances'
+    own order the two give the same resampled scores."""
+    from sklearn_confusion_ext._statistics import scoring
+
+    rng = np.random.default_rng(2)
+    y_true, scores = _labels_beside_scores(rng, n_samples=300)
+    fast = sce.score_confidence_interval(y_true, scores, score="tcm_f1_macro",
+                                         method="percentile", n_resamples=2000,
+                                         random_state=1)
+    monkeypatch.setattr(scoring, "grouped_rows", lambda *args, **kwargs: None)
+    slow = sce.score_confidence_interval(y_true, scores, score="tcm_f1_macro",
+                                         method="percentile", n_resamples=2000,
+                                         random_state=1)
+    assert fast.estimate == pytest.approx(slow.estimate, rel=1e-12)
+    spread = slow.distribution.std()
+    assert abs(fast.distribution.mean() - slow.distribution.mean()) < 4 * spread / np.sqrt(1000)
+    assert fast.distribution.std() == pytest.approx(spread, rel=0.1)
+    assert not np.allclose(fast.distribution, slow.distribution)  # other instances drawn

@@ -202,11 +202,12 @@ def _one_row_terms(terms, rows, owners, n_classes):
             and not np.any(np.asarray(row_scale)) and not np.any(np.asarray(terms.corner))):
         return False
     owner = left.indices
-    instance = np.arange(len(rows))
-    right = right.toarray() if sp.issparse(right) else np.asarray(right, dtype=float)
+    right = right.toarray() if sp.issparse(right) else right
     np.multiply(right, (left.data * np.asarray(scale, dtype=float))[:, None],
                 out=rows[:, :n_classes])
-    rows[instance, owner] += common.data * np.asarray(weights, dtype=float)
+    # rows is a block of whole rows of a C-contiguous array: its flat view indexes a cell
+    rows.reshape(-1)[np.arange(len(rows)) * rows.shape[1] + owner] += \
+        common.data * np.asarray(weights, dtype=float)
     if rows.shape[1] > n_classes:
         rows[:, n_classes] = column_rows.data * np.asarray(column_scale, dtype=float)
     owners[:] = owner

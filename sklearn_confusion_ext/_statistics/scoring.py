@@ -10,6 +10,7 @@ resampled cells. The intervals (:mod:`.intervals`) and the paired comparisons
 import inspect
 import warnings
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 from sklearn import metrics as sklearn_metrics
@@ -362,10 +363,15 @@ class _Data:
             counts = np.rint(self.confusion.matrix).astype(np.int64)
             self.cells = np.flatnonzero(counts)
             self.cell_counts = counts.ravel()[self.cells]
-        self.grouped = None  # labels beside scores: grouped products (GroupedRows)
-        if self.confusion is not None and not self.single_label and self.batches():
-            self.grouped = grouped_rows(score.kind, score.params, y_true, y_pred,
-                                        self.sample_weight, column_labels=score.labels)
+
+    @cached_property
+    def grouped(self):
+        """The :class:`GroupedRows` of labels beside scores (their resampled matrices are
+        grouped products), else None; read on the first resample."""
+        if self.confusion is None or self.single_label or not self.batches():
+            return None
+        return grouped_rows(self.score.kind, self.score.params, self.y_true, self.y_pred,
+                            self.sample_weight, column_labels=self.score.labels)
 
     def _two_dimensional(self):
         return any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (self.y_true, self.y_pred))
