@@ -76,3 +76,35 @@ def test_transport_matrix_of_soft_labels():
     result = sce.most_confused_pairs(matrix, display_labels=[0, 1, 2, "none"], top=2)
     assert [(p.true, p.predicted) for p in result] == [(0, 1), (2, 0)]
     assert [p.count for p in result] == pytest.approx([0.8, 0.5])
+
+
+@pytest.mark.parametrize("display", ["TransportConfusionMatrixDisplay", "MLCMDisplay"])
+@pytest.mark.parametrize("normalize", ["true", "pred", "all"])
+def test_displays_write_counts_under_normalized_values(display, normalize):
+    """include_counts=True: each cell reads its normalized value over its count (an empty
+    cell "0"); the counts are the matrix before normalize, in the drawn order."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    y_true = ["cat"] * 5 + ["dog"] * 3 + ["fox"] * 2
+    y_pred = ["cat"] * 4 + ["dog"] + ["dog"] * 2 + ["cat"] + ["fox"] * 2
+    cls = getattr(sce, display)
+    shown = cls.from_predictions(y_true, y_pred, normalize=normalize, include_counts=True,
+                                 colorbar=False)
+    plain = cls.from_predictions(y_true, y_pred, normalize=normalize, colorbar=False)
+    counts = cls.from_predictions(y_true, y_pred, colorbar=False).confusion_matrix
+    np.testing.assert_array_equal(shown.counts, counts)
+    for (i, j), text in np.ndenumerate(shown.text_):
+        value = plain.text_[i, j].get_text()
+        expected = value if counts[i, j] == 0 else f"{value}\n({counts[i, j]:.0f})"
+        assert text.get_text() == expected
+    assert shown.text_[0, 0].get_text().endswith("\n(4)")
+    # Without normalize (or counts) the values are the counts, written once.
+    unnormalized = cls(counts).plot(include_counts=True, colorbar=False)
+    assert unnormalized.text_[0, 0].get_text() == "4"
+    assert cls.from_predictions(y_true, y_pred, include_counts=True,
+                                colorbar=False).text_[0, 0].get_text() == "4"
+    plt.close("all")

@@ -156,7 +156,7 @@ def test_from_methods_list_every_keyword(display):
            MLCMDisplay: ["method"]}
     shared = ["labels", "sample_weight", "normalize", "display_labels", "order", "y_train",
               "include_values", "cmap", "xticks_rotation", "values_format", "ax", "colorbar",
-              "im_kw", "text_kw", "title"]
+              "im_kw", "text_kw", "title", "include_counts"]
     for method, leading in (("from_predictions", ["y_true", "y_pred"]),
                             ("from_estimator", ["estimator", "X", "y", "response_method"])):
         parameters = inspect.signature(getattr(display, method)).parameters

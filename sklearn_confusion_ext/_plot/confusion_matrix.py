@@ -92,7 +92,14 @@ title : str or None, default="auto"
     Title of the axes. "auto" names the matrix and, when the Display built it, its
     weighting (or method) and normalization on a second line, e.g. "Transport confusion
     matrix" over "(weighting: uniform, normalized over true classes)"; None or "" draws
-    no title; any other string is the title.""",
+    no title; any other string is the title.
+include_counts : bool, default=False
+    Write each cell's count, the matrix before ``normalize``, under its normalized value:
+    ``0.85`` over ``(170)``, so that a rate is read with the number of instances behind
+    it (an empty cell stays "0"); counts of fractional matrices (soft labels, weights) are
+    written like the values of an unnormalized matrix. ``from_predictions`` and
+    ``from_estimator`` keep the counts in ``counts``; without ``normalize``, or on a
+    Display built from a matrix (no counts), the values are written once.""",
     "estimator": """\
 estimator : fitted classifier
     A fitted estimator with ``predict`` (and ``predict_proba`` for
@@ -138,6 +145,9 @@ class _ConfusionDisplay:
         self.display_labels = display_labels
         self.column_labels = column_labels
         self.half_width = None
+        # The matrix before normalize (set by from_predictions/from_estimator when they
+        # normalize it), written under the values with include_counts=True.
+        self.counts = None
         # Set by from_predictions/from_estimator: what the default title says besides the
         # matrix's name (its weighting or method) and the normalization applied.
         self._about, self._normalize = None, None
@@ -148,7 +158,7 @@ class _ConfusionDisplay:
     @_fill_doc
     def plot(self, *, include_values=True, cmap="viridis", xticks_rotation="auto",
              values_format=None, ax=None, colorbar=True, im_kw=None, text_kw=None,
-             title="auto"):
+             title="auto", include_counts=False):
         """Draw the matrix.
 
         Parameters
@@ -202,12 +212,23 @@ class _ConfusionDisplay:
         im_kw = {"interpolation": "nearest", "cmap": cmap, **(im_kw or {})}
         self.im_ = ax.imshow(matrix, **im_kw)
         self.text_ = None
+        both = include_counts and self._normalize is not None and self.counts is not None
+        if both and self.half_width is not None:
+            raise ValueError("include_counts=True and the sub-pixel intervals do not fit in "
+                             "one cell: pass one of them.")
         if include_values:
             texts = self._cell_texts(values_format)
+            if both:
+                counts = format_values(np.asarray(self.counts, dtype=float), None)
+                texts = np.array([value if count == "0" else f"{value}\n({count})"
+                                  for value, count in zip(texts.ravel(), counts.ravel())],
+                                 dtype=object).reshape(texts.shape)
             self.text_ = np.empty_like(matrix, dtype=object)
             low, high = self.im_.cmap(0), self.im_.cmap(1.0)
             threshold = (matrix.max() + matrix.min()) / 2.0
             small = 10 if self.half_width is None else 5  # "centre±half-width" is wider
+            if both:  # two lines a cell
+                small //= 2
             size = {"fontsize": "small"} if max(n_rows, n_columns) > small else {}
             for i, j in np.ndindex(matrix.shape):
                 color = low if matrix[i, j] > threshold else high
@@ -274,8 +295,9 @@ class _ConfusionDisplay:
         rows = columns = np.arange(len(names))
         if order == "test-training":
             rows, columns = _test_training_order(confusion, y_true, y_train, labels)
-        half_width = None
+        half_width, counts = None, None
         if bounds is None:
+            counts = matrix[np.ix_(rows, columns)]
             matrix = normalize_confusion(matrix, normalize)
         else:  # the interval bounds over the transport matrix's sums
             totals = _totals(matrix, normalize)
@@ -290,6 +312,7 @@ class _ConfusionDisplay:
         if half_width is not None:
             display.half_width = half_width
             display._matrix_name = "Sub-pixel confusion matrix"
+        display.counts = counts
         display._about, display._normalize = about, normalize
         if include_values is None:
             include_values = matrix.shape[0] <= _MAX_CLASSES_WITH_VALUES
@@ -470,7 +493,7 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
                          normalize=None, display_labels=None, order=None, y_train=None,
                          include_values=None, cmap="viridis", xticks_rotation="auto",
                          values_format=None, ax=None, colorbar=True, im_kw=None,
-                         text_kw=None, title="auto"):
+                         text_kw=None, title="auto", include_counts=False):
         """Build the transport-based confusion matrix of predictions and plot it.
 
         Parameters
@@ -524,7 +547,8 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
             normalize=normalize, display_labels=display_labels, order=order, y_train=y_train,
             include_values=include_values, cmap=cmap, xticks_rotation=xticks_rotation,
             values_format=values_format, ax=ax, colorbar=colorbar, im_kw=im_kw,
-            text_kw=text_kw, title=title)
+            text_kw=text_kw, title=title,
+            include_counts=include_counts)
 
     @classmethod
     @validate_params()
@@ -535,7 +559,7 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
                        y_train=None,
                        include_values=None, cmap="viridis", xticks_rotation="auto",
                        values_format=None, ax=None, colorbar=True, im_kw=None, text_kw=None,
-                       title="auto"):
+                       title="auto", include_counts=False):
         """Predict with a fitted estimator, build the transport-based matrix and plot it.
 
         Parameters
@@ -586,7 +610,8 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
             sample_weight=sample_weight, normalize=normalize, display_labels=display_labels,
             order=order, y_train=y_train, include_values=include_values, cmap=cmap,
             xticks_rotation=xticks_rotation, values_format=values_format, ax=ax,
-            colorbar=colorbar, im_kw=im_kw, text_kw=text_kw, title=title)
+            colorbar=colorbar, im_kw=im_kw, text_kw=text_kw, title=title,
+            include_counts=include_counts)
 
 
 @_fill_doc
@@ -646,7 +671,8 @@ class MLCMDisplay(_ConfusionDisplay):
                          method="heydarian", normalize=None, display_labels=None, order=None,
                          y_train=None, include_values=None, cmap="viridis",
                          xticks_rotation="auto", values_format=None, ax=None,
-                         colorbar=True, im_kw=None, text_kw=None, title="auto"):
+                         colorbar=True, im_kw=None, text_kw=None, title="auto",
+                         include_counts=False):
         """Build the multi-label confusion matrix of predictions and plot it.
 
         Parameters
@@ -692,7 +718,8 @@ class MLCMDisplay(_ConfusionDisplay):
             normalize=normalize, display_labels=display_labels, order=order, y_train=y_train,
             include_values=include_values, cmap=cmap, xticks_rotation=xticks_rotation,
             values_format=values_format, ax=ax, colorbar=colorbar, im_kw=im_kw,
-            text_kw=text_kw, title=title)
+            text_kw=text_kw, title=title,
+            include_counts=include_counts)
 
     @classmethod
     @validate_params()
@@ -701,7 +728,8 @@ class MLCMDisplay(_ConfusionDisplay):
                        sample_weight=None, method="heydarian", normalize=None,
                        display_labels=None, order=None, y_train=None, include_values=None,
                        cmap="viridis", xticks_rotation="auto", values_format=None,
-                       ax=None, colorbar=True, im_kw=None, text_kw=None, title="auto"):
+                       ax=None, colorbar=True, im_kw=None, text_kw=None, title="auto",
+                       include_counts=False):
         """Predict with a fitted estimator, build the multi-label matrix and plot it.
 
         Parameters
@@ -741,7 +769,8 @@ class MLCMDisplay(_ConfusionDisplay):
             sample_weight=sample_weight, normalize=normalize, display_labels=display_labels,
             order=order, y_train=y_train, include_values=include_values, cmap=cmap,
             xticks_rotation=xticks_rotation, values_format=values_format, ax=ax,
-            colorbar=colorbar, im_kw=im_kw, text_kw=text_kw, title=title)
+            colorbar=colorbar, im_kw=im_kw, text_kw=text_kw, title=title,
+            include_counts=include_counts)
 
 
 def _weighting_about(weighting):
