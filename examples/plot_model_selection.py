@@ -9,11 +9,17 @@ only scikit-learn's own scorers, so a scorer of this library is passed as an obj
 :func:`~sklearn_confusion_ext.make_transport_scorer` to score the predicted probabilities
 themselves. The scorers pickle, so ``n_jobs`` works. The chosen model's confusion matrix
 is then drawn straight from the estimator.
+
+A score of the probabilities against the labels shows where a model's belief goes, but
+it rewards sharp probabilities, deserved or not (it is not a proper scoring rule): the
+search below refits on the F1 of the predicted classes, and shows log-loss, a proper
+score of the probabilities, beside the F1 of the probabilities (see
+:doc:`/user_guide/probabilities`).
 """
 
 # %%
-# A grid search scored on hard and on soft predictions
-# ----------------------------------------------------
+# A grid search scored on the predicted classes and on the probabilities
+# ----------------------------------------------------------------------
 import matplotlib.pyplot as plt
 from sklearn.datasets import load_digits
 from sklearn.linear_model import LogisticRegression
@@ -34,21 +40,26 @@ scoring = {
     "f1": get_scorer("tcm_f1_macro"),
     "f1 of probabilities": make_transport_scorer(
         "f1", average="macro", response_method="predict_proba"),
+    "log-loss": get_scorer("neg_log_loss"),  # scikit-learn's scorer, by its name
 }
-search = GridSearchCV(model, {"logisticregression__C": [0.001, 0.01, 0.1, 1.0]},
-                      scoring=scoring, refit="f1 of probabilities", n_jobs=2)
+search = GridSearchCV(model, {"logisticregression__C": [0.01, 0.1, 1.0, 10.0, 100.0]},
+                      scoring=scoring, refit="f1", cv=3, n_jobs=2)
 search = search.fit(X_train, y_train)
 
 # %%
-# Macro F1 of the predicted classes rewards a model that gets the argmax right; macro F1
-# of the probabilities also rewards confidence, so it can prefer another
-# regularization.
+# The F1 of the predicted classes rewards a model that gets the class right. The F1 of
+# the probabilities also rewards confidence: it keeps rising as the regularization weakens
+# and the probabilities sharpen, past the point where the predicted classes and log-loss
+# get worse. Log-loss is a proper score (best, in expectation, for honest probabilities):
+# it is the score to select on when the probabilities matter.
 results = search.cv_results_
-print(f"{'C':>6} {'F1 (predict)':>13} {'F1 (predict_proba)':>19}")
-for C, hard, soft in zip(results["param_logisticregression__C"],
-                         results["mean_test_f1"], results["mean_test_f1 of probabilities"]):
-    print(f"{C:6g} {hard:13.3f} {soft:19.3f}")
-print("chosen:", search.best_params_)
+print(f"{'C':>6} {'F1 (predict)':>13} {'F1 (predict_proba)':>19} {'log-loss':>9}")
+for C, hard, soft, loss in zip(results["param_logisticregression__C"],
+                               results["mean_test_f1"],
+                               results["mean_test_f1 of probabilities"],
+                               results["mean_test_log-loss"]):
+    print(f"{C:6g} {hard:13.3f} {soft:19.3f} {-loss:9.3f}")
+print("chosen on the F1 of the predicted classes:", search.best_params_)
 
 # %%
 # The chosen model on the test set

@@ -118,7 +118,12 @@ def make_transport_scorer(metric="f1", *, average="macro", weighting="uniform",
         Instance weights of the matrix.
     response_method : {"predict", "predict_proba"}, default="predict"
         Hard predictions, or the predicted probabilities scored against the true labels
-        (columns named by ``estimator.classes_``).
+        (columns named by ``estimator.classes_``). A score of probabilities is the score
+        of answering at random from them (its accuracy is the mean probability of the
+        true class): sharper probabilities raise it, deserved or not. It is not a proper
+        scoring rule and rewards over-confidence, so select models on the predicted
+        classes or on ``"neg_log_loss"`` / ``"neg_brier_score"`` (user guide,
+        "Probabilities: what a soft matrix measures").
     beta : float, default=1.0
         F-beta's weight of recall.
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
