@@ -108,7 +108,11 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
     ----------
     y_true : array-like or sparse matrix
     y_pred_a, y_pred_b : array-like or sparse matrix
-        The two classifiers' predictions of the same instances.
+        The two classifiers' predictions of the same instances. On probabilities against
+        labels, the scores of the matrix reward sharp probabilities, deserved or not (not
+        a proper scoring rule): the sharper model can win with the same predictions.
+        Compare decisions on the predicted labels, probabilities on a proper score
+        (``score=sklearn.metrics.log_loss`` with ``labels=``).
     score, kind, **score_params
         As in :func:`score_confidence_interval` (a score with one value). None:
         ``"tcm_f1_macro"``, or the accuracy for ``method="mcnemar"``, which compares
