@@ -176,8 +176,7 @@ def test_bayesian_signed_rank_posterior_masses_equal_baycomps_on_its_weights():
                                    atol=1e-12)
 
 
-@pytest.mark.parametrize("shift, rope", [(0.01, 0.01), (0.0, 0.01), (0.02, 0.0),
-                                         (-0.005, 0.01)])
+@pytest.mark.parametrize("shift, rope", [(0.01, 0.01), (0.02, 0.0)])
 def test_bayesian_signed_rank_against_baycomp(shift, rope):
     baycomp = pytest.importorskip("baycomp")
     rng = np.random.default_rng(7)

@@ -63,8 +63,8 @@ class CriticalDifferenceDisplay:
     ...     [3.143, 2.000, 2.893, 1.964], names=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"],
     ...     critical_difference=1.25,
     ...     groups=[("C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5")]).plot()
-    >>> display.ax_.get_xlim()
-    (4.0, 1.0)
+    >>> [float(x) for x in display.ax_.get_xlim()]  # the best rank on the right
+    [4.0, 1.0]
     """
 
     @validate_params("CriticalDifferenceDisplay")
@@ -124,7 +124,7 @@ class CriticalDifferenceDisplay:
         >>> display = CriticalDifferenceDisplay.from_scores(
         ...     scores, names=["forest", "boosting", "tree", "stump"])
         >>> round(display.result_.critical_difference, 3), display.groups
-        (1.414, [('forest', 'boosting'), ('tree', 'stump')])
+        (1.414, [('forest', 'boosting'), ('boosting', 'tree'), ('tree', 'stump')])
         """
         result = friedman_posthoc(scores, method=method, control=control, alpha=alpha,
                                   greater_is_better=greater_is_better, names=names)
