@@ -607,3 +607,21 @@ def test_type_one_error_naive_fold_ttest_rejects_too_often_corrected_tests_do_no
         assert rates["naive 10x10"] > 0.2, (case, rates)
         for test in ("corrected 10x10", "corrected 1x10", "5x2cv t", "5x2cv F"):
             assert rates[test] <= bound, (case, test, rates)
+
+
+def test_compare_scores_mcnemar_mid_p():
+    y_true = [0, 1] * 30
+    y_a = y_true
+    y_b = [0, 1] * 25 + [1, 0] * 3 + [0, 1] * 2  # 6 instances wrong, all right for a
+    table = sce.mcnemar_table(y_true, y_a, y_b)
+    for alternative in ("two-sided", "greater", "less"):
+        exact = sce.compare_scores(y_true, y_a, y_b, method="mcnemar", alternative=alternative)
+        mid_p = sce.compare_scores(y_true, y_a, y_b, method="mcnemar-mid-p",
+                                   alternative=alternative)
+        expected = sce.mcnemar_test(table, exact="mid-p", alternative=alternative).pvalue
+        assert mid_p.pvalue == pytest.approx(expected) and mid_p.pvalue < exact.pvalue
+        assert (mid_p.difference, mid_p.low, mid_p.high) == (
+            exact.difference, exact.low, exact.high)
+        assert mid_p.method == "mcnemar-mid-p"
+    assert sce.compare_scores(y_true, y_a, y_b, method="mcnemar-mid-p").pvalue == (
+        pytest.approx(2 * 0.5 ** 6 - 0.5 ** 6))

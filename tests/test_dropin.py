@@ -168,3 +168,32 @@ def test_get_scorer_values_equal_scikit_learns():
             assert sce.get_scorer(name)(model, X, y) == expected, name
             n_compared += 1
     assert n_compared >= 20
+
+
+def test_multioutput_predict_proba_list_is_the_positive_class_matrix():
+    """MultiOutputClassifier.predict_proba's list of (n, 2) arrays reads as the (n, C)
+    positive-class probabilities (before: 'must be 1-D or 2-D; got shape (C, n, 2)'); a
+    list it cannot read, and the 3-D array of it, give the one-line fix."""
+    from sklearn.datasets import make_multilabel_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.multioutput import MultiOutputClassifier
+
+    X, Y = make_multilabel_classification(60, n_classes=3, random_state=0)
+    proba = MultiOutputClassifier(LogisticRegression()).fit(X, Y).predict_proba(X)
+    positive = np.column_stack([p[:, 1] for p in proba])
+    for function in (sce.transport_confusion_matrix, sce.transport_accuracy_score):
+        np.testing.assert_allclose(function(Y, proba), function(Y, positive))
+    with pytest.raises(ValueError, match=r"np.column_stack\(\[p\[:, 1\] for p in proba\]\)"):
+        sce.transport_confusion_matrix(Y, np.asarray(proba))
+    with pytest.raises(ValueError, match=r"shapes \(60, 1\), \(60, 2\).*one class"):
+        sce.transport_confusion_matrix(Y, [proba[0][:, :1], proba[1], proba[2]])
+
+
+@pytest.mark.parametrize("function", ["transport_precision_recall_fscore_support",
+                                      "mlcm_precision_recall_fscore_support"])
+def test_average_samples_is_refused_with_the_reason(function):
+    y_true, y_pred = [[1, 0, 1], [0, 1, 0]], [[1, 0, 0], [1, 1, 0]]
+    with pytest.raises(ValueError, match="got 'samples': .*average='samples'"):
+        getattr(sce, function)(y_true, y_pred, average="samples")
+    expected = metrics.precision_recall_fscore_support(y_true, y_pred, average="samples")
+    assert expected[0] == pytest.approx(0.75)  # the fix the message names works

@@ -378,9 +378,33 @@ def _check_constraints(owner, name, value, constraints):
     for constraint in constraints:
         if constraint.is_satisfied_by(value):
             return
-    expected = _either([str(constraint) for constraint in constraints])
+    expected = _either([str(constraint) for constraint in constraints
+                        if not isinstance(constraint, Refused)])
     error = ValueError if any(c.accepts_type(value) for c in constraints) else TypeError
-    raise error(f"The {name!r} parameter of {owner} must be {expected}; got {quoted(value)}.")
+    reason = next((f": {c.reason}" for c in constraints
+                   if isinstance(c, Refused) and c.accepts_type(value)), ".")
+    raise error(f"The {name!r} parameter of {owner} must be {expected}; got "
+                f"{quoted(value)}{reason}")
+
+
+class Refused(Constraint):
+    """A value users bring from elsewhere (scikit-learn's ``average="samples"``) that is
+    refused with the reason why, never satisfied."""
+
+    def __init__(self, value, reason):
+        self.value, self.reason = value, reason
+
+    def accepts_type(self, value):
+        return _same_kind(value, self.value) and value == self.value
+
+    def is_satisfied_by(self, value):
+        return False
+
+    def __str__(self):
+        return ""
+
+    def invalid_values(self):
+        return [self.value]
 
 
 def check_params(owner, values, declaration=None):
@@ -626,7 +650,15 @@ PARAMETERS = {
     "transport_multilabel_confusion_matrix": {**TRANSPORT, "include_none": INCLUDE_NONE},
     "transport_precision_recall_fscore_support": {
         **TRANSPORT, "beta": BETA, "pos_label": [Label()],
-        "average": [None, Options("binary", *AVERAGES)], "zero_division": ZERO_DIVISION,
+        "average": [None, Options("binary", *AVERAGES), Refused("samples", (
+            "scikit-learn's 'samples' averages each instance's precision and recall of its "
+            "label set; the instance's transport plan has one agreement, its diagonal mass, "
+            "which is its precision and its recall alike, so a 'samples' average would give "
+            "one number for three scores that scikit-learn's gives apart. The mean of that "
+            "agreement over the instances is transport_accuracy_score; scikit-learn's "
+            "per-instance scores of 0/1 indicators are "
+            "sklearn.metrics.precision_recall_fscore_support(..., average='samples').")),
+        ], "zero_division": ZERO_DIVISION,
         "include_none": INCLUDE_NONE},
     "transport_accuracy_score": {**TRANSPORT, "normalize": [BOOLEAN]},
     "transport_classification_report": {**TRANSPORT, **REPORT, **REPORT_INTERVALS},
@@ -638,8 +670,13 @@ PARAMETERS = {
         "unique": [BOOLEAN], "normalize": [BOOLEAN], **PARALLEL},
     "mlcm_multilabel_confusion_matrix": MLCM,
     "mlcm_precision_recall_fscore_support": {
-        **MLCM, "beta": BETA, "average": [None, Options(*AVERAGES)],
-        "zero_division": ZERO_DIVISION, "include_none": INCLUDE_NONE},
+        **MLCM, "beta": BETA, "average": [None, Options(*AVERAGES), Refused("samples", (
+            "the MLCM counts each instance in the cells of its category (Heydarian et al.: "
+            "labels right, missed, extra), spread over its labels and the none class; the "
+            "paper defines precision and recall of classes, not of instances. scikit-learn's "
+            "per-instance scores of the same 0/1 indicators are "
+            "sklearn.metrics.precision_recall_fscore_support(..., average='samples').")),
+        ], "zero_division": ZERO_DIVISION, "include_none": INCLUDE_NONE},
     "mlcm_classification_report": {**MLCM, **REPORT, **REPORT_INTERVALS},
     "precision_recall_fscore_support_from_confusion": {
         "confusion": [ARRAY], "labels": [None, ARRAY], "beta": BETA,
@@ -753,7 +790,8 @@ PARAMETERS = {
     "compare_scores": {
         "y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY], **UNCERTAINTY,
         "score": [None, str, CALLABLE],
-        "method": [Options("bootstrap", "permutation", "bayesian", "mcnemar")],
+        "method": [Options("bootstrap", "permutation", "bayesian", "mcnemar",
+                           "mcnemar-mid-p")],
         "alternative": [Options("two-sided", "greater", "less")]},
     "mcnemar_table": {"y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY],
                       "sample_weight": [None, ARRAY]},

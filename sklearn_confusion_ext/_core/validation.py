@@ -658,6 +658,8 @@ def _as_array(name, y, compact=False):
             raise ValueError(
                 f"{name} is a masked array with {np.ma.count_masked(y)} masked entries; masks "
                 "are not read: drop the masked samples (or fill them) before scoring.")
+    if isinstance(y, (list, tuple)) and y and all(np.ndim(p) == 2 for p in y):
+        y = _positive_class_columns(name, y)
         y = np.ma.getdata(y)
     raw, y = y, _numpy_of_nullable(name, y)
     _refuse_complex(name, y.dtype)
@@ -668,7 +670,10 @@ def _as_array(name, y, compact=False):
     if y.ndim == 1:
         return y
     if y.ndim != 2:
-        raise ValueError(f"{name} must be 1-D or 2-D; got an array of shape {y.shape}.")
+        fix = (f" (one (n_samples, 2) array per label, as MultiOutputClassifier.predict_proba "
+               f"gives them? pass the list itself, or {_POSITIVE_CLASS_FIX})"
+               if y.ndim == 3 and y.shape[2] == 2 else "")
+        raise ValueError(f"{name} must be 1-D or 2-D; got an array of shape {y.shape}{fix}.")
     if y.dtype.kind not in "biuf":
         raise ValueError(
             f"{name} is 2-D with dtype {y.dtype}; 2-D targets must hold numbers "
@@ -685,6 +690,25 @@ def _as_array(name, y, compact=False):
 def _is_small_integer(dtype):
     """Booleans and 8- or 16-bit integers: float32 holds each of them exactly."""
     return dtype.kind in "biu" and dtype.itemsize <= 2
+
+
+_POSITIVE_CLASS_FIX = "np.column_stack([p[:, 1] for p in proba])"
+
+
+def _positive_class_columns(name, arrays):
+    """The (n_samples, n_labels) positive-class probabilities of a list of one
+    (n_samples, 2) array per label, as ``MultiOutputClassifier.predict_proba`` (and the
+    multi-output forests) give them: column 1 of each, the probability of label value 1."""
+    shapes = [np.shape(p) for p in arrays]
+    if any(shape[1] != 2 for shape in shapes) or len({shape[0] for shape in shapes}) != 1:
+        raise ValueError(
+            f"{name} is a list of {len(arrays)} 2-D arrays of shapes "
+            f"{', '.join(map(str, shapes[:4]))}{', ...' if len(shapes) > 4 else ''}; a list "
+            "is read as MultiOutputClassifier.predict_proba's one (n_samples, 2) array per "
+            "label (columns: label 0, label 1), all with the same n_samples. A label seen "
+            "with one value in training has one column: build the positive-class matrix "
+            f"yourself ({_POSITIVE_CLASS_FIX}, with 0 or 1 where a label had one class).")
+    return np.column_stack([np.asarray(p)[:, 1] for p in arrays])
 
 
 def mass_block(y):

@@ -117,7 +117,8 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
         As in :func:`score_confidence_interval` (a score with one value). None:
         ``"tcm_f1_macro"``, or the accuracy for ``method="mcnemar"``, which compares
         accuracies only (another score is refused).
-    method : {"bootstrap", "permutation", "bayesian", "mcnemar"}, default="bootstrap"
+    method : {"bootstrap", "permutation", "bayesian", "mcnemar", "mcnemar-mid-p"}, \
+default="bootstrap"
         ``"bootstrap"``: instances resampled jointly, the interval of the difference by
         percentiles, the p-value from the differences shifted to the null.
         ``"permutation"``: each instance's two predictions swapped with probability 1/2;
@@ -129,7 +130,8 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
         accuracy difference, with
         :func:`mcnemar_table` and :func:`mcnemar_test` (exact) and a Wald interval of the
         paired difference of proportions; its counts are instances, so ``sample_weight``
-        must hold frequencies (integers).
+        must hold frequencies (integers). ``"mcnemar-mid-p"``: the same with McNemar's
+        mid-p test (``mcnemar_test(table, exact="mid-p")``, Fagerland et al. 2013).
     confidence_level : float, default=0.95
     n_resamples : int, default=9999
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
@@ -169,14 +171,14 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
     """
     confidence_level = float(confidence_level)
     alpha = 1 - confidence_level
-    if method == "mcnemar":
+    if method in ("mcnemar", "mcnemar-mid-p"):
         if score is not None and score not in _ACCURACIES or kind is not None or score_params:
-            raise ValueError(f"method='mcnemar' compares accuracies; got score={score!r}"
+            raise ValueError(f"method={method!r} compares accuracies; got score={score!r}"
                              f"{' and score keywords' if score_params or kind else ''}. Leave "
                              "score=None, or use method='bootstrap', 'permutation' or "
                              "'bayesian' for another score.")
         return _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha,
-                                   confidence_level, alternative)
+                                   confidence_level, alternative, method)
     _warn_kinds_differ(y_pred_a, y_pred_b)
     score = "tcm_f1_macro" if score is None else score
     resolved = _resolve_score(score, kind, score_params, "compare_scores")
@@ -442,17 +444,17 @@ def _warn_degenerate(distribution, difference):
 
 
 def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confidence_level,
-                        alternative):
+                        alternative, method="mcnemar"):
     table = mcnemar_table(y_true, y_pred_a, y_pred_b, sample_weight=sample_weight)
     weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)  # checked
     if weight is not None and not np.array_equal(weight, np.round(weight)):
-        raise ValueError("method='mcnemar' counts instances: sample_weight must hold "
+        raise ValueError(f"method={method!r} counts instances: sample_weight must hold "
                          "frequencies (non-negative integers); scaled weights would change "
                          "its p-value. Use method='bootstrap' or 'permutation' for other "
                          "weights.")
     n = table.sum()
     if n == 0:
-        raise ValueError("method='mcnemar' counts instances, but sample_weight is 0 on all "
+        raise ValueError(f"method={method!r} counts instances, but sample_weight is 0 on all "
                          f"{len(weight)} of them: there is no instance to compare on. Give "
                          "some instance a positive weight.")
     only_a, only_b = table[0, 1], table[1, 0]
@@ -462,9 +464,10 @@ def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confid
     if only_a + only_b == 0:
         pvalue = 1.0
     else:  # mcnemar_test reads n_12 = a right and b wrong against n_21 (exact: counts)
-        pvalue = float(_quiet(lambda: mcnemar_test(table, exact=True,
+        exact = True if method == "mcnemar" else "mid-p"
+        pvalue = float(_quiet(lambda: mcnemar_test(table, exact=exact,
                                                    alternative=alternative).pvalue))
     return ComparisonResult(difference=float(difference), low=float(difference - z * se),
-                            high=float(difference + z * se), pvalue=pvalue, method="mcnemar",
+                            high=float(difference + z * se), pvalue=pvalue, method=method,
                             confidence_level=confidence_level, alternative=alternative,
                             distribution=None, score="accuracy")
