@@ -451,8 +451,8 @@ def test_posterior_display_draws_on_given_axes_figures_and_subfigures():
 
 @pytest.mark.parametrize("keywords, error, message", [
     ({"ax": "axes"}, TypeError, "'ax' parameter of PosteriorIntervalDisplay.from_confusion"),
-    ({"rows": [0], "ax": "single"}, ValueError,
-     r"ax holds 1 Axes but this display draws 2 panel\(s\) \(the matrix view, 1 forest"),
+    ({"rows": [0], "ax": "three"}, ValueError,
+     r"ax holds 3 Axes but this display draws 2 panel\(s\) \(the matrix view, 1 forest"),
     ({"ax": "single", "figsize": (3, 3)}, ValueError, "figsize sizes a new figure"),
     ({"rows": [5]}, ValueError, r"rows names the actual classes by position \(0 to 2\)"),
     ({"rows": ["nobody"]}, ValueError, "got 'nobody'"),
@@ -462,6 +462,8 @@ def test_posterior_display_draws_on_given_axes_figures_and_subfigures():
 def test_posterior_display_refuses_bad_panels(keywords, error, message):
     if keywords.get("ax") == "single":
         keywords["ax"] = plt.subplots()[1]
+    if keywords.get("ax") == "three":  # one Axes is the box of the panels, and is taken
+        keywords["ax"] = plt.subplots(1, 3)[1]
     with pytest.raises(error, match=message):
         PosteriorIntervalDisplay.from_confusion(_counts(3), **keywords)
 
@@ -478,8 +480,8 @@ def test_ranking_display_on_given_axes_and_figure():
     figure = plt.figure()
     RankingComparisonDisplay.from_matrices(a, b, ax=figure)
     assert len(figure.axes) == 2
-    with pytest.raises(ValueError, match=r"ax holds 1 Axes but this display draws 2 panel"):
-        RankingComparisonDisplay.from_matrices(a, b, ax=axes[0])
+    with pytest.raises(ValueError, match=r"ax holds 3 Axes but this display draws 2 panel"):
+        RankingComparisonDisplay.from_matrices(a, b, ax=plt.subplots(1, 3)[1])
     with pytest.raises(ValueError, match="display_labels has 2 names for 3 classes"):
         RankingComparisonDisplay.from_matrices(a, b, display_labels=["x", "y"])
 

@@ -134,8 +134,8 @@ def test_axes_figures_and_bad_levels():
     display = PosteriorSimplexDisplay([[3, 2, 5], [1, 1, 1]], row_labels=["a", "b"])
     fig, axes = plt.subplots(1, 2)
     assert display.plot(ax=axes).figure_ is fig
-    with pytest.raises(ValueError, match="ax holds 1 Axes but this display draws 2"):
-        display.plot(ax=axes[0])
+    with pytest.raises(ValueError, match="ax holds 3 Axes but this display draws 2"):
+        display.plot(ax=plt.subplots(1, 3)[1])
     fig = plt.figure()
     assert len(display.plot(ax=fig).axes_) == 2
     with pytest.raises(ValueError, match=r"in \(0, 1\)"):

@@ -115,9 +115,12 @@ def panel_axes(ax, n_panels, what, figsize, default_size, arrange):
     """The figure and the ``n_panels`` Axes a multi-panel Display draws on.
 
     ``ax`` is None (a new figure of ``figsize``, or ``default_size``), a Figure or
-    SubFigure (filled by ``arrange(container)``, which returns the panels' Axes), one
-    Axes (when one panel is drawn) or a sequence of exactly ``n_panels`` Axes. ``what``
-    names the panels in the error.
+    SubFigure (filled by ``arrange(container)``, which returns the panels' Axes), a
+    sequence of exactly ``n_panels`` Axes, or one Axes: the panel itself when one panel is
+    drawn, else the box the panels are drawn in (as scikit-learn's
+    ``PartialDependenceDisplay`` takes one Axes): the Axes is hidden and a SubFigure in
+    its place is filled by ``arrange`` (see :func:`bounding_axes`). ``what`` names the
+    panels in the error.
     """
     import matplotlib.pyplot as plt
     from matplotlib.axes import Axes
@@ -131,12 +134,58 @@ def panel_axes(ax, n_panels, what, figsize, default_size, arrange):
                          "the figure of ax instead.")
     if not isinstance(ax, Axes) and hasattr(ax, "add_subplot"):  # a Figure or SubFigure
         return ax.figure, list(arrange(ax))  # a SubFigure's figure is the whole Figure
+    if bounding_axes(ax, n_panels) is not None:
+        return ax.figure.figure, list(arrange(_box(ax)))
     axes = [ax] if isinstance(ax, Axes) else list(np.ravel(np.asarray(ax, dtype=object)))
     if not all(isinstance(one, Axes) for one in axes):
         raise TypeError(f"ax must be a matplotlib Axes, a sequence of Axes, a Figure or a "
                         f"SubFigure; got {quoted(ax)}.")
     if len(axes) != n_panels:
         raise ValueError(f"ax holds {len(axes)} Axes but this display draws {n_panels} "
-                         f"panel(s) ({what}): pass {n_panels} Axes, or a Figure or "
-                         f"SubFigure to draw them in.")
+                         f"panel(s) ({what}): pass one Axes (the box to draw them in), "
+                         f"{n_panels} Axes, or a Figure or SubFigure to draw them in.")
     return axes[0].figure.figure, axes  # the whole Figure, of an Axes in a SubFigure too
+
+
+def bounding_axes(ax, n_panels):
+    """``ax`` where it is one Axes holding several panels (the box they are drawn in),
+    else None: what the Displays keep as ``bounding_ax_``."""
+    from matplotlib.axes import Axes
+
+    return ax if isinstance(ax, Axes) and n_panels != 1 else None
+
+
+class _Box:
+    """The place of one Axes as a container of panels: ``subplots`` lays a grid out in that
+    place (nested in its grid cell, so a constrained layout keeps arranging it; an Axes
+    placed by position, with ``fig.add_axes``, gives its position), as a Figure's
+    ``subplots`` lays one out in the whole figure. The Axes is hidden."""
+
+    def __init__(self, ax):
+        from matplotlib.gridspec import GridSpec
+
+        self.figure = ax.figure.figure
+        self.spec = ax.get_subplotspec()
+        if self.spec is None:
+            box = ax.get_position()
+            self.spec = GridSpec(1, 1, figure=self.figure, left=box.x0, right=box.x1,
+                                 bottom=box.y0, top=box.y1)[0]
+        ax.set_axis_off()
+
+    def subplots(self, nrows=1, ncols=1, *, sharex=False, sharey=False, squeeze=True,
+                 width_ratios=None, height_ratios=None):
+        from matplotlib.gridspec import GridSpecFromSubplotSpec
+
+        # Room for each panel's title and class names, which a figure without a layout
+        # engine does not make by itself.
+        room = {} if self.figure.get_layout_engine() is not None else \
+            {"hspace": 0.6, "wspace": 0.45}
+        grid = GridSpecFromSubplotSpec(nrows, ncols, subplot_spec=self.spec,
+                                       width_ratios=width_ratios,
+                                       height_ratios=height_ratios, **room)
+        return grid.subplots(sharex=sharex, sharey=sharey, squeeze=squeeze)
+
+
+def _box(ax):
+    """The :class:`_Box` of ``ax``."""
+    return _Box(ax)

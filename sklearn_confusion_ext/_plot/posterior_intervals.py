@@ -7,7 +7,7 @@ from .._core.params import quoted, validate_params
 from .._statistics.posterior import dirichlet_posterior
 from .data_checks import display_array, ordered_bounds, same_shape
 from .docs import fill_doc
-from .layout import panel_axes, set_class_ticks, short_names
+from .layout import bounding_axes, panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 from .value_format import format_values
 
@@ -29,10 +29,12 @@ rows : "auto" or array-like of int or str, default="auto"
     half the width of its interval. The panels are stacked in one column, predicted
     classes along x.
 ax : matplotlib Axes, sequence of Axes, Figure or SubFigure, default=None
-    Where to draw. A Figure or SubFigure is filled with the panels; otherwise one Axes
-    per panel (the matrix view first, then one per forest row), so a single Axes when one
-    panel is drawn. By default a new figure, sized to the classes and the panels (at
-    most 12 x 10 inches); a wrong number of Axes raises ``ValueError``.
+    Where to draw. A Figure or SubFigure is filled with the panels; one Axes is the box
+    they are drawn in (hidden, and kept as ``bounding_ax_``, as scikit-learn's
+    ``PartialDependenceDisplay`` does), or the panel itself when one panel is drawn; else
+    one Axes per panel (the matrix view first, then one per forest row). By default a new
+    figure, sized to the classes and the panels (at most 12 x 10 inches); another number
+    of Axes raises ``ValueError``.
 figsize : tuple of two floats, default=None
     Size in inches of the new figure (not with ``ax``).""",
 }
@@ -61,6 +63,8 @@ class PosteriorIntervalDisplay:
         The figure drawn on.
     axes_ : ndarray of matplotlib Axes
         The panels: the matrix view first when it is drawn, then one per forest row.
+    bounding_ax_ : matplotlib Axes or None
+        The one Axes given as ``ax`` for several panels, hidden; None otherwise.
 
     Examples
     --------
@@ -190,13 +194,15 @@ class PosteriorIntervalDisplay:
                                _default_size(n_classes, matrix_view, len(forest_rows)),
                                lambda container: _one_column(container, n_classes, matrix_view,
                                                             len(forest_rows)))
+        self.bounding_ax_ = bounding_axes(ax, n_panels)
+        arranged = ax is None or self.bounding_ax_ is not None  # one column of our own
         if matrix_view:
-            self._draw_matrix(axes[0], names, axes if ax is None else axes[:1])
+            self._draw_matrix(axes[0], names, axes if arranged else axes[:1])
         # One scale for the forest panels, up to a little above their highest bound.
         top = min(1.0, 1.1 * float(self.upper[forest_rows].max())) if forest_rows else 1.0
         for panel, k in zip(axes[matrix_view:], forest_rows):
             self._draw_forest(panel, k, names, top or 1.0)
-        for panel in axes[:-1] if ax is None else []:  # one column: names at the bottom
+        for panel in axes[:-1] if arranged else []:  # one column: names at the bottom
             panel.tick_params(axis="x", labelbottom=False)
             panel.set_xlabel("")
         self.figure_, self.axes_ = fig, np.asarray(axes, dtype=object)

@@ -7,7 +7,7 @@ from .._core.params import quoted, validate_params
 from .._statistics.posterior import dirichlet_logpdf, dirichlet_mode, dirichlet_posterior
 from .._transport import transport_confusion
 from .docs import fill_doc
-from .layout import panel_axes, short_names
+from .layout import bounding_axes, panel_axes, short_names
 from .matplotlib_check import check_matplotlib
 from .posterior_intervals import class_positions
 
@@ -28,8 +28,10 @@ levels : array-like of float, default=(0.5, 0.8, 0.95)
     region of the triangle holding that share of the posterior. Nested and shaded, darker
     inside; their boundaries are the density's contour lines, labeled with the mass.
 ax : matplotlib Axes, sequence of Axes, Figure or SubFigure, default=None
-    Where to draw: one Axes per panel (a single Axes for one row), or a Figure or
-    SubFigure filled with the panels. By default a new figure with up to three panels
+    Where to draw: one Axes is the box the panels are drawn in (hidden, and kept as
+    ``bounding_ax_``, as scikit-learn's ``PartialDependenceDisplay`` does), or the panel
+    itself for one row; one Axes per panel, or a Figure or SubFigure filled with the
+    panels. By default a new figure with up to three panels
     side by side.
 figsize : tuple of two floats, default=None
     Size in inches of the new figure (not with ``ax``).""",
@@ -88,6 +90,8 @@ class PosteriorSimplexDisplay:
         The figure drawn on.
     axes_ : ndarray of matplotlib Axes
         One Axes per panel.
+    bounding_ax_ : matplotlib Axes or None
+        The one Axes given as ``ax`` for several panels, hidden; None otherwise.
     contours_ : list of matplotlib ContourSet
         The filled regions of each panel.
 
@@ -330,6 +334,7 @@ class PosteriorSimplexDisplay:
             ax, n_panels, f"{n_panels} triangle(s)", figsize,
             (min(3.6 * n_columns + 0.4, 12), min(3.4 * n_lines + 0.3, 10)),
             lambda container: _grid_of_panels(container, n_panels, n_columns, n_lines))
+        self.bounding_ax_ = bounding_axes(ax, n_panels)
         self.levels_ = levels
         self.mean_ = self.alpha / self.alpha.sum(axis=1, keepdims=True)
         self.mode_ = dirichlet_mode(self.alpha)

@@ -10,7 +10,7 @@ from .._core.validation import check_confusion_matrix
 from .._reading import _f1_scores, f1_ranking_disorder
 from .data_checks import display_array
 from .docs import fill_doc
-from .layout import panel_axes, set_class_ticks, short_names
+from .layout import bounding_axes, panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 
 # Up to this many classes the bars stand (names below them); above, they lie (names beside
@@ -18,10 +18,12 @@ from .matplotlib_check import check_matplotlib
 _MAX_CLASSES_STANDING = 10
 
 _DOCS = {"panels": """\
-ax : sequence of matplotlib Axes, Figure or SubFigure, default=None
-    Where to draw the panels: two Axes (left, right) for two matrices, ``k * k`` Axes
-    (row by row) for the grid of ``k`` matrices, or a Figure or SubFigure that is filled
-    with them; another number of Axes raises ``ValueError``. By default a new figure
+ax : matplotlib Axes, sequence of Axes, Figure or SubFigure, default=None
+    Where to draw the panels: one Axes is the box they are drawn in (hidden, and kept as
+    ``bounding_ax_``, as scikit-learn's ``PartialDependenceDisplay`` does); two Axes
+    (left, right) for two matrices, ``k * k`` Axes (row by row) for the grid of ``k``
+    matrices, or a Figure or SubFigure that is filled with them; another number of Axes
+    raises ``ValueError``. By default a new figure
     sized to the number of classes and matrices (at most 12 x 10 inches for two, 14 x 14
     for a grid).
 figsize : tuple of two floats, default=None
@@ -72,6 +74,8 @@ class RankingComparisonDisplay:
         classes the bars stand, class names below them; above, the bars lie, class names
         beside them, the highest-ranked class on top. In a grid the bars stand, class
         names below them up to 10 classes.
+    bounding_ax_ : matplotlib Axes or None
+        The one Axes given as ``ax`` for several panels, hidden; None otherwise.
 
     Examples
     --------
@@ -280,6 +284,7 @@ class RankingComparisonDisplay:
                 else (min(8 + 0.1 * longest, 12), min(1.5 + 0.22 * n_classes, 10)))
         fig, axes = panel_axes(ax, 2, "A ranked by B, B ranked by A", figsize, size,
                                lambda container: container.subplots(1, 2).ravel())
+        self.bounding_ax_ = bounding_axes(ax, 2)
         (name_a, name_b) = self.names
         panels = ((self.f1_a, np.argsort(-self.f1_b, kind="stable"), name_a, name_b,
                    getattr(self, "delta_ab", None)),
@@ -310,6 +315,7 @@ class RankingComparisonDisplay:
         side = min(1.0 + (2.2 + 0.06 * longest if named else 1.9) * k, 14)
         fig, axes = panel_axes(ax, k * k, f"a grid of {k} x {k}", figsize, (side, side),
                                lambda container: container.subplots(k, k).ravel())
+        self.bounding_ax_ = bounding_axes(ax, k * k)
         deltas = getattr(self, "deltas", None)
         orders = [np.argsort(-scores, kind="stable") for scores in self.f1_scores]
         for index, panel in enumerate(axes):
