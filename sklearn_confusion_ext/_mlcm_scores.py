@@ -111,7 +111,7 @@ def mlcm_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=Non
 def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None,
                                sample_weight=None, digits=2, output_dict=False,
                                zero_division="warn", include_none="auto", method="heydarian",
-                               confidence_level=None, random_state=None):
+                               confidence_level=None, random_state=None, verbose=0):
     """Per-class and averaged scores of the MLCM, laid out as the paper's Table 12.
 
     One row per class (precision, recall, F1-score, weight = the MLCM row
@@ -144,6 +144,9 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
         and ``n_resamples=999`` draws them. ``None``: no intervals.
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the resampling (with ``confidence_level``).
+    verbose : int, default=0
+        Progress of the resampling on standard error (with ``confidence_level``), as in
+        :func:`score_confidence_interval`.
 
     Returns
     -------
@@ -184,7 +187,8 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
         intervals = report_intervals(
             y_true, y_pred, sample_weight, confusion, confusion, _MLCM_METHODS[method], {},
             zero_division=zero_division, include_none=include_none,
-            confidence_level=confidence_level, random_state=random_state)
+            confidence_level=confidence_level, random_state=random_state,
+            verbose=verbose)
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division, include_none=include_none, support_name="weight",

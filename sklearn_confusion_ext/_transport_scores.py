@@ -172,7 +172,7 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
                                     weighting="uniform", sample_weight=None, digits=2,
                                     output_dict=False, zero_division="warn",
                                     empty="null_class", include_none="auto",
-                                    confidence_level=None, random_state=None):
+                                    confidence_level=None, random_state=None, verbose=0):
     """Text report of the transport-based precision, recall and F1 per class.
 
     Laid out like :func:`sklearn.metrics.classification_report` and equal to
@@ -208,6 +208,9 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
         ``n_resamples=999`` draws them. ``None``: no intervals.
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the resampling (with ``confidence_level``).
+    verbose : int, default=0
+        Progress of the resampling on standard error (with ``confidence_level``), as in
+        :func:`score_confidence_interval`.
 
     Returns
     -------
@@ -259,7 +262,8 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
             y_true, y_pred, sample_weight, full, confusion, TRANSPORT,
             {"weighting": weighting, "empty": empty}, column_labels=labels,
             zero_division=zero_division, include_none=include_none,
-            confidence_level=confidence_level, random_state=random_state)
+            confidence_level=confidence_level, random_state=random_state,
+            verbose=verbose)
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division, include_none=include_none, class_names=class_names,

@@ -105,7 +105,8 @@ def main(argv=None):
                     args.plots = args.output
             sections = [Section(name, heading, introduction,
                                 _with_pairs(build_report(*targets, confidence=args.confidence,
-                                                         seed=args.seed), args), targets)
+                                                         seed=args.seed,
+                                                         verbose=_progress()), args), targets)
                         for name, heading, introduction, targets in demo_sections()]
             title, labels = "sklearn-confusion-ext demo", None
             saved = _write_files(sections, args, title, labels)
@@ -119,7 +120,7 @@ def main(argv=None):
             with config_context(max_matrix_mib=args.max_matrix_mib):
                 report = _with_pairs(build_report(
                     y_true, y_pred, kind=args.kind, labels=labels, confidence=args.confidence,
-                    seed=args.seed), args)
+                    seed=args.seed, verbose=_progress()), args)
                 sections = [Section("", "", "", report, (y_true, y_pred))]
                 title = f"sklearn-confusion-ext report: {args.pred} against {args.true}"
                 saved = _write_files(sections, args, title, labels)
@@ -301,3 +302,9 @@ def _strict_json(value):
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+def _progress():
+    """The intervals' progress (--confidence) is shown where standard error is a terminal,
+    as a long computation's should be; never in a pipe or a log file."""
+    return 1 if sys.stderr.isatty() else 0

@@ -20,10 +20,11 @@ POSTERIOR_PRIOR = 1.0
 POSTERIOR_LEVEL = 0.95
 
 
-def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, seed=None):
+def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, seed=None,
+                 verbose=0):
     """A JSON-ready report of every method that applies to these targets; ``confidence``: the
     level of the bootstrap intervals of the classification reports' scores (``seed``: of
-    their resampling)."""
+    their resampling; ``verbose``: their progress on standard error)."""
     from .. import (
         bhapkar_test,
         confusion_entropy,
@@ -47,7 +48,7 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, s
         raise InputError(f"--kind {kind} does not match the files, which hold {found} targets")
     names = class_names(targets)
     report = {"kind": found, "classes": names, "n_samples": int(targets.n_samples)}
-    intervals = {"confidence_level": confidence, "random_state": seed}
+    intervals = {"confidence_level": confidence, "random_state": seed, "verbose": verbose}
     if confidence is not None:
         report["confidence"] = {"level": confidence, "method": "bootstrap percentile",
                                 "n_resamples": REPORT_RESAMPLES, "seed": seed}

@@ -483,6 +483,10 @@ def validate_params(key=None):
         method = next(iter(signature.parameters), None) in ("self", "cls")
         binder = _plain_binder(signature)
         name = "" if function.__name__ == "__init__" else "." + function.__name__
+        # Results in the namespace of array-API inputs (array_api.in_input_namespace).
+        arrays = () if method else tuple(
+            parameter for parameter, declared in constraints.items()
+            if any(isinstance(constraint, ArrayLike) for constraint in declared))
 
         @functools.wraps(function)
         def checked(*args, **kwargs):
@@ -500,6 +504,11 @@ def validate_params(key=None):
             for parameter, value in arguments.items():
                 if parameter in constraints and value is not defaults.get(parameter, _NO_DEFAULT):
                     _check_constraints(where, parameter, value, constraints[parameter])
+            if arrays:
+                from .array_api import call_returning_in_input_namespace
+
+                return call_returning_in_input_namespace(
+                    function, [arguments.get(parameter) for parameter in arrays], args, kwargs)
             return function(*args, **kwargs)
 
         checked.parameter_constraints = declaration
@@ -557,8 +566,10 @@ PRIOR_NAMES = Options("uniform", "perks")
 SCORER_METRIC = [Options("accuracy", "precision", "recall", "f1")]
 RANDOM_STATE = [None, RandomState()]
 # The intervals of a classification report's scores (None: no intervals).
+# verbose=: progress of a long resampling on standard error (0: none).
+VERBOSE = [Interval(Integral, 0, None)]
 REPORT_INTERVALS = {"confidence_level": [None, PROBABILITY_LEVEL],
-                    "random_state": RANDOM_STATE}
+                    "random_state": RANDOM_STATE, "verbose": VERBOSE}
 ESTIMATOR = [HasMethods("predict", description="a fitted estimator with predict")]
 # What every interval and comparison of a score takes.
 # Fewer than 10 resamples give no interval (nor a standard error of one resample).
@@ -566,7 +577,7 @@ N_RESAMPLES = [Interval(Integral, 10, None)]
 UNCERTAINTY = {
     "score": [str, CALLABLE], "confidence_level": [PROBABILITY_LEVEL],
     "n_resamples": N_RESAMPLES, "sample_weight": [None, ARRAY],
-    "random_state": RANDOM_STATE,
+    "random_state": RANDOM_STATE, "groups": [None, ARRAY], "verbose": VERBOSE,
     "kind": [None, Options("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic",
                            "mlct")]}
 DISPLAY_PLOT = {

@@ -29,6 +29,7 @@ from .._scores import (
     confusion_for_labels,
 )
 from .._transport import CLASSIC
+from .resampling import Progress, check_groups
 from .results import _result, _Table, _Tabulated
 from .scoring import _check_weighted, _data, _quiet, _resolve_score, _scalar
 
@@ -300,7 +301,7 @@ def _binary(matrix):
 def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="bca",
                               confidence_level=0.95, n_resamples=9999, sample_weight=None,
                               random_state=None, n_jobs=None, kind=None, prior=None,
-                              **score_params):
+                              groups=None, verbose=0, **score_params):
     """Confidence interval of a score: bootstrap, Bayesian or closed-form.
 
     Parameters
@@ -343,6 +344,17 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
         the observed cells, which is the Bayesian bootstrap of the instances; a prior of
         1 per cell adds ``C`` pseudo-counts to each row and pulls every score towards
         chance at many classes (its intervals then miss the true value).
+    groups : array-like of shape (n_samples,), default=None
+        A group id per instance (patients, sites, documents): the groups are resampled as
+        units (the bootstrap draws whole groups, the Bayesian bootstrap weighs them, BCa's
+        jackknife leaves one group out, at most 100 groups of groups), since the instances
+        of one group are not independent; None resamples the instances. Not with
+        ``method="analytic"``.
+    verbose : int, default=0
+        Progress on standard error, as scikit-learn's long-running estimators print it:
+        0 prints nothing; 1 a line every two seconds at most (resamples done, time
+        elapsed, time left) where the resampling is expected to take more than a few
+        seconds; 2 and more, a line after every block of resamples.
     **score_params
         Keywords of the score (``average=None`` gives one interval per class).
 
@@ -369,8 +381,13 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
         resolved.on_cells, n_jobs=n_jobs))
     _check_weighted(resolved, sample_weight, method, "score_confidence_interval")
     data = _data(resolved, y_true, y_pred, sample_weight)
+    data.groups = check_groups(groups, data.n_samples, "score_confidence_interval")
     confidence_level = float(confidence_level)
     alpha = 1 - confidence_level
+    if method == "analytic" and groups is not None:
+        raise ValueError("method='analytic' assumes independent instances and takes no "
+                         "groups; use method='percentile', 'basic', 'bca' or 'bayesian' to "
+                         "resample the groups.")
     if method == "analytic":
         estimate, low, high, se = _analytic(data, alpha)
         return ConfidenceIntervalResult(
@@ -383,10 +400,14 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
     check_result_size("score_confidence_interval", (n_resamples, np.size(estimate)),
                       f"a distribution of n_resamples={n_resamples} resamples of "
                       f"{np.size(estimate)} values", "Pass fewer n_resamples or an average")
+    progress = Progress(verbose, n_resamples, "score_confidence_interval")
     if method == "bayesian":
-        distribution = _quiet(data.bayesian, rng, n_resamples, prior)
+        distribution = _quiet(data.bayesian, rng, n_resamples, prior,
+                              "score_confidence_interval", progress)
     else:
-        distribution = _quiet(data.bootstrap, rng, n_resamples)
+        distribution = _quiet(data.bootstrap, rng, n_resamples, "score_confidence_interval",
+                              progress)
+    progress.close()
     if method in ("percentile", "bayesian"):
         low, high = _percentile_interval(distribution, alpha)
     elif method == "basic":

@@ -17,7 +17,12 @@ from .._core.params import validate_params
 from .._core.user_warnings import warn
 from .intervals import _percentile_interval
 from .resampling import (
+    Progress,
+    check_groups,
+    group_swap_indicators,
+    group_weights,
     instance_weights,
+    quiet_progress,
     swap_indicators,
 )
 from .results import _result, _Summarized
@@ -101,7 +106,8 @@ def _named(name, function, *args):
 @validate_params()
 def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap",
                    confidence_level=0.95, n_resamples=9999, alternative="two-sided",
-                   sample_weight=None, random_state=None, kind=None, **score_params):
+                   sample_weight=None, random_state=None, kind=None, groups=None, verbose=0,
+                   **score_params):
     """Paired comparison of one score between two classifiers on the same instances.
 
     Parameters
@@ -140,6 +146,13 @@ default="bootstrap"
         Refused for a metric callable without a ``sample_weight`` parameter (which is
         called without it otherwise).
     random_state : int, numpy.random.Generator or None, default=None
+    groups : array-like of shape (n_samples,), default=None
+        A group id per instance (patients, sites, documents), resampled as units: the
+        bootstrap draws whole groups, the Bayesian bootstrap weighs them, the permutation
+        test swaps the two predictions of a whole group (exact when ``2 ** n_groups <=
+        n_resamples``). Not with the McNemar methods, which count instances.
+    verbose : int, default=0
+        Progress on standard error, as in :func:`score_confidence_interval`.
 
     Returns
     -------
@@ -171,6 +184,10 @@ default="bootstrap"
     """
     confidence_level = float(confidence_level)
     alpha = 1 - confidence_level
+    if method in ("mcnemar", "mcnemar-mid-p") and groups is not None:
+        raise ValueError(f"method={method!r} counts instances as independent and takes no "
+                         "groups; use method='bootstrap', 'permutation' or 'bayesian' to "
+                         "resample the groups.")
     if method in ("mcnemar", "mcnemar-mid-p"):
         if score is not None and score not in _ACCURACIES or kind is not None or score_params:
             raise ValueError(f"method={method!r} compares accuracies; got score={score!r}"
@@ -189,15 +206,18 @@ default="bootstrap"
     if np.ndim(difference) != 0:
         raise ValueError(f"compare_scores compares one value; score={resolved.name!r} gives "
                          f"{np.size(difference)}: pass an average (e.g. average='macro').")
+    first.groups = second.groups = check_groups(groups, first.n_samples, "compare_scores")
     rng = np.random.default_rng(random_state)
+    progress = Progress(verbose, n_resamples * (2 if method == "permutation" else 1),
+                        "compare_scores")
     distribution = _quiet(_paired_values, first, second, rng, n_resamples,
-                          method == "bayesian")
+                          method == "bayesian", progress)
     low, high = _percentile_interval(distribution, alpha)
     if method == "permutation":
-        n_swaps = first.n_samples
+        n_swaps = first.n_samples if groups is None else first.groups[1]
         exact = n_swaps < 63 and 2 ** n_swaps <= n_resamples
         null = _quiet(_swapped_values, first, second, y_true, y_pred_a, y_pred_b, rng,
-                      n_resamples, exact)
+                      n_resamples, exact, progress)
         pvalue = _tail_pvalue(null, difference, alternative, exact=exact)
         distribution = null
     elif method == "bayesian":
@@ -205,10 +225,12 @@ default="bootstrap"
     else:  # the bootstrap differences shifted to the null hypothesis
         _warn_degenerate(distribution, difference)
         pvalue = _tail_pvalue(distribution - difference, difference, alternative)
-    return ComparisonResult(difference=float(difference), low=float(low), high=float(high),
-                            pvalue=float(pvalue), method=method,
-                            confidence_level=confidence_level, alternative=alternative,
-                            distribution=distribution, score=resolved.name)
+    result = ComparisonResult(difference=float(difference), low=float(low), high=float(high),
+                              pvalue=float(pvalue), method=method,
+                              confidence_level=confidence_level, alternative=alternative,
+                              distribution=distribution, score=resolved.name)
+    progress.close()
+    return result
 
 
 def _target_kind(y):
@@ -241,30 +263,36 @@ def _warn_kinds_differ(y_pred_a, y_pred_b):
              "the same kind.", UserWarning)
 
 
-def _paired_values(first, second, rng, n_resamples, bayesian):
-    """Differences of the score over instances resampled jointly (``bayesian``: the
-    Bayesian bootstrap's Dirichlet weights)."""
-    if first.cells is not None and second.cells is not None:
-        return _paired_cell_values(first, second, rng, n_resamples, bayesian)
+def _paired_values(first, second, rng, n_resamples, bayesian, progress=None):
+    """Differences of the score over instances (or ``first.groups``) resampled jointly
+    (``bayesian``: the Bayesian bootstrap's Dirichlet weights)."""
+    progress = progress or quiet_progress()
     entries = max(first.entries(), second.entries())
+    if first.groups is not None:
+        return np.concatenate([first.of_weights(weights) - second.of_weights(weights)
+                               for weights in progress.track(group_weights(
+                                   rng, first.groups, n_resamples, bayesian, entries,
+                                   "compare_scores"))])
+    if first.cells is not None and second.cells is not None:
+        return _paired_cell_values(first, second, rng, n_resamples, bayesian, progress)
     # exchangeable draws: in the order of the grouped products where both read one order
     presorted = all(data.grouped is not None for data in (first, second)) and \
         np.array_equal(first.grouped.order, second.grouped.order)
     return np.concatenate([first.of_weights(weights, presorted)
                            - second.of_weights(weights, presorted)
-                           for weights in instance_weights(rng, first.n_samples, n_resamples,
-                                                            bayesian, entries,
-                                                            "compare_scores")])
+                           for weights in progress.track(instance_weights(
+                               rng, first.n_samples, n_resamples, bayesian, entries,
+                               "compare_scores"))])
 
 
-def _paired_cell_values(first, second, rng, n_resamples, bayesian):
+def _paired_cell_values(first, second, rng, n_resamples, bayesian, progress):
     """The same on 1-D labels: the distinct pairs (cell of a, cell of b) of the instances
     are resampled (multinomial, or Dirichlet for the Bayesian bootstrap), never the
     instances."""
     pairs = _CellPairs(first, second)
     n_samples = pairs.counts.sum()
     values = []
-    for size in pairs.batches(n_resamples):
+    for size in progress.track(pairs.batches(n_resamples), size=int):
         if bayesian:
             resampled = rng.dirichlet(pairs.counts.astype(float), size=size) * n_samples
         else:
@@ -311,7 +339,7 @@ def _all_swaps(n_samples):
 
 
 def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples,
-                    exact=False):
+                    exact=False, progress=None):
     """Differences with each instance's two predictions swapped with probability 1/2
     (``exact``: under each of the ``2 ** n`` subsets of swapped instances, once).
 
@@ -320,10 +348,17 @@ def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples,
     the data's two matrices under complementary instance weights, built for many swaps at
     once; on 1-D labels without weights, the swaps are drawn per pair of cells (a binomial
     count), never per instance. Otherwise each swap is scored from its targets."""
-    all_swaps = _all_swaps(first.n_samples) if exact else None
+    progress = progress or quiet_progress()
+    groups = first.groups
+    all_swaps = None
+    if exact:  # every subset of the instances (of the groups), as rows of 0/1 indicators
+        all_swaps = _all_swaps(first.n_samples if groups is None else groups[1])
+        if groups is not None:
+            all_swaps = all_swaps[:, groups[0]]
     if _same_classes(first, second):
-        if first.cells is not None and second.cells is not None and not exact:
-            return _swapped_cell_values(first, second, rng, n_resamples)
+        if first.cells is not None and second.cells is not None and not exact and \
+                groups is None:
+            return _swapped_cell_values(first, second, rng, n_resamples, progress)
         if first.batches():
             values = []
             entries = first.entries()
@@ -332,10 +367,13 @@ def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples,
                                       "one matrix of the exact permutation test")
                 blocks = (all_swaps[start:start + step]
                           for start in range(0, len(all_swaps), step))
+            elif groups is not None:
+                blocks = group_swap_indicators(rng, groups, n_resamples, entries,
+                                               "compare_scores")
             else:
                 blocks = swap_indicators(rng, first.n_samples, n_resamples, entries,
                                          "compare_scores")
-            for swaps in blocks:
+            for swaps in progress.track(blocks):
                 kept = 1.0 - swaps
                 swapped_a = first.matrices(kept) + second.matrices(swaps)
                 swapped_b = first.matrices(swaps) + second.matrices(kept)
@@ -345,12 +383,18 @@ def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples,
     values = np.empty(n_resamples if all_swaps is None else len(all_swaps))
     a, b = (np.asarray(y) for y in (y_pred_a, y_pred_b))
     for row in range(len(values)):
-        swap = rng.random(len(a)) < 0.5 if all_swaps is None else all_swaps[row] > 0
+        if all_swaps is not None:
+            swap = all_swaps[row] > 0
+        elif groups is not None:
+            swap = (rng.random(groups[1]) < 0.5)[groups[0]]
+        else:
+            swap = rng.random(len(a)) < 0.5
         if a.ndim == 2:
             swap = swap[:, None]
         values[row] = (first.score.on_targets(y_true, np.where(swap, b, a), first.sample_weight)
                        - first.score.on_targets(y_true, np.where(swap, a, b),
                                                 first.sample_weight))
+        progress.update(1)
     return values
 
 
@@ -367,12 +411,12 @@ def _same_classes(first, second):
     return len(classes) == len(one.true_classes)  # no class only predicted
 
 
-def _swapped_cell_values(first, second, rng, n_resamples):
+def _swapped_cell_values(first, second, rng, n_resamples, progress):
     """:func:`_swapped_values` on 1-D labels without weights: the instances of one pair
     (cell of ``a``, cell of ``b``) swap in a binomial number."""
     pairs = _CellPairs(first, second)
     values = []
-    for size in pairs.batches(n_resamples):
+    for size in progress.track(pairs.batches(n_resamples), size=int):
         swapped = rng.binomial(pairs.counts, 0.5, size=(size, len(pairs.counts)))
         kept = pairs.counts - swapped
         values.append(first.of_full_counts(pairs.of_a(kept) + pairs.of_b(swapped))

@@ -9,6 +9,8 @@ matrix from the targets. :func:`score_confidence_interval`, :func:`compare_score
 reports' intervals all draw and build here.
 """
 
+import sys
+import time
 import warnings
 
 import numpy as np
@@ -28,6 +30,57 @@ _OUTER_ENTRIES = 1 << 22
 _WEIGHT_ENTRIES = 1 << 23
 # Resamples of the intervals of a report (confidence_level=).
 REPORT_RESAMPLES = 999
+
+
+# verbose=1 prints progress where the call is expected to take longer than this (seconds),
+# once it has run a second, a line every two seconds at most.
+_PROGRESS_AFTER = 3.0
+_PROGRESS_EVERY = 2.0
+
+
+class Progress:
+    """Progress of a long resampling on standard error, as scikit-learn's long-running
+    estimators print theirs with ``verbose=``: ``0`` silent; ``1`` a line every two
+    seconds at most, where the call is expected to take more than a few seconds, and a
+    last line when it ends; ``2`` and more, a line after every block of resamples.
+
+    ``total`` resamples (or swaps) are expected; :meth:`track` counts them as the blocks
+    are used."""
+
+    def __init__(self, verbose, total, owner, what="resample"):
+        self.verbose, self.total, self.owner, self.what = int(verbose), int(total), owner, what
+        self.done, self.printed = 0, False
+        self.start = self.last = time.perf_counter()
+
+    def track(self, blocks, size=len):
+        """Yield ``blocks``, counting ``size(block)`` resamples once each is used."""
+        for block in blocks:
+            yield block
+            self.update(size(block))
+
+    def update(self, count):
+        self.done += int(count)
+        if self.verbose <= 0:
+            return
+        now = time.perf_counter()
+        elapsed = now - self.start
+        left = elapsed / max(self.done, 1) * max(self.total - self.done, 0)
+        if self.verbose >= 2 or (elapsed >= 1.0 and elapsed + left > _PROGRESS_AFTER
+                                 and now - self.last >= _PROGRESS_EVERY):
+            self.last, self.printed = now, True
+            print(f"{self.owner}: {self.what} {self.done}/{self.total}, {elapsed:.1f} s "
+                  f"elapsed, ~{left:.0f} s left", file=sys.stderr, flush=True)
+
+    def close(self):
+        """The last line, where progress was printed."""
+        if self.printed:
+            print(f"{self.owner}: {self.done} {self.what}s in "
+                  f"{time.perf_counter() - self.start:.1f} s", file=sys.stderr, flush=True)
+
+
+def quiet_progress(total=0):
+    """A :class:`Progress` that prints nothing."""
+    return Progress(0, total, "")
 
 
 def matrix_entries(shape):
@@ -67,6 +120,52 @@ def instance_weights(rng, n_samples, n_resamples, bayesian, entries=0, owner=Non
             yield counts
 
 
+def check_groups(groups, n_samples, owner):
+    """``(codes, n_groups)`` of ``groups`` (one group id per instance; None: None),
+    refused before any work, naming it: another length, a missing id (NaN, None), or a
+    single group (nothing to resample)."""
+    if groups is None:
+        return None
+    values = np.asarray(groups)
+    if values.ndim != 1 or len(values) != n_samples:
+        raise ValueError(f"groups must hold one group id per instance, {n_samples} in all; "
+                         f"got an array of shape {values.shape}.")
+    missing = np.zeros(n_samples, dtype=bool)
+    if values.dtype.kind in "fc":
+        missing = np.isnan(values)
+    elif values.dtype == object:
+        missing = np.array([value is None or (isinstance(value, float) and value != value)
+                            for value in values], dtype=bool)
+    if missing.any():
+        raise ValueError(f"groups has missing ids (NaN or None) at rows "
+                         f"{np.flatnonzero(missing)[:5].tolist()}; give every instance a "
+                         "group.")
+    try:
+        _, codes = np.unique(values, return_inverse=True)
+    except TypeError:  # ids of unorderable types: numbered by first appearance
+        seen = {}
+        codes = np.array([seen.setdefault(value, len(seen)) for value in values.tolist()])
+    codes = codes.reshape(-1).astype(np.intp)
+    n_groups = int(codes.max()) + 1 if n_samples else 0
+    if n_groups < 2:
+        raise ValueError(f"{owner} resamples whole groups, but groups holds "
+                         f"{n_groups} group{'s' if n_groups != 1 else ''}: give at least 2 "
+                         "groups, or leave groups=None to resample the instances.")
+    return codes, n_groups
+
+
+def group_weights(rng, groups, n_resamples, bayesian, entries=0, owner=None):
+    """:func:`instance_weights` of whole groups (``groups``: :func:`check_groups`'s
+    ``(codes, n_groups)``): the groups are drawn (or weighted) as units and each instance
+    takes its group's weight; batches as :func:`instance_weights`'s over the instances."""
+    codes, n_groups = groups
+    batch = _batch(len(codes), n_resamples, entries, owner)
+    for start in range(0, n_resamples, batch):
+        size = min(batch, n_resamples - start)
+        drawn = np.concatenate(list(instance_weights(rng, n_groups, size, bayesian)))
+        yield drawn[:, codes]
+
+
 def swap_indicators(rng, n_samples, n_resamples, entries=0, owner=None):
     """Batches of rows of 0/1 indicators, 64 MiB at most each: which instances of a paired
     comparison swap their two predictions (each with probability 1/2); batches as in
@@ -75,6 +174,15 @@ def swap_indicators(rng, n_samples, n_resamples, entries=0, owner=None):
     for start in range(0, n_resamples, batch):
         size = min(batch, n_resamples - start)
         yield (rng.random((size, n_samples)) < 0.5).astype(float)
+
+
+def group_swap_indicators(rng, groups, n_resamples, entries=0, owner=None):
+    """:func:`swap_indicators` of whole groups: the instances of a group swap together."""
+    codes, n_groups = groups
+    batch = _batch(len(codes), n_resamples, entries, owner)
+    for start in range(0, n_resamples, batch):
+        size = min(batch, n_resamples - start)
+        yield (rng.random((size, n_groups)) < 0.5).astype(float)[:, codes]
 
 
 def batches_terms(kind, y_true, y_pred):
@@ -261,7 +369,7 @@ def cell_matrices(cells, size, sample_weight, weights):
 
 def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, params, *,
                      column_labels=None, zero_division, include_none, confidence_level,
-                     random_state):
+                     random_state, verbose=0):
     """``(low, high)``, each of shape ``(n_rows, 3)``: the bootstrap percentile intervals of
     every score of the report of ``confusion`` (``full``, before ``labels=``; of ``kind``
     with ``params``), from :data:`REPORT_RESAMPLES` resamples whose scores are all read at
@@ -280,10 +388,12 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
     two_dimensional = any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (y_true, y_pred))
     single_label = full.true_classes is not None and not two_dimensional
     owner = "the report's intervals (confidence_level=)"
+    progress = Progress(verbose, REPORT_RESAMPLES, "classification report intervals")
     if single_label and sample_weight is None:
         values = np.concatenate([
             read(block.reshape(-1, *shape))
-            for block in cell_draws(full.matrix, n_samples, rng, REPORT_RESAMPLES, owner)])
+            for block in progress.track(cell_draws(full.matrix, n_samples, rng,
+                                                   REPORT_RESAMPLES, owner))])
     else:
         user = check_sample_weight(sample_weight, n_samples)
         if single_label:
@@ -310,8 +420,9 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
             warnings.simplefilter("ignore")  # the report on the data warns, resamples never
             values = np.concatenate([
                 read(build(weights).reshape(-1, *shape))
-                for weights in instance_weights(rng, n_samples, REPORT_RESAMPLES, False,
-                                                matrix_entries(shape), owner)])
+                for weights in progress.track(instance_weights(
+                    rng, n_samples, REPORT_RESAMPLES, False, matrix_entries(shape), owner))])
+    progress.close()
     alpha = 1 - float(confidence_level)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a score undefined in every resample: nan bounds

@@ -46,10 +46,12 @@ from .resampling import (
     cell_draws,
     cell_matrices,
     full_blocks,
+    group_weights,
     grouped_rows,
     instance_weights,
     label_cells,
     matrix_entries,
+    quiet_progress,
     resampled_matrices,
 )
 
@@ -348,6 +350,7 @@ class _Data:
     def __init__(self, score, y_true, y_pred, sample_weight):
         self.score, self.y_true, self.y_pred = score, y_true, y_pred
         self.confusion = self.cells = None
+        self.groups = None  # (codes, n_groups) of groups resampled as units (check_groups)
         if score.metric is None:
             self.confusion = score.build(y_true, y_pred, sample_weight)
             self.n_samples = self.confusion.n_samples
@@ -445,43 +448,65 @@ class _Data:
         each resample is scored from its targets)."""
         return matrix_entries(self.confusion.matrix.shape) if self.batches() else 0
 
-    def bootstrap(self, rng, n_resamples, owner="score_confidence_interval"):
+    def bootstrap(self, rng, n_resamples, owner="score_confidence_interval", progress=None):
         """The scores of ``n_resamples`` bootstrap resamples, their matrices built in
-        blocks within the budget (the same draws whatever the blocks)."""
+        blocks within the budget (the same draws whatever the blocks); ``progress``: a
+        :class:`~.resampling.Progress` counting them."""
+        progress = progress or quiet_progress()
+        if self.groups is not None:
+            return np.concatenate([self.of_weights(weights) for weights in progress.track(
+                group_weights(rng, self.groups, n_resamples, False, self.entries(), owner))])
         if self.cells is not None:
-            return np.concatenate([self.of_full_counts(full) for full in cell_draws(
-                self.confusion.matrix, self.n_samples, rng, n_resamples, owner)])
+            return np.concatenate([self.of_full_counts(full) for full in progress.track(
+                cell_draws(self.confusion.matrix, self.n_samples, rng, n_resamples, owner))])
         return np.concatenate([
             self.of_weights(weights, presorted=self.grouped is not None)
-            for weights in instance_weights(rng, self.n_samples, n_resamples, False,
-                                            self.entries(), owner)])
+            for weights in progress.track(instance_weights(
+                rng, self.n_samples, n_resamples, False, self.entries(), owner))])
 
-    def bayesian(self, rng, n_resamples, prior, owner="score_confidence_interval"):
+    def bayesian(self, rng, n_resamples, prior, owner="score_confidence_interval",
+                 progress=None):
+        progress = progress or quiet_progress()
+        if self.groups is not None:  # the Bayesian bootstrap of the groups
+            return np.concatenate([self.of_weights(weights) for weights in progress.track(
+                group_weights(rng, self.groups, n_resamples, True, self.entries(), owner))])
         if self.cells is not None:
             alpha = self.confusion.matrix.astype(float) + _prior(prior, self.confusion)
             if self.confusion.has_none:  # single labels never reach MLCM's "none" class
                 alpha[-1, :] = alpha[:, -1] = 0.0
             keep = np.flatnonzero(alpha.ravel() > 0)
-            return np.concatenate([self.of_full_counts(full) for full in full_blocks(
-                alpha, n_resamples, owner,
-                lambda size: rng.dirichlet(alpha.ravel()[keep], size=size) * self.n_samples,
-                keep)])
+            return np.concatenate([self.of_full_counts(full) for full in progress.track(
+                full_blocks(alpha, n_resamples, owner,
+                            lambda size: rng.dirichlet(alpha.ravel()[keep], size=size)
+                            * self.n_samples, keep))])
         return np.concatenate([
             self.of_weights(weights, presorted=self.grouped is not None)
-            for weights in instance_weights(rng, self.n_samples, n_resamples, True,
-                                            self.entries(), owner)])
+            for weights in progress.track(instance_weights(
+                rng, self.n_samples, n_resamples, True, self.entries(), owner))])
 
     def jackknife(self, rng):
         """``(values, multiplicities)`` of the leave-one-out (or leave-one-group-out) score."""
-        if self.cells is not None:
+        if self.cells is not None and self.groups is None:
             values = []
             for cell in self.cells:
                 matrix = self.confusion.matrix.copy()
                 matrix.flat[cell] -= 1
                 values.append(self.score.of_confusion(replace(self.confusion, matrix=matrix)))
             return _stack(values), self.cell_counts.astype(float)
-        n_groups = min(self.n_samples, _JACKKNIFE_GROUPS)
-        groups = np.array_split(rng.permutation(self.n_samples), n_groups)
+        if self.groups is not None:  # leave one group out (at most 100: groups merged)
+            codes, n_given = self.groups
+            n_groups = min(n_given, _JACKKNIFE_GROUPS)
+            merged = np.empty(n_given, dtype=np.intp)
+            for index, part in enumerate(np.array_split(
+                    rng.permutation(n_given) if n_given > n_groups else np.arange(n_given),
+                    n_groups)):
+                merged[part] = index
+            members = merged[codes]
+            order = np.argsort(members, kind="stable")
+            groups = np.split(order, np.flatnonzero(np.diff(members[order])) + 1)
+        else:
+            n_groups = min(self.n_samples, _JACKKNIFE_GROUPS)
+            groups = np.array_split(rng.permutation(self.n_samples), n_groups)
         entries = self.entries()
         side = int(round(entries ** 0.5))
         step = resample_block("score_confidence_interval", n_groups, entries,
