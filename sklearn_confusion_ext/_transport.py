@@ -13,6 +13,9 @@ The plan is homogeneous: rows of any common mass ``c`` (``c u``, ``c v``) weight
 (``y`` as it is, ``y_hat`` scaled to it): one pass over the data instead of two.
 """
 
+from contextlib import nullcontext
+from functools import cached_property
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -36,7 +39,14 @@ from ._core.arrays import (
     weighted_sum,
     zero_diagonal,
 )
-from ._core.chunks import chunk_starts, scratch
+from ._core.chunks import (
+    CHUNK_BYTES,
+    chunk_rows,
+    chunk_starts,
+    one_blas_thread,
+    scratch,
+    sum_over_chunks,
+)
 from ._core.config import check_result_size
 from ._core.confusion import finish_bounds, finish_matrix
 from ._core.dispatch import confusions
@@ -44,7 +54,7 @@ from ._core.kinds import Instances, MatrixKind, register
 from ._core.params import quoted, validate_params
 from ._core.terms import Terms, term_sums
 from ._core.user_warnings import warn
-from ._core.validation import checked_row_sums
+from ._core.validation import checked_row_sums, mass_block, warn_unless_probabilities
 
 # Deficit mass below which an instance counts as perfectly proportional: the
 # plan is then its diagonal (eq. 9). Rounding leaves ~1e-16 there.
@@ -60,6 +70,10 @@ _EQUAL_MASS_LIMITS = {np.dtype(np.float64): (2.0 ** 100, 1e-200, 1e200),
 # pairs of sparse rows processed at once; what one pair takes in the arrays alive at once.
 _BOUNDS_CHUNK_BYTES = 1 << 25
 _PAIR_BYTES = 96
+# Labels beside scores: cache-sized chunks summed in order into one matrix per group of
+# this many chunks (a partial matrix per group, not per chunk: at C = 1,000 it is as large
+# as a chunk).
+_CHUNKS_PER_GROUP = 16
 
 
 @validate_params()
@@ -333,6 +347,135 @@ class _TransportInstances(Instances):
         self.has_none = self.empty == "null_class" and targets.can_be_empty
         self.callable_weights = (_callable_weights(self.weighting, targets)
                                  if callable(self.weighting) else None)
+
+    def sum(self, block, row_bytes, chunk_bytes=None):
+        """:meth:`Instances.sum`; labels beside dense NumPy scores are summed by class
+        (:meth:`_sum_by_class`) for the TCM and the SCM bounds."""
+        if self.labels_side is not None and block in (_plan_block, _bounds_block):
+            return self._sum_by_class(2 if block is _bounds_block else 1)
+        return super().sum(block, row_bytes, chunk_bytes)
+
+    @cached_property
+    def labels_side(self):
+        """"y_true" or "y_pred": the side holding 1-D labels (one-hot, one entry a row)
+        beside dense NumPy scores on the other; None for other targets."""
+        targets = self.targets
+        if len(targets.one_hot) != 1 or targets.namespace is not None:
+            return None
+        side = targets.one_hot[0]
+        labels, scores = ((targets.y_true, targets.y_pred) if side == "y_true"
+                          else (targets.y_pred, targets.y_true))
+        if not (sp.issparse(labels) and labels.format == "csr"
+                and isinstance(scores, np.ndarray) and scores.ndim == 2
+                and labels.nnz == labels.shape[0]
+                and np.array_equal(labels.indptr, np.arange(labels.shape[0] + 1))):
+            return None
+        return side
+
+    def _sum_by_class(self, n_matrices):
+        """The sums of labels beside scores: each instance's plan is its scores' row (over
+        its mass, times its weight) in its label's row (``y_true`` labels; its column for
+        ``y_pred`` labels), so a matrix is one segmented sum of the scores' rows by class.
+
+        The scores are read once, in cache-sized chunks: each chunk's row sums and sign
+        (the values' checks) and its product with the weighted one-hot labels (sparse, one
+        entry a row) come from the cache. Chunks of a fixed number of rows (independent of
+        the threads) are accumulated in order, in float64. A chunk with an empty row or
+        weights or masses near the ends of their type is summed by the reference plans
+        (:func:`_plan_block`, :func:`_bounds_block`)."""
+        targets = self.targets
+        scores = targets.y_pred if self.labels_side == "y_true" else targets.y_true
+        n_classes = self.n_classes
+        # Chunks of at least twice as many rows as classes: a chunk's sums take C x C.
+        step = self.chunk_size or max(chunk_rows(scores.shape[1] * scores.itemsize,
+                                                 CHUNK_BYTES), 2 * n_classes)
+        group = step * _CHUNKS_PER_GROUP
+        block = _bounds_block if n_matrices == 2 else _plan_block
+
+        def one_group(rows):
+            total = np.zeros((n_classes, n_classes))  # rows: the labels' classes
+            parts = None
+            for start in range(rows.start, rows.stop, step):
+                chunk = slice(start, min(start + step, rows.stop))
+                fast = self._read_by_class(chunk)
+                if fast is not None:
+                    present, by_class = fast
+                    if present is None:
+                        total += by_class
+                    else:
+                        total[present] += by_class
+                    continue
+                arguments, n_left_out = self.read(chunk)
+                sums = (*block(*arguments), n_left_out)
+                parts = ([to_numpy(part).astype(float) for part in sums] if parts is None
+                         else [total_part + to_numpy(part)
+                               for total_part, part in zip(parts, sums)])
+            zeros = np.zeros(n_classes)
+            if self.labels_side == "y_pred":
+                total = total.T
+            matrices = (zeros, total, zeros, zeros, np.asarray(0.0)) * n_matrices
+            if parts is None:
+                return (*matrices, np.asarray(0))
+            return tuple(np.asarray(part + other) for part, other in zip(parts, (*matrices, 0)))
+
+        # The row sums are matrix-vector products of a chunk: BLAS threads only contend
+        # (a float32 one was measured 70x slower on two threads of a busy machine).
+        with one_blas_thread() if targets.n_samples > step else nullcontext():
+            *sums, n_left_out = sum_over_chunks(one_group, targets.n_samples, group,
+                                                targets.threads(self.n_jobs))
+        return sums, int(n_left_out)
+
+    def _read_by_class(self, rows):
+        """The plans of a chunk of labels beside scores summed by class: ``(present,
+        sums)``, the sums of the scores' rows (weighted) by the labels' class, one row per
+        class (``present`` None) or per class of ``present`` (a chunk of fewer rows than
+        half the classes); None where the chunk takes the reference path (an empty row,
+        norms or weights near the ends of the scores' type)."""
+        targets = self.targets
+        if self.labels_side == "y_true":
+            labels, scores, name, given = (targets.y_true, targets.y_pred, "y_pred",
+                                           targets.pred_norm)
+        else:
+            labels, scores, name, given = (targets.y_pred, targets.y_true, "y_true",
+                                           targets.true_norm)
+        block = mass_block(scores[rows])
+        norm = checked_row_sums(name, block, rows.start) if given is None else given[rows]
+        if given is None and not targets.warned:
+            warn_unless_probabilities(name, norm, block.dtype, targets.warned, rows.start)
+        limits = _EQUAL_MASS_LIMITS.get(block.dtype)
+        if limits is None or not norm.size or \
+                not 1.0 / limits[0] <= norm.min() <= norm.max() <= limits[0]:
+            return None
+        scale = self._class_scale(rows, norm, limits, block.dtype)
+        if scale is None:
+            return None
+        codes = labels.indices[rows]
+        n_rows, present = block.shape[0], None
+        if 2 * n_rows < self.n_classes:  # the product's rows: only the classes present
+            present, codes = np.unique(codes, return_inverse=True)
+            codes = codes.astype(labels.indices.dtype, copy=False)
+        one_hot = sp.csc_array((scale, codes, np.arange(n_rows + 1, dtype=codes.dtype)),
+                               shape=(self.n_classes if present is None else present.size,
+                                      n_rows), copy=False)
+        return present, one_hot @ block
+
+    def _class_scale(self, rows, norm, limits, dtype):
+        """Each row's weight over its scores' ``norm`` (in ``dtype``); None where a weight
+        lies beyond ``limits`` (then the reference path normalizes the rows)."""
+        sample_weight = self.targets.sample_weight
+        scores_weighting = "pred" if self.labels_side == "y_true" else "true"
+        if self.callable_weights is None and self.weighting in ("uniform", scores_weighting):
+            # The labels' norm is 1: the weights are ones or the scores' norm.
+            scale = 1.0 / norm if self.weighting == "uniform" else None
+            if sample_weight is None:
+                return (np.ones(norm.shape[0], dtype=dtype) if scale is None
+                        else scale.astype(dtype, copy=False))
+        ones = np.ones(norm.shape[0])
+        true_norm, pred_norm = (ones, norm) if self.labels_side == "y_true" else (norm, ones)
+        weights = self._weights(rows, true_norm, pred_norm)
+        if not _within(limits, norm, norm, weights):
+            return None
+        return (weights / norm).astype(dtype, copy=False)
 
     def read(self, rows):
         """``(u, v, weights, mass, true_empty, pred_empty)``: rows of equal mass ``mass``

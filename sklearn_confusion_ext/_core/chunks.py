@@ -81,12 +81,12 @@ def map_chunks(function, n_rows, step, n_jobs=None):
         yield from map(function, slices)
         _scratch.__dict__.pop("buffers", None)
         return
-    with _one_blas_thread(), ThreadPoolExecutor(max_workers=n_threads) as pool:
+    with one_blas_thread(), ThreadPoolExecutor(max_workers=n_threads) as pool:
         yield from pool.map(function, slices)
 
 
 @contextmanager
-def _one_blas_thread():
+def one_blas_thread():
     """BLAS limited to one thread while any call runs its chunks on threads.
 
     The limit is process-wide, so concurrent calls share one limiter, counted under a
@@ -107,6 +107,10 @@ def _one_blas_thread():
             if _blas_users == 0:
                 _blas_limiter.restore_original_limits()
                 _blas_limiter = None
+
+
+# The name the resource tests use.
+_one_blas_thread = one_blas_thread
 
 
 def sum_over_chunks(function, n_rows, step, n_jobs=None):

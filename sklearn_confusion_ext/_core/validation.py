@@ -194,6 +194,12 @@ class Targets:
         return self
 
 
+# Row sums of probabilities: 1 within the square root of the machine epsilon of their dtype
+# (float32, else float64), as in sklearn.metrics.log_loss.
+_SUM_TOLERANCE = {True: float(np.sqrt(np.finfo(np.float32).eps)),
+                  False: float(np.sqrt(np.finfo(np.float64).eps))}
+
+
 def warn_unless_probabilities(name, sums, dtype, warned=None, first_row=0):
     """Warn, as ``sklearn.metrics.log_loss`` does, when the row sums of 2-D scores given
     beside 1-D labels (a classifier's ``predict_proba``) are not 1 within the square root
@@ -202,8 +208,7 @@ def warn_unless_probabilities(name, sums, dtype, warned=None, first_row=0):
     sigmoids. ``sums``: the row sums that validation computed anyway (of any array
     library); ``warned``: a list, appended to once warned (a block warns once)."""
     xp = namespace(sums)
-    tolerance = float(np.sqrt(np.finfo(dtype if np.dtype(dtype) == np.float32
-                                       else np.float64).eps))
+    tolerance = _SUM_TOLERANCE[np.dtype(dtype) == np.float32]
     off = xp.abs(sums - 1.0) > tolerance
     if not bool(xp.any(off)):
         return
@@ -653,13 +658,13 @@ def _as_array(name, y, compact=False):
             f"{name} must be array-like (class labels or an (n_samples, n_classes) "
             f"array); got {type(y).__name__}."
         )
+    if isinstance(y, (list, tuple)) and y and all(np.ndim(p) == 2 for p in y):
+        y = _positive_class_columns(name, y)
     if isinstance(y, np.ma.MaskedArray):
         if np.ma.getmaskarray(y).any():
             raise ValueError(
                 f"{name} is a masked array with {np.ma.count_masked(y)} masked entries; masks "
                 "are not read: drop the masked samples (or fill them) before scoring.")
-    if isinstance(y, (list, tuple)) and y and all(np.ndim(p) == 2 for p in y):
-        y = _positive_class_columns(name, y)
         y = np.ma.getdata(y)
     raw, y = y, _numpy_of_nullable(name, y)
     _refuse_complex(name, y.dtype)
@@ -687,11 +692,6 @@ def _as_array(name, y, compact=False):
     return np.asarray(y, dtype=np.float32 if y.dtype == np.float32 else np.float64)
 
 
-def _is_small_integer(dtype):
-    """Booleans and 8- or 16-bit integers: float32 holds each of them exactly."""
-    return dtype.kind in "biu" and dtype.itemsize <= 2
-
-
 _POSITIVE_CLASS_FIX = "np.column_stack([p[:, 1] for p in proba])"
 
 
@@ -709,6 +709,11 @@ def _positive_class_columns(name, arrays):
             "with one value in training has one column: build the positive-class matrix "
             f"yourself ({_POSITIVE_CLASS_FIX}, with 0 or 1 where a label had one class).")
     return np.column_stack([np.asarray(p)[:, 1] for p in arrays])
+
+
+def _is_small_integer(dtype):
+    """Booleans and 8- or 16-bit integers: float32 holds each of them exactly."""
+    return dtype.kind in "biu" and dtype.itemsize <= 2
 
 
 def mass_block(y):
