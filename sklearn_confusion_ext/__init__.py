@@ -63,8 +63,10 @@ from ._plot.class_distribution import ClassDistributionDisplay
 from ._plot.critical_difference import CriticalDifferenceDisplay
 from ._plot.posterior_difference import PosteriorDifferenceDisplay
 from ._quantification import (
+    QuantifierEvaluation,
     absolute_error,
     discordance_ratio,
+    evaluate_quantifier,
     kl_divergence,
     make_quantification_scorer,
     max_normalized_kl_divergence,
@@ -178,6 +180,8 @@ __all__ = [
     "discordance_ratio",
     "discriminating_triplets",
     "f1_ranking_disorder",
+    "evaluate_quantifier",
+    "QuantifierEvaluation",
     "most_confused_pairs",
     "generalized_means_from_confusion",
     "generalized_means_score",

@@ -16,6 +16,7 @@ from ._core.config import resample_block
 from ._core.params import Options, check_keywords, quoted, validate_params
 from ._core.user_warnings import warn
 from ._core.validation import check_sample_weight, check_target_set
+from ._statistics.results import _result, _Table, _Tabulated
 
 _SUM_TOLERANCE = 1e-6
 # A scorer's eps="auto" is the paper's 1 / (2 |sample|) on each fold.
@@ -886,8 +887,11 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
 
     Returns
     -------
-    generator of ndarray of int
-        ``n_samples`` arrays of positions into ``y``, one per sample, drawn lazily. The
+    iterator of ndarray of int
+        ``n_samples`` arrays of positions into ``y``, one per sample, drawn lazily; its
+        ``classes`` attribute holds the pool's classes, sorted, for
+        ``prevalence(y[sample], labels=samples.classes)``: a sample that lacks a class
+        keeps its place in the vector (0), so the vectors of all samples align. The
         parameters and ``y`` are checked when the function is called, not at the first
         ``next()``: a ``sample_size`` whose one sample (8 bytes a position) is above the
         package's budget ``max_matrix_mib`` (:func:`set_config`) is refused with a
@@ -905,6 +909,16 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
     ...                                            protocol="artificial", random_state=0))
     >>> [len(s) for s in samples]
     [10, 10, 10]
+
+    A sample that lacks a class keeps the full class vector with the protocol's classes:
+
+    >>> from sklearn_confusion_ext import prevalence
+    >>> y = np.array(["a"] * 8 + ["b"] * 2)
+    >>> samples = prevalence_protocol_samples(y, n_samples=1, sample_size=3, random_state=1)
+    >>> prevalence(y[next(samples)], labels=samples.classes)
+    array([1., 0.])
+
+    :func:`evaluate_quantifier` draws the samples and scores a quantifier on each in one call.
     """
     y = np.asarray(y)
     if y.ndim != 1 or y.size == 0:
@@ -917,8 +931,26 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
     resample_block("prevalence_protocol_samples", int(n_samples), size,
                    f"sample_size={size} positions", "Pass a smaller sample_size",
                    unit="sample")
-    return _protocol_samples(len(y), members, int(n_samples), size, protocol,
-                             np.random.default_rng(random_state))
+    return ProtocolSamples(classes, _protocol_samples(
+        len(y), members, int(n_samples), size, protocol, np.random.default_rng(random_state)))
+
+
+class ProtocolSamples:
+    """The samples of :func:`prevalence_protocol_samples`: an iterator of index arrays that
+    also knows the pool's classes (``classes``), so that the prevalence of a sample lacking
+    a class keeps the full class vector: ``prevalence(y[s], labels=samples.classes)``."""
+
+    def __init__(self, classes, samples):
+        self.classes, self._samples = classes, samples
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._samples)
+
+    def __repr__(self):
+        return f"<prevalence_protocol_samples over {len(self.classes)} classes>"
 
 
 def _protocol_samples(n_elements, members, n_samples, size, protocol, rng):
@@ -930,3 +962,191 @@ def _protocol_samples(n_elements, members, n_samples, size, protocol, rng):
         counts = rng.multinomial(size, rng.dirichlet(np.ones(len(members))))
         yield np.concatenate([rng.choice(pool, size=count, replace=count > len(pool))
                               for pool, count in zip(members, counts)])
+
+
+# The errors of evaluate_quantifier, in the order of Sebastiani's Table 3 (the smoothed ones
+# with eps = 1 / (2 * sample size), the paper's choice; the others ignore eps).
+_EVALUATED_ERRORS = ("absolute_error", "normalized_absolute_error", "relative_absolute_error",
+                     "normalized_relative_absolute_error", "squared_error",
+                     "normalized_squared_error", "discordance_ratio", "kl_divergence",
+                     "normalized_kl_divergence", "pearson_divergence",
+                     "normalized_pearson_divergence")
+
+
+@_result()
+class QuantifierEvaluation(_Tabulated):
+    """Every quantification error of a quantifier over the samples of a protocol (see
+    :func:`evaluate_quantifier`).
+
+    Attributes
+    ----------
+    errors : dict of str to ndarray of shape (n_samples,)
+        Each error's value on each sample (lower is better).
+    true_prevalence, predicted_prevalence : ndarray of shape (n_samples, n_classes)
+        The prevalence vectors of each sample, over ``classes``.
+    classes : ndarray
+        The classes of the pool (or ``labels``), the columns of the prevalence vectors.
+    protocol : str
+        The sampling protocol.
+    sample_size : int
+        Elements per sample.
+    eps : float
+        The smoothing of the smoothed errors, ``1 / (2 * sample_size)``.
+
+    ``to_frame()`` gives one row per error, with the mean, standard deviation, median,
+    minimum and maximum across the samples.
+    """
+
+    errors: dict
+    true_prevalence: np.ndarray
+    predicted_prevalence: np.ndarray
+    classes: np.ndarray
+    protocol: str
+    sample_size: int
+    eps: float
+
+    def mean(self):
+        """Each error's mean across the samples, as a dict."""
+        return {name: float(np.mean(values)) for name, values in self.errors.items()}
+
+    def std(self):
+        """Each error's standard deviation across the samples (ddof=1), as a dict."""
+        return {name: float(np.std(values, ddof=1)) if len(values) > 1 else 0.0
+                for name, values in self.errors.items()}
+
+    def _summary(self):
+        return [("protocol", self.protocol), ("n_samples", len(self.true_prevalence)),
+                ("sample_size", self.sample_size), ("n_classes", len(self.classes))]
+
+    def _table(self):
+        values = list(self.errors.values())
+        return _Table("error", list(self.errors), {
+            "mean": list(self.mean().values()), "std": list(self.std().values()),
+            "median": [float(np.median(v)) for v in values],
+            "min": [float(np.min(v)) for v in values],
+            "max": [float(np.max(v)) for v in values]})
+
+
+@validate_params()
+def evaluate_quantifier(quantifier, X, y, *, method="auto", protocol="artificial",
+                        n_samples=100, sample_size=None, labels=None, random_state=None):
+    """Every quantification error of a quantifier over the samples of a protocol, in one call.
+
+    Draws ``n_samples`` samples of ``(X, y)`` with :func:`prevalence_protocol_samples`,
+    estimates each sample's class prevalences with the quantifier, and scores them against
+    the true ones with every error of Sebastiani (2020) (:func:`absolute_error` ...
+    :func:`normalized_pearson_divergence`; the smoothed ones with ``eps = 1 / (2 *
+    sample_size)``): the evaluation QuaPy's protocols give, with the mean and the spread
+    of each error across the samples. Every prevalence vector is over the same classes
+    (the pool's, or ``labels``), a sample lacking a class holding 0 there.
+
+    Parameters
+    ----------
+    quantifier : object or callable
+        A quantifier with ``quantify(X)`` (QuaPy's interface) or a callable ``f(X)``,
+        returning the prevalence vector over ``classes`` in their order; or a fitted
+        classifier, whose predictions are counted (see ``method``).
+    X : array-like of shape (n_elements, n_features)
+        The pool's features (rows are indexed; pandas objects by position).
+    y : array-like of shape (n_elements,)
+        The pool's class labels.
+    method : {"auto", "quantify", "classify_and_count", \
+"probabilistic_classify_and_count"}, default="auto"
+        "quantify": ``quantifier.quantify(X)`` or ``quantifier(X)``; "classify_and_count":
+        the prevalence of ``predict(X)``; "probabilistic_classify_and_count": the mean of
+        ``predict_proba(X)`` (its columns named by ``classes_``); "auto": "quantify" for an
+        object with ``quantify`` or a plain callable, else "classify_and_count".
+    protocol : {"natural", "artificial"}, default="artificial"
+        As in :func:`prevalence_protocol_samples`: the artificial-prevalence protocol
+        (prevalences drawn uniformly from the simplex) tests a quantifier across shifts;
+        the natural one at the pool's prevalence.
+    n_samples : int, default=100
+        Number of samples.
+    sample_size : int, default=None
+        Elements per sample; by default the size of the pool.
+    labels : array-like, default=None
+        The classes, in order (of the prevalence vectors, and of what ``quantify``
+        returns); by default the sorted classes of ``y``.
+    random_state : int, numpy.random.Generator or None, default=None
+
+    Returns
+    -------
+    QuantifierEvaluation
+        ``errors`` per sample, the prevalence vectors, ``mean()``, ``std()``; its repr and
+        ``to_frame()`` give each error's mean, standard deviation, median and range.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_confusion_ext import evaluate_quantifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = LogisticRegression(max_iter=500).fit(X[::2], y[::2])
+    >>> result = evaluate_quantifier(model, X[1::2], y[1::2], n_samples=50, sample_size=30,
+    ...                              random_state=0)
+    >>> result.true_prevalence.shape, len(result.errors)
+    ((50, 3), 11)
+    >>> round(result.mean()["absolute_error"], 3)
+    0.021
+    """
+    y_pool = np.asarray(y)
+    samples = prevalence_protocol_samples(y_pool, n_samples=n_samples, sample_size=sample_size,
+                                          protocol=protocol, random_state=random_state)
+    classes = samples.classes if labels is None else np.asarray(labels)
+    missing = np.setdiff1d(samples.classes, classes)
+    if len(missing):
+        raise ValueError(f"labels {quoted(list(classes))} leave out the classes "
+                         f"{quoted(missing.tolist())} of y; list every class of the pool.")
+    if len(X) != len(y_pool):
+        raise ValueError(f"X has {len(X)} rows and y {len(y_pool)} labels; one label per row "
+                         "is expected.")
+    if method == "auto":
+        method = ("quantify" if hasattr(quantifier, "quantify") or not hasattr(
+            quantifier, "predict") else "classify_and_count")
+    estimate = _PREVALENCE_ESTIMATES[method]
+    true, predicted = [], []
+    for sample in samples:
+        true.append(prevalence(y_pool[sample], labels=classes))
+        predicted.append(estimate(quantifier, _rows(X, sample), classes))
+    true, predicted = np.array(true), np.array(predicted)
+    size = len(y_pool) if sample_size is None else int(sample_size)
+    eps = 1.0 / (2 * size)
+    module = globals()
+    errors = {name: np.asarray(module[name](true, predicted, eps=eps, aggregate=None))
+              for name in _EVALUATED_ERRORS}
+    return QuantifierEvaluation(errors, true, predicted, classes, protocol, size, eps)
+
+
+def _rows(X, positions):
+    """The rows of ``X`` at ``positions`` (pandas objects by position)."""
+    return X.iloc[positions] if hasattr(X, "iloc") else X[positions]
+
+
+def _quantified(quantifier, X, classes):
+    method = getattr(quantifier, "quantify", quantifier)
+    if not callable(method):
+        raise TypeError(f"quantifier must have quantify(X) or be callable; got "
+                        f"{type(quantifier).__name__}.")
+    estimate = np.asarray(method(X), dtype=np.float64).ravel()
+    if estimate.shape != (len(classes),):
+        raise ValueError(f"quantifier returned {estimate.shape[0]} prevalences for "
+                         f"{len(classes)} classes {quoted(list(classes))}; pass labels= in "
+                         "the order it returns them.")
+    return estimate
+
+
+def _classified_and_counted(classifier, X, classes):
+    return prevalence(classifier.predict(X), labels=classes)
+
+
+def _probabilities_averaged(classifier, X, classes):
+    probabilities = np.asarray(classifier.predict_proba(X), dtype=np.float64)
+    known = list(np.asarray(classifier.classes_))
+    columns = [probabilities[:, known.index(c)] if c in known else np.zeros(len(probabilities))
+               for c in classes]
+    estimate = np.column_stack(columns).mean(axis=0)
+    return estimate / estimate.sum()
+
+
+_PREVALENCE_ESTIMATES = {"quantify": _quantified, "classify_and_count": _classified_and_counted,
+                         "probabilistic_classify_and_count": _probabilities_averaged}

@@ -411,6 +411,15 @@ REGISTRY = {
                          "random_state": 0},
         compare=list),
     "make_quantification_scorer": scorer_factory(lambda: {"error": sce.absolute_error}),
+    "evaluate_quantifier": Entry(returns="result", minimal=lambda: {
+        "quantifier": lambda X: np.array([0.5, 0.5]), "X": np.arange(8.0)[:, None],
+        "y": [0, 1] * 4, "n_samples": 3, "sample_size": 4, "random_state": 0},
+        compare=lambda result: result.errors["absolute_error"]),
+    "QuantifierEvaluation": Entry(returns="result", minimal=lambda: {
+        "errors": {"absolute_error": np.array([0.1, 0.2])},
+        "true_prevalence": np.array([[0.5, 0.5], [0.25, 0.75]]),
+        "predicted_prevalence": np.array([[0.4, 0.6], [0.45, 0.55]]),
+        "classes": np.array([0, 1]), "protocol": "natural", "sample_size": 4, "eps": 0.125}),
     "audit_quantification_measure": Entry(returns="result", minimal=lambda: {
         "measure": sce.absolute_error, "n_classes": (2, 3), "n_trials": 5, "random_state": 0}),
     # Reading confusion matrices (Erbani et al. 2024, Sections VI-VII)

@@ -1,7 +1,7 @@
 """Quantification error measures (Sebastiani 2020), prevalences, scorers, protocols."""
 
 import pickle
-import types
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -232,10 +232,10 @@ def test_protocol_checks_when_called_not_at_the_first_sample(keywords, error, ma
         prevalence_protocol_samples(**{"y": [0, 1], **keywords})
 
 
-def test_protocol_returns_a_generator():
+def test_protocol_returns_an_iterator():
     samples = prevalence_protocol_samples([0, 0, 1, 1, 2], n_samples=np.int64(3),
                                           sample_size=np.int32(4), random_state=np.int64(1))
-    assert isinstance(samples, types.GeneratorType)
+    assert isinstance(samples, Iterator) and iter(samples) is samples
     listed = list(samples)
     assert [len(sample) for sample in listed] == [4, 4, 4]
     assert list(samples) == []  # consumed once, like any generator
@@ -474,3 +474,70 @@ def test_measures_are_finite_on_valid_distributions(true_parts, pred_parts, eps)
             assert str(error).startswith(("p_true:", "p_pred:"))
         else:
             assert np.isfinite(value) and value >= 0
+
+
+def test_protocol_samples_know_the_pool_classes():
+    """A sample lacking a class keeps the full class vector with samples.classes (before,
+    prevalence(y[s]) of such a sample was one class shorter and nothing named the pool's)."""
+    import sklearn_confusion_ext as sce
+
+    y = np.array(["a"] * 8 + ["b"] * 2)
+    samples = sce.prevalence_protocol_samples(y, n_samples=50, sample_size=3, random_state=0)
+    np.testing.assert_array_equal(samples.classes, ["a", "b"])
+    vectors = [sce.prevalence(y[s], labels=samples.classes) for s in samples]
+    assert all(v.shape == (2,) for v in vectors)
+    assert any(v[1] == 0 for v in vectors) and any(v[1] > 0 for v in vectors)
+
+
+@pytest.mark.parametrize("method", ["classify_and_count", "probabilistic_classify_and_count",
+                                    "quantify"])
+def test_evaluate_quantifier_equals_the_loop_it_replaces(method):
+    """Every error on every sample, as the loop over prevalence_protocol_samples a user
+    writes by hand gives them (smoothing eps = 1 / (2 * sample size))."""
+    from sklearn.datasets import load_iris
+    from sklearn.linear_model import LogisticRegression
+
+    import sklearn_confusion_ext as sce
+
+    X, y = load_iris(return_X_y=True)
+    model = LogisticRegression(max_iter=500).fit(X[::2], y[::2])
+    pool_X, pool_y = X[1::2], y[1::2]
+
+    def quantify(rows):
+        return np.bincount(model.predict(rows), minlength=3) / len(rows)
+
+    quantifier = quantify if method == "quantify" else model
+    result = sce.evaluate_quantifier(quantifier, pool_X, pool_y, method=method, n_samples=20,
+                                     sample_size=25, random_state=3)
+    samples = sce.prevalence_protocol_samples(pool_y, n_samples=20, sample_size=25,
+                                              protocol="artificial", random_state=3)
+    true, predicted = [], []
+    for s in samples:
+        true.append(sce.prevalence(pool_y[s], labels=[0, 1, 2]))
+        if method == "probabilistic_classify_and_count":
+            predicted.append(model.predict_proba(pool_X[s]).mean(axis=0))
+        else:
+            predicted.append(sce.prevalence(model.predict(pool_X[s]), labels=[0, 1, 2]))
+    np.testing.assert_allclose(result.true_prevalence, true)
+    np.testing.assert_allclose(result.predicted_prevalence, predicted)
+    for name in ("absolute_error", "kl_divergence", "normalized_relative_absolute_error"):
+        expected = [getattr(sce, name)(t, p, eps=1 / 50) for t, p in zip(true, predicted)]
+        np.testing.assert_allclose(result.errors[name], expected)
+        assert result.mean()[name] == pytest.approx(np.mean(expected))
+        assert result.std()[name] == pytest.approx(np.std(expected, ddof=1))
+    assert len(result.errors) == 11 and "mean" in repr(result)
+    pandas = pytest.importorskip("pandas")
+    frame = result.to_frame()
+    assert isinstance(frame, pandas.DataFrame)
+    assert frame.loc["absolute_error", "mean"] == pytest.approx(
+        result.mean()["absolute_error"])
+
+
+def test_evaluate_quantifier_refuses_labels_missing_a_class_and_a_short_vector():
+    import sklearn_confusion_ext as sce
+
+    X, y = np.arange(12.0)[:, None], [0, 1, 2] * 4
+    with pytest.raises(ValueError, match=r"leave out the classes \[2\]"):
+        sce.evaluate_quantifier(lambda rows: [0.5, 0.5], X, y, labels=[0, 1], n_samples=2)
+    with pytest.raises(ValueError, match="returned 2 prevalences for 3 classes"):
+        sce.evaluate_quantifier(lambda rows: [0.5, 0.5], X, y, n_samples=2)

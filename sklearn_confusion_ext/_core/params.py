@@ -877,6 +877,19 @@ PARAMETERS = {
                            "labels": [None, ARRAY]},
     "f1_ranking_disorder": {"matrix_a": [ARRAY], "matrix_b": [ARRAY]},
     "most_confused_pairs": {"confusion": [ARRAY], "display_labels": [None, ARRAY],
+    "evaluate_quantifier": {
+        "quantifier": [CALLABLE, HasMethods("quantify", description="a quantifier"),
+                       HasMethods("predict", description="a fitted classifier")],
+        "X": [ARRAY], "y": [ARRAY],
+        "method": [Options("auto", "quantify", "classify_and_count",
+                           "probabilistic_classify_and_count")],
+        "protocol": [Options("natural", "artificial")], "n_samples": [POSITIVE_INT],
+        "sample_size": [None, POSITIVE_INT], "labels": [None, ARRAY],
+        "random_state": RANDOM_STATE},
+    "QuantifierEvaluation": {
+        "errors": [dict], "true_prevalence": [ARRAY], "predicted_prevalence": [ARRAY],
+        "classes": [ARRAY], "protocol": [str], "sample_size": [POSITIVE_INT],
+        "eps": [Interval(Real, 0, None, closed="neither")]},
                             "top": [None, POSITIVE_INT], "normalize": NORMALIZE},
     "ConfusedPairsResult": {
         **{name: [ARRAY] for name in ("true", "predicted", "count", "fraction_of_true",
