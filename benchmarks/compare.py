@@ -7,8 +7,11 @@ spell of the machine hits both alike, the best of ``k`` kept. ``ratio`` is ours 
 (below 1: ours is faster). The table is reStructuredText, ready for the README's Speed
 section; the machine and date come first.
 
-Run: ``python benchmarks/compare.py [--quick] [--repeat K]`` (``--quick`` divides N by 10,
-except the fold-size rows, which stay at N = 300, and takes the best of 2; CI runs it).
+Run: ``python benchmarks/compare.py [--quick] [--repeat K] [--only NAME ...]`` (``--quick``
+divides N by 10, except the fold-size rows, which stay at N = 300, and takes the best of 2;
+CI runs it; ``--only`` runs the named groups of rows: gpu, labels, strings, probabilities,
+fold, dense, mlcm, sparse, uncertainty; ``--gpu`` adds the GPU rows to all the others).
+Labels vs probabilities at C = 1,000 hold 8 GB of float64 (N = 1,000,000).
 The figures measure the library as installed (an editable install: the working tree).
 """
 
@@ -153,6 +156,143 @@ def rows_fold(rng, repeat, calls=200):
     ]
 
 
+# ------------------------------------------------------------------ 1b. string labels
+
+def rows_strings(rng, n_samples, repeat):
+    """String and object labels, as NumPy unicode, object arrays and pandas columns."""
+    n = f"N={n_samples:,} C={N_CLASSES}"
+    y_true, y_pred = labels(rng, n_samples, N_CLASSES)
+    names = np.array([f"class {i:03d}" for i in range(N_CLASSES)])
+    forms = {"NumPy unicode": (names[y_true], names[y_pred]),
+             "object array": (names[y_true].astype(object), names[y_pred].astype(object))}
+    try:
+        import pandas as pd
+    except ImportError:
+        print("pandas is not installed: its string and category rows are left out.")
+    else:
+        forms["pandas string"] = tuple(pd.Series(names[y], dtype="string")
+                                       for y in (y_true, y_pred))
+        forms["pandas category"] = tuple(pd.Series(pd.Categorical(names[y], categories=names))
+                                         for y in (y_true, y_pred))
+    rows = []
+    for form, (a, b) in forms.items():
+        t = interleaved_best({
+            "tcm": lambda a=a, b=b: sce.transport_confusion_matrix(a, b),
+            "sk": lambda a=a, b=b: metrics.confusion_matrix(a, b),
+        }, repeat)
+        rows.append(Row(f"TCM, {form} labels {n}", t["tcm"], "sklearn confusion_matrix",
+                        t["sk"], ("ratio", 0.33)))
+    return rows
+
+
+# ------------------------------------------------------------------ 1c. labels vs probabilities
+
+def probabilities(rng, n_samples, n_classes, dtype):
+    scores = rng.random((n_samples, n_classes), dtype=np.float32).astype(dtype, copy=False)
+    scores /= scores.sum(axis=1, keepdims=True, dtype=dtype)
+    return scores
+
+
+def rows_probabilities(rng, n_samples, repeat, class_counts=(100, 1_000)):
+    """Class labels against a classifier's probabilities: the floor is one read of P."""
+    rows = []
+    for n_classes in class_counts:
+        y_true = rng.integers(0, n_classes, n_samples)
+        for dtype, name in [(np.float64, "float64"), (np.float32, "float32")]:
+            scores = probabilities(rng, n_samples, n_classes, dtype)
+            one_hot = sp.csr_array((np.ones(n_samples, dtype=dtype), y_true,
+                                    np.arange(n_samples + 1)), shape=(n_samples, n_classes))
+            t = interleaved_best({
+                "tcm": lambda p=scores, y=y_true: sce.transport_confusion_matrix(y, p),
+                "reverse": lambda p=scores, y=y_true: sce.transport_confusion_matrix(p, y),
+                "f1": lambda p=scores, y=y_true: sce.transport_precision_recall_fscore_support(
+                    y, p, average="macro"),
+                "read": lambda p=scores: p.sum(axis=0),
+                "sparse": lambda p=scores, s=one_hot: s.T @ p,
+            }, repeat)
+            what = f"labels vs probabilities, {name}, N={n_samples:,} C={n_classes:,}"
+            rows += [
+                Row(f"TCM {what}", t["tcm"], "one read of P (P.sum(axis=0))", t["read"],
+                    ("ratio", 1.5)),
+                Row("same", t["tcm"], "scipy.sparse one-hot.T @ P", t["sparse"]),
+                Row(f"TCM probabilities vs labels, {name}, C={n_classes:,}", t["reverse"],
+                    "one read of P", t["read"], ("ratio", 1.5)),
+                Row(f"TCM macro precision/recall/F {what}", t["f1"], "one read of P",
+                    t["read"], ("ratio", 1.5)),
+            ]
+            del scores, one_hot
+    return rows
+
+
+# ------------------------------------------------------------------ 1d. on a GPU
+
+def _gpu_libraries():
+    """``{name: (to_device, synchronize)}`` of CuPy and PyTorch where they import and
+    see a GPU; the reason printed for each one left out."""
+    found = {}
+    try:
+        import cupy
+
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            raise RuntimeError("no CUDA device")
+        found["CuPy"] = (cupy.asarray, cupy.cuda.Device().synchronize)
+    except Exception as error:  # ImportError, or a CUDA error without a GPU
+        print(f"CuPy on a GPU left out: {type(error).__name__}: {error}")
+    try:
+        import torch
+
+        if not torch.cuda.is_available():
+            raise RuntimeError("torch.cuda.is_available() is False")
+        found["PyTorch"] = (lambda a: torch.asarray(a, device="cuda"),
+                            torch.cuda.synchronize)
+    except Exception as error:
+        print(f"PyTorch on a GPU left out: {type(error).__name__}: {error}")
+    try:
+        import array_api_compat  # noqa: F401  (the library reads device arrays through it)
+    except ImportError as error:
+        print(f"GPU rows left out: {error} (pip install array-api-compat)")
+        return {}
+    return found
+
+
+def rows_gpu(rng, n_samples, repeat, n_classes=N_CLASSES):
+    """The TCM of device arrays (labels vs probabilities, soft vs soft) beside the bare
+    device floor of the same arrays: one read (``P.sum(axis=0)``) or one GEMM ``Y.T @ P``.
+    Each timed call ends with a device synchronization (the matrix comes to the host)."""
+    rows = []
+    y_true = rng.integers(0, n_classes, n_samples)
+    for library, (to_device, synchronize) in _gpu_libraries().items():
+        for dtype, name in [(np.float64, "float64"), (np.float32, "float32")]:
+            arrays = [to_device(a) for a in (
+                y_true, probabilities(rng, n_samples, n_classes, dtype),
+                rng.random((n_samples, n_classes), dtype=np.float32).astype(dtype))]
+            rows += _device_rows(f"{library} {name}, N={n_samples:,} C={n_classes}",
+                                 *arrays, synchronize, repeat)
+            del arrays
+    return rows
+
+
+def _device_rows(what, labels, scores, soft, synchronize, repeat):
+    def timed(function):
+        def call():
+            result = function()
+            synchronize()
+            return result
+        return call
+
+    synchronize()
+    t = interleaved_best({
+        "tcm": timed(lambda: sce.transport_confusion_matrix(labels, scores)),
+        "read": timed(lambda: scores.sum(axis=0)),
+        "soft": timed(lambda: sce.transport_confusion_matrix(soft, scores)),
+        "gemm": timed(lambda: soft.T @ scores),
+    }, repeat)
+    return [Row(f"GPU TCM labels vs probabilities, {what}", t["tcm"],
+                "one read of P on the device", t["read"], ("ratio", 1.5)),
+            Row(f"GPU soft TCM, {what}", t["soft"], "one Y.T @ P on the device", t["gemm"],
+                ("ratio", 1.15))]
+
+
 # ------------------------------------------------------------------ 3. dense soft labels
 
 def one_blas_thread(function):
@@ -163,20 +303,24 @@ def one_blas_thread(function):
         return function()
 
 
-def rows_dense(rng, n_samples, repeat):
+def rows_dense(rng, n_samples, repeat, class_counts=(10, N_CLASSES, 1_000)):
+    """Soft labels against soft labels: the floor is one GEMM Y.T @ P of the same arrays.
+    N x C is at most that of C = 100 (C = 1,000: N / 10; 16 GB of float64 otherwise)."""
     rows = []
-    for dtype, name in [(np.float64, "float64"), (np.float32, "float32")]:
-        y_true = rng.random((n_samples, N_CLASSES), dtype=dtype)
-        y_pred = rng.random((n_samples, N_CLASSES), dtype=dtype)
-        t = interleaved_best({
-            "tcm": lambda a=y_true, b=y_pred: sce.transport_confusion_matrix(a, b),
-            "gemm": lambda a=y_true, b=y_pred: a.T @ b,
-            "gemm_1": lambda a=y_true, b=y_pred: one_blas_thread(lambda: a.T @ b),
-        }, repeat)
-        rows.append(Row(f"soft TCM, {name}, N={n_samples:,} C={N_CLASSES}", t["tcm"],
-                        f"one {name} Y.T @ P (1 or all BLAS threads)",
-                        min(t["gemm"], t["gemm_1"]), ("ratio", 1.25)))
-        del y_true, y_pred
+    for n_classes in class_counts:
+        n_rows = int(n_samples * min(1, N_CLASSES / n_classes))
+        for dtype, name in [(np.float64, "float64"), (np.float32, "float32")]:
+            y_true = rng.random((n_rows, n_classes), dtype=dtype)
+            y_pred = rng.random((n_rows, n_classes), dtype=dtype)
+            t = interleaved_best({
+                "tcm": lambda a=y_true, b=y_pred: sce.transport_confusion_matrix(a, b),
+                "gemm": lambda a=y_true, b=y_pred: a.T @ b,
+                "gemm_1": lambda a=y_true, b=y_pred: one_blas_thread(lambda: a.T @ b),
+            }, repeat)
+            rows.append(Row(f"soft TCM, {name}, N={n_rows:,} C={n_classes:,}", t["tcm"],
+                            f"one {name} Y.T @ P (1 or all BLAS threads)",
+                            min(t["gemm"], t["gemm_1"]), ("ratio", 1.15)))
+            del y_true, y_pred
     return rows
 
 
@@ -308,6 +452,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N / 10, best of 2")
     parser.add_argument("--repeat", type=int, default=None, help="best of K (default 7)")
+    parser.add_argument("--only", nargs="+", default=None, help="groups of rows to run")
+    parser.add_argument("--gpu", action="store_true",
+                        help="also the CuPy/PyTorch rows on a GPU (skipped, with the reason, "
+                             "where there is none)")
     args = parser.parse_args()
     divisor = 10 if args.quick else 1
     repeat = args.repeat or (2 if args.quick else 7)
@@ -316,12 +464,23 @@ def main():
           + (" (--quick: N / 10)" if args.quick else ""))
     rng = np.random.default_rng(0)
     start = time.perf_counter()
-    rows = [*rows_labels(rng, 1_000_000 // divisor, repeat),
-            *rows_fold(rng, repeat),
-            *rows_dense(rng, 1_000_000 // divisor, repeat),
-            *rows_mlcm(rng, 1_000_000 // divisor, repeat),
-            *rows_sparse(rng, 1_000_000 // divisor, repeat),
-            *rows_uncertainty(rng, divisor, repeat)]
+    groups = {
+        "gpu": lambda: rows_gpu(rng, 1_000_000 // divisor, repeat),
+        "labels": lambda: rows_labels(rng, 1_000_000 // divisor, repeat),
+        "strings": lambda: rows_strings(rng, 200_000 // divisor, repeat),
+        "probabilities": lambda: rows_probabilities(rng, 1_000_000 // divisor, repeat),
+        "fold": lambda: rows_fold(rng, repeat),
+        "dense": lambda: rows_dense(rng, 1_000_000 // divisor, repeat),
+        "mlcm": lambda: rows_mlcm(rng, 1_000_000 // divisor, repeat),
+        "sparse": lambda: rows_sparse(rng, 1_000_000 // divisor, repeat),
+        "uncertainty": lambda: rows_uncertainty(rng, divisor, repeat),
+    }
+    rows = []
+    for name, group in groups.items():
+        if (name in args.only) if args.only else (name != "gpu" or args.gpu):
+            rows += group()
+            print(f"{name}: {len(rows)} rows, {time.perf_counter() - start:.0f} s",
+                  flush=True)
     print(rst_table(rows))
     print(f"{time.perf_counter() - start:.0f} s in all; {load()} at the end")
 
