@@ -22,6 +22,10 @@ extensions = [
 ]
 
 templates_path = ["_templates"]
+# Read signatures from the code, never from a docstring's first line: the methods a class
+# inherits from ``collections.abc.Mapping`` (AuditResult) start with ``D.get(k[,d]) -> D[k]
+# if k in D, else d``, whose "return type" the strict build (``-n``) cannot resolve.
+autodoc_docstring_signature = False
 autosummary_generate = True
 # Class pages: the class template documents every public method and attribute
 # (``:members:``); numpydoc adds the tables of methods and attributes above them.
@@ -39,6 +43,7 @@ intersphinx_mapping = {
     "numpy": ("https://numpy.org/doc/stable/", "_intersphinx/numpy-objects.inv"),
     "scipy": ("https://docs.scipy.org/doc/scipy/", "_intersphinx/scipy-objects.inv"),
     "matplotlib": ("https://matplotlib.org/stable/", "_intersphinx/matplotlib-objects.inv"),
+    "pandas": ("https://pandas.pydata.org/docs/", "_intersphinx/pandas-objects.inv"),
 }
 
 sphinx_gallery_conf = {

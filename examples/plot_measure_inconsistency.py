@@ -16,10 +16,11 @@ compare classifiers on an imbalanced ten-class problem, as the paper does on Yea
 # Measures along the thresholds of the rain forecast
 # ---------------------------------------------------
 # Appendix E.1 prints the average confusion matrices (in %) of six thresholds, for the
-# ten-minute and the two-hour horizons. :func:`measure_inconsistency_from_confusion`
-# scores each matrix with the measures of Section 5 (CE as 1 - CE, so that higher is
-# better for all). At two hours accuracy and CE prefer the largest threshold, balanced
-# accuracy and SBA the smallest.
+# ten-minute and the two-hour horizons.
+# :func:`~sklearn_confusion_ext.measure_inconsistency_from_confusion` scores each matrix
+# with the measures of Section 5 (CE as 1 - CE, so that higher is better for all). At
+# two hours accuracy and CE prefer the largest threshold, balanced accuracy and SBA the
+# smallest.
 import matplotlib.pyplot as plt
 import numpy as np
 from sklearn.datasets import make_classification
@@ -62,8 +63,9 @@ print(result)
 # Inconsistency of the measures over classifiers
 # -----------------------------------------------
 # Seven classifiers on an imbalanced ten-class problem give 21 pairs of predictions of
-# the same test set; :func:`measure_inconsistency` counts, for each two measures, the pairs
-# they order differently (ties included), as Table 12 of the paper does for Yeast.
+# the same test set; :func:`~sklearn_confusion_ext.measure_inconsistency` counts, for each
+# two measures, the pairs they order differently (ties included), as Table 12 of the
+# paper does for Yeast.
 X, y = make_classification(n_samples=1500, n_features=12, n_informative=8, n_classes=10,
                            n_clusters_per_class=1, weights=[0.3, 0.2, 0.12, 0.1, 0.08, 0.06,
                                                             0.05, 0.04, 0.03, 0.02],

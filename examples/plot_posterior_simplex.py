@@ -7,9 +7,10 @@ Barranco-Chamorro and Carrillo-García (Mathematics 2021, Section 5.3.2) give ea
 a three-class confusion matrix a Dirichlet posterior over ``P[predicted j | actual k]``
 and draw it on the triangle whose corners are the three predictions (their Figures 1-3).
 A posterior near the corner of its own class means reliable predictions; one pulled
-toward another corner, a confusion with that class. :class:`PosteriorSimplexDisplay`
-draws the exact density's highest-density regions, holding 50 %, 80 % and 95 % of the
-posterior, with the mean and the mode.
+toward another corner, a confusion with that class.
+:class:`~sklearn_confusion_ext.PosteriorSimplexDisplay` draws the exact density's
+highest-density regions, holding 50 %, 80 % and 95 % of the posterior, with the mean and
+the mode.
 """
 
 # %%

@@ -1,7 +1,7 @@
 """
-==================================================================
+===================================================================
 What a matrix of probabilities measures: sharpening and calibration
-==================================================================
+===================================================================
 
 Against the true labels, a classifier's ``predict_proba`` gives a transport confusion
 matrix whose row ``i`` is the sum of the probability vectors the model gave to the

@@ -9,8 +9,9 @@ the true prevalence :math:`p(c_1)` on the x axis and the predicted one
 estimator; the properties of the paper's Table 1 can be read off the panels: a measure
 with IMP is symmetric about the diagonal vertically (AE, RAE, SE), one with ABS changes
 colour the same way away from the diagonal wherever one starts (AE, SE). The last two
-panels are KLD and PD normalized by their maxima (:func:`max_quantification_error`), which
-range over [0, 1] for every true prevalence (MAX).
+panels are KLD and PD normalized by their maxima
+(:func:`~sklearn_confusion_ext.max_quantification_error`), which range over [0, 1] for
+every true prevalence (MAX).
 
 The measures are smoothed as the paper does, with :math:`\\epsilon = 1 / (2|\\sigma|)` for
 samples of 100; each panel has its own colour scale. RAE, KLD and PD take their largest

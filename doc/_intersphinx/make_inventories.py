@@ -1,7 +1,7 @@
 """Write the small intersphinx inventories that the offline documentation build reads.
 
 The build runs without a network, so ``conf.py`` cannot download the inventories of
-scikit-learn, NumPy, SciPy and Matplotlib. This script writes one ``*-objects.inv`` per
+scikit-learn, NumPy, SciPy, Matplotlib and pandas. This script writes one ``*-objects.inv`` per
 project, in Sphinx's inventory format (version 2), listing only the names these pages and
 the gallery refer to, with their addresses on the projects' sites. Add a name here when a
 page links a new one, then run ``python doc/_intersphinx/make_inventories.py`` and commit
@@ -15,10 +15,11 @@ HERE = Path(__file__).resolve().parent
 
 SKLEARN_FUNCTIONS = {
     "sklearn.metrics": [
-        "accuracy_score", "balanced_accuracy_score", "classification_report",
-        "cohen_kappa_score", "confusion_matrix", "f1_score", "get_scorer", "make_scorer",
-        "matthews_corrcoef", "multilabel_confusion_matrix", "precision_recall_fscore_support",
-        "precision_score", "recall_score",
+        "accuracy_score", "balanced_accuracy_score", "brier_score_loss",
+        "classification_report", "cohen_kappa_score", "confusion_matrix", "f1_score",
+        "get_scorer", "get_scorer_names", "log_loss", "make_scorer", "matthews_corrcoef",
+        "multilabel_confusion_matrix", "precision_recall_fscore_support", "precision_score",
+        "recall_score",
     ],
     "sklearn.model_selection": ["cross_val_predict", "cross_val_score", "cross_validate",
                                 "train_test_split"],
@@ -27,6 +28,7 @@ SKLEARN_FUNCTIONS = {
     "sklearn.utils.multiclass": ["type_of_target", "unique_labels"],
 }
 SKLEARN_CLASSES = {
+    "sklearn.calibration": {"CalibratedClassifierCV": ["fit", "predict", "predict_proba"]},
     "sklearn.metrics": {"ConfusionMatrixDisplay": ["from_estimator", "from_predictions", "plot"]},
     "sklearn.model_selection": {"GridSearchCV": ["fit", "predict"],
                                 "StratifiedKFold": ["split"]},
@@ -75,6 +77,8 @@ def numpy_entries():
                         f"reference/generated/{full}.html#{full}"))
     entries.append(("numpy.random.default_rng", "py:function",
                     "reference/random/generator.html#numpy.random.default_rng"))
+    entries.append(("numpy.ma.MaskedArray", "py:class",
+                    "reference/maskedarray.baseclass.html#numpy.ma.MaskedArray"))
     return entries
 
 
@@ -87,6 +91,10 @@ def scipy_entries():
          "reference/generated/scipy.stats.dirichlet.html#scipy.stats.dirichlet"),
         ("scipy.stats.beta", "py:data",
          "reference/generated/scipy.stats.beta.html#scipy.stats.beta"),
+        ("scipy.stats.bootstrap", "py:function",
+         "reference/generated/scipy.stats.bootstrap.html#scipy.stats.bootstrap"),
+        ("scipy.stats.ttest_rel", "py:function",
+         "reference/generated/scipy.stats.ttest_rel.html#scipy.stats.ttest_rel"),
     ]
 
 
@@ -100,6 +108,18 @@ def matplotlib_entries():
     entries.append(("matplotlib.axes.Axes", "py:class", "api/axes_api.html#matplotlib.axes.Axes"))
     entries.append(("matplotlib.figure.Figure", "py:class",
                     "api/_as_gen/matplotlib.figure.Figure.html#matplotlib.figure.Figure"))
+    return entries
+
+
+def pandas_entries():
+    """The pandas names of the ``to_frame()`` methods and the labelled views."""
+    entries = [("pandas", "py:module", "reference/index.html#module-pandas")]
+    for name in ["DataFrame", "Series", "Index", "MultiIndex"]:
+        full = f"pandas.{name}"
+        entries.append((full, "py:class", f"reference/api/{full}.html#{full}"))
+    for name in ["read_csv", "crosstab"]:
+        full = f"pandas.{name}"
+        entries.append((full, "py:function", f"reference/api/{full}.html#{full}"))
     return entries
 
 
@@ -119,3 +139,4 @@ if __name__ == "__main__":
     write(HERE / "numpy-objects.inv", "NumPy", numpy_entries())
     write(HERE / "scipy-objects.inv", "SciPy", scipy_entries())
     write(HERE / "matplotlib-objects.inv", "Matplotlib", matplotlib_entries())
+    write(HERE / "pandas-objects.inv", "pandas", pandas_entries())

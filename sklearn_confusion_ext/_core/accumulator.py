@@ -283,7 +283,7 @@ default="transport"
         return kind.finish(self.confusions(), normalize)
 
     def confusions(self):
-        """The running sums as :class:`Confusion` objects (full matrices, ``labels`` selection).
+        """The running sums as ``Confusion`` objects (full matrices, ``labels`` selection).
 
         Classes are sorted, as the one-shot functions sort them; one object per matrix.
         Reading them changes nothing.
