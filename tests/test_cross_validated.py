@@ -256,6 +256,16 @@ def test_compare_cv_scores_errors(keywords, match):
 
 
 @pytest.mark.parametrize("keywords, match", [
+    ({"scores_a": ["high", "low"], "scores_b": [0.7, 0.8]}, "scores_a must hold one number"),
+    ({"scores_a": [0.8, 0.9], "scores_b": [0.7, 0.8], "n_train": ["nine", "nine"],
+      "n_test": 1}, "n_train must hold fold sizes"),
+])
+def test_compare_cv_scores_type_errors(keywords, match):
+    with pytest.raises(TypeError, match=match):
+        sce.compare_cv_scores(**keywords)
+
+
+@pytest.mark.parametrize("keywords, match", [
     ({"test": "5x2cv_ttest", "n_splits": 3}, "5 repetitions of 2-fold"),
     ({"n_splits": 1}, "n_splits"),
     ({"scoring": "no_such_score"}, "not a score name"),

@@ -316,7 +316,11 @@ def _check_sizes(n_train, n_test, n_folds, test):
         return None, None
     sizes = []
     for name, values in (("n_train", n_train), ("n_test", n_test)):
-        array = np.asarray(values, dtype=float)
+        try:
+            array = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold fold sizes (numbers); got "
+                            f"{quoted(values)}.") from None
         if array.ndim == 0:
             array = np.full(n_folds, float(array))
         if array.shape != (n_folds,):
