@@ -211,6 +211,17 @@ def test_constant_nonzero_difference_is_infinite_with_a_warning(test):
         assert other.statistic == (math.inf if test == "5x2cv_ftest" else -math.inf)
 
 
+def test_5x2cv_ttest_zero_first_difference_without_spread():
+    a = np.full(10, 0.8)
+    b = a - np.repeat([0.0, 0.02, 0.01, 0.03, 0.02], 2)  # equal within each repetition
+    with pytest.warns(RuntimeWarning, match="the first is 0"):
+        result = sce.compare_cv_scores(a, b, test="5x2cv_ttest")
+    assert (result.statistic, result.pvalue) == (0.0, 1.0)
+    with pytest.warns(RuntimeWarning, match="not 0; the statistic is infinite"):
+        f = sce.compare_cv_scores(a, b, test="5x2cv_ftest")
+    assert (f.statistic, f.pvalue) == (math.inf, 0.0)
+
+
 def test_degenerate_posterior_follows_baycomp():
     baycomp = pytest.importorskip("baycomp")
     a = np.full(10, 0.8)

@@ -365,13 +365,16 @@ def _t_pvalue(statistic, df, alternative):
     return min(1.0, 2 * stats.t.sf(abs(statistic), df))
 
 
-def _degenerate(numerator, test, alternative):
+def _degenerate(numerator, test, alternative, all_zero=True):
     """The documented result of a test whose differences have no spread: statistic 0 and
     p-value 1 where the numerator is 0 (the models score alike on every fold), else an
     infinite statistic of the numerator's sign and its limiting p-value."""
     if numerator == 0:
         warn(f"test={test!r}: the two models score alike on every fold (every difference "
-             "is 0, so the variance is 0); statistic 0, p-value 1.", RuntimeWarning)
+             "is 0, so the variance is 0); statistic 0, p-value 1." if all_zero else
+             f"test={test!r}: the differences have no spread within each repetition and "
+             "the first is 0 (the statistic is 0 / 0); statistic 0, p-value 1.",
+             RuntimeWarning)
         return 0.0, 1.0
     warn(f"test={test!r}: the per-fold differences have no spread (variance 0) but are not "
          "0; the statistic is infinite and the p-value its limit. With so few folds or so "
@@ -404,7 +407,8 @@ def _five_by_two(differences, test, alternative):
     if test == "5x2cv_ttest":
         if no_spread:
             numerator = 0.0 if abs(d[0, 0]) <= _ROUNDING else d[0, 0]
-            return (*_degenerate(numerator, test, alternative), 5.0)
+            all_zero = bool(np.abs(d).max() <= _ROUNDING)
+            return (*_degenerate(numerator, test, alternative, all_zero), 5.0)
         statistic = d[0, 0] / math.sqrt(variances.mean())
         return statistic, _t_pvalue(statistic, 5, alternative), 5.0
     if no_spread:
