@@ -13,7 +13,7 @@ from ._core.validation import check_target_set
 
 @validate_params()
 def confusion_frame(confusion, *, labels=None, y_true=None, y_pred=None):
-    """A confusion matrix as a :class:`pandas.DataFrame` labelled by class.
+    """A confusion matrix as a ``pandas.DataFrame`` labelled by class.
 
     Rows are the true classes (the index is named "true"), columns the predicted ones
     ("predicted"); MLCM's (and the transport matrix's ``empty="null_class"``) trailing

@@ -148,9 +148,16 @@ def test_results_still_unpack_and_stay_frozen():
     result = sce.mcnemar_test([[65, 10], [50, 309]], exact=False)
     statistic, pvalue = result
     assert (statistic, pvalue) == (result.statistic, result.pvalue)
-    assert repr(result) == "McNemarResult(statistic=26.67, pvalue=2.42e-07)"
+    assert repr(result) == ("McNemarResult(statistic=26.67, pvalue=2.42e-07, test='chi-square', "
+                            "alternative='two-sided')")
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.pvalue = 0.5
+    table = [[37, 1, 15], [6, 19, 26], [15, 3, 77]]
+    assert repr(sce.bhapkar_test(table)).endswith("df=2, test='bhapkar')")
+    assert repr(sce.stuart_maxwell_test(table)).endswith("df=2, test='stuart_maxwell')")
+    with pytest.warns(UserWarning, match="Bhapkar's statistic is undefined"):
+        assert sce.bhapkar_test([[0, 5], [0, 0]]).test == "stuart_maxwell"  # its fallback
+    assert sce.mcnemar_test([[5, 3], [1, 4]], exact="mid-p", alternative="less").test == "mid-p"
     statistic, pvalue = RESULTS["PosthocResult"]
     assert statistic is RESULTS["PosthocResult"].statistic
 

@@ -758,9 +758,10 @@ PARAMETERS = {
     "marginal_homogeneity_posthoc": {
         "confusion": [ARRAY], "alpha": [PROBABILITY_LEVEL], "method": CORRECTION,
         **ROW_NAMES},
-    "McNemarResult": {"statistic": STATISTIC, "pvalue": PVALUE},
+    "McNemarResult": {"statistic": STATISTIC, "pvalue": PVALUE, "test": [None, str],
+                      "alternative": [None, Options("two-sided", "less", "greater")]},
     "MarginalHomogeneityResult": {"statistic": STATISTIC, "pvalue": PVALUE,
-                                  "df": [POSITIVE_INT]},
+                                  "df": [POSITIVE_INT], "test": [None, str]},
     "PosthocResult": {
         "display_labels": [ARRAY], "statistic": [ARRAY], "n_discordant": [ARRAY],
         "auxiliary_tables": [ARRAY],

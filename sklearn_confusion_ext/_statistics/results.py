@@ -259,7 +259,7 @@ class _Tabulated(_Summarized):
     """A result that holds a table, and gives it as a pandas DataFrame."""
 
     def to_frame(self):
-        """The result's table as a :class:`pandas.DataFrame` (pandas is optional).
+        """The result's table as a ``pandas.DataFrame`` (pandas is optional).
 
         Returns
         -------

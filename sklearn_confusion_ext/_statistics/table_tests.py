@@ -38,10 +38,17 @@ class McNemarResult(_UnpacksLikeScipy):
     pvalue : float
         The p-value of the chosen alternative.
 
+    test : {"exact", "mid-p", "chi-square", "chi-square, continuity-corrected"}, \
+default=None
+        Which test gave the p-value (keyword-only).
+    alternative : {"two-sided", "less", "greater"}, default=None
+        Its alternative hypothesis (keyword-only).
+
     Attributes
     ----------
     statistic : float
     pvalue : float
+    test, alternative : str or None
 
     Examples
     --------
@@ -53,6 +60,9 @@ class McNemarResult(_UnpacksLikeScipy):
 
     statistic: float
     pvalue: float
+    _: KW_ONLY
+    test: str = None
+    alternative: str = None
 
 
 @_result()
@@ -72,12 +82,15 @@ class MarginalHomogeneityResult(_UnpacksLikeScipy):
         ``P[chi2_df > statistic]``.
     df : int
         Degrees of freedom: the number of informative classes minus one (keyword-only).
+    test : {"stuart_maxwell", "bhapkar"}, default=None
+        Which test gave the statistic (keyword-only).
 
     Attributes
     ----------
     statistic : float
     pvalue : float
     df : int
+    test : str or None
 
     Examples
     --------
@@ -92,6 +105,7 @@ class MarginalHomogeneityResult(_UnpacksLikeScipy):
     pvalue: float
     _: KW_ONLY
     df: int
+    test: str = None
 
 
 @validate_params()
@@ -157,7 +171,7 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     >>> round(result.pvalue, 7)  # Table 9, FallenLeaf, "Less"
     1e-07
     >>> mcnemar_test([[65, 10], [50, 309]], exact=False)
-    McNemarResult(statistic=26.67, pvalue=2.42e-07)
+    McNemarResult(statistic=26.67, pvalue=2.42e-07, test='chi-square', alternative='two-sided')
     >>> statistic, pvalue = mcnemar_test([[65, 10], [50, 309]], exact=False)
     >>> exact, mid_p = (mcnemar_test([[20, 3], [9, 18]], exact=e).pvalue for e in (True, "mid-p"))
     >>> round(exact, 4), round(mid_p, 4)
@@ -173,22 +187,26 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
         raise ValueError("One-sided alternatives need the exact test: pass exact=True.")
     upper, lower = table[0, 1], table[1, 0]
     discordant = upper + lower
+    named = {"test": "mid-p" if exact == "mid-p" else "exact" if exact else
+             "chi-square, continuity-corrected" if correction else "chi-square",
+             "alternative": alternative}
     if discordant == 0:
         warn("The table has no discordant pairs (both off-diagonal cells are 0): McNemar's "
              "test has no information; statistic 0, p-value 1.")
-        return McNemarResult(0.0, 1.0)
+        return McNemarResult(0.0, 1.0, **named)
     if exact == "mid-p":
-        return McNemarResult(float(upper), float(_mid_p(upper, discordant, alternative)))
+        return McNemarResult(float(upper), float(_mid_p(upper, discordant, alternative)),
+                             **named)
     if exact:
         less, greater, two_sided = _binomial_pvalues(upper, discordant)
         pvalue = {"less": less, "greater": greater, "two-sided": two_sided}[alternative]
-        return McNemarResult(float(upper), float(pvalue))
+        return McNemarResult(float(upper), float(pvalue), **named)
     difference = abs(upper - lower) - (1 if correction else 0)
     with np.errstate(over="ignore", under="ignore"):
         statistic = difference ** 2 / discordant
     if not np.isfinite(statistic) or (statistic == 0 and difference != 0):
         statistic = difference * (difference / discordant)  # d^2 overflows or underflows
-    return McNemarResult(float(statistic), float(stats.chi2.sf(statistic, 1)))
+    return McNemarResult(float(statistic), float(stats.chi2.sf(statistic, 1)), **named)
 
 
 @validate_params()
@@ -302,7 +320,8 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None,
                               needs="The Stuart-Maxwell test")
     names = check_display_labels(display_labels, labels, confusion.shape[0])
     statistic, df = _stuart_maxwell(confusion, names)
-    return MarginalHomogeneityResult(statistic, float(stats.chi2.sf(statistic, df)), df=df)
+    return MarginalHomogeneityResult(statistic, float(stats.chi2.sf(statistic, df)), df=df,
+                                     test="stuart_maxwell")
 
 
 @validate_params()
@@ -362,6 +381,7 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None, allow_fractiona
     remaining = 1 - stuart_maxwell / confusion.sum()
     with np.errstate(over="ignore"):
         statistic = stuart_maxwell / remaining if remaining > _BOUNDARY else np.inf
+    test = "bhapkar" if np.isfinite(statistic) else "stuart_maxwell"
     if not np.isfinite(statistic):
         warn(f"Bhapkar's statistic is undefined for this table: the Stuart-Maxwell statistic "
              f"({stuart_maxwell:.6g}) equals the number of elements ({confusion.sum():.6g}), "
@@ -369,7 +389,7 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None, allow_fractiona
              "the Stuart-Maxwell test instead.")
         statistic = stuart_maxwell
     return MarginalHomogeneityResult(float(statistic), float(stats.chi2.sf(statistic, df)),
-                                     df=df)
+                                     df=df, test=test)
 
 
 @_result(repr=False, kw_only=True)
