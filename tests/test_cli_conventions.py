@@ -77,3 +77,59 @@ def test_html_without_matplotlib_says_figures_are_missing(tmp_path, capsys, monk
     assert "figures" in captured.err and "pip install matplotlib" in captured.err
     page = page_path.read_text()
     assert "pip install matplotlib" in page and "<img" not in page
+
+
+INDICATORS_TRUE = "1,0,1\n0,1,0\n1,1,0\n0,0,1\n"
+INDICATORS_PRED = "1,0,0\n0,1,1\n1,1,0\n0,1,1\n"
+
+
+def _json_report(capsys, *args):
+    assert main(["report", *map(str, args), "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_labels_and_header_name_the_columns_of_indicator_files(tmp_path, capsys):
+    """--labels cat dog fox names the three columns of indicator files, and so does a header
+    line (before: --labels had to be integers, the header was dropped and the classes were
+    0, 1, 2); column numbers still select columns."""
+    true_path, pred_path = tmp_path / "t.csv", tmp_path / "p.csv"
+    true_path.write_text(INDICATORS_TRUE)
+    pred_path.write_text(INDICATORS_PRED)
+    plain = _json_report(capsys, "--true", true_path, "--pred", pred_path)
+    named = _json_report(capsys, "--true", true_path, "--pred", pred_path,
+                         "--labels", "cat", "dog", "fox")
+    assert plain["classes"] == ["0", "1", "2"] and named["classes"] == ["cat", "dog", "fox"]
+    assert named["transport_confusion_matrix"] == plain["transport_confusion_matrix"]
+    for section in ("transport_classification_report", "mlcm_classification_report"):
+        assert named[section]["dog"] == plain[section]["1"]
+        assert named[section]["macro avg"] == plain[section]["macro avg"]
+    selected = _json_report(capsys, "--true", true_path, "--pred", pred_path,
+                            "--labels", "2", "0")
+    assert selected["classes"] == ["2", "0"]
+    assert main(["report", "--true", str(true_path), "--pred", str(pred_path),
+                 "--labels", "cat", "dog"]) == 2
+    assert "--labels names the 3 columns" in capsys.readouterr().err
+
+    true_path.write_text("cat,dog,fox\n" + INDICATORS_TRUE)
+    pred_path.write_text("cat,dog,fox\n" + INDICATORS_PRED)
+    headed = _json_report(capsys, "--true", true_path, "--pred", pred_path)
+    assert headed["classes"] == ["cat", "dog", "fox"]
+    assert headed["transport_classification_report"] == named[
+        "transport_classification_report"]
+    assert main(["report", "--true", str(true_path), "--pred", str(pred_path)]) == 0
+    assert "3 classes: cat, dog, fox." in capsys.readouterr().out
+
+
+def test_one_class_report_warns_once_naming_labels(tmp_path, capsys):
+    """Before: the library's 'pass all known classes with labels=' three times on stderr."""
+    true_path, pred_path = tmp_path / "t.txt", tmp_path / "p.txt"
+    true_path.write_text("cat\ncat\ncat\n")
+    pred_path.write_text("cat\ncat\ncat\n")
+    assert main(["report", "--true", str(true_path), "--pred", str(pred_path)]) == 0
+    error = capsys.readouterr().err
+    assert len(error.splitlines()) == 1 and "--labels" in error and "(cat)" in error
+    assert "labels=" not in error
+    assert main(["report", "--true", str(true_path), "--pred", str(pred_path),
+                 "--labels", "cat", "dog"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and "2 classes: cat, dog." in captured.out

@@ -16,6 +16,7 @@ import json
 import math
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 from typing import NamedTuple
 
@@ -111,16 +112,27 @@ def main(argv=None):
             title, labels = "sklearn-confusion-ext demo", None
             saved = _write_files(sections, args, title, labels)
         else:
-            y_true, y_pred, pred_columns = load_targets(
+            y_true, y_pred, pred_columns, true_columns = load_targets(
                 args.true, args.pred, header=args.header, delimiter=args.delimiter,
                 index_column=args.index_column)
-            labels = _parse_labels(args.labels, y_true)
-            if labels is None:
+            column_names = _indicator_column_names(args.labels, y_true, y_pred,
+                                                   true_columns, pred_columns)
+            labels = None if column_names else _parse_labels(args.labels, y_true)
+            if labels is None and not column_names:
                 labels = _columns_named_by_header(y_true, y_pred, pred_columns)
-            with config_context(max_matrix_mib=args.max_matrix_mib):
-                report = _with_pairs(build_report(
+            with config_context(max_matrix_mib=args.max_matrix_mib), \
+                    warnings.catch_warnings():
+                # One class: said once below, naming --labels (the library says labels=).
+                warnings.filterwarnings("ignore", message="A single class was found")
+                report = build_report(
                     y_true, y_pred, kind=args.kind, labels=labels, confidence=args.confidence,
-                    seed=args.seed, verbose=_progress()), args)
+                    seed=args.seed, verbose=_progress())
+                if column_names:
+                    report = _named_columns(report, column_names)
+                report = _with_pairs(report, args)
+                if len(report["classes"]) == 1:
+                    print(f"warning: {_printable(ONE_CLASS.format(report['classes'][0]))}",
+                          file=sys.stderr)
                 sections = [Section("", "", "", report, (y_true, y_pred))]
                 title = f"sklearn-confusion-ext report: {args.pred} against {args.true}"
                 saved = _write_files(sections, args, title, labels)
@@ -277,6 +289,49 @@ def _columns_named_by_header(y_true, y_pred, pred_columns):
     except ValueError:
         return None
     return named if set(present) <= set(named) else None
+
+
+ONE_CLASS = ("the files hold one class ({}), so the report has one class and no error to "
+             "show; if other classes exist, name them all with --labels NAME [NAME ...] "
+             "(counted 0 here)")
+
+
+def _indicator_column_names(labels, y_true, y_pred, true_columns, pred_columns):
+    """The class names of the columns of indicator (or soft-label) files: ``--labels`` with
+    one name per column that are not all column numbers, else the header line of either
+    file; None for files of labels, and when nothing names the columns."""
+    if np.ndim(y_true) != 2 or np.ndim(y_pred) != 2:
+        return None
+    n_columns = np.shape(y_true)[1]
+    if labels is not None:
+        if all(label.lstrip("-").isdigit() for label in labels):
+            return None  # column numbers: the classes to report, as before
+        if len(labels) != n_columns or len(set(labels)) != len(labels):
+            raise InputError(
+                f"--labels names the {n_columns} columns of the indicator files, one distinct "
+                f"name each; got {len(labels)} name(s). To report some columns only, pass "
+                "their numbers (0-based)")
+        return list(labels)
+    for columns in (true_columns, pred_columns):
+        if columns is not None and len(columns) == n_columns and \
+                len(set(columns)) == n_columns:
+            return [str(name) for name in columns]
+    return None
+
+
+def _named_columns(report, names):
+    """The report with the classes of indicator files (column numbers) named by ``names``:
+    the class list and the rows of the classification reports."""
+    def name(key):
+        return names[int(key)] if isinstance(key, str) and key.isdigit() and \
+            int(key) < len(names) else key
+
+    report = dict(report)
+    report["classes"] = [name(key) for key in report["classes"]]
+    for section in ("transport_classification_report", "mlcm_classification_report"):
+        if section in report:
+            report[section] = {name(key): value for key, value in report[section].items()}
+    return report
 
 
 def _parse_labels(labels, y_true):

@@ -61,9 +61,10 @@ def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
     """Read ``y_true`` and ``y_pred``; a header line that one file's content leaves open is
     decided by the other file's number of samples (the reading that matches it).
 
-    Returns ``(y_true, y_pred, pred_columns)``: ``pred_columns`` names the columns of a 2-D
-    ``y_pred`` read below a header line (``DataFrame(proba, columns=clf.classes_)``), else
-    None."""
+    Returns ``(y_true, y_pred, pred_columns, true_columns)``: ``pred_columns`` names the
+    columns of a 2-D ``y_pred`` read below a header line (``DataFrame(proba,
+    columns=clf.classes_)``), ``true_columns`` those of a 2-D ``y_true`` (the classes of an
+    indicator file), else None."""
     if str(true_path) == "-" and str(pred_path) == "-":
         raise InputError("-: standard input can be read once: pass '-' for one of the two "
                          "files at most")
@@ -90,7 +91,7 @@ def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
             print(f"note: {exc} -- read as a header line, which leaves {n_other} samples as "
                   f"in the other file; pass --no-header if it is data", file=sys.stderr)
         targets[name] = read_target(path, header=as_header, text=texts.get(name), **options)
-    return targets["true"][0], *targets["pred"]
+    return (*targets["true"][:1], *targets["pred"], targets["true"][1])
 
 
 def _is_stream(path):
