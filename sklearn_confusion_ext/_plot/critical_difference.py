@@ -7,7 +7,7 @@ from .._core.params import validate_params
 from .._statistics.across_datasets import friedman_posthoc
 from .data_checks import display_array
 from .docs import fill_doc
-from .layout import short_name
+from .layout import short_names
 from .matplotlib_check import check_matplotlib
 
 _DOCS = {"drawing": """\
@@ -16,11 +16,6 @@ ax : matplotlib Axes, default=None
 title : str or None, default="auto"
     Title of the axes: "auto" names the post-hoc test and its level; None or "" draws
     none."""}
-
-
-def _name(name):
-    """A model's name as drawn: whole up to 30 characters, else shortened."""
-    return name if len(name) <= 30 else short_name(name)
 
 
 class CriticalDifferenceDisplay:
@@ -186,14 +181,16 @@ class CriticalDifferenceDisplay:
             ax.text(tick, -0.14, str(tick), ha="center", va="bottom", fontsize="small")
         for half in np.arange(low + 0.5, high, 1.0):
             ax.plot([half, half], [0, -0.05], color="black", linewidth=0.7)
-        # The models: a line down from the rank, then out to the side with the name.
+        # The models: a line down from the rank, then out to the side with the name
+        # (long names shortened, kept apart where they differ in the middle).
+        drawn = short_names(self.names)
         for position, j in enumerate(order):
             right = position < n_right
             row = position if right else n_models - 1 - position
             y = first_row + row_step * row
             end = low - 0.05 * (high - low) if right else high + 0.05 * (high - low)
             ax.plot([ranks[j], ranks[j], end], [0, y, y], color="0.25", linewidth=0.9)
-            label = f"{_name(self.names[j])} ({ranks[j]:.2f})"
+            label = f"{drawn[j]} ({ranks[j]:.2f})"
             if self.names[j] == self.control:
                 label += " [control]"
             ax.text(end, y, (" " if right else "") + label + ("" if right else " "),
