@@ -1,7 +1,7 @@
 """
-=======================================
+=========================================
 Comparing classifiers over many data sets
-=======================================
+=========================================
 
 Which of four classifiers is best, not on one data set but over many? Demsar ("Statistical
 Comparisons of Classifiers over Multiple Data Sets", JMLR 2006) recommends ranking the
