@@ -203,3 +203,48 @@ def test_accumulated_batches_equal_one_call():
     np.testing.assert_allclose(accumulator.result(),
                                _reference(sce.transport_confusion_matrix, labels, scores),
                                rtol=1e-12, atol=1e-12)
+
+
+def _string_forms(names):
+    pd = pytest.importorskip("pandas")
+    categories = sorted(set(names)) + ["zebra (unused)"]
+    return {
+        "unicode": np.asarray(names),
+        "object": np.asarray(names, dtype=object),
+        "pandas string": pd.Series(names, dtype="string"),
+        "pandas category": pd.Series(pd.Categorical(names, categories=categories)),
+    }
+
+
+@pytest.mark.parametrize("form", ["unicode", "object", "pandas string", "pandas category"])
+@pytest.mark.parametrize("options", [{}, {"labels": ["dog", "ant", "cat"]},
+                                     {"sample_weight": "random"}])
+def test_string_labels_of_every_container_equal_scikit_learn(form, options):
+    # Object arrays of str (pandas string and categorical columns too) are encoded by
+    # hashing their distinct labels: the same classes, order and counts as before.
+    from sklearn.metrics import confusion_matrix
+
+    rng = np.random.default_rng(8)
+    pool = ["ant", "bee", "cat", "dog", "eel", "fox"]
+    y_true, y_pred = rng.choice(pool, 500).tolist(), rng.choice(pool[:5], 500).tolist()
+    options = dict(options)
+    if options.get("sample_weight") == "random":
+        options["sample_weight"] = rng.random(500)
+    got = sce.transport_confusion_matrix(_string_forms(y_true)[form],
+                                         _string_forms(y_pred)[form], **options)
+    labels = options.pop("labels", None)
+    if form == "pandas category" and labels is None:  # its categories, in their order
+        labels = sorted(set(pool)) + ["zebra (unused)"]
+    want = confusion_matrix(y_true, y_pred, labels=labels, **options)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("bad, message", [(None, "missing class label"),
+                                          (float("nan"), "missing class label"),
+                                          (3, "mixes strings and numbers")])
+def test_object_labels_that_are_not_all_strings_are_checked_one_by_one(bad, message):
+    y_true = np.array(["a", "b", "a", "c"] * 10, dtype=object)
+    y_pred = y_true.copy()
+    y_pred[7] = bad
+    with pytest.raises(ValueError, match=message):
+        sce.transport_confusion_matrix(y_true, y_pred)

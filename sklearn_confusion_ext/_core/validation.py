@@ -1003,6 +1003,9 @@ def _checked_labels(names, targets, count_pairs=False):
     """1-D label arrays checked as class labels, in one integer dtype where they are
     integers, the sorted labels they hold together, and the position of each instance's
     label among those (None where they were not found on the way)."""
+    found = _string_object_codes(targets)
+    if found is not None:
+        return found
     for name, y in zip(names, targets):
         if y.dtype.kind == "f":
             if not np.isfinite(y).all():
@@ -1032,6 +1035,28 @@ def _checked_labels(names, targets, count_pairs=False):
         raise ValueError(f"{' and '.join(names)} hold class labels that cannot be sorted "
                          f"together ({exc}); use labels of one type.") from None
     return targets, present, None, (None, None, None)
+
+
+def _string_object_codes(targets):
+    """:func:`_checked_labels`' result for object arrays (pandas string and categorical
+    columns among them) holding only ``str`` labels, found by hashing: the distinct labels
+    are checked and sorted (a few, not every instance; sorted as scikit-learn's
+    ``unique_labels`` returns them, a NumPy unicode array) and each instance's position
+    among them looked up in a dict. None for other targets (then checked one by one)."""
+    if not targets or any(y.dtype.kind != "O" or y.ndim != 1 or not y.size for y in targets):
+        return None
+    values = [y.tolist() for y in targets]
+    try:
+        distinct = set().union(*values)
+    except TypeError:  # unhashable labels
+        return None
+    if any(type(value) is not str for value in distinct):
+        return None
+    present = np.asarray(sorted(distinct))
+    position = {label: code for code, label in enumerate(present.tolist())}
+    codes = [np.fromiter(map(position.__getitem__, labels), dtype=np.intp, count=len(labels))
+             for labels in values]
+    return targets, present, codes, (None, None, None)
 
 
 def _dense_integer_codes(targets, count_pairs=False):
