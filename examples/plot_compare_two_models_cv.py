@@ -1,7 +1,7 @@
 """
-========================================
+=============================================
 Comparing two classifiers by cross-validation
-========================================
+=============================================
 
 Is a random forest better than a logistic regression on the breast-cancer data? Both are
 cross-validated on the same folds and the per-fold differences of their scores (the
