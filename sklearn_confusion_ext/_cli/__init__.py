@@ -8,7 +8,7 @@ print text at the terminal's width (``--width``; :mod:`.text`), save the plots
 (``--plots DIR``) and write one self-contained HTML page (``--html FILE``; :mod:`.html`);
 ``report --format json`` prints the report's data at full precision. ``--confidence LEVEL``
 adds a bootstrap interval to every score of the classification reports (``--seed N`` makes it
-reproducible).
+reproducible). ``--most-confused N`` lists the largest off-diagonal cells after the matrix.
 """
 
 import argparse
@@ -46,6 +46,8 @@ Reading text files (the options apply to both files):
              columns), may be either: the reading whose number of samples
              matches the other file's is taken; if both files are undecided,
              they are refused. Pass --header or --no-header to decide.
+             The header line of indicator (or soft-label) files names their
+             classes, as --labels with one name per column does.
   index      with a header line whose first field is empty, a first column of
              distinct integers is pandas' index and is dropped; any other
              first column so named is refused (pass --index-column).
@@ -77,7 +79,10 @@ def main(argv=None):
                                     "of a header line naming the classes, or of the sorted "
                                     "labels)")
     report_parser.add_argument("--kind", default="auto", choices=options_of("report", "kind"))
-    report_parser.add_argument("--labels", nargs="+", help="classes to report, in order")
+    report_parser.add_argument("--labels", nargs="+",
+                               help="classes to report, in order; for indicator files, a "
+                                    "name for each column (or column numbers to report "
+                                    "some columns only)")
     report_parser.add_argument("--format", default="text",
                                choices=options_of("report", "format"))
     _output_options(report_parser)
