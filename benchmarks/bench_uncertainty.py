@@ -14,7 +14,19 @@ Prints, in one run (runs of the compared calls interleaved, the best of each kep
 4. ``compare_scores(method="permutation")`` of macro F1, 9,999 swaps, on 1-D labels
    (N = 1,000,000, C = 10) and on multi-label indicators (N = 10,000, C = 20, 999 swaps).
 
-Run: ``python benchmarks/bench_uncertainty.py [--quick]`` (``--quick`` divides N by 10).
+5. labels against probabilities (1-D labels, ``(N, C)`` probabilities), N = 100,000,
+   C = 100: ``score_confidence_interval`` of macro F1 with its defaults (BCa, 9,999
+   resamples; target: at most 5 s), beside its floor, the grouped products' multiply-adds
+   (``B * N * C``, timed as one ``(B, N) @ (N, C)`` product, which does as many), and the
+   same call with the per-instance outer products (the path before the grouped products);
+6. soft labels on both sides, N = 100,000, C = 100, 99 resamples (percentile), per
+   resample, beside its floor: one ``(C x N) @ (N x C)`` product a resample (the
+   resampled matrix is ``(U * w)^T @ V`` for the instance weights ``w``; target: at most
+   2x), and the classification report with intervals (999 resamples) on both kinds.
+
+Run: ``python benchmarks/bench_uncertainty.py [--quick] [--only NAME ...]`` (``--quick``
+divides N by 10; ``--only`` runs the named rows: labels, scipy, confidenceinterval,
+multilabel, permutation, probabilities, soft).
 """
 
 import argparse
@@ -24,7 +36,11 @@ import time
 import numpy as np
 from scipy import stats
 
-from sklearn_confusion_ext import compare_scores, score_confidence_interval
+from sklearn_confusion_ext import (
+    compare_scores,
+    score_confidence_interval,
+    transport_classification_report,
+)
 
 
 def interleaved_best(functions, repeat):
@@ -147,17 +163,101 @@ def bench_permutation(rng, n_labels, n_multilabel, repeat):
           f"{times['multilabel']:.2f} s")
 
 
+def probabilities(rng, n_samples, n_classes):
+    """Labels and a classifier's probabilities (right about 70 % of the time)."""
+    y_true = rng.integers(0, n_classes, n_samples)
+    logits = rng.normal(size=(n_samples, n_classes))
+    logits[np.arange(n_samples), y_true] += 3.0
+    scores = np.exp(logits)
+    return y_true, scores / scores.sum(axis=1, keepdims=True)
+
+
+def outer_products():
+    """The resampled matrices through the per-instance outer products (the path before the
+    grouped products), for the side-by-side row."""
+    from sklearn_confusion_ext._statistics import scoring
+
+    class Without:
+        def __enter__(self):
+            self.saved = scoring.grouped_rows
+            scoring.grouped_rows = lambda *args, **kwargs: None
+
+        def __exit__(self, *exc):
+            scoring.grouped_rows = self.saved
+    return Without()
+
+
+def bench_probabilities(rng, n_samples, n_classes=100, n_resamples=9_999, repeat=1):
+    y_true, scores = probabilities(rng, n_samples, n_classes)
+    weights = np.ones((n_resamples // 10, n_samples))
+    times = interleaved_best({
+        "ours": lambda: score_confidence_interval(y_true, scores, random_state=0),
+        "floor": lambda: weights @ scores,
+    }, repeat=repeat)
+    floor = times["floor"] * 10
+    before_resamples = 99
+    with outer_products():
+        before = interleaved_best({"before": lambda: score_confidence_interval(
+            y_true, scores, method="percentile", n_resamples=before_resamples,
+            random_state=0)}, repeat=1)["before"] / before_resamples * n_resamples
+    print(f"labels vs probabilities N={n_samples:,} C={n_classes}, {n_resamples:,} resamples "
+          f"of macro F1 (BCa): {times['ours']:.2f} s (target <= 5 s); floor, the grouped "
+          f"products' B*N*C multiply-adds as one (B, N) @ (N, C) product: {floor:.2f} s, "
+          f"ratio {times['ours'] / floor:.2f}; before (outer products, from "
+          f"{before_resamples} resamples): {before:.1f} s")
+
+
+def bench_soft(rng, n_samples, n_classes=100, n_resamples=99, repeat=1):
+    y_true = rng.dirichlet(np.full(n_classes, 0.3), n_samples)
+    y_pred = rng.dirichlet(np.full(n_classes, 0.3), n_samples)
+    counts = np.bincount(rng.integers(0, n_samples, n_samples), minlength=n_samples)
+    scaled = y_true * counts[:, None]
+    floor_resamples = 9
+    times = interleaved_best({
+        "ours": lambda: score_confidence_interval(y_true, y_pred, method="percentile",
+                                                  n_resamples=n_resamples, random_state=0),
+        "floor": lambda: [scaled.T @ y_pred for _ in range(floor_resamples)],
+    }, repeat=repeat)
+    ours, floor = times["ours"] / n_resamples, times["floor"] / floor_resamples
+    print(f"soft labels N={n_samples:,} C={n_classes}, {n_resamples} resamples of macro F1 "
+          f"(percentile): {1e3 * ours:.1f} ms a resample; floor, one (C x N) @ (N x C) "
+          f"product a resample: {1e3 * floor:.1f} ms; ratio {ours / floor:.2f} (target <= 2)")
+    y_labels, scores = probabilities(rng, n_samples, n_classes)
+    report = interleaved_best({
+        "soft": lambda: transport_classification_report(y_true, y_pred, confidence_level=0.95,
+                                                        random_state=0),
+        "probabilities": lambda: transport_classification_report(
+            y_labels, scores, confidence_level=0.95, random_state=0)}, repeat=1)
+    print(f"classification report with intervals (999 resamples) N={n_samples:,} "
+          f"C={n_classes}: soft labels {report['soft']:.1f} s, labels vs probabilities "
+          f"{report['probabilities']:.1f} s")
+
+
+ROWS = ("labels", "scipy", "confidenceinterval", "multilabel", "permutation", "probabilities",
+        "soft")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N / 10")
+    parser.add_argument("--only", nargs="+", choices=ROWS, default=ROWS)
     args = parser.parse_args()
     divisor = 10 if args.quick else 1
+    repeat = 1 if args.quick else 2
     rng = np.random.default_rng(0)
-    bench_labels(rng, 1_000_000 // divisor)
-    bench_scipy(rng, 10_000 // divisor)
-    bench_confidenceinterval(rng, 2_000 // divisor)
-    bench_multilabel(rng, 100_000 // divisor, repeat=1 if args.quick else 2)
-    bench_permutation(rng, 1_000_000 // divisor, 10_000 // divisor, repeat=1 if args.quick else 2)
+    rows = {
+        "labels": lambda: bench_labels(rng, 1_000_000 // divisor),
+        "scipy": lambda: bench_scipy(rng, 10_000 // divisor),
+        "confidenceinterval": lambda: bench_confidenceinterval(rng, 2_000 // divisor),
+        "multilabel": lambda: bench_multilabel(rng, 100_000 // divisor, repeat=repeat),
+        "permutation": lambda: bench_permutation(rng, 1_000_000 // divisor,
+                                                 10_000 // divisor, repeat=repeat),
+        "probabilities": lambda: bench_probabilities(rng, 100_000 // divisor, repeat=repeat),
+        "soft": lambda: bench_soft(rng, 100_000 // divisor),
+    }
+    for name in ROWS:
+        if name in args.only:
+            rows[name]()
 
 
 if __name__ == "__main__":

@@ -140,22 +140,22 @@ def _clustered(rng, n_groups=40, size=15, accuracy=0.8):
 
 @pytest.mark.slow
 def test_grouped_bootstrap_covers_where_the_instance_bootstrap_does_not():
-    """Correlated instances (40 groups of 15, accuracy 0.8 on average, a rate per group):
+    """Correlated instances (60 groups of 10, accuracy 0.8 on average, a rate per group):
     the instance bootstrap's 95 % intervals are far too narrow; the groups' cover near
-    the nominal level (measured: instances about 0.60, groups about 0.93)."""
+    the nominal level (measured: instances 0.69, groups 0.955, of 200 data sets)."""
     rng = np.random.default_rng(12)
     hits = {"instances": 0, "groups": 0}
-    n_data_sets = 300
+    n_data_sets = 200
     for seed in range(n_data_sets):
-        y_true, y_pred, groups = _clustered(rng)
+        y_true, y_pred, groups = _clustered(rng, n_groups=60, size=10)
         for name, given in (("instances", None), ("groups", groups)):
             result = sce.score_confidence_interval(y_true, y_pred, score="tcm_accuracy",
-                                                   method="percentile", n_resamples=499,
+                                                   method="percentile", n_resamples=299,
                                                    random_state=seed, groups=given)
             hits[name] += result.low <= 0.8 <= result.high
     covered = {name: count / n_data_sets for name, count in hits.items()}
     assert covered["instances"] < 0.8, covered
-    assert 0.90 <= covered["groups"] <= 0.98, covered
+    assert 0.91 <= covered["groups"] <= 0.98, covered
 
 
 # --- Progress ------------------------------------------------------------------------------

@@ -244,8 +244,9 @@ class GroupedRows:
         width = self.rows.shape[1]
         result = np.zeros((len(weights), width, width))
         for row, (start, stop) in enumerate(self.bounds):
-            if stop > start:
-                result[:, row, :] = weights[:, start:stop] @ self.rows[start:stop]
+            if stop > start:  # written in place: no copy of the block of matrices
+                np.matmul(weights[:, start:stop], self.rows[start:stop],
+                          out=result[:, row, :])
         return result
 
 
