@@ -869,15 +869,6 @@ PARAMETERS = {
     "prevalence_protocol_samples": {
         "y": [ARRAY], "n_samples": [POSITIVE_INT], "sample_size": [None, POSITIVE_INT],
         "protocol": [Options("natural", "artificial")], "random_state": RANDOM_STATE},
-    "audit_quantification_measure": {
-        "measure": [CALLABLE], "n_classes": [CODEFRAME_SIZE, ARRAY],
-        "n_trials": [POSITIVE_INT], "random_state": RANDOM_STATE,
-        "verbose": [NON_NEGATIVE_INT]},
-    # Reading confusion matrices (Erbani et al. 2024, Sections VI-VII)
-    "prevalence_ranking": {"y_test": [ARRAY], "y_train": [None, ARRAY],
-                           "labels": [None, ARRAY]},
-    "f1_ranking_disorder": {"matrix_a": [ARRAY], "matrix_b": [ARRAY]},
-    "most_confused_pairs": {"confusion": [ARRAY], "display_labels": [None, ARRAY],
     "evaluate_quantifier": {
         "quantifier": [CALLABLE, HasMethods("quantify", description="a quantifier"),
                        HasMethods("predict", description="a fitted classifier")],
@@ -891,6 +882,15 @@ PARAMETERS = {
         "errors": [dict], "true_prevalence": [ARRAY], "predicted_prevalence": [ARRAY],
         "classes": [ARRAY], "protocol": [str], "sample_size": [POSITIVE_INT],
         "eps": [Interval(Real, 0, None, closed="neither")]},
+    "audit_quantification_measure": {
+        "measure": [CALLABLE], "n_classes": [CODEFRAME_SIZE, ARRAY],
+        "n_trials": [POSITIVE_INT], "random_state": RANDOM_STATE,
+        "verbose": [NON_NEGATIVE_INT]},
+    # Reading confusion matrices (Erbani et al. 2024, Sections VI-VII)
+    "prevalence_ranking": {"y_test": [ARRAY], "y_train": [None, ARRAY],
+                           "labels": [None, ARRAY]},
+    "f1_ranking_disorder": {"matrix_a": [ARRAY], "matrix_b": [ARRAY]},
+    "most_confused_pairs": {"confusion": [ARRAY], "display_labels": [None, ARRAY],
                             "top": [None, POSITIVE_INT], "normalize": NORMALIZE},
     "ConfusedPairsResult": {
         **{name: [ARRAY] for name in ("true", "predicted", "count", "fraction_of_true",
