@@ -24,7 +24,7 @@ cell's value, and the cell as a fraction of the true class's row and of the pred
 class's column."""
 
 
-@_result()
+@_result(kw_only=True)
 class ConfusedPairsResult(_Tabulated):
     """The most-confused class pairs of a confusion matrix, ranked (see
     :func:`most_confused_pairs`).
@@ -32,7 +32,7 @@ class ConfusedPairsResult(_Tabulated):
     Iterating gives one ``ConfusedPair`` named tuple per pair, best ranked first;
     ``to_frame()`` gives the table as a pandas DataFrame.
 
-    Attributes
+    Parameters
     ----------
     true, predicted : ndarray
         The true class of each pair and the class it was predicted as.
@@ -162,6 +162,7 @@ fraction_of_predicted=0.5)
     key = {"true": of_true, "pred": of_predicted}.get(normalize, counts)
     order = np.argsort(-key, kind="stable")[:top]
     return ConfusedPairsResult(
-        names[rows[order]], names[columns[order]], counts[order].astype(np.float64),
-        of_true[order], of_predicted[order], normalize=normalize,
+        true=names[rows[order]], predicted=names[columns[order]],
+        count=counts[order].astype(np.float64), fraction_of_true=of_true[order],
+        fraction_of_predicted=of_predicted[order], normalize=normalize,
         n_confused=int(len(counts)), total_confused=float(counts.sum()))

@@ -973,12 +973,12 @@ _EVALUATED_ERRORS = ("absolute_error", "normalized_absolute_error", "relative_ab
                      "normalized_pearson_divergence")
 
 
-@_result()
+@_result(kw_only=True)
 class QuantifierEvaluation(_Tabulated):
     """Every quantification error of a quantifier over the samples of a protocol (see
     :func:`evaluate_quantifier`).
 
-    Attributes
+    Parameters
     ----------
     errors : dict of str to ndarray of shape (n_samples,)
         Each error's value on each sample (lower is better).
@@ -995,6 +995,18 @@ class QuantifierEvaluation(_Tabulated):
 
     ``to_frame()`` gives one row per error, with the mean, standard deviation, median,
     minimum and maximum across the samples.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_confusion_ext import QuantifierEvaluation
+    >>> result = QuantifierEvaluation(
+    ...     errors={"absolute_error": np.array([0.1, 0.3])},
+    ...     true_prevalence=np.array([[0.5, 0.5], [0.2, 0.8]]),
+    ...     predicted_prevalence=np.array([[0.4, 0.6], [0.5, 0.5]]),
+    ...     classes=np.array(["a", "b"]), protocol="artificial", sample_size=10, eps=0.05)
+    >>> result.mean()
+    {'absolute_error': 0.2}
     """
 
     errors: dict
@@ -1114,7 +1126,9 @@ def evaluate_quantifier(quantifier, X, y, *, method="auto", protocol="artificial
     module = globals()
     errors = {name: np.asarray(module[name](true, predicted, eps=eps, aggregate=None))
               for name in _EVALUATED_ERRORS}
-    return QuantifierEvaluation(errors, true, predicted, classes, protocol, size, eps)
+    return QuantifierEvaluation(errors=errors, true_prevalence=true,
+                                predicted_prevalence=predicted, classes=classes,
+                                protocol=protocol, sample_size=size, eps=eps)
 
 
 def _rows(X, positions):

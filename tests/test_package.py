@@ -37,7 +37,8 @@ def test_metric_signatures_follow_sklearn(name):
     # Paired comparisons take the two classifiers' predictions (as mlxtend's mcnemar_table),
     # or the two models and the data (as cross_validate(estimator, X, y) and mlxtend's 5x2cv).
     assert len(positional) <= 2 or [p.name for p in positional] in (
-        ["y_true", "y_pred_a", "y_pred_b"], ["estimator_a", "estimator_b", "X", "y"])
+        ["y_true", "y_pred_a", "y_pred_b"], ["estimator_a", "estimator_b", "X", "y"],
+        ["quantifier", "X", "y"])
     if "sample_weight" in parameters:
         assert parameters["sample_weight"] in keyword_only
 
