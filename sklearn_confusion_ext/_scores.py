@@ -260,7 +260,7 @@ def precision_recall_fscore_support_from_confusion(confusion, *, labels=None, be
     >>> accumulator = ConfusionAccumulator("mlcm")
     >>> accumulator.update([[1, 1, 0], [0, 1, 0]], [[1, 0, 0], [0, 1, 1]]).update(
     ...     [[0, 0, 1]], [[0, 0, 1]])
-    ConfusionAccumulator('mlcm')
+    ConfusionAccumulator('mlcm'): 3 samples seen, classes_=[0, 1, 2]
     >>> precision, recall, f1, weight = precision_recall_fscore_support_from_confusion(
     ...     accumulator.result(), none_class=True)
     >>> precision, recall.round(3)
