@@ -271,6 +271,16 @@ class _Tabulated(_Summarized):
         ------
         ImportError
             When pandas is not installed.
+
+        Examples
+        --------
+        >>> from sklearn_confusion_ext import dirichlet_posterior
+        >>> posterior = dirichlet_posterior([[8, 2], [1, 9]], display_labels=["cat", "dog"])
+        >>> posterior.to_frame()[["recall_mean", "most_confused_with"]].round(3)
+                recall_mean most_confused_with
+        actual
+        cat           0.750                dog
+        dog           0.833                cat
         """
         _pandas()
         return self._table().frame()
