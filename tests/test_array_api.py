@@ -101,7 +101,7 @@ def test_bad_device_inputs(rng, library):
         transport_confusion_matrix(asarray(y_true), asarray(y_pred[:-1]))
     with pytest.raises(ValueError, match="same number of columns"):
         transport_confusion_matrix(asarray(y_true), asarray(y_pred[:, :3]))
-    with pytest.raises(ValueError, match="non-integer class labels"):
+    with pytest.raises(ValueError, match="non-integer .*soft labels as a 2-D"):
         transport_confusion_matrix(asarray(np.array([0.5, 1.0])), asarray(np.array([0., 1.])))
     with pytest.raises(ValueError, match="values other than 0 and 1"):
         mlcm(asarray(y_true), asarray(y_pred))
@@ -149,8 +149,9 @@ def test_numpy_beside_a_device_array_joins_it(rng, library):
 
 
 def test_the_sums_run_on_the_input_arrays(rng, monkeypatch):
-    """The block sums see the library's own arrays, not NumPy copies."""
-    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    """Arrays off the NumPy route (here array_api_strict, as a GPU tensor): the block sums
+    see the library's own arrays, not NumPy copies."""
+    xp = pytest.importorskip("array_api_strict")
     from sklearn_confusion_ext import _transport
 
     seen = []
@@ -162,8 +163,41 @@ def test_the_sums_run_on_the_input_arrays(rng, monkeypatch):
 
     monkeypatch.setattr(_transport, "_plan_block", spy)
     y = rng.random((40, 3))
-    transport_confusion_matrix(torch.asarray(y), torch.asarray(y[::-1].copy()))
-    assert seen and all(types == (torch.Tensor, torch.Tensor) for types in seen)
+    transport_confusion_matrix(xp.asarray(y), xp.asarray(y[::-1].copy()))
+    strict = type(xp.asarray(y))
+    assert seen and all(types == (strict, strict) for types in seen)
+
+
+def test_cpu_tensors_are_read_as_numpy_views(rng, monkeypatch):
+    """PyTorch CPU tensors are computed by the NumPy code on views of their memory (no
+    copy, no per-chunk conversion): the block sums see NumPy arrays sharing the tensors'
+    memory, and the result comes back as a tensor."""
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    from sklearn_confusion_ext import _transport
+
+    seen = []
+    plan_block = _transport._plan_block
+
+    def spy(u, v, *rest):
+        seen.append((type(u), type(v)))
+        return plan_block(u, v, *rest)
+
+    monkeypatch.setattr(_transport, "_plan_block", spy)
+    y_true, y_pred = rng.random((40, 3)), rng.random((40, 3))
+    true, pred = torch.asarray(y_true), torch.asarray(y_pred)
+    result = transport_confusion_matrix(true, pred, chunk_size=16)
+    assert seen and all(types == (np.ndarray, np.ndarray) for types in seen)
+    assert isinstance(result, torch.Tensor) and result.dtype == torch.float64
+    np.testing.assert_array_equal(result.numpy(), transport_confusion_matrix(y_true, y_pred,
+                                                                             chunk_size=16))
+    from sklearn_confusion_ext._core.array_api import host_views
+
+    view = host_views(true, pred, None)[0]
+    assert np.shares_memory(view, true.numpy())
+    # A tensor that requires grad, and a conjugate/negative view, are read alike.
+    grad = torch.asarray(y_true, requires_grad=True)
+    np.testing.assert_array_equal(transport_confusion_matrix(grad, pred, chunk_size=16).numpy(),
+                                  result.numpy())
 
 
 @pytest.mark.parametrize("library", LIBRARIES)
@@ -201,4 +235,109 @@ def test_labels_as_an_array_on_another_device():
         warnings.simplefilter("ignore")
         got = transport_precision_recall_fscore_support(*on_device, labels=labels)
         expected = transport_precision_recall_fscore_support(y_true, y_pred, labels=[2, 0, 5])
-    np.testing.assert_array_equal(np.stack(got), np.stack(expected))
+    # Per-class scores come back on the device too (scikit-learn's array API rule).
+    assert all(compat.device(array) == device for array in got)
+    np.testing.assert_array_equal(
+        np.stack([np.from_dlpack(xp.asarray(array, device=xp.Device("CPU_DEVICE")))
+                  for array in got]), np.stack(expected))
+
+
+# --- Every public function: results in the input's namespace, as scikit-learn returns them ---
+
+def _registry_cases():
+    """(name, kind of targets) of every registered function of arrays: sample targets,
+    confusion matrices or prevalence vectors (classes, Displays and factories left out)."""
+    import inspect
+
+    from test_common import REGISTRY, SAMPLE_KINDS
+
+    import sklearn_confusion_ext as sce
+
+    return [pytest.param(name, kind, id=f"{name}-{kind}")
+            for name, entry in sorted(REGISTRY.items())
+            if inspect.isfunction(getattr(sce, name))
+            for kind in entry.targets if kind in (*SAMPLE_KINDS, "matrix", "prevalence")]
+
+
+REGISTRY_CASES = _registry_cases()
+
+
+def _leaves(result, where="result"):
+    """``(where, value)`` of every array or number a result is made of: its items when it
+    is a tuple or a list of arrays, else the result."""
+    if type(result) in (tuple, list) and not all(isinstance(v, (int, float)) for v in result):
+        return [leaf for i, item in enumerate(result) for leaf in _leaves(item, f"{where}[{i}]")]
+    return [(where, result)]
+
+
+def _check_namespace_rule(got, expected, space, name):
+    """``got`` equals ``expected`` (NumPy inputs' result) and follows scikit-learn's rule:
+    arrays in ``space`` (None: NumPy arrays), scalar scores as Python floats."""
+    got_leaves, expected_leaves = _leaves(got), _leaves(expected)
+    assert [w for w, _ in got_leaves] == [w for w, _ in expected_leaves], name
+    for (where, value), (_, reference) in zip(got_leaves, expected_leaves):
+        label = f"{name}: {where}"
+        if isinstance(reference, np.ndarray) and reference.ndim and \
+                reference.dtype.kind in "biuf":
+            if space is None:
+                assert type(value) is np.ndarray, f"{label} is {type(value)}"
+                host = value
+            else:
+                assert compat.array_namespace(value) is compat.array_namespace(space), label
+                assert compat.device(value) == compat.device(space), label
+                host = np.from_dlpack(value)
+            assert host.dtype == reference.dtype, label
+            np.testing.assert_allclose(host, reference, rtol=1e-12, atol=1e-12, err_msg=label)
+        elif isinstance(reference, (float, np.floating)) or (
+                isinstance(reference, np.ndarray) and reference.ndim == 0):
+            assert type(value) is float, f"{label} is {type(value)}, not a Python float"
+            np.testing.assert_allclose(value, float(reference), rtol=1e-12, atol=1e-12,
+                                       err_msg=label)
+        elif reference is None or isinstance(reference, (str, int, dict)):
+            assert type(value) is type(reference), label
+            if not isinstance(reference, dict):
+                assert value == reference, label
+        else:  # result objects: read as NumPy inputs give them
+            assert type(value) is type(reference), label
+
+
+def _registry_call(name, kind, convert):
+    """The function's result on random inputs of ``kind``, and on them ``convert``-ed."""
+    from test_common import REGISTRY, random_inputs
+
+    import sklearn_confusion_ext as sce
+
+    entry = REGISTRY[name]
+
+    def call_on(name, inputs, **keywords):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return getattr(sce, name)(**inputs, **{**entry.fixed, **keywords})
+
+    inputs = random_inputs(name, kind, np.random.default_rng(0))
+    keywords = {}
+    if entry.sample_weight:
+        keywords["sample_weight"] = np.random.default_rng(1).random(40)
+    expected = call_on(name, inputs, **keywords)
+    converted = {key: convert(np.asarray(value)) for key, value in inputs.items()}
+    if "sample_weight" in keywords:
+        keywords["sample_weight"] = convert(keywords["sample_weight"])
+    return call_on(name, converted, **keywords), expected
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+@pytest.mark.parametrize("name, kind", REGISTRY_CASES)
+def test_every_public_function_returns_in_the_input_namespace(name, kind, library):
+    asarray = _library(library)
+    got, expected = _registry_call(name, kind, asarray)
+    _check_namespace_rule(got, expected, asarray(np.zeros(1)), name)
+
+
+@pytest.mark.parametrize("name, kind", REGISTRY_CASES)
+def test_cpu_tensors_work_with_the_plain_install(monkeypatch, name, kind):
+    """Without array-api-compat (no [array-api] extra), CPU tensors are read through NumPy,
+    as sklearn.metrics reads them, and the results are NumPy's."""
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    monkeypatch.setitem(__import__("sys").modules, "array_api_compat", None)
+    got, expected = _registry_call(name, kind, torch.asarray)
+    _check_namespace_rule(got, expected, None, name)

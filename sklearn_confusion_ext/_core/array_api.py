@@ -1,11 +1,24 @@
 """Targets from other array libraries (PyTorch, CuPy, ``array_api_strict``, ...).
 
-Arrays that implement the array API standard are validated and summed in their own
-namespace and on their own device, through ``array-api-compat``: only the per-chunk
-partial matrices, of size ``(n_classes + 1)**2``, travel to the host, where the matrix
-is assembled; the builders then return it in the input's namespace, on its device.
+Two routes, chosen once per call by :func:`host_views`:
+
+- PyTorch tensors on the CPU share their memory with NumPy: they are read as NumPy views
+  (no copy) and computed by the NumPy code, the fastest there is on the CPU; with or
+  without ``array-api-compat`` installed (the plain install reads them as
+  :func:`sklearn.metrics.confusion_matrix` does, through ``__array__``).
+- Any other array-API array (a GPU tensor, CuPy, ``array_api_strict``) is validated and
+  summed in its own namespace and on its own device, through ``array-api-compat``: only
+  the per-chunk partial matrices, of size ``(n_classes + 1)**2``, travel to the host.
+
+Where results go (scikit-learn's rule under ``array_api_dispatch=True``): with
+``array-api-compat`` installed (the ``[array-api]`` extra), every array a public function
+returns (matrices, per-class scores, supports) is an array of the input's namespace on its
+device, and every scalar score is a Python float (:func:`in_input_namespace`); without it,
+results are NumPy arrays and Python floats, as scikit-learn's are without array API
+dispatch.
 """
 
+import threading
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -50,20 +63,148 @@ def check_any_targets(y_true, y_pred, *, labels=None, sample_weight=None,
                          compact=compact)
 
 
+def compat_installed():
+    """Whether ``array-api-compat`` (the ``[array-api]`` extra) can be imported."""
+    try:
+        import array_api_compat  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def host_views(y_true, y_pred, sample_weight):
+    """``(y_true, y_pred, sample_weight, space)``: CPU arrays of other libraries as NumPy.
+
+    PyTorch CPU tensors become NumPy views of their memory (no copy). Without
+    ``array-api-compat``, any other foreign array is read through NumPy too
+    (``np.asarray``, as scikit-learn reads it), or refused with the fix when NumPy cannot
+    read it (a GPU tensor). ``space`` is ``(xp, device)`` of the inputs where results must
+    go back (``array-api-compat`` installed and an input read as a view), else None. Inputs
+    that stay in their library (GPU, CuPy, ``array_api_strict``) are returned unchanged,
+    with ``space`` None: their own route returns results in their namespace.
+    """
+    arrays = (y_true, y_pred, sample_weight)
+    foreign = [array for array in arrays if _is_foreign(array)]
+    if not foreign:
+        return (*arrays, None)
+    if not compat_installed():
+        return (*(_numpy_view(name, array) if _is_foreign(array) else array
+                  for name, array in zip(("y_true", "y_pred", "sample_weight"), arrays)),
+                None)
+    if not all(_cpu_tensor(array) for array in foreign):
+        return (*arrays, None)
+    space = foreign_namespace(*foreign)
+    return (*(_numpy_view(None, array) if _is_foreign(array) else array for array in arrays),
+            space)
+
+
+def _cpu_tensor(array):
+    """Whether ``array`` is a PyTorch tensor on the CPU of a dtype NumPy holds."""
+    if type(array).__module__.split(".")[0] != "torch":
+        return False
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - a torch tensor without torch
+        return False
+    return (isinstance(array, torch.Tensor) and array.device.type == "cpu"
+            and array.dtype not in (torch.bfloat16, torch.complex32)
+            and not array.is_sparse and array.layout == torch.strided)
+
+
+def _numpy_view(name, array):
+    """A NumPy view (or, where NumPy cannot share it, a copy) of a CPU array."""
+    if _cpu_tensor(array):
+        return array.detach().resolve_conj().resolve_neg().numpy()
+    try:
+        return np.asarray(array)
+    except (TypeError, ValueError, RuntimeError) as error:
+        raise ImportError(f"{name} is a {type(array).__module__} array that NumPy cannot "
+                          f"read ({error}); arrays off the CPU are computed on their device "
+                          "through array-api-compat: pip install "
+                          "'sklearn-confusion-ext[array-api]'.") from None
+
+
+def in_namespace_callable(function, space):
+    """``function`` (a user's callable of the targets) called with arrays of ``space``: the
+    NumPy views it is handed go back to the input's library, its result comes back as
+    NumPy."""
+    xp, device = space
+
+    def called_in_namespace(*arrays):
+        result = function(*(xp.asarray(array, device=device) if isinstance(array, np.ndarray)
+                            else array for array in arrays))
+        return to_numpy(result) if _is_foreign(result) else result
+
+    called_in_namespace.__wrapped__ = function
+    return called_in_namespace
+
+
+def input_space(*arrays):
+    """``(xp, device)`` where a public function's results go: the namespace of the inputs
+    from another array library when ``array-api-compat`` is installed, else None (NumPy
+    results). Dask collections and NumPy inputs give None."""
+    if not any(_is_foreign(array) for array in arrays) or not compat_installed():
+        return None
+    try:
+        return foreign_namespace(*arrays)
+    except ValueError:  # mixed libraries: the function itself says so
+        return None
+
+
+def in_input_namespace(result, space):
+    """A public function's ``result`` by scikit-learn's array API rule: NumPy arrays (of
+    one dimension or more) as arrays of ``space``, NumPy scalars and 0-d arrays as Python
+    floats (integers stay integers), tuples and lists element by element; anything else
+    (result objects, dicts, strings, arrays already in ``space``) unchanged."""
+    if space is None:
+        return result
+    if isinstance(result, np.ndarray) and result.ndim == 0:
+        result = result[()]
+    if isinstance(result, np.ndarray):
+        if result.dtype.kind not in "biuf":
+            return result
+        xp, device = space
+        return xp.asarray(result, device=device)
+    if isinstance(result, np.floating):
+        return float(result)
+    if isinstance(result, (np.integer, np.bool_)):
+        return result.item()
+    if type(result) in (tuple, list):
+        return type(result)(in_input_namespace(item, space) for item in result)
+    return result
+
+
+_calls = threading.local()
+
+
+def call_returning_in_input_namespace(function, arrays, args, kwargs):
+    """``function(*args, **kwargs)``, its result in the namespace of ``arrays`` (the
+    arguments declared as arrays) by :func:`in_input_namespace`. Only the outermost public
+    call converts: a public function that calls another gets the NumPy result it expects."""
+    if getattr(_calls, "inside", False):
+        return function(*args, **kwargs)
+    space = input_space(*arrays)
+    if space is None:
+        return function(*args, **kwargs)
+    _calls.inside = True
+    try:
+        result = function(*args, **kwargs)
+    finally:
+        _calls.inside = False
+    return in_input_namespace(result, space)
+
+
 def foreign_namespace(*arrays):
     """``(xp, device)`` of the inputs that are arrays of another array-API library.
 
-    None when every input is NumPy, scipy.sparse, a Python sequence, pandas or Dask.
+    None when every input is NumPy, scipy.sparse, a Python sequence, pandas or Dask, and
+    without ``array-api-compat`` (then :func:`host_views` reads them through NumPy).
     """
     foreign = [array for array in arrays if _is_foreign(array)]
-    if not foreign:
+    if not foreign or not compat_installed():
         return None
-    try:
-        import array_api_compat
-    except ImportError:
-        raise ImportError(f"{type(foreign[0]).__module__} arrays are computed through "
-                          "array-api-compat: pip install 'sklearn-confusion-ext[array-api]'."
-                          ) from None
+    import array_api_compat
+
     try:
         xp = array_api_compat.array_namespace(*foreign)
     except TypeError as error:

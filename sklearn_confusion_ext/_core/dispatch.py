@@ -3,11 +3,16 @@
 Dask collections are recognized here and reduced block by block
 (:mod:`.dask_collections`); in-memory targets (NumPy, scipy.sparse, pandas, lists, or
 arrays of another array-API library, recognized by :func:`~.array_api.check_any_targets`)
-are validated and built by :func:`~.kinds.build`. Nothing below this module knows about
-Dask.
+are validated and built by :func:`~.kinds.build`. PyTorch CPU tensors are read here, once,
+as NumPy views (:func:`~.array_api.host_views`) and their confusions marked to go back to
+PyTorch. Nothing below this module knows about Dask.
 """
 
-from .array_api import check_any_targets
+from dataclasses import replace
+
+import numpy as np
+
+from .array_api import check_any_targets, host_views, in_namespace_callable, to_numpy
 from .confusion import warn_skipped
 from .dask_collections import dask_confusions, is_dask_collection
 from .kinds import build
@@ -28,6 +33,11 @@ def confusions(kind, y_true, y_pred, *, labels=None, sample_weight=None, n_jobs=
     inputs decide it once over the whole ``y_true`` when it is not given.
     """
     params = {**kind.parameters, **(params or {})}
+    y_true, y_pred, sample_weight, space = host_views(y_true, y_pred, sample_weight)
+    if space is not None:  # CPU tensors read as NumPy views: their callables get tensors
+        labels, column_labels = _host(labels), _host(column_labels)
+        params = {name: in_namespace_callable(value, space) if callable(value) else value
+                  for name, value in params.items()}
     if is_dask_collection(y_true, y_pred, sample_weight):
         result = dask_confusions(kind.name, y_true, y_pred, labels=labels,
                                  sample_weight=sample_weight, n_jobs=n_jobs,
@@ -42,6 +52,16 @@ def confusions(kind, y_true, y_pred, *, labels=None, sample_weight=None, n_jobs=
         if true_kind is not None:
             targets = targets.read_as(true_kind, decided_by)
         result = build(kind, targets, params, n_jobs, chunk_size)
+    if space is not None:
+        result = tuple(replace(confusion, namespace=space) for confusion in result)
     if warn:
         warn_skipped(result[0].n_skipped)
     return result
+
+
+def _host(labels):
+    """``labels=`` given as an array of the inputs' library, as NumPy."""
+    if labels is None or isinstance(labels, (list, tuple, np.ndarray)) or \
+            not hasattr(labels, "__dlpack__"):
+        return labels
+    return to_numpy(labels)

@@ -483,6 +483,10 @@ def validate_params(key=None):
         method = next(iter(signature.parameters), None) in ("self", "cls")
         binder = _plain_binder(signature)
         name = "" if function.__name__ == "__init__" else "." + function.__name__
+        # Results in the namespace of array-API inputs (array_api.in_input_namespace).
+        arrays = () if method else tuple(
+            parameter for parameter, declared in constraints.items()
+            if any(isinstance(constraint, ArrayLike) for constraint in declared))
 
         @functools.wraps(function)
         def checked(*args, **kwargs):
@@ -500,6 +504,11 @@ def validate_params(key=None):
             for parameter, value in arguments.items():
                 if parameter in constraints and value is not defaults.get(parameter, _NO_DEFAULT):
                     _check_constraints(where, parameter, value, constraints[parameter])
+            if arrays:
+                from .array_api import call_returning_in_input_namespace
+
+                return call_returning_in_input_namespace(
+                    function, [arguments.get(parameter) for parameter in arrays], args, kwargs)
             return function(*args, **kwargs)
 
         checked.parameter_constraints = declaration
