@@ -8,7 +8,14 @@ apart, so that about half the blocks must travel to meet. The TCM is timed on th
 cluster and, on the same data held in this process, with ``n_jobs=1`` and ``n_jobs=2``.
 Best of 5 runs each.
 
-Run: ``python benchmarks/bench_dask.py [--quick]`` (``--quick``: N = 400,000).
+Then, on the local (threaded) scheduler, columns of a Dask dataframe against the same data
+as Dask arrays of the same row chunks (N = 1,000,000, 16 partitions, C = 20): class labels,
+labels beside probabilities, soft labels beside soft labels. The target is a ratio of at
+most 1.3x (each partition read once); runs are interleaved, best of 5 each.
+
+Run: ``python benchmarks/bench_dask.py [--quick] [--dataframes]`` (``--quick``: N =
+400,000 on the cluster, 200,000 for the dataframes; ``--dataframes``: the dataframe rows
+only, no cluster).
 """
 
 import argparse
@@ -33,8 +40,14 @@ def _layouts(da, n_samples, rows):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N = 400,000")
+    parser.add_argument("--dataframes", action="store_true",
+                        help="only the rows of dataframe columns against Dask arrays")
     args = parser.parse_args()
     import dask.array as da
+
+    dataframe_rows(200_000 if args.quick else 1_000_000)
+    if args.dataframes:
+        return
     from dask.distributed import Client, LocalCluster, wait
 
     n_samples = 400_000 if args.quick else 4_000_000
@@ -60,6 +73,72 @@ def _compare(client, wait, layout, arrays):
           f"{two:.3f} s (n_jobs=2, {one / two:.2f}x); LocalCluster of 2 worker processes "
           f"{cluster_time:.3f} s ({one / cluster_time:.2f}x against n_jobs=1, "
           f"{two / cluster_time:.2f}x against n_jobs=2)")
+
+
+
+TARGET_DATAFRAME_RATIO = 1.3
+
+
+def dataframe_rows(n_samples, n_classes=20, n_partitions=16, repeat=5):
+    """Print, per case, the TCM of columns of one Dask dataframe against the same data as
+    Dask arrays chunked like its partitions (the local threaded scheduler), interleaved,
+    best of ``repeat``; returns ``{case: (array_seconds, dataframe_seconds)}``."""
+    import time
+
+    import dask.array as da
+    import dask.dataframe as dd
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    true_scores = rng.dirichlet(np.ones(n_classes), n_samples)
+    pred_scores = rng.dirichlet(np.ones(n_classes), n_samples)
+    true_labels = rng.integers(0, n_classes, n_samples)
+    pred_labels = rng.integers(0, n_classes, n_samples)
+    classes = [f"class {i:03d}" for i in range(n_classes)]  # sorted as numbered
+    frame = pd.concat([pd.DataFrame(true_scores, columns=[f"t {c}" for c in classes]),
+                       pd.DataFrame(pred_scores, columns=classes)], axis=1)
+    frame["true"], frame["pred"] = true_labels, pred_labels
+    ddf = dd.from_pandas(frame, npartitions=n_partitions, sort=False)
+    rows = tuple(int(size) for size in
+                 ddf.map_partitions(len).compute())  # the arrays' chunks: the partitions'
+    truth = ddf[[f"t {c}" for c in classes]].rename(columns=dict(zip(
+        [f"t {c}" for c in classes], classes)))
+
+    def chunked(values):
+        return da.from_array(values, chunks=(rows,) + values.shape[1:])
+
+    cases = {
+        "class labels (two integer columns)": (
+            (chunked(true_labels), chunked(pred_labels)), (ddf["true"], ddf["pred"])),
+        "labels beside probabilities (a label column, C probability columns)": (
+            (chunked(true_labels), chunked(pred_scores)),
+            (ddf["true"], ddf[classes].rename(columns=dict(zip(classes,
+                                                               range(n_classes)))))),
+        "soft labels beside soft labels (C columns each)": (
+            (chunked(true_scores), chunked(pred_scores)), (truth, ddf[classes])),
+    }
+    print(f"Columns of a Dask dataframe against Dask arrays of the same data, N={n_samples:,}"
+          f", C={n_classes}, {n_partitions} partitions, local threaded scheduler "
+          f"(target at most {TARGET_DATAFRAME_RATIO}x):")
+    results = {}
+    for case, (arrays, columns) in cases.items():
+        np.testing.assert_allclose(
+            np.asarray(transport_confusion_matrix(*columns)),
+            transport_confusion_matrix(*arrays), rtol=1e-12, atol=1e-9)
+        times = {"array": [], "dataframe": []}
+        for _ in range(repeat):  # interleaved: both see the same load
+            for name, targets in (("array", arrays), ("dataframe", columns)):
+                start = time.perf_counter()
+                transport_confusion_matrix(*targets)
+                times[name].append(time.perf_counter() - start)
+        array_time, frame_time = min(times["array"]), min(times["dataframe"])
+        ratio = frame_time / array_time
+        results[case] = (array_time, frame_time)
+        print(f"  {case}: Dask arrays {array_time:.3f} s, dataframe columns {frame_time:.3f} s"
+              f", ratio {ratio:.2f}x ({'within' if ratio <= TARGET_DATAFRAME_RATIO else 'above'}"
+              f" {TARGET_DATAFRAME_RATIO}x)")
+    return results
+
 
 if __name__ == "__main__":
     main()

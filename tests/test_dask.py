@@ -14,6 +14,7 @@ from sklearn_confusion_ext import (
     transport_precision_recall_fscore_support,
 )
 
+dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("dask.distributed")
@@ -205,3 +206,103 @@ def test_dask_dataframe_of_reordered_probabilities_scores_as_pandas(rng):
                                    dd.from_pandas(frame, npartitions=3))
     assert got == pytest.approx(expected, rel=1e-12)
     assert expected > 0.5  # the argmax is the label: the reordered frame read as is is not
+
+
+def _counted_frame(frames):
+    """A Dask dataframe of ``frames`` (one partition each) that counts its partitions'
+    reads, and the list of reads."""
+    reads = []
+
+    def load(index):
+        reads.append(index)
+        return frames[index]
+
+    return dd.from_map(load, range(len(frames)), meta=frames[0].iloc[:0]), reads
+
+
+def _frame_pieces(rng, n_pieces=4, rows=30):
+    classes = ["ant", "bee", "cat"]
+    pieces = []
+    for _ in range(n_pieces):
+        true = rng.dirichlet(np.ones(3), rows)
+        pred = rng.dirichlet(np.ones(3), rows)
+        piece = pd.DataFrame(np.hstack([true, pred]),
+                             columns=[f"t {c}" for c in classes] + classes)
+        piece["true"] = rng.choice(classes, rows)
+        piece["pred"] = rng.choice(classes, rows)
+        piece["weight"] = rng.random(rows)
+        pieces.append(piece)
+    return classes, pieces
+
+
+@pytest.mark.parametrize("case", ["labels", "labels beside named probabilities",
+                                  "soft labels, named columns"])
+def test_each_partition_of_a_dataframe_is_read_once(rng, case):
+    """Columns of one Dask dataframe: one read of each partition (it was four: partition
+    lengths counted for each input, a pass deciding how y_true reads, then the sums), and
+    the result equals the pandas one."""
+    classes, pieces = _frame_pieces(rng)
+    whole = pd.concat(pieces, ignore_index=True)
+    ddf, reads = _counted_frame(pieces)
+    truth = {c: f"t {c}" for c in classes}
+    targets = {
+        "labels": lambda f: (f["true"], f["pred"]),
+        "labels beside named probabilities": lambda f: (f["true"], f[classes]),
+        "soft labels, named columns": lambda f: (
+            f[list(truth.values())].rename(columns={v: k for k, v in truth.items()}),
+            f[classes]),
+    }[case]
+    with dask.config.set(scheduler="sync"):
+        got = transport_confusion_matrix(*targets(ddf), sample_weight=ddf["weight"])
+    assert sorted(reads) == list(range(len(pieces)))
+    np.testing.assert_allclose(got, transport_confusion_matrix(
+        *targets(whole), sample_weight=whole["weight"]), rtol=1e-12, atol=1e-12)
+
+
+def test_soft_labels_with_a_block_of_zeros_and_ones_are_read_as_soft_labels(rng):
+    """Each block is read by its own values in the one pass; when a block of soft labels
+    happens to hold only 0 and 1, the whole is read again as soft labels, as the one-shot
+    function reads it (Dask arrays and dataframes alike)."""
+    y_true, y_pred = random_targets(rng, "soft", 60)
+    y_true[20:40] = np.eye(y_true.shape[1])[rng.integers(0, y_true.shape[1], 20)]
+    y_true[25] = 0.0  # an all-zero row: soft labels refuse it, indicators count it in "none"
+    with pytest.raises(ValueError) as expected:
+        transport_confusion_matrix(y_true, y_pred)
+    with pytest.raises(ValueError, match=re.escape(str(expected.value)[-30:])):
+        transport_confusion_matrix(_dask(y_true, 20), _dask(y_pred, 20))
+    y_true[25, 0] = 1.0
+    expected = transport_confusion_matrix(y_true, y_pred, weighting="true")
+    for true, pred in ((_dask(y_true, 20), _dask(y_pred, 20)),
+                       (dd.from_pandas(pd.DataFrame(y_true), npartitions=3, sort=False),
+                        dd.from_pandas(pd.DataFrame(y_pred), npartitions=3, sort=False))):
+        np.testing.assert_allclose(transport_confusion_matrix(true, pred, weighting="true"),
+                                   expected, rtol=1e-12, atol=1e-12)
+    # Indicators throughout: read as indicators, the "none" class kept.
+    y_true, y_pred = random_targets(rng, "indicator", 60)
+    frame = dd.from_pandas(pd.DataFrame(y_true), npartitions=3, sort=False)
+    np.testing.assert_allclose(
+        transport_confusion_matrix(frame, dd.from_pandas(pd.DataFrame(y_pred), npartitions=3,
+                                                         sort=False)),
+        transport_confusion_matrix(y_true, y_pred), rtol=1e-12, atol=1e-12)
+
+
+def test_an_error_in_a_partition_names_its_rows(rng):
+    classes, pieces = _frame_pieces(rng, rows=25)
+    pieces[2].loc[7, "cat"] = np.nan  # row 2 * 25 + 7 of the whole
+    ddf = dd.from_pandas(pd.concat(pieces, ignore_index=True), npartitions=4, sort=False)
+    with pytest.raises(ValueError, match=r"^Dask block 2, rows 50 to 74 \(row numbers below "
+                                         r"count from 50\): y_pred contains nan.*row 7"):
+        transport_confusion_matrix(ddf["true"], ddf[classes])
+
+
+def test_partitions_of_unequal_lengths_are_aligned_by_row(rng):
+    """Two dataframes of as many partitions but split at other rows: read by row, as one
+    pandas frame beside the other."""
+    y_true = pd.Series(rng.choice(["a", "b", "c"], 90))
+    y_pred = pd.Series(rng.choice(["a", "b", "c"], 90))
+    true = dd.from_pandas(y_true, npartitions=3, sort=False)
+    pred = dd.from_pandas(y_pred, npartitions=3, sort=False).repartition(
+        divisions=[0, 10, 50, 89])
+    assert true.npartitions == pred.npartitions
+    np.testing.assert_array_equal(transport_confusion_matrix(true, pred),
+                                  transport_confusion_matrix(y_true, y_pred))

@@ -13,7 +13,7 @@ import scipy.sparse as sp
 from .array_api import check_any_targets
 from .kinds import KINDS, build
 from .sums import ConfusionSum
-from .validation import MULTILABEL, SOFT, is_binary
+from .validation import SOFT
 
 # Accumulators merged by one task of the tree sum.
 _FAN_IN = 8
@@ -33,7 +33,13 @@ def is_dask_collection(*arrays):
 def _is_dask_collection(array):
     if not hasattr(type(array), "__dask_graph__"):
         return False
+    try:  # Dask's own test: it answers without building the graph of an expression
+        from dask import is_dask_collection as dask_test
+    except ImportError:  # pragma: no cover - a __dask_graph__ without dask
+        dask_test = None
     try:
+        if dask_test is not None:
+            return bool(dask_test(array))
         return array.__dask_graph__() is not None
     except (AttributeError, TypeError):  # an unbound or foreign __dask_graph__
         return False
@@ -45,13 +51,21 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
 
     ``params`` are the kind's parameters; ``labels`` is applied once, to the sum. 1-D
     labels beside 2-D scores name the columns with ``labels`` (or ``column_labels``), by
-    default the sorted labels found in a first pass, so that every block agrees. A 2-D
-    ``y_true`` is read as 0/1 indicators or soft labels as ``true_kind`` says, by default
-    as a first pass over the whole of it finds (never by the values of one block: a block
-    of soft labels that happen to be 0 and 1 is still soft labels). Dask dataframes are
-    read as pandas ones are: each block is rebuilt as a pandas object of the collection's
-    column names or categorical dtype (:func:`_pandas_forms`), so a DataFrame's column
-    names are its classes and a categorical's categories are its classes, in their order.
+    default the sorted labels found in a first pass over the labels, so that every block
+    agrees. A 2-D ``y_true`` is read as 0/1 indicators or soft labels as ``true_kind``
+    says, by default as the whole of it reads (never by the values of one block: a block
+    of soft labels that happen to be 0 and 1 is still soft labels): each block is read by
+    its own values in the one pass, and only when the blocks disagree (soft labels, some
+    blocks of only 0 and 1) are they read again, as soft labels.
+
+    Dask dataframes are read as pandas ones are: when every input is a Dask dataframe or
+    series of the same number of partitions (columns of one dataframe), each task gets its
+    partitions as the pandas objects they are, read once, and validates them by the rules
+    of in-memory pandas targets (a DataFrame's column names are its classes, a
+    categorical's categories are its classes, in their order); partition lengths are
+    counted only to number the rows of an error. Other mixes are rechunked as Dask arrays
+    (:func:`_row_blocks`), with the dataframes' names and categories kept
+    (:func:`_pandas_forms`).
     """
     try:
         import dask
@@ -63,25 +77,86 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
     if labels is not None:
         column_labels = labels
     named_columns = any(form[0] == "frame" for form in forms.values())
+    inputs = {**named, "sample_weight": sample_weight}
+    partitions = _partitions(inputs)
     if column_labels is None and not named_columns and \
             len({getattr(y, "ndim", None) for y in named.values()}) > 1:
-        column_labels = _labels_found(named)
-    blocks = _row_blocks({**named, "sample_weight": sample_weight})
-    if true_kind is None and getattr(y_true, "ndim", None) == 2:
-        true_kind = _true_kind(blocks)
-        decided_by = "the whole of y_true (0/1 indicators or soft labels) reads as"
+        column_labels = _labels_found(named, partitions)
     if n_jobs is None:
         n_jobs = 1  # Dask runs the blocks in parallel: threads within them oversubscribe
+    settings = (kind, n_jobs, chunk_size, params, column_labels)
+    total = None
+    if partitions is not None:
+        try:
+            total = _reduced(dask, settings, true_kind, decided_by,
+                             [(None, block, {}) for block in partitions])
+        except _BlockError as error:  # the rows are counted now, for the message
+            lengths = dask.compute(*[dask.delayed(len, pure=True)(block[0])
+                                     for block in partitions])
+            start = int(sum(lengths[:error.index]))
+            raise ValueError(_block_message(error.index, range(
+                start, start + lengths[error.index]), error.message)) from None
+        except _Misaligned:  # partitions of unequal lengths: aligned by row below
+            total = None
+    if total is None:
+        total = _reduced(dask, settings, true_kind, decided_by,
+                         [(rows, block, forms) for rows, block in _row_blocks(inputs)])
+    return tuple(total.confusions(labels))
+
+
+# How the message of a block's error begins (a block is read with rows counted from 0).
+def _block_message(index, rows, message):
+    return (f"Dask block {index}, rows {rows.start} to {rows.stop - 1} (row numbers below "
+            f"count from {rows.start}): {message}")
+
+
+class _BlockError(ValueError):
+    """A partition's ``ValueError``, before its rows are counted (its index, the message)."""
+
+    def __init__(self, index, message):
+        super().__init__(index, message)
+        self.index, self.message = index, message
+
+    def __str__(self):
+        return f"Dask block {self.index}: {self.message}"
+
+
+class _Misaligned(Exception):
+    """Partitions of the inputs that do not hold the same number of rows."""
+
+
+def _reduced(dask, settings, true_kind, decided_by, blocks):
+    """The :class:`ConfusionSum` of ``(rows, block, forms)`` blocks, in one pass over them
+    (two where the blocks of a 2-D ``y_true`` are read differently: see
+    :func:`dask_confusions`)."""
     block_sum = dask.delayed(_block_sum, pure=False)
-    partial = [block_sum(kind, n_jobs, chunk_size, params, column_labels, true_kind,
-                         decided_by, forms, index, rows, *block)
-               for index, (rows, block) in enumerate(blocks)]
+    partial = [block_sum(settings, true_kind, decided_by, forms, index, rows, *block)
+               for index, (rows, block, forms) in enumerate(blocks)]
     merge = dask.delayed(_merged, pure=False)
     while len(partial) > 1:
         partial = [merge(*partial[start:start + _FAN_IN])
                    for start in range(0, len(partial), _FAN_IN)]
-    (total,) = dask.compute(partial[0])
-    return tuple(total.confusions(labels))
+    ((total, readings),) = dask.compute(partial[0])
+    if true_kind is None and len(readings) > 1:  # soft labels, some blocks of only 0 and 1
+        return _reduced(dask, settings, SOFT, "the whole of y_true (0/1 indicators or soft "
+                        "labels) reads as", blocks)
+    if total.sums is None:
+        raise ValueError("y_true is empty; at least one sample is required.")
+    return total
+
+
+def _partitions(inputs):
+    """The inputs' pandas partitions as delayed objects, zipped (one tuple a partition),
+    when every input given is a Dask dataframe or series and all have the same number of
+    partitions; else None."""
+    given = [y for y in inputs.values() if y is not None]
+    if not all(is_dask_collection(y) and hasattr(y, "to_dask_array") for y in given) or \
+            len({y.npartitions for y in given}) != 1:
+        return None
+    # Unoptimized graphs: the inputs' tasks keep their keys, so that columns of one
+    # dataframe share its partitions' tasks (each partition is read once), and no graph
+    # is built twice (optimizing a graph of in-memory pandas partitions copies them).
+    return list(zip(*[y.to_delayed(optimize_graph=False) for y in given]))
 
 
 def _row_blocks(named):
@@ -172,32 +247,20 @@ def _rebuilt(form, block):
     return pd.Series(pd.Categorical(np.asarray(block), dtype=form[1]))
 
 
-def _true_kind(blocks):
-    """"multilabel" when every block of ``y_true`` holds only 0 and 1, else "soft" (a
-    first pass over ``y_true``, one small task per block)."""
-    import dask
-
-    binary = dask.delayed(_only_zeros_and_ones, pure=True)
-    found = dask.compute(*[binary(block[0]) for _, block in blocks])
-    return MULTILABEL if all(found) else SOFT
-
-
-def _only_zeros_and_ones(y):
-    """Whether a block holds only 0 and 1 (False for what validation will refuse)."""
-    y = y if sp.issparse(y) else np.asarray(y)
-    if y.ndim != 2 or (y.dtype.kind not in "biuf"):
-        return False
-    return is_binary(y)
-
-
-def _labels_found(named):
-    """The sorted class labels of the 1-D targets among ``named`` (one pass over them)."""
+def _labels_found(named, partitions=None):
+    """The sorted class labels of the 1-D targets among ``named`` (one pass over them;
+    over the delayed ``partitions`` of :func:`_partitions` when given, so that the
+    dataframes' graphs are built once)."""
     import dask
 
     unique = dask.delayed(np.unique, pure=True)
     found = []
-    for name, y in named.items():
+    for position, (name, y) in enumerate(named.items()):
         if getattr(y, "ndim", None) != 1:
+            continue
+        if partitions is not None:
+            found += [dask.delayed(_unique_labels, pure=True)(block[position])
+                      for block in partitions]
             continue
         array = _as_dask_array(name, y)
         found += ([unique(block) for block in array.to_delayed().ravel()]
@@ -205,10 +268,30 @@ def _labels_found(named):
     return np.unique(np.concatenate([np.asarray(values) for values in dask.compute(*found)]))
 
 
-def _block_sum(kind, n_jobs, chunk_size, params, column_labels, true_kind, decided_by, forms,
-               index, rows, y_true, y_pred, sample_weight=None):
-    """One block's :class:`ConfusionSum` (a task); errors say which block and rows it holds."""
+def _unique_labels(series):
+    """The sorted labels of a partition of a Dask series (strings as objects, as
+    :func:`_as_dask_array` reads them)."""
+    values = np.asarray(series)
+    if values.dtype.kind not in "biuf":
+        values = np.asarray(series, dtype=object)
+    return np.unique(values)
+
+
+def _block_sum(settings, true_kind, decided_by, forms, index, rows, y_true, y_pred,
+               sample_weight=None):
+    """One block's ``(ConfusionSum, readings)`` (a task): ``readings`` holds how its 2-D
+    ``y_true`` was read ("multilabel" or "soft"; empty for 1-D labels). ``rows``: the
+    block's rows, or None for a partition of dataframes (then an error is a
+    :class:`_BlockError`, numbered by the caller, and partitions of unequal lengths a
+    :class:`_Misaligned`). Errors say which block and rows it holds."""
+    kind, n_jobs, chunk_size, params, column_labels = settings
     kind = KINDS[kind]
+    if rows is None:
+        lengths = {len(y) for y in (y_true, y_pred, sample_weight) if y is not None}
+        if len(lengths) > 1:
+            raise _Misaligned
+        if lengths == {0}:
+            return ConfusionSum(), frozenset()
     y_true, y_pred = (_rebuilt(forms.get(name), y) for name, y in (("y_true", y_true),
                                                                    ("y_pred", y_pred)))
     try:
@@ -219,14 +302,20 @@ def _block_sum(kind, n_jobs, chunk_size, params, column_labels, true_kind, decid
             targets = targets.read_as(true_kind, decided_by)
         confusions = build(kind, targets, params, n_jobs, chunk_size)
     except ValueError as error:
-        raise ValueError(f"Dask block {index}, rows {rows.start} to {rows.stop - 1} (row "
-                         f"numbers below count from {rows.start}): {error}") from None
-    return ConfusionSum().add(confusions, targets.true_classes is not None)
+        if rows is None:
+            raise _BlockError(index, str(error)) from None
+        raise ValueError(_block_message(index, rows, error)) from None
+    readings = frozenset() if targets.true_kind is None else frozenset([targets.true_kind])
+    return ConfusionSum().add(confusions, targets.true_classes is not None), readings
 
 
 def _merged(*sums):
-    """The sum of block sums (a task of the tree sum); the inputs are left unchanged."""
+    """The sum of block sums and their readings (a task of the tree sum); the inputs are
+    left unchanged."""
+    readings = frozenset().union(*(read for _, read in sums))
     total = ConfusionSum()
-    for one in sums:
+    if len(readings) > 1:  # read again as soft labels (see _reduced): nothing to add
+        return total, readings
+    for one, _ in sums:
         total.merge(one)
-    return total
+    return total, readings
