@@ -11,6 +11,11 @@ a diagonal vector plus one matrix product, computed here in row chunks.
 The plan is homogeneous: rows of any common mass ``c`` (``c u``, ``c v``) weighted by
 ``lambda / c`` give the same sums. Dense rows are therefore compared at the mass of ``y``
 (``y`` as it is, ``y_hat`` scaled to it): one pass over the data instead of two.
+
+Class labels beside scores (a classifier's ``predict_proba``): an instance's plan is its
+scores' row, over its mass, in its label's row (its column for predicted labels), so the
+matrix is a segmented sum of the scores' rows by class (``_sum_by_class``), one weighted
+one-hot sparse product per cache-sized chunk, with no deficit, excess or outer product.
 """
 
 from contextlib import nullcontext
