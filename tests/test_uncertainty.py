@@ -494,15 +494,43 @@ def test_grouped_products_equal_the_outer_products(kind, params, weighted, dtype
     np.testing.assert_allclose(shuffled, expected, rtol=1e-12, atol=1e-12)
 
 
-def test_grouped_products_are_not_used_where_instances_add_to_several_rows():
-    """Soft labels on both sides, indicators: each instance adds to several rows."""
+@pytest.mark.parametrize("params", [{}, {"weighting": "true"}, {"weighting": "pred"},
+                                    {"empty": "skip"}])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_soft_label_products_equal_the_outer_products(params, weighted, dtype):
+    """Soft labels on both sides: one (C x n) @ (n x C) product a resample gives the
+    matrices of the per-instance outer products under the same instance weights."""
+    from sklearn_confusion_ext._core.kinds import KINDS
+    from sklearn_confusion_ext._statistics.resampling import (
+        WeightedProducts,
+        grouped_rows,
+        resampled_matrices,
+    )
+
+    rng = np.random.default_rng(8)
+    y_true = (rng.dirichlet(np.ones(5), 70) * rng.uniform(0.5, 3, (70, 1))).astype(dtype)
+    y_pred = rng.dirichlet(np.ones(5), 70).astype(dtype)
+    y_pred[:4] = y_true[:4] / y_true[:4].sum(axis=1, keepdims=True)  # no deficit
+    sample_weight = rng.random(70) * 2 if weighted else None
+    weights = np.vstack([rng.poisson(1.0, (5, 70)),
+                         rng.dirichlet(np.ones(70), 2) * 70]).astype(float)
+    products = grouped_rows(KINDS["transport"], params, y_true, y_pred, sample_weight)
+    assert isinstance(products, WeightedProducts)
+    expected = resampled_matrices(KINDS["transport"], params, y_true, y_pred, sample_weight,
+                                  weights, "test")
+    np.testing.assert_allclose(products.matrices(weights), expected, rtol=1e-12,
+                               atol=1e-12)
+
+
+def test_grouped_products_are_not_used_where_instances_add_to_the_none_class():
+    """Indicators with empty rows: their instances add to the "none" row and column."""
     from sklearn_confusion_ext._core.kinds import KINDS
     from sklearn_confusion_ext._statistics.resampling import grouped_rows
 
     rng = np.random.default_rng(0)
-    soft = rng.dirichlet(np.ones(3), 20)
-    assert grouped_rows(KINDS["transport"], {}, soft, soft[::-1], None) is None
-    indicator = (rng.random((20, 3)) < 0.5).astype(int)
+    indicator = (rng.random((20, 3)) < 0.3).astype(int)
+    indicator[0] = 0
     assert grouped_rows(KINDS["transport"], {}, indicator, indicator[::-1], None) is None
 
 

@@ -28,6 +28,10 @@ from .._scores import report_reader
 _OUTER_ENTRIES = 1 << 22
 # Entries of one batch of instance weights (resamples times instances): 64 MiB.
 _WEIGHT_ENTRIES = 1 << 23
+# Resamples per product of the grouped products: a resample's matrix must not depend on how
+# many resamples a block holds (the same numbers under any memory budget), and a BLAS
+# product's rounding may depend on its shape; blocks of resamples are multiples of it.
+_PRODUCT_ROWS = 32
 # Resamples of the intervals of a report (confidence_level=).
 REPORT_RESAMPLES = 999
 
@@ -98,6 +102,8 @@ def _batch(n_samples, n_resamples, entries, owner):
         batch = min(batch, resample_block(owner, n_resamples, entries,
                                           f"a matrix of {side} x {side} cells",
                                           "Pass fewer classes"))
+    if batch > _PRODUCT_ROWS:  # whole products of the grouped resampling
+        batch -= batch % _PRODUCT_ROWS
     return batch
 
 
@@ -241,35 +247,92 @@ class GroupedRows:
         weights = np.asarray(weights, dtype=float)
         if not presorted:
             weights = np.take(weights, self.order, axis=1)
-        width = self.rows.shape[1]
-        result = np.zeros((len(weights), width, width))
+        width, n_weights = self.rows.shape[1], len(weights)
+        padded = -(-n_weights // _PRODUCT_ROWS) * _PRODUCT_ROWS
+        if padded > n_weights:  # every product of the same shape
+            weights = np.vstack([weights, np.zeros((padded - n_weights, weights.shape[1]))])
+        result = np.zeros((padded, width, width))
         for row, (start, stop) in enumerate(self.bounds):
             if stop > start:  # written in place: no copy of the block of matrices
-                np.matmul(weights[:, start:stop], self.rows[start:stop],
-                          out=result[:, row, :])
+                rows = self.rows[start:stop]
+                for first in range(0, padded, _PRODUCT_ROWS):
+                    block = slice(first, first + _PRODUCT_ROWS)
+                    np.matmul(weights[block, start:stop], rows, out=result[block, row, :])
+        return result[:n_weights]
+
+
+class WeightedProducts:
+    """The resampled matrices of dense targets with no "none" part (soft labels on both
+    sides): each instance's plan is ``diag(d_i) + outer(a_i, e_i)``, so the matrix under
+    instance weights ``w`` is ``diag(w @ D) + (A * w)^T @ E``: one ``(C x n) @ (n x C)``
+    product a resample (the floor of the resampling), instead of the ``(B, n) @ (n, C * C)``
+    products of the per-instance outer products, whose ``C * C`` columns are formed anew
+    for every block of resamples."""
+
+    def __init__(self, diagonal, left, right, has_none):
+        self.diagonal, self.left, self.right = diagonal, left, right
+        self.order = np.arange(len(left))
+        self.has_none = has_none
+
+    def matrices(self, weights, presorted=False):
+        weights = np.asarray(weights, dtype=float)
+        n_classes = self.left.shape[1]
+        width = n_classes + self.has_none
+        result = np.zeros((len(weights), width, width))
+        scaled = np.empty_like(self.left)
+        for row, weight in enumerate(weights):
+            np.multiply(self.left, weight[:, None], out=scaled)
+            np.matmul(scaled.T, self.right, out=result[row, :n_classes, :n_classes])
+        diagonal = np.arange(n_classes)
+        for row, weight in enumerate(weights):  # one resample at a time: any block alike
+            result[row, diagonal, diagonal] += weight @ self.diagonal
         return result
 
 
+def _dense_products(instances, terms, n_samples, n_classes):
+    """The :class:`WeightedProducts` of dense terms with no "none" part, or None."""
+    diagonal = np.empty((n_samples, n_classes))
+    left, right = np.empty((n_samples, n_classes)), np.empty((n_samples, n_classes))
+    step = max(1, _WEIGHT_ENTRIES // n_classes)
+    for start in range(0, n_samples, step):
+        block = slice(start, min(n_samples, start + step))
+        arguments, _ = instances.read(block)
+        parts = terms(*arguments)
+        common, weights = parts.diagonal
+        deficit, scale, excess = parts.off_diagonal
+        if any(sp.issparse(part) or not isinstance(part, np.ndarray)
+               for part in (common, deficit, excess)) or \
+                any(np.any(np.asarray(scales)) for scales in (
+                    parts.none_row[1], parts.none_column[1], parts.corner)):
+            return None
+        np.multiply(common, np.asarray(weights, dtype=float)[:, None], out=diagonal[block])
+        np.multiply(deficit, np.asarray(scale, dtype=float)[:, None], out=left[block])
+        right[block] = excess
+    return WeightedProducts(diagonal, left, right, instances.has_none)
+
+
 def grouped_rows(kind, params, y_true, y_pred, sample_weight, column_labels=None):
-    """The :class:`GroupedRows` of the targets, or None where some instance adds outside
-    one row of the matrix (2-D labels, soft labels), the kind is not written as terms, or
-    the instances' rows (``n x width`` values) are above the memory budget.
+    """The :class:`GroupedRows` of the targets (:class:`WeightedProducts` of dense 2-D
+    targets), or None where some instance adds outside one row of the matrix (2-D labels
+    with a "none" class, sparse targets) or the kind is not written as terms.
 
     Read from the kind's own per-instance terms (:class:`~._core.terms.Terms`): a row of
     an instance is its diagonal, off-diagonal and "none" parts, so the matrices are those
     of :func:`resampled_matrices` to rounding."""
-    if not batches_terms(kind, y_true, y_pred) or \
-            not any(np.ndim(y) == 1 or np.shape(y)[1] == 1 for y in (y_true, y_pred)):
+    if not batches_terms(kind, y_true, y_pred):
+        return None
+    one_hot = any(np.ndim(y) == 1 or np.shape(y)[1] == 1 for y in (y_true, y_pred))
+    if not one_hot and any(sp.issparse(y) for y in (y_true, y_pred)):
         return None
     targets = check_targets(y_true, y_pred, sample_weight=sample_weight,
                             column_labels=column_labels)
     instances = kind.instances(targets, {**kind.parameters, **params})
     n_classes, has_none = instances.n_classes, instances.has_none
+    # The rows kept are the size of the data (three copies for soft labels), whatever the
+    # budget of results: the same path, hence the same numbers, under any budget.
     width, n_samples = n_classes + has_none, targets.n_samples
-    try:
-        check_result_size("the grouped resampling", (n_samples, width), "")
-    except ValueError:
-        return None
+    if not one_hot:  # dense 2-D targets: one product a resample
+        return _dense_products(instances, kind.terms(params), n_samples, n_classes)
     rows = np.zeros((n_samples, width))
     owners = np.empty(n_samples, dtype=np.intp)
     terms = kind.terms(params)
