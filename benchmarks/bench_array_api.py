@@ -5,8 +5,14 @@ Times ``transport_confusion_matrix`` (N = 1,000,000 soft labels x 100 classes) a
 the CPU and, when ``torch.cuda.is_available()``, on the GPU (synchronised before the
 clock stops). Without a GPU it says so and times the CPU only. Best of 5 runs each.
 
-Run: ``python benchmarks/bench_array_api.py [--quick]`` (``--quick``: N = 100,000).
-Needs PyTorch (``pip install torch==2.13.0`` on these machines: a CPU build).
+Then the three headline cases at N = 100,000, C = 100 (class labels, labels beside
+probabilities, soft labels beside soft labels), PyTorch CPU tensors against the same
+NumPy arrays, interleaved, best of 5 each: the target is at most 1.5x NumPy (CPU tensors
+are read as NumPy views, once, and the result converted back once).
+
+Run: ``python benchmarks/bench_array_api.py [--quick] [--cpu-rows]`` (``--quick``: N =
+100,000; ``--cpu-rows``: only the PyTorch CPU against NumPy rows). Needs PyTorch
+(``pip install torch==2.13.0`` on these machines: a CPU build).
 """
 
 import argparse
@@ -21,11 +27,16 @@ from sklearn_confusion_ext import mlcm, transport_confusion_matrix
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N = 100,000")
+    parser.add_argument("--cpu-rows", action="store_true",
+                        help="only PyTorch CPU against NumPy on the headline cases")
     args = parser.parse_args()
     try:
         import torch
     except ImportError:
         print("PyTorch is not installed: nothing to compare (pip install torch==2.13.0).")
+        return
+    cpu_rows(torch)
+    if args.cpu_rows:
         return
     n_samples = 100_000 if args.quick else 1_000_000
     rng = np.random.default_rng(0)
@@ -54,6 +65,42 @@ def main():
             elapsed = best_time(run)
             line += f", torch {device} {elapsed:.3f} s ({numpy_time / elapsed:.2f}x)"
         print(line)
+
+
+TARGET_CPU_RATIO = 1.5
+
+
+def cpu_rows(torch, n_samples=100_000, n_classes=100, repeat=5):
+    """Print PyTorch CPU tensors against NumPy on the headline cases (interleaved, best of
+    ``repeat``); returns ``{case: (numpy_seconds, torch_seconds)}``."""
+    import time
+
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, n_classes, n_samples), rng.integers(0, n_classes, n_samples)
+    scores = [rng.dirichlet(np.ones(n_classes), n_samples) for _ in range(2)]
+    cases = {"class labels": labels, "labels beside probabilities": (labels[0], scores[1]),
+             "soft labels beside soft labels": tuple(scores)}
+    print(f"PyTorch CPU tensors against NumPy, transport_confusion_matrix, N={n_samples:,}, "
+          f"C={n_classes} (target at most {TARGET_CPU_RATIO}x):")
+    results = {}
+    for case, arrays in cases.items():
+        tensors = tuple(torch.asarray(y) for y in arrays)
+        np.testing.assert_allclose(transport_confusion_matrix(*tensors).numpy(),
+                                   transport_confusion_matrix(*arrays), rtol=1e-12,
+                                   atol=1e-9)
+        times = {"numpy": [], "torch": []}
+        for _ in range(repeat):  # interleaved: both see the same load
+            for name, targets in (("numpy", arrays), ("torch", tensors)):
+                start = time.perf_counter()
+                transport_confusion_matrix(*targets)
+                times[name].append(time.perf_counter() - start)
+        numpy_time, torch_time = min(times["numpy"]), min(times["torch"])
+        ratio = torch_time / numpy_time
+        results[case] = (numpy_time, torch_time)
+        print(f"  {case}: NumPy {numpy_time * 1e3:.1f} ms, torch cpu {torch_time * 1e3:.1f} ms"
+              f", ratio {ratio:.2f}x ({'within' if ratio <= TARGET_CPU_RATIO else 'above'} "
+              f"{TARGET_CPU_RATIO}x)")
+    return results
 
 
 def _synchronized(torch, function, y_true, y_pred):
