@@ -35,6 +35,7 @@ SKLEARN_CLASSES = {
     "sklearn.linear_model": {"LogisticRegression": ["fit", "predict", "predict_proba"]},
     "sklearn.ensemble": {"RandomForestClassifier": ["fit", "predict", "predict_proba"],
                          "HistGradientBoostingClassifier": ["fit", "predict", "predict_proba"]},
+    "sklearn.inspection": {"PartialDependenceDisplay": ["from_estimator", "plot"]},
     "sklearn.multiclass": {"OneVsRestClassifier": ["fit", "predict", "predict_proba"]},
     "sklearn.multioutput": {"MultiOutputClassifier": ["fit", "predict", "predict_proba"]},
     "sklearn.neighbors": {"KNeighborsClassifier": ["fit", "predict", "predict_proba"]},
