@@ -20,6 +20,7 @@ from ._classic_measures import (
 from ._confused_pairs import ConfusedPairsResult, most_confused_pairs
 from ._core.accumulator import ConfusionAccumulator
 from ._core.config import config_context, get_config, set_config
+from ._frame import confusion_frame
 from ._inconsistency import (
     DiscriminatingTripletsResult,
     InconsistencyResult,
@@ -38,7 +39,6 @@ from ._measures import (
     symmetric_balanced_accuracy_from_confusion,
     symmetric_balanced_accuracy_score,
 )
-from ._frame import confusion_frame
 from ._mlcm import (
     mlcm,
     mlcm_categories,
