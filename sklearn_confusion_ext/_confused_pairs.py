@@ -13,7 +13,11 @@ from collections import namedtuple
 import numpy as np
 
 from ._core.params import validate_params
-from ._core.validation import check_class_names, check_confusion_matrix
+from ._core.validation import (
+    check_class_names,
+    check_confusion_matrix,
+    frame_class_names,
+)
 from ._statistics.results import _result, _Table, _Tabulated
 
 ConfusedPair = namedtuple(
@@ -152,6 +156,8 @@ fraction_of_predicted=0.5)
     'cat'
     """
     matrix = check_confusion_matrix(confusion, "confusion")
+    if display_labels is None:
+        display_labels = frame_class_names(confusion)
     names = np.asarray(check_class_names(display_labels, matrix.shape[0], "display_labels"),
                        dtype=object)
     rows, columns = np.nonzero(matrix * (1 - np.eye(matrix.shape[0], dtype=bool)))

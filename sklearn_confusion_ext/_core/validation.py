@@ -298,19 +298,44 @@ def check_class_names(labels, n_classes, name="labels"):
 LABELS_RENAMED = "labels was renamed display_labels in 0.1 and will be removed in 0.2."
 
 
-def check_display_labels(display_labels, labels, n_classes):
+def check_display_labels(display_labels, labels, n_classes, matrix=None):
     """Row names of the statistical tests and the Dirichlet posterior (one rule for the rename).
 
     ``labels`` is the name ``display_labels`` had before 0.1 (everywhere else ``labels=``
     selects classes): it still works, with a ``FutureWarning``; passing both is an error.
+    Without either, a labelled matrix (a DataFrame, as :func:`confusion_frame` gives) names
+    its classes.
     """
     if labels is None:
+        if display_labels is None:
+            display_labels = frame_class_names(matrix)
         return check_class_names(display_labels, n_classes, "display_labels")
     if display_labels is not None:
         raise ValueError("Pass display_labels only: labels is its deprecated name, to be "
                          "removed in 0.2.")
     warn(LABELS_RENAMED, FutureWarning)
     return check_class_names(labels, n_classes, "labels")
+
+
+def frame_class_names(matrix, name="confusion"):
+    """The class names of a confusion matrix given as a pandas DataFrame: its columns, or its
+    index where the columns are only positions; None for other inputs. Rows and columns of
+    one matrix are one set of classes in one order, so a frame whose two axes name different
+    classes is refused rather than read by one of them."""
+    if not (hasattr(matrix, "columns") and hasattr(matrix, "index")
+            and hasattr(matrix, "iloc")):
+        return None
+    axes = [list(axis) for axis in (matrix.columns, matrix.index)
+            if type(axis).__name__ != "RangeIndex"]
+    if not axes:
+        return None
+    if len(axes) == 2 and axes[0] != axes[1]:
+        raise ValueError(
+            f"{name} is a DataFrame whose index and columns name different classes "
+            f"({quoted(axes[1])} and {quoted(axes[0])}); a confusion matrix has one class "
+            "order for both axes: reorder one axis (frame.loc[order, order]) or pass "
+            "display_labels=.")
+    return axes[0]
 
 
 def _renamed_labels(self):

@@ -140,11 +140,11 @@ class PosteriorIntervalDisplay:
         >>> bool(display.figure_.get_size_inches().max() <= 12)
         True
         """
-        posterior = dirichlet_posterior(confusion, prior=prior,
+        posterior = dirichlet_posterior(confusion, prior=prior, display_labels=display_labels,
                                         allow_fractional=allow_fractional)
         lower, upper = posterior.credible_interval(level, method=method)
         display = cls(mean=posterior.mean(), lower=lower, upper=upper,
-                      display_labels=display_labels)
+                      display_labels=posterior.display_labels)
         return display.plot(rows=rows, ax=ax, figsize=figsize)
 
     @validate_params()

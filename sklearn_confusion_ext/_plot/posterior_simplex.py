@@ -175,10 +175,10 @@ class PosteriorSimplexDisplay:
         >>> display.alpha, display.vertex_labels
         (array([[25., 91., 29.]]), ['0', '3', 'other classes'])
         """
-        posterior = dirichlet_posterior(confusion, prior=prior,
+        posterior = dirichlet_posterior(confusion, prior=prior, display_labels=display_labels,
                                         allow_fractional=allow_fractional)
-        return cls._from_alpha(posterior.alpha, rows, classes, display_labels, levels, ax,
-                               figsize)
+        return cls._from_alpha(posterior.alpha, rows, classes, posterior.display_labels,
+                               levels, ax, figsize)
 
     @classmethod
     @validate_params()

@@ -66,8 +66,9 @@ default=1.0
     >>> posterior.mean()[0].round(7)  # Table 27
     array([0.6785714, 0.0357143, 0.2857143])
     """
+    given = confusion
     confusion = _check_confusion(confusion, allow_fractional)
-    names = check_display_labels(display_labels, labels, confusion.shape[0])
+    names = check_display_labels(display_labels, labels, confusion.shape[0], given)
     return ConfusionPosterior(confusion + _check_prior(prior, confusion.shape),
                               display_labels=names)
 

@@ -315,10 +315,11 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None,
     >>> round(result.statistic, 3), result.df
     (21.783, 2)
     """
+    given = confusion
     confusion = _check_counts(confusion, "confusion", integer=False,
                               allow_fractional=allow_fractional,
                               needs="The Stuart-Maxwell test")
-    names = check_display_labels(display_labels, labels, confusion.shape[0])
+    names = check_display_labels(display_labels, labels, confusion.shape[0], given)
     statistic, df = _stuart_maxwell(confusion, names)
     return MarginalHomogeneityResult(statistic, float(stats.chi2.sf(statistic, df)), df=df,
                                      test="stuart_maxwell")
@@ -374,9 +375,10 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None, allow_fractiona
     >>> round(bhapkar_test([[37, 1, 15], [6, 19, 26], [15, 3, 77]]).statistic, 3)
     24.461
     """
+    given = confusion
     confusion = _check_counts(confusion, "confusion", integer=False,
                               allow_fractional=allow_fractional, needs="Bhapkar's test")
-    names = check_display_labels(display_labels, labels, confusion.shape[0])
+    names = check_display_labels(display_labels, labels, confusion.shape[0], given)
     stuart_maxwell, df = _stuart_maxwell(confusion, names)
     remaining = 1 - stuart_maxwell / confusion.sum()
     with np.errstate(over="ignore"):
@@ -519,8 +521,9 @@ def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni",
     >>> result.verdict.tolist()
     ['over-predicted', 'no evidence', 'no evidence', 'under-predicted']
     """
+    given = confusion
     confusion = _check_counts(confusion, "confusion", integer=True)
-    names = check_display_labels(display_labels, labels, confusion.shape[0])
+    names = check_display_labels(display_labels, labels, confusion.shape[0], given)
     alpha = float(alpha)
     tp, fp, fn, tn = class_counts(confusion)
     statistic, n_discordant = fn, fn + fp  # T_i = n_i+ - n_ii; n_i+ + n_+i - 2 n_ii
