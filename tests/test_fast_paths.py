@@ -77,7 +77,10 @@ OPTIONS = [
 
 
 @pytest.mark.parametrize("function", FUNCTIONS, ids=lambda f: f.__name__)
-@pytest.mark.parametrize("options", OPTIONS, ids=str)
+@pytest.mark.parametrize(
+    "options", OPTIONS,
+    ids=lambda options: str({key: getattr(value, "__name__", value)  # stable ids for xdist
+                             for key, value in options.items()}))
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("labels_side", ["y_true", "y_pred"])
 def test_labels_beside_probabilities_equal_the_plans(function, options, dtype, labels_side):
