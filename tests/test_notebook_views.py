@@ -188,6 +188,18 @@ def test_text_table_is_cut_to_twenty_rows_with_an_ellipsis():
     assert lines[2].startswith("a class name") and "\u2026" in lines[2].split("  ")[0]
 
 
+def test_names_of_forty_characters_print_whole_and_the_html_keeps_longer_ones():
+    # the audit's property names (up to 30 characters) were cut at 26 in text and HTML
+    audit = sce.audit_measure(sce.generalized_means_score, n_trials=50, max_n=4,
+                              random_state=0)
+    assert "second_order_constant_baseline" in repr(audit)
+    long = "a class name of exactly fifty-one characters, long"
+    posthoc = sce.marginal_homogeneity_posthoc(
+        [[30, 5, 2], [4, 25, 6], [3, 7, 28]], display_labels=[long, "b" * 40, "c"])
+    assert "b" * 40 in repr(posthoc) and long not in repr(posthoc)
+    assert long in posthoc._repr_html_()
+
+
 # --- to_frame ---------------------------------------------------------------------------------
 
 

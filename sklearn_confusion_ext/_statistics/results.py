@@ -21,8 +21,10 @@ from .._core.params import validate_params
 # The most rows and columns a printed table shows (the first and last halves, as pandas).
 MAX_ROWS = 20
 MAX_COLUMNS = 10
-# The longest text of one cell or one name, cut in the middle with an ellipsis.
-MAX_CELL = 26
+# The longest text of one cell or one name, cut in the middle with an ellipsis: in the
+# printed text (a terminal's width) and in the HTML view (where a table cell wraps).
+MAX_CELL = 40
+MAX_HTML_CELL = 200
 # The most items of a sequence written out in the summary line.
 MAX_ITEMS = 6
 
@@ -91,10 +93,10 @@ class _Bare(str):
     """A summary value written without quotes ("5 of 9")."""
 
 
-def _cell(value):
+def _cell(value, limit=MAX_CELL):
     """A table cell's text: strings bare, booleans as yes or no."""
     if isinstance(value, (str, np.str_)):
-        return _cut(value)
+        return _cut(value, limit)
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
     return _shown(value)
@@ -124,28 +126,28 @@ class _Table:
                                                                   name=self.index_name))
         return frame
 
-    def cells(self):
+    def cells(self, limit=MAX_CELL):
         """The header and the rows as text, cut to :data:`MAX_ROWS` rows and
         :data:`MAX_COLUMNS` columns (an ellipsis where some are left out)."""
         names = list(self.columns)
         shown_columns = _kept(len(names), MAX_COLUMNS)
         corner = (self.index_name or "") + (" (%)" if self.percent else "")
-        header = [_cut(corner)] + [
-            "\u2026" if j is None else _cut(names[j]) for j in shown_columns]
+        header = [_cut(corner, limit)] + [
+            "\u2026" if j is None else _cut(names[j], limit) for j in shown_columns]
         rows = []
         for i in _kept(len(self.index), MAX_ROWS):
             if i is None:
                 rows.append(["\u2026"] * len(header))
                 continue
-            rows.append([_cell(self.index[i])] + [
-                "\u2026" if j is None else self._cell(self.columns[names[j]][i])
+            rows.append([_cell(self.index[i], limit)] + [
+                "\u2026" if j is None else self._cell(self.columns[names[j]][i], limit)
                 for j in shown_columns])
         return header, rows
 
-    def _cell(self, value):
+    def _cell(self, value, limit):
         if self.percent and isinstance(value, (Real, np.floating)):
             return f"{100 * float(value):.1f}"
-        return _cell(value)
+        return _cell(value, limit)
 
     def text(self):
         header, rows = self.cells()
@@ -156,7 +158,7 @@ class _Table:
         return "\n".join(line.rstrip() for line in lines)
 
     def html(self):
-        header, rows = self.cells()
+        header, rows = self.cells(MAX_HTML_CELL)
         head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
         body = "".join(
             "<tr><th>" + html.escape(row[0]) + "</th>"
