@@ -18,14 +18,13 @@ results are NumPy arrays and Python floats, as scikit-learn's are without array 
 dispatch.
 """
 
-import threading
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-import scipy.sparse as sp
 
 from .arrays import as_float, namespace, ones_like, to_numpy
+from .namespaces import compat_installed, foreign_namespace, is_cpu_tensor, is_foreign
 from .validation import (
     LABELS_VS_SCORES,
     MULTILABEL,
@@ -43,7 +42,7 @@ from .validation import (
 )
 
 # Libraries whose arrays are recognised even without ``__array_namespace__``.
-_ARRAY_LIBRARIES = {"torch", "cupy", "jax", "jaxlib", "mlx"}
+
 
 
 def check_any_targets(y_true, y_pred, *, labels=None, sample_weight=None,
@@ -63,15 +62,6 @@ def check_any_targets(y_true, y_pred, *, labels=None, sample_weight=None,
                          compact=compact)
 
 
-def compat_installed():
-    """Whether ``array-api-compat`` (the ``[array-api]`` extra) can be imported."""
-    try:
-        import array_api_compat  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def host_views(y_true, y_pred, sample_weight):
     """``(y_true, y_pred, sample_weight, space)``: CPU arrays of other libraries as NumPy.
 
@@ -84,36 +74,23 @@ def host_views(y_true, y_pred, sample_weight):
     with ``space`` None: their own route returns results in their namespace.
     """
     arrays = (y_true, y_pred, sample_weight)
-    foreign = [array for array in arrays if _is_foreign(array)]
+    foreign = [array for array in arrays if is_foreign(array)]
     if not foreign:
         return (*arrays, None)
     if not compat_installed():
-        return (*(_numpy_view(name, array) if _is_foreign(array) else array
+        return (*(_numpy_view(name, array) if is_foreign(array) else array
                   for name, array in zip(("y_true", "y_pred", "sample_weight"), arrays)),
                 None)
-    if not all(_cpu_tensor(array) for array in foreign):
+    if not all(is_cpu_tensor(array) for array in foreign):
         return (*arrays, None)
     space = foreign_namespace(*foreign)
-    return (*(_numpy_view(None, array) if _is_foreign(array) else array for array in arrays),
+    return (*(_numpy_view(None, array) if is_foreign(array) else array for array in arrays),
             space)
-
-
-def _cpu_tensor(array):
-    """Whether ``array`` is a PyTorch tensor on the CPU of a dtype NumPy holds."""
-    if type(array).__module__.split(".")[0] != "torch":
-        return False
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - a torch tensor without torch
-        return False
-    return (isinstance(array, torch.Tensor) and array.device.type == "cpu"
-            and array.dtype not in (torch.bfloat16, torch.complex32)
-            and not array.is_sparse and array.layout == torch.strided)
 
 
 def _numpy_view(name, array):
     """A NumPy view (or, where NumPy cannot share it, a copy) of a CPU array."""
-    if _cpu_tensor(array):
+    if is_cpu_tensor(array):
         return array.detach().resolve_conj().resolve_neg().numpy()
     try:
         return np.asarray(array)
@@ -133,94 +110,10 @@ def in_namespace_callable(function, space):
     def called_in_namespace(*arrays):
         result = function(*(xp.asarray(array, device=device) if isinstance(array, np.ndarray)
                             else array for array in arrays))
-        return to_numpy(result) if _is_foreign(result) else result
+        return to_numpy(result) if is_foreign(result) else result
 
     called_in_namespace.__wrapped__ = function
     return called_in_namespace
-
-
-def input_space(*arrays):
-    """``(xp, device)`` where a public function's results go: the namespace of the inputs
-    from another array library when ``array-api-compat`` is installed, else None (NumPy
-    results). Dask collections and NumPy inputs give None."""
-    if not any(_is_foreign(array) for array in arrays) or not compat_installed():
-        return None
-    try:
-        return foreign_namespace(*arrays)
-    except ValueError:  # mixed libraries: the function itself says so
-        return None
-
-
-def in_input_namespace(result, space):
-    """A public function's ``result`` by scikit-learn's array API rule: NumPy arrays (of
-    one dimension or more) as arrays of ``space``, NumPy scalars and 0-d arrays as Python
-    floats (integers stay integers), tuples and lists element by element; anything else
-    (result objects, dicts, strings, arrays already in ``space``) unchanged."""
-    if space is None:
-        return result
-    if isinstance(result, np.ndarray) and result.ndim == 0:
-        result = result[()]
-    if isinstance(result, np.ndarray):
-        if result.dtype.kind not in "biuf":
-            return result
-        xp, device = space
-        return xp.asarray(result, device=device)
-    if isinstance(result, np.floating):
-        return float(result)
-    if isinstance(result, (np.integer, np.bool_)):
-        return result.item()
-    if type(result) in (tuple, list):
-        return type(result)(in_input_namespace(item, space) for item in result)
-    return result
-
-
-_calls = threading.local()
-
-
-def call_returning_in_input_namespace(function, arrays, args, kwargs):
-    """``function(*args, **kwargs)``, its result in the namespace of ``arrays`` (the
-    arguments declared as arrays) by :func:`in_input_namespace`. Only the outermost public
-    call converts: a public function that calls another gets the NumPy result it expects."""
-    if getattr(_calls, "inside", False):
-        return function(*args, **kwargs)
-    space = input_space(*arrays)
-    if space is None:
-        return function(*args, **kwargs)
-    _calls.inside = True
-    try:
-        result = function(*args, **kwargs)
-    finally:
-        _calls.inside = False
-    return in_input_namespace(result, space)
-
-
-def foreign_namespace(*arrays):
-    """``(xp, device)`` of the inputs that are arrays of another array-API library.
-
-    None when every input is NumPy, scipy.sparse, a Python sequence, pandas or Dask, and
-    without ``array-api-compat`` (then :func:`host_views` reads them through NumPy).
-    """
-    foreign = [array for array in arrays if _is_foreign(array)]
-    if not foreign or not compat_installed():
-        return None
-    import array_api_compat
-
-    try:
-        xp = array_api_compat.array_namespace(*foreign)
-    except TypeError as error:
-        raise ValueError(f"the inputs come from different array libraries: {error}") from None
-    devices = {str(array_api_compat.device(array)) for array in foreign}
-    if len(devices) > 1:
-        raise ValueError(f"the inputs lie on different devices: {sorted(devices)}.")
-    return xp, array_api_compat.device(foreign[0])
-
-
-def _is_foreign(array):
-    if array is None or isinstance(array, (np.ndarray, np.generic, list, tuple)) or \
-            sp.issparse(array) or hasattr(type(array), "__dask_graph__"):
-        return False
-    return hasattr(array, "__array_namespace__") or \
-        type(array).__module__.split(".")[0] in _ARRAY_LIBRARIES
 
 
 @dataclass(frozen=True)
@@ -334,7 +227,7 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space,
 
 def _as_device_array(xp, device, name, y):
     """``y`` as a 1-D or 2-D numeric array of ``xp`` on ``device`` (one column: 1-D)."""
-    if not _is_foreign(y):  # NumPy or a list beside the library's arrays: moved there
+    if not is_foreign(y):  # NumPy or a list beside the library's arrays: moved there
         y = xp.asarray(np.asarray(y), device=device)
     if y.ndim == 2 and y.shape[1] == 1:
         y = xp.reshape(y, (-1,))
@@ -349,7 +242,7 @@ def _as_device_array(xp, device, name, y):
 
 def host_array(array):
     """``array`` as NumPy if it comes from another array library, else unchanged."""
-    return to_numpy(array) if _is_foreign(array) else array
+    return to_numpy(array) if is_foreign(array) else array
 
 
 def _checked_row_sums(name, y, first_row):

@@ -27,6 +27,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from .namespaces import call_returning_in_input_namespace
 from .score_names import AVERAGES, PER_CLASS_SCORE_NAMES
 
 # The longest quotation of a value in an error message: a message stays readable, and its size
@@ -505,8 +506,6 @@ def validate_params(key=None):
                 if parameter in constraints and value is not defaults.get(parameter, _NO_DEFAULT):
                     _check_constraints(where, parameter, value, constraints[parameter])
             if arrays:
-                from .array_api import call_returning_in_input_namespace
-
                 return call_returning_in_input_namespace(
                     function, [arguments.get(parameter) for parameter in arrays], args, kwargs)
             return function(*args, **kwargs)

@@ -16,10 +16,10 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from .._core.array_api import foreign_namespace
 from .._core.config import check_result_size, resample_block
 from .._core.dask_collections import is_dask_collection
 from .._core.dispatch import confusions
+from .._core.namespaces import foreign_namespace
 from .._core.terms import batched_term_sums
 from .._core.validation import check_sample_weight, check_targets
 from .._scores import report_reader
