@@ -19,7 +19,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from ._core.params import validate_params
-from ._statistics.results import _Bare, _Table, _Tabulated
+from ._core.results import _Bare, _Table, _Tabulated
 
 PROPERTIES = (
     "maximal_agreement",

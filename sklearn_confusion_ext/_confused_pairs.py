@@ -13,12 +13,12 @@ from collections import namedtuple
 import numpy as np
 
 from ._core.params import validate_params
+from ._core.results import _result, _Table, _Tabulated
 from ._core.validation import (
     check_class_names,
     check_confusion_matrix,
     frame_class_names,
 )
-from ._statistics.results import _result, _Table, _Tabulated
 
 ConfusedPair = namedtuple(
     "ConfusedPair", ["true", "predicted", "count", "fraction_of_true",

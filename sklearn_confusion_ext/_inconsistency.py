@@ -25,13 +25,13 @@ from ._classic_measures import (
     matthews_corrcoef_from_confusion,
 )
 from ._core.params import validate_params
+from ._core.results import _result, _Tabulated, _UnpacksLikeScipy
 from ._core.validation import check_confusion_matrix, check_target_set
 from ._measures import (
     confusion_entropy_from_confusion,
     generalized_means_from_confusion,
     symmetric_balanced_accuracy_from_confusion,
 )
-from ._statistics.results import _result, _Tabulated, _UnpacksLikeScipy
 
 # --- The measures of Section 5 ----------------------------------------------------------------
 

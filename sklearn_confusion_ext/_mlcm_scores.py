@@ -13,8 +13,8 @@ from ._scores import (
     classification_report_from_confusion,
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
+    report_intervals,
 )
-from ._statistics.resampling import report_intervals
 
 
 @validate_params()

@@ -14,9 +14,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._core.config import resample_block
 from ._core.params import Options, check_keywords, quoted, validate_params
+from ._core.results import _result, _Table, _Tabulated
 from ._core.user_warnings import warn
 from ._core.validation import check_sample_weight, check_target_set
-from ._statistics.results import _result, _Table, _Tabulated
 
 _SUM_TOLERANCE = 1e-6
 # A scorer's eps="auto" is the paper's 1 / (2 |sample|) on each fold.

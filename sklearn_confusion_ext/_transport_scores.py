@@ -18,8 +18,8 @@ from ._scores import (
     confusion_for_labels,
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
+    report_intervals,
 )
-from ._statistics.resampling import report_intervals
 from ._transport import TRANSPORT, transport_confusion
 
 

@@ -200,7 +200,7 @@ def test_quick_calls_print_nothing(verbose, capsys):
 
 def test_verbose_one_reports_a_slow_resampling(capsys, monkeypatch):
     """A resampling that takes seconds: lines with the time left, then the total."""
-    from sklearn_confusion_ext._statistics import resampling
+    from sklearn_confusion_ext._core import resampling
 
     clock = iter(np.arange(0.0, 10000.0, 5.0))
     monkeypatch.setattr(resampling.time, "perf_counter", lambda: next(clock))

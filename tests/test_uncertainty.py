@@ -468,7 +468,7 @@ def test_grouped_products_equal_the_outer_products(kind, params, weighted, dtype
     give, under the same instance weights, the matrices of the per-instance outer
     products (sample weights, weightings, float32 scores, unsorted classes)."""
     from sklearn_confusion_ext._core.kinds import KINDS
-    from sklearn_confusion_ext._statistics.resampling import grouped_rows, resampled_matrices
+    from sklearn_confusion_ext._core.resampling import grouped_rows, resampled_matrices
 
     matrix_kind = KINDS[kind]
     params = {key: value for key, value in params.items() if key in matrix_kind.parameters}
@@ -502,7 +502,7 @@ def test_soft_label_products_equal_the_outer_products(params, weighted, dtype):
     """Soft labels on both sides: one (C x n) @ (n x C) product a resample gives the
     matrices of the per-instance outer products under the same instance weights."""
     from sklearn_confusion_ext._core.kinds import KINDS
-    from sklearn_confusion_ext._statistics.resampling import (
+    from sklearn_confusion_ext._core.resampling import (
         WeightedProducts,
         grouped_rows,
         resampled_matrices,
@@ -526,7 +526,7 @@ def test_soft_label_products_equal_the_outer_products(params, weighted, dtype):
 def test_grouped_products_are_not_used_where_instances_add_to_the_none_class():
     """Indicators with empty rows: their instances add to the "none" row and column."""
     from sklearn_confusion_ext._core.kinds import KINDS
-    from sklearn_confusion_ext._statistics.resampling import grouped_rows
+    from sklearn_confusion_ext._core.resampling import grouped_rows
 
     rng = np.random.default_rng(0)
     indicator = (rng.random((20, 3)) < 0.3).astype(int)

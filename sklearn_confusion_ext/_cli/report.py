@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.resampling import REPORT_RESAMPLES
 from .._core.validation import (
     LABELS_VS_SCORES,
     MULTILABEL,
@@ -12,7 +13,6 @@ from .._core.validation import (
     check_targets,
     is_binary,
 )
-from .._statistics.resampling import REPORT_RESAMPLES
 from .files import InputError
 from .text import verdict
 

@@ -29,8 +29,8 @@ import numpy as np
 from scipy import stats
 
 from .._core.params import quoted, validate_params
+from .._core.results import _result, _Tabulated, _UnpacksLikeScipy
 from .._core.user_warnings import warn
-from .results import _result, _Tabulated, _UnpacksLikeScipy
 
 POSTHOC_METHODS = ("nemenyi", "holm", "bonferroni-dunn")
 # Demsar (2006, Section 3.2.2): Friedman's chi-square follows its asymptotic distribution

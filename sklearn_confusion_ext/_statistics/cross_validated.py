@@ -37,8 +37,8 @@ import numpy as np
 from scipy import stats
 
 from .._core.params import quoted, validate_params
+from .._core.results import _result, _Table, _Tabulated, _UnpacksLikeScipy
 from .._core.user_warnings import warn
-from .results import _result, _Table, _Tabulated, _UnpacksLikeScipy
 
 TESTS = ("corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest")
 _TEST_NAMES = {

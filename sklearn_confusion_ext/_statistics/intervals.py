@@ -25,12 +25,12 @@ from scipy import special
 from .._core.config import check_result_size
 from .._core.dispatch import confusions
 from .._core.params import validate_params
+from .._core.resampling import Progress, check_groups
+from .._core.results import _result, _Table, _Tabulated
 from .._scores import (
     confusion_for_labels,
 )
 from .._transport import CLASSIC
-from .resampling import Progress, check_groups
-from .results import _result, _Table, _Tabulated
 from .scoring import _check_weighted, _data, _quiet, _resolve_score, _scalar
 
 

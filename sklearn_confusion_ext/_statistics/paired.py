@@ -14,9 +14,7 @@ from scipy import special
 
 from .._core.config import resample_block
 from .._core.params import validate_params
-from .._core.user_warnings import warn
-from .intervals import _percentile_interval
-from .resampling import (
+from .._core.resampling import (
     Progress,
     check_groups,
     group_swap_indicators,
@@ -25,7 +23,9 @@ from .resampling import (
     quiet_progress,
     swap_indicators,
 )
-from .results import _result, _Summarized
+from .._core.results import _result, _Summarized
+from .._core.user_warnings import warn
+from .intervals import _percentile_interval
 from .scoring import _ACCURACIES, _check_weighted, _data, _quiet, _resolve_score
 from .table_tests import mcnemar_table, mcnemar_test
 

@@ -14,12 +14,12 @@ from scipy import integrate, optimize, special, stats
 
 from .._core.config import check_result_size
 from .._core.params import PRIOR_NAMES, validate_params
+from .._core.results import _Bare, _Table, _Tabulated
 from .._core.validation import (
     RENAMED_LABELS_ATTRIBUTE,
     check_confusion_matrix,
     check_display_labels,
 )
-from .results import _Bare, _Table, _Tabulated
 from .table_tests import check_fractional
 
 

@@ -20,6 +20,19 @@ from .._core.config import resample_block
 from .._core.confusion import Confusion
 from .._core.dispatch import confusions
 from .._core.params import check_keywords
+from .._core.resampling import (
+    batches_terms,
+    cell_draws,
+    cell_matrices,
+    full_blocks,
+    group_weights,
+    grouped_rows,
+    instance_weights,
+    label_cells,
+    matrix_entries,
+    quiet_progress,
+    resampled_matrices,
+)
 from .._core.score_names import SCORE_NAMES, score_name
 from .._core.validation import check_sample_weight
 from .._measures import (
@@ -41,19 +54,6 @@ from .._scores import (
 )
 from .._transport import TRANSPORT
 from .._transport_scores import transport_accuracy_score
-from .resampling import (
-    batches_terms,
-    cell_draws,
-    cell_matrices,
-    full_blocks,
-    group_weights,
-    grouped_rows,
-    instance_weights,
-    label_cells,
-    matrix_entries,
-    quiet_progress,
-    resampled_matrices,
-)
 
 # Groups of instances of the grouped jackknife (BCa's acceleration) where the jackknife
 # cannot go cell by cell.
@@ -451,7 +451,7 @@ class _Data:
     def bootstrap(self, rng, n_resamples, owner="score_confidence_interval", progress=None):
         """The scores of ``n_resamples`` bootstrap resamples, their matrices built in
         blocks within the budget (the same draws whatever the blocks); ``progress``: a
-        :class:`~.resampling.Progress` counting them."""
+        :class:`~.._core.resampling.Progress` counting them."""
         progress = progress or quiet_progress()
         if self.groups is not None:
             return np.concatenate([self.of_weights(weights) for weights in progress.track(

@@ -14,6 +14,7 @@ from scipy import stats
 
 from .._core.confusion import class_counts
 from .._core.params import validate_params
+from .._core.results import _result, _Tabulated, _UnpacksLikeScipy
 from .._core.user_warnings import warn
 from .._core.validation import (
     RENAMED_LABELS_ATTRIBUTE,
@@ -22,7 +23,6 @@ from .._core.validation import (
     check_sample_weight,
     check_target_set,
 )
-from .results import _result, _Tabulated, _UnpacksLikeScipy
 
 
 @_result()

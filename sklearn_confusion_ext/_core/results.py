@@ -16,7 +16,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .._core.params import validate_params
+from .params import validate_params
 
 # The most rows and columns a printed table shows (the first and last halves, as pandas).
 MAX_ROWS = 20

@@ -11,18 +11,15 @@ reports' intervals all draw and build here.
 
 import sys
 import time
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
 
-from .._core.config import check_result_size, resample_block
-from .._core.dask_collections import is_dask_collection
-from .._core.dispatch import confusions
-from .._core.namespaces import foreign_namespace
-from .._core.terms import batched_term_sums
-from .._core.validation import check_sample_weight, check_targets
-from .._scores import report_reader
+from .config import check_result_size, resample_block
+from .dask_collections import is_dask_collection
+from .namespaces import foreign_namespace
+from .terms import batched_term_sums
+from .validation import check_targets
 
 # Entries of one block's dense outer products (the block's rows times C * C): 32 MiB.
 _OUTER_ENTRIES = 1 << 22
@@ -429,66 +426,3 @@ def cell_matrices(cells, size, sample_weight, weights):
     instances = sp.csr_array((user, cells, np.arange(n_samples + 1)),
                              shape=(n_samples, size))
     return np.asarray((instances.T @ weights.T).T)
-
-
-def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, params, *,
-                     column_labels=None, zero_division, include_none, confidence_level,
-                     random_state, verbose=0):
-    """``(low, high)``, each of shape ``(n_rows, 3)``: the bootstrap percentile intervals of
-    every score of the report of ``confusion`` (``full``, before ``labels=``; of ``kind``
-    with ``params``), from :data:`REPORT_RESAMPLES` resamples whose scores are all read at
-    once (:func:`~._scores.report_reader`).
-
-    1-D labels without ``sample_weight``: the cells of ``full`` are resampled (a
-    multinomial draw), never the instances. Otherwise the instances are resampled and the
-    full matrices of all resamples built at once (:func:`cell_matrices`,
-    :func:`resampled_matrices`), or one by one for targets of another array library or
-    Dask. The draws are those of :func:`score_confidence_interval`
-    (``method="percentile"``, ``n_resamples=999``) with the same ``random_state``.
-    """
-    read = report_reader(confusion, zero_division=zero_division, include_none=include_none)
-    rng = np.random.default_rng(random_state)
-    n_samples, shape = full.n_samples, full.matrix.shape
-    two_dimensional = any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (y_true, y_pred))
-    single_label = full.true_classes is not None and not two_dimensional
-    owner = "the report's intervals (confidence_level=)"
-    progress = Progress(verbose, REPORT_RESAMPLES, "classification report intervals")
-    if single_label and sample_weight is None:
-        values = np.concatenate([
-            read(block.reshape(-1, *shape))
-            for block in progress.track(cell_draws(full.matrix, n_samples, rng,
-                                                   REPORT_RESAMPLES, owner))])
-    else:
-        user = check_sample_weight(sample_weight, n_samples)
-        if single_label:
-            cells = label_cells(full, y_true, y_pred)
-
-            def build(weights):
-                return cell_matrices(cells, full.matrix.size, user, weights)
-        elif (grouped := grouped_rows(kind, params, y_true, y_pred, user,
-                                      column_labels=column_labels)) is not None:
-            def build(weights):  # labels beside scores: exchangeable draws, any order
-                return grouped.matrices(weights, presorted=True)
-        elif batches_terms(kind, y_true, y_pred):
-            def build(weights):
-                return resampled_matrices(kind, params, y_true, y_pred, user, weights,
-                                          owner,
-                                          column_labels=column_labels)
-        else:
-            def build(weights):
-                return np.stack([confusions(
-                    kind, y_true, y_pred, sample_weight=w if user is None else w * user,
-                    params=params, warn=False, column_labels=column_labels)[0].matrix
-                    for w in weights])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the report on the data warns, resamples never
-            values = np.concatenate([
-                read(build(weights).reshape(-1, *shape))
-                for weights in progress.track(instance_weights(
-                    rng, n_samples, REPORT_RESAMPLES, False, matrix_entries(shape), owner))])
-    progress.close()
-    alpha = 1 - float(confidence_level)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a score undefined in every resample: nan bounds
-        return (np.nanpercentile(values, 100 * alpha / 2, axis=0),
-                np.nanpercentile(values, 100 * (1 - alpha / 2), axis=0))
