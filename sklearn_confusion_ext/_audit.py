@@ -208,9 +208,31 @@ def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=
             f"may evaluate the measure {bound:,} times, more than max_evaluations="
             f"{max_evaluations:,}; {hint}lower max_n or n_trials, or raise max_evaluations "
             "(each value is cached).")
+    _check_measure_takes_labels(measure, n_classes)
     audit = _Audit(measure, n_classes, max_n, np.random.default_rng(random_state), n_trials,
                    int(verbose))
     return audit.run()
+
+
+def _check_measure_takes_labels(measure, n_classes):
+    """One call of ``measure`` on two small labelings before the audit's work: a measure
+    that cannot be called as ``measure(y_true, y_pred)`` is refused naming the argument
+    (a function of a matrix failed deep inside the audit)."""
+    y_true = np.arange(n_classes).repeat(2)
+    y_pred = np.roll(y_true, 1)
+    name = getattr(measure, "__name__", None) or repr(measure)
+    try:
+        value = measure(y_true, y_pred)
+    except TypeError as error:
+        raise TypeError(
+            f"audit_measure: measure must be called as measure(y_true, y_pred) on 1-D labels "
+            f"0 .. n_classes - 1; {name}(y_true, y_pred) raised TypeError: {error}. Audit a "
+            "function of a confusion matrix through the labels, e.g. lambda y_true, y_pred: "
+            "f(sklearn.metrics.confusion_matrix(y_true, y_pred, labels=range(n_classes))).") \
+            from None
+    matrix = np.zeros((n_classes, n_classes), dtype=int)
+    np.add.at(matrix, (y_true, y_pred), 1)
+    checked_measure_value(measure, value, f"the confusion matrix {matrix.tolist()}")
 
 
 def _evaluation_bound(m, max_n, n_trials):

@@ -329,3 +329,11 @@ def test_quantification_audit_names_a_measure_returning_a_string(capsys):
     assert [line.split(":")[0] for line in lines] == [
         "[audit_quantification_measure] 2 classes checked",
         "[audit_quantification_measure] 3 classes checked"]
+
+
+def test_a_function_of_a_matrix_is_refused_before_the_audit_naming_measure():
+    """audit_measure(generalized_means_from_confusion) failed inside the audit with
+    'too many positional arguments' (found by the new-user review)."""
+    with pytest.raises(TypeError, match=r"measure must be called as measure\(y_true, y_pred\)"
+                                        r".*generalized_means_from_confusion"):
+        audit_measure(generalized_means_from_confusion)
