@@ -646,3 +646,12 @@ def test_compare_scores_mcnemar_mid_p():
         assert mid_p.method == "mcnemar-mid-p"
     assert sce.compare_scores(y_true, y_a, y_b, method="mcnemar-mid-p").pvalue == (
         pytest.approx(2 * 0.5 ** 6 - 0.5 ** 6))
+
+
+def test_a_search_cv_results_is_refused_with_the_way_to_one_candidate():
+    """compare_cv_scores(search.cv_results_, ...) said 'pass scoring= naming one', which
+    cannot help (found by the new-user review)."""
+    cv_results = {"params": [{"C": 1}, {"C": 10}], "mean_test_score": np.array([0.9, 0.8]),
+                  **{f"split{k}_test_score": np.array([0.9, 0.8]) for k in range(5)}}
+    with pytest.raises(ValueError, match=r"scores_a looks like a search's cv_results_"):
+        sce.compare_cv_scores(cv_results, cv_results)

@@ -259,6 +259,13 @@ def _scores_of(scores, name, scoring):
             key = "test_score" if keys == ["test_score"] else None
     else:
         key = keys[0] if len(keys) == 1 else None
+    if key is None and any(isinstance(key, str) and key.startswith("split")
+                           and "_test_" in key for key in scores):
+        raise ValueError(
+            f"{name} looks like a search's cv_results_ (split*_test_* keys), which holds the "
+            "folds of every candidate: pass one candidate's fold scores, e.g. np.array("
+            "[cv_results[f'split{k}_test_score'][i] for k in range(n_splits)]) for candidate "
+            "i, or cross_validate's result for one model.")
     if key is None:
         raise ValueError(f"{name} is a dict without one test score to compare: its test "
                          f"scores are {keys}; pass scoring= naming one (scoring='f1' reads "
