@@ -3,10 +3,10 @@ Figure 3)."""
 
 import numpy as np
 
+from .._core.docs import fill_doc
 from .._core.params import validate_params
 from .._core.validation import check_target_set
 from .data_checks import display_array
-from .docs import fill_doc
 from .layout import grown_size, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 

@@ -18,12 +18,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core.confusion import NONE_LABEL, Confusion, normalize_confusion
+from .._core.docs import fill_doc
 from .._core.params import validate_params
 from .._mlcm import mlcm_confusion
 from .._reading import prevalence_ranking
 from .._transport import SUBPIXEL, bounds_as_center, transport_confusion, transport_confusions
 from .data_checks import display_array, same_shape
-from .docs import fill_doc
 from .layout import grown_size, set_class_ticks
 from .matplotlib_check import check_matplotlib
 from .value_format import format_values, value_decimals

@@ -3,10 +3,10 @@ on one axis, with the groups that do not differ significantly joined by bars."""
 
 import numpy as np
 
+from .._core.docs import fill_doc
 from .._core.params import validate_params
 from .._statistics.across_datasets import friedman_posthoc
 from .data_checks import display_array
-from .docs import fill_doc
 from .layout import short_names
 from .matplotlib_check import check_matplotlib
 

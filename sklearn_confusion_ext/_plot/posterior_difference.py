@@ -3,10 +3,10 @@
 
 import numpy as np
 
+from .._core.docs import fill_doc
 from .._core.params import validate_params
 from .._statistics.cross_validated import compare_cv, compare_cv_scores
 from .data_checks import display_array
-from .docs import fill_doc
 from .layout import short_name
 from .matplotlib_check import check_matplotlib
 

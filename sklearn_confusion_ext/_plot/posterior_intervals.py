@@ -3,10 +3,10 @@ means and their intervals, and forest plots of chosen rows."""
 
 import numpy as np
 
+from .._core.docs import fill_doc
 from .._core.params import quoted, validate_params
 from .._statistics.posterior import dirichlet_posterior
 from .data_checks import display_array, ordered_bounds, same_shape
-from .docs import fill_doc
 from .layout import bounding_axes, panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 from .value_format import format_values

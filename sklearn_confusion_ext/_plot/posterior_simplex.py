@@ -3,10 +3,10 @@
 
 import numpy as np
 
+from .._core.docs import fill_doc
 from .._core.params import quoted, validate_params
 from .._statistics.posterior import dirichlet_logpdf, dirichlet_mode, dirichlet_posterior
 from .._transport import transport_confusion
-from .docs import fill_doc
 from .layout import bounding_axes, panel_axes, short_names
 from .matplotlib_check import check_matplotlib
 from .posterior_intervals import class_positions

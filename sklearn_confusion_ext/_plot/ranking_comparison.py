@@ -5,11 +5,11 @@ from string import ascii_uppercase
 
 import numpy as np
 
+from .._core.docs import fill_doc
 from .._core.params import quoted, validate_params
 from .._core.validation import check_confusion_matrix
 from .._reading import _f1_scores, f1_ranking_disorder
 from .data_checks import display_array
-from .docs import fill_doc
 from .layout import bounding_axes, panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 

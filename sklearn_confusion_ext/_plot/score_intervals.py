@@ -5,12 +5,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._core.docs import fill_doc
 from .._core.params import quoted, validate_params
 from .._mlcm_scores import mlcm_classification_report
 from .._statistics.intervals import score_confidence_interval
 from .._transport_scores import transport_classification_report
 from .data_checks import display_array, ordered_bounds, same_shape, same_undefined
-from .docs import fill_doc
 from .layout import short_names, tick_step
 from .matplotlib_check import check_matplotlib
 

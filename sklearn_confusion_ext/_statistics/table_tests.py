@@ -13,6 +13,7 @@ import numpy as np
 from scipy import stats
 
 from .._core.confusion import class_counts
+from .._core.docs import fill_doc
 from .._core.params import validate_params
 from .._core.results import _result, _Tabulated, _UnpacksLikeScipy
 from .._core.user_warnings import warn
@@ -23,6 +24,20 @@ from .._core.validation import (
     check_sample_weight,
     check_target_set,
 )
+
+
+def _allow_fractional_doc(name):
+    return (f'allow_fractional : {{"warn", True, False}}, default="warn"\n'
+            f"    What to do when ``{name}`` does not look like counts: rows, columns or all "
+            "cells\n    normalized to sum to 1, or most non-zero cells not whole numbers (see\n"
+            '    :ref:`fractional-matrices`). "warn" computes and warns, False raises\n'
+            "    ``ValueError``, True accepts fractional counts silently (weighted counts, a\n"
+            "    transport confusion matrix).")
+
+
+# Parameter docs of the tests below, written once (fill_doc fills them in).
+_DOCS = {"allow_fractional_table": _allow_fractional_doc("table"),
+         "allow_fractional_confusion": _allow_fractional_doc("confusion")}
 
 
 @_result()
@@ -109,6 +124,7 @@ class MarginalHomogeneityResult(_UnpacksLikeScipy):
 
 
 @validate_params()
+@fill_doc(_DOCS)
 def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided",
                  allow_fractional="warn"):
     """McNemar's test of a 2 x 2 confusion matrix (Section 3.1, equations 5-8).
@@ -139,12 +155,7 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         The alternative, in terms of the (1, 2) cell: "less" is ``pi_12 < pi_21`` and
         "greater" ``pi_12 > pi_21`` (eq. 7). One-sided tests are exact (or mid-p) only.
-    allow_fractional : {"warn", True, False}, default="warn"
-        What to do when ``table`` does not look like counts: rows, columns or all cells
-        normalized to sum to 1, or most non-zero cells not whole numbers (see
-        :ref:`fractional-matrices`). "warn" computes and warns, False raises
-        ``ValueError``, True accepts fractional counts silently (weighted counts, a
-        transport confusion matrix).
+    %(allow_fractional_table)s
 
     Returns
     -------
@@ -257,6 +268,7 @@ def _paired_labels(y_true, y_pred_a, y_pred_b):
 
 
 @validate_params()
+@fill_doc(_DOCS)
 def stuart_maxwell_test(confusion, *, display_labels=None, labels=None,
                         allow_fractional="warn"):
     """Stuart-Maxwell test of marginal homogeneity (Section 3.2, equations 9-10).
@@ -280,12 +292,7 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None,
         .. deprecated:: 0.1
            ``labels`` was renamed ``display_labels`` in 0.1 and will be removed in 0.2
            (elsewhere in the library ``labels=`` selects and reorders classes).
-    allow_fractional : {"warn", True, False}, default="warn"
-        What to do when ``confusion`` does not look like counts: rows, columns or all cells
-        normalized to sum to 1, or most non-zero cells not whole numbers (see
-        :ref:`fractional-matrices`). "warn" computes and warns, False raises
-        ``ValueError``, True accepts fractional counts silently (weighted counts, a
-        transport confusion matrix).
+    %(allow_fractional_confusion)s
 
     Returns
     -------
@@ -326,6 +333,7 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None,
 
 
 @validate_params()
+@fill_doc(_DOCS)
 def bhapkar_test(confusion, *, display_labels=None, labels=None, allow_fractional="warn"):
     """Bhapkar test of marginal homogeneity (Section 3.2).
 
@@ -344,12 +352,7 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None, allow_fractiona
 
         .. deprecated:: 0.1
            Use ``display_labels``; ``labels`` will be removed in 0.2.
-    allow_fractional : {"warn", True, False}, default="warn"
-        What to do when ``confusion`` does not look like counts: rows, columns or all cells
-        normalized to sum to 1, or most non-zero cells not whole numbers (see
-        :ref:`fractional-matrices`). "warn" computes and warns, False raises
-        ``ValueError``, True accepts fractional counts silently (weighted counts, a
-        transport confusion matrix).
+    %(allow_fractional_confusion)s
 
     Returns
     -------

@@ -1,4 +1,4 @@
-"""Parameter docs shared by several Display methods, written once and filled in."""
+"""Parameter docs shared by several functions or Display methods, written once and filled in."""
 
 import inspect
 
