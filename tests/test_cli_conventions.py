@@ -133,3 +133,27 @@ def test_one_class_report_warns_once_naming_labels(tmp_path, capsys):
                  "--labels", "cat", "dog"]) == 0
     captured = capsys.readouterr()
     assert captured.err == "" and "2 classes: cat, dog." in captured.out
+
+
+def test_plots_of_indicator_files_carry_the_column_names(tmp_path, monkeypatch):
+    """--plots and --html drew indicator files' classes as 0, 1, 2 while the text named them
+    (the figures were not given the names)."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    ticks = []
+    original = Figure.savefig
+
+    def spy(figure, *args, **kwargs):
+        ticks.append([label.get_text() for ax in figure.axes
+                      for label in ax.get_xticklabels()])
+        return original(figure, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", spy)
+    true_path, pred_path = tmp_path / "t.csv", tmp_path / "p.csv"
+    true_path.write_text(INDICATORS_TRUE)
+    pred_path.write_text(INDICATORS_PRED)
+    assert main(["report", "--true", str(true_path), "--pred", str(pred_path),
+                 "--labels", "cat", "dog", "fox", "--plots", str(tmp_path / "plots")]) == 0
+    assert ticks and all({"cat", "dog", "fox"} <= set(drawn) for drawn in ticks)
+    assert not any({"0", "1", "2"} <= set(drawn) for drawn in ticks)

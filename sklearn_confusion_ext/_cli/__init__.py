@@ -140,7 +140,7 @@ def main(argv=None):
                           file=sys.stderr)
                 sections = [Section("", "", "", report, (y_true, y_pred))]
                 title = f"sklearn-confusion-ext report: {args.pred} against {args.true}"
-                saved = _write_files(sections, args, title, labels)
+                saved = _write_files(sections, args, title, labels, column_names)
     except (InputError, ValueError, OSError) as exc:  # OSError: an unusable output path
         message = " ".join(str(exc).split())
         if "max_matrix_mib" in message:
@@ -230,13 +230,13 @@ class Section(NamedTuple):
     targets: tuple
 
 
-def _write_files(sections, args, title, labels):
+def _write_files(sections, args, title, labels, column_names=None):
     """Save the plots and the HTML page that the options ask for; returns their paths."""
     saved = []
     if args.plots:
         for section in sections:
             saved += save_plots(*section.targets, Path(args.plots) / section.name,
-                                labels=labels)
+                                labels=labels, column_names=column_names)
     if args.html:
         drawn = has_matplotlib()
         if not drawn:
@@ -244,7 +244,8 @@ def _write_files(sections, args, title, labels):
         page = html_page(title, [
             (section.heading, section.introduction, section.report,
              [(caption, figure) for _, caption, figure
-              in figures(*section.targets, labels=labels)] if drawn else [])
+              in figures(*section.targets, labels=labels, column_names=column_names)]
+             if drawn else [])
             for section in sections], note=None if drawn else NO_FIGURES)
         Path(args.html).write_text(page, encoding="utf-8")
         saved.append(Path(args.html))

@@ -168,8 +168,9 @@ def has_matplotlib():
     return True
 
 
-def figures(y_true, y_pred, *, labels=None):
-    """``(file name, title, figure)`` of each display that applies to these targets."""
+def figures(y_true, y_pred, *, labels=None, column_names=None):
+    """``(file name, title, figure)`` of each display that applies to these targets
+    (``column_names``: the names of indicator files' columns, from --labels or a header)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -182,12 +183,13 @@ def figures(y_true, y_pred, *, labels=None):
 
     targets = check_targets(y_true, y_pred, labels=labels)
     title = "Transport confusion matrix (weighting: uniform)"
-    display = TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred, labels=labels,
-                                                               title=title)
+    display = TransportConfusionMatrixDisplay.from_predictions(
+        y_true, y_pred, labels=labels, display_labels=column_names, title=title)
     yield "transport_confusion_matrix.png", title, display.figure_
     if has_mlcm(targets):
         title = "MLCM (none: no true label / no predicted label)"
-        display = MLCMDisplay.from_predictions(y_true, y_pred, labels=labels, title=title)
+        display = MLCMDisplay.from_predictions(y_true, y_pred, labels=labels,
+                                               display_labels=column_names, title=title)
         yield "mlcm.png", title, display.figure_
     if targets.kind == SINGLE_LABEL:
         counts = transport_confusion_matrix(y_true, y_pred, labels=labels)
@@ -199,7 +201,7 @@ def figures(y_true, y_pred, *, labels=None):
         yield "posterior_intervals.png", title, figure
 
 
-def save_plots(y_true, y_pred, directory, labels=None):
+def save_plots(y_true, y_pred, directory, labels=None, column_names=None):
     """PNG files of the displays that apply to these targets; returns their paths."""
     if not has_matplotlib():
         raise InputError("--plots needs matplotlib: pip install matplotlib")
@@ -208,7 +210,7 @@ def save_plots(y_true, y_pred, directory, labels=None):
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, _, figure in figures(y_true, y_pred, labels=labels):
+    for name, _, figure in figures(y_true, y_pred, labels=labels, column_names=column_names):
         path = directory / name
         figure.savefig(path, dpi=100, bbox_inches="tight")
         plt.close(figure)
