@@ -5,10 +5,11 @@ step from such an array to a table for a notebook.
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._core.confusion import NONE_LABEL
 from ._core.params import quoted, validate_params
-from ._core.validation import check_target_set
+from ._core.validation import check_confusion_matrix, check_target_set
 
 
 @validate_params()
@@ -79,11 +80,19 @@ def confusion_frame(confusion, *, labels=None, y_true=None, y_pred=None):
         if isinstance(confusion, tuple):
             raise ValueError("confusion_frame takes one matrix; this accumulator's result is "
                              "a pair of bounds (kind='subpixel'): pass each bound.")
-    matrix = np.asarray(confusion)
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
-        raise ValueError(f"confusion must be a square matrix; got shape {matrix.shape}. "
-                         "(A tensor of per-class 2 x 2 matrices has no single class order "
-                         "to label.)")
+    try:
+        three_dimensional = np.ndim(confusion) == 3
+    except ValueError:  # ragged rows: check_confusion_matrix says so
+        three_dimensional = False
+    if three_dimensional:
+        raise ValueError(f"confusion must be a square matrix; got shape {np.shape(confusion)}"
+                         ": a tensor of per-class 2 x 2 matrices has no single class order to "
+                         "label.")
+    # checked as every matrix is (square, finite, non-negative numbers); counts keep their
+    # integer type
+    matrix = check_confusion_matrix(confusion, "confusion")
+    if not sp.issparse(confusion) and np.asarray(confusion).dtype.kind in "biu":
+        matrix = np.asarray(confusion)
     if (y_true is None) != (y_pred is None):
         raise ValueError("confusion_frame names the classes from both targets: pass y_true "
                          "and y_pred together, or neither.")

@@ -285,7 +285,7 @@ def test_confusion_frame_names_none_and_reads_accumulators():
 @pytest.mark.parametrize("keywords, message", [
     ({"confusion": [[1, 2], [3, 4]], "labels": ["a", "b", "c", "d"]},
      r"The matrix has 2 rows but the classes are 4"),
-    ({"confusion": [[1, 2, 3]]}, r"square matrix; got shape \(1, 3\)"),
+    ({"confusion": [[1, 2, 3]]}, r"square matrix with at least 1 class\(es\); got shape \(1, 3\)"),
     ({"confusion": [[1, 2], [3, 4]], "y_true": [0, 1]}, "pass y_true and y_pred together"),
 ])
 def test_confusion_frame_refuses_what_it_cannot_name(keywords, message):

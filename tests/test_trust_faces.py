@@ -147,6 +147,7 @@ DISPLAY_DATA = {
         non_negative=("test_prevalence", "training_prevalence")),
     "PosteriorDifferenceDisplay": dict(data={"mean": [0.02], "scale": [0.01], "df": [9.0]},
                                        non_negative=("scale", "df")),
+    "CriticalDifferenceDisplay": dict(data={"average_ranks": [1.5, 2.25, 2.25]}),
 }
 
 

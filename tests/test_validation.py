@@ -78,7 +78,8 @@ def test_target_set_for_unequal_lengths():
     ([0, 1], [0, 1], {"sample_weight": [1]}, "sample_weight has 1 entries"),
     ([0, 1], [0, 1], {"sample_weight": [1, np.nan]}, "sample_weight contains NaN"),
     ([0, 1], [0, 1], {"sample_weight": "ab"}, "sample_weight must be a 1-D array"),
-    ([[["a"]]], [[["a"]]], {}, "must be 1-D or 2-D"),
+    ([[["a"]]], [[["a"]]], {}, "y_true is a list of 1 2-D arrays of shapes \\(1, 1\\); a "
+                              "list is read as MultiOutputClassifier"),
     ([["a", "b"]], [["a", "b"]], {}, "2-D targets must hold numbers"),
 ])
 def test_bad_input_raises_value_error_naming_the_argument(y_true, y_pred, kwargs, match):

@@ -93,12 +93,17 @@ def _numpy_view(name, array):
     if is_cpu_tensor(array):
         return array.detach().resolve_conj().resolve_neg().numpy()
     try:
-        return np.asarray(array)
+        read = np.asarray(array)
     except (TypeError, ValueError, RuntimeError) as error:
+        read, reason = None, str(error)
+    else:
+        reason = "it has no __array__"
+    if read is None or (read.ndim == 0 and read.dtype == object):  # not read as an array
         raise ImportError(f"{name} is a {type(array).__module__} array that NumPy cannot "
-                          f"read ({error}); arrays off the CPU are computed on their device "
+                          f"read ({reason}); arrays off the CPU are computed on their device "
                           "through array-api-compat: pip install "
                           "'sklearn-confusion-ext[array-api]'.") from None
+    return read
 
 
 def in_namespace_callable(function, space):
