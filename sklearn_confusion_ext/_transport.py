@@ -55,6 +55,7 @@ from ._core.chunks import (
 from ._core.config import check_result_size
 from ._core.confusion import finish_bounds, finish_matrix
 from ._core.dispatch import confusions
+from ._core.kernels import compiled_kernels
 from ._core.kinds import Instances, MatrixKind, register
 from ._core.params import quoted, validate_params
 from ._core.terms import Terms, term_sums
@@ -355,7 +356,15 @@ class _TransportInstances(Instances):
 
     def sum(self, block, row_bytes, chunk_bytes=None):
         """:meth:`Instances.sum`; labels beside dense NumPy scores are summed by class
-        (:meth:`_sum_by_class`) for the TCM and the SCM bounds."""
+        (:meth:`_sum_by_class`) for the TCM and the SCM bounds; array-API targets are
+        summed on their device, read back once (:mod:`._core.device_sums`)."""
+        if self.targets.namespace is not None and block in (_plan_block, _bounds_block):
+            from ._core.device_sums import device_sums
+
+            summed = device_sums(self, block is _bounds_block, _EQUAL_MASS_LIMITS,
+                                 DEFICIT_TOLERANCE)
+            if summed is not None:
+                return summed
         if self.labels_side is not None and block in (_plan_block, _bounds_block):
             return self._sum_by_class(2 if block is _bounds_block else 1)
         return super().sum(block, row_bytes, chunk_bytes)
@@ -382,9 +391,11 @@ class _TransportInstances(Instances):
         its mass, times its weight) in its label's row (``y_true`` labels; its column for
         ``y_pred`` labels), so a matrix is one segmented sum of the scores' rows by class.
 
-        The scores are read once, in cache-sized chunks: each chunk's row sums and sign
-        (the values' checks) and its product with the weighted one-hot labels (sparse, one
-        entry a row) come from the cache. Chunks of a fixed number of rows (independent of
+        The scores are read once: by the compiled kernel (:meth:`_compiled_by_class`), each
+        row's sum and sign checked and the row added to its class's in one pass; else (its
+        NumPy reference, :meth:`_read_by_class`) in cache-sized chunks, each chunk's row sums
+        and sign and its product with the weighted one-hot labels (sparse, one entry a row)
+        coming from the cache. Chunks of a fixed number of rows (independent of
         the threads) are accumulated in order, in float64. A chunk with an empty row or
         weights or masses near the ends of their type is summed by the reference plans
         (:func:`_plan_block`, :func:`_bounds_block`)."""
@@ -397,11 +408,19 @@ class _TransportInstances(Instances):
         group = step * _CHUNKS_PER_GROUP
         block = _bounds_block if n_matrices == 2 else _plan_block
 
+        kernel = self._compiled_by_class()
+
         def one_group(rows):
             total = np.zeros((n_classes, n_classes))  # rows: the labels' classes
             parts = None
-            for start in range(rows.start, rows.stop, step):
+            start = rows.start
+            while start < rows.stop:
+                if kernel is not None:  # up to the first row it leaves to the reference
+                    start = kernel(slice(start, rows.stop), total)
+                    if start == rows.stop:
+                        break
                 chunk = slice(start, min(start + step, rows.stop))
+                start = chunk.stop
                 fast = self._read_by_class(chunk)
                 if fast is not None:
                     present, by_class = fast
@@ -429,6 +448,43 @@ class _TransportInstances(Instances):
             *sums, n_left_out = sum_over_chunks(one_group, targets.n_samples, group,
                                                 targets.threads(self.n_jobs))
         return sums, int(n_left_out)
+
+    def _compiled_by_class(self):
+        """The compiled kernel of :meth:`_read_by_class` as ``kernel(rows, total)``, which
+        adds the rows' sums by class to ``total`` up to the first row it leaves to the
+        NumPy path (an empty row, a bad value, norms or weights near the ends of the
+        scores' type) and returns that row (``rows.stop`` where it summed them all); None
+        where the NumPy path sums every row: the package was never compiled, or the scores
+        are not C-ordered float32 or float64 (small integers are read as float32 there)."""
+        compiled, targets = compiled_kernels(), self.targets
+        labels, scores, name, given = ((targets.y_true, targets.y_pred, "y_pred",
+                                        targets.pred_norm) if self.labels_side == "y_true"
+                                       else (targets.y_pred, targets.y_true, "y_true",
+                                             targets.true_norm))
+        if (compiled is None or scores.dtype not in _EQUAL_MASS_LIMITS
+                or not scores.flags.c_contiguous
+                or labels.indices.dtype not in (np.int32, np.int64)):
+            return None
+        multipliers = self.callable_weights
+        if self.targets.sample_weight is not None:
+            sample_weight = self.targets.sample_weight
+            multipliers = sample_weight if multipliers is None else multipliers * sample_weight
+        multipliers = np.ascontiguousarray(
+            np.empty(0) if multipliers is None else multipliers, dtype=np.float64)
+        scores_weighting = "pred" if self.labels_side == "y_true" else "true"
+        by_norm = self.callable_weights is None and self.weighting == scores_weighting
+        limits = _EQUAL_MASS_LIMITS[scores.dtype]
+
+        def kernel(rows, total):
+            norms = np.empty(rows.stop - rows.start)
+            stop = compiled.sum_rows_by_class(scores, labels.indices, rows.start, rows.stop,
+                                              multipliers, by_norm, *limits, total, norms)
+            if given is None and not targets.warned and stop > rows.start:
+                warn_unless_probabilities(name, norms[:stop - rows.start], scores.dtype,
+                                          targets.warned, rows.start)
+            return stop
+
+        return kernel
 
     def _read_by_class(self, rows):
         """The plans of a chunk of labels beside scores summed by class: ``(present,

@@ -1,0 +1,20 @@
+"""The compiled kernels (Cython); everything else is declared in pyproject.toml.
+
+``pip install .`` compiles ``sklearn_confusion_ext/_core/_kernels.pyx`` (Cython and a C
+compiler, fetched and found by pip's build). The package runs without them, on the NumPy
+reference of each kernel (``sklearn_confusion_ext._core.kernels``), only from a source tree
+that was never built.
+"""
+
+import sys
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+# -O3 lets GCC and Clang vectorize the kernels' inner loops (NumPy's own -O2 does less).
+optimize = [] if sys.platform == "win32" else ["-O3"]
+extensions = [Extension("sklearn_confusion_ext._core._kernels",
+                        ["sklearn_confusion_ext/_core/_kernels.pyx"],
+                        extra_compile_args=optimize)]
+
+setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}))

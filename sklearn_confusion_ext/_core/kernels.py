@@ -1,0 +1,18 @@
+"""Which path runs each compiled kernel.
+
+The kernels (``_kernels.pyx``, compiled by ``pip install .``) each fuse into one pass over
+memory what their NumPy reference does in several; the reference stays, is tested equal to
+the kernel on every kind of target (``tests/test_kernels.py``), and runs where the package
+is used from a source tree that was never built. ``COMPILED`` is the compiled module, or
+None there.
+"""
+
+try:
+    from . import _kernels as COMPILED
+except ImportError:  # a source tree that was never built: the NumPy references run
+    COMPILED = None
+
+
+def compiled_kernels():
+    """The compiled kernels' module, or None where the NumPy references run."""
+    return COMPILED

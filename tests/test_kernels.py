@@ -1,0 +1,216 @@
+"""The compiled kernels equal their NumPy references (sklearn_confusion_ext._core.kernels).
+
+Every case runs twice, once with the compiled module and once with ``COMPILED = None`` (the
+NumPy reference a never-built source tree runs); the results must agree to the rounding of
+the scores' type. CI builds the package from its own files: there the kernels must exist.
+"""
+
+import functools
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import sklearn_confusion_ext as sce
+from sklearn_confusion_ext._core import kernels
+
+pytestmark = pytest.mark.skipif(kernels.COMPILED is None and os.environ.get("CI") != "true",
+                                reason="the compiled kernels are not built in this tree")
+
+# The rounding of the scores' type, on matrices of a few thousand instances per cell.
+TOLERANCE = {np.float64: 1e-11, np.float32: 2e-5}
+
+
+class _Counting:
+    """The compiled module, counting the calls of its kernels."""
+
+    def __init__(self, module):
+        self.module, self.calls = module, 0
+
+    def __getattr__(self, name):
+        def counted(*args):
+            self.calls += 1
+            return getattr(self.module, name)(*args)
+        return counted
+
+
+def both_paths(function, kernel_runs=True):
+    """``function()`` with the compiled kernels and with their NumPy references, with the
+    warnings each raised (their messages); ``kernel_runs``: the compiled path must call a
+    kernel (else the comparison would compare the reference with itself)."""
+    results = []
+    counting = _Counting(kernels.COMPILED)
+    for compiled in (counting, None):
+        old, kernels.COMPILED = kernels.COMPILED, compiled
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                value = function()
+        finally:
+            kernels.COMPILED = old
+        results.append((value, sorted({str(w.message) for w in caught})))
+    assert counting.calls > 0 or not kernel_runs, "the compiled kernel never ran"
+    return results
+
+
+def test_ci_builds_the_kernels():
+    """``pip install .`` compiles them; a CI run on the references would pass unnoticed."""
+    assert kernels.COMPILED is not None, "the package was installed without its kernels"
+
+
+def _targets(rng, n_samples, n_classes, dtype, empty_rows=False, scale=1.0):
+    y = rng.integers(0, n_classes, n_samples)
+    scores = (rng.dirichlet(np.full(n_classes, 0.5), n_samples) * scale).astype(dtype)
+    if empty_rows:
+        scores[rng.choice(n_samples, 3, replace=False)] = 0
+    return y, scores
+
+
+def _matrix(kind, y_true, y_pred, **keywords):
+    function = (sce.transport_confusion_matrix if kind == "transport"
+                else sce.subpixel_confusion_matrix)
+    return function(y_true, y_pred, **keywords)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("labels_side", ["y_true", "y_pred"])
+@pytest.mark.parametrize("kind", ["transport", "subpixel"])
+@pytest.mark.parametrize("weighting", ["uniform", "true", "pred", "callable"])
+@pytest.mark.parametrize("sample_weight", [False, True])
+@pytest.mark.parametrize("empty", [None, "skip", "null_class"])
+def test_labels_beside_scores_equal_the_reference(dtype, labels_side, kind, weighting,
+                                                  sample_weight, empty):
+    rng = np.random.default_rng(7)
+    n_samples, n_classes = 3_000, 9
+    labels, scores = _targets(rng, n_samples, n_classes, dtype, empty_rows=empty is not None,
+                              scale=3.0)
+    y_true, y_pred = (labels, scores) if labels_side == "y_true" else (scores, labels)
+    keywords = {"weighting": (lambda t, p: 1.0 + np.arange(t.shape[0]) % 3)
+                if weighting == "callable" else weighting}
+    if sample_weight:
+        weights = rng.random(n_samples)
+        weights[:50] = 0
+        keywords["sample_weight"] = weights
+    if empty is not None:
+        keywords["empty"] = empty
+    def call():
+        return _matrix(kind, y_true, y_pred, **keywords)
+
+    if empty == "null_class":  # only 0/1 indicator targets have a "none" class
+        with pytest.raises(ValueError, match="all-zero rows"):
+            call()
+        kernels.COMPILED, old = None, kernels.COMPILED
+        try:
+            with pytest.raises(ValueError, match="all-zero rows"):
+                call()
+        finally:
+            kernels.COMPILED = old
+        return
+    (compiled, compiled_warnings), (reference, reference_warnings) = both_paths(call)
+    scale = np.abs(reference).max()
+    np.testing.assert_allclose(compiled, reference, rtol=0, atol=TOLERANCE[dtype] * scale)
+    assert compiled_warnings == reference_warnings
+
+
+@pytest.mark.parametrize("chunk_size", [None, 1, 7, 1000])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_chunks_threads_and_bad_rows_anywhere(chunk_size, n_jobs):
+    """Rows the kernel leaves to the reference (empty, tiny or huge norms) at the start,
+    inside and at the end of chunks and groups; the result never depends on the chunks or
+    the threads beyond rounding."""
+    rng = np.random.default_rng(3)
+    labels, scores = _targets(rng, 5_000, 6, np.float64)
+    scores[[0, 1, 700, 2_500, 4_999]] *= np.array([1e-200, 1e150, 0.0, 1e-40, 1e120])[:, None]
+    keywords = {"chunk_size": chunk_size, "n_jobs": n_jobs, "empty": "skip"}
+    (compiled, w1), (reference, w2) = both_paths(
+        lambda: sce.transport_confusion_matrix(labels, scores, **keywords))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # rows that do not sum to 1; one skipped
+        whole = sce.transport_confusion_matrix(labels, scores, empty="skip")
+    np.testing.assert_allclose(compiled, reference, rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(compiled, whole, rtol=1e-12, atol=1e-9)
+    assert w1 == w2
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, -1e-30, 1e308])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_bad_values_raise_the_same_error(bad, dtype):
+    rng = np.random.default_rng(5)
+    labels, scores = _targets(rng, 2_000, 5, dtype)
+    scores[1_234, 3] = bad
+    if bad == 1e308:
+        scores[1_234] = np.finfo(dtype).max  # a row whose mass overflows its type
+    messages = []
+    for compiled in (kernels.COMPILED, None):
+        old, kernels.COMPILED = kernels.COMPILED, compiled
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    value = sce.transport_confusion_matrix(labels, scores)
+                    messages.append(("result", value))
+                except ValueError as error:
+                    messages.append(("error", str(error)))
+        finally:
+            kernels.COMPILED = old
+    assert messages[0][0] == messages[1][0]
+    if messages[0][0] == "result":  # a huge row, normalized by the reference path
+        np.testing.assert_allclose(messages[0][1], messages[1][1], rtol=1e-6)
+    else:
+        assert messages[0] == messages[1]
+    if bad != 1e308:
+        assert messages[0][0] == "error" and "row 1234" in messages[0][1]
+
+
+@pytest.mark.parametrize("layout", ["fortran", "strided", "int8", "int64-codes"])
+def test_other_layouts_take_the_reference_or_agree(layout):
+    rng = np.random.default_rng(11)
+    labels, scores = _targets(rng, 1_500, 4, np.float64)
+    if layout == "fortran":
+        scores = np.asfortranarray(scores)
+    elif layout == "strided":
+        scores = np.repeat(scores, 2, axis=1)[:, ::2]
+    elif layout == "int8":
+        scores = rng.integers(0, 5, scores.shape).astype(np.int8)
+        scores[:, 0] += 1
+    else:
+        labels = np.array(["ant", "bee", "cat", "dog"])[labels]
+    (compiled, _), (reference, _) = both_paths(
+        lambda: sce.transport_confusion_matrix(labels, scores),
+        kernel_runs=layout == "int64-codes")
+    np.testing.assert_allclose(compiled, reference, rtol=1e-12, atol=1e-9)
+
+
+def test_every_public_function_on_probabilities_agrees():
+    """Every registered function that takes soft targets, on labels beside probabilities
+    (a classifier's predict_proba), both paths."""
+    from test_common import REGISTRY, call_on, random_targets, target_inputs
+
+    names = sorted(name for name, entry in REGISTRY.items() if "soft" in entry.targets)
+    assert len(names) >= 16
+    rng = np.random.default_rng(0)
+    for name in names:
+        inputs = target_inputs(REGISTRY[name].target_params,
+                               random_targets("probabilities", rng, n_samples=300))
+        (compiled, _), (reference, _) = both_paths(
+            functools.partial(call_on, name, inputs),
+            kernel_runs=name != "prevalence_ranking")  # ranks prevalences, no matrix
+        _assert_same(compiled, reference, name)
+
+
+def _assert_same(a, b, name):
+    """Results (numbers, arrays, tuples, dicts, strings) equal to float rounding."""
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), name
+        for key in a:
+            _assert_same(a[key], b[key], f"{name}[{key}]")
+    elif isinstance(a, (tuple, list)):
+        assert len(a) == len(b), name
+        for x, y in zip(a, b):
+            _assert_same(x, y, name)
+    elif isinstance(a, str):
+        assert a == b, name
+    else:
+        np.testing.assert_allclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float),
+                                   rtol=1e-9, atol=1e-12, equal_nan=True, err_msg=name)
