@@ -367,7 +367,51 @@ class _TransportInstances(Instances):
                 return summed
         if self.labels_side is not None and block in (_plan_block, _bounds_block):
             return self._sum_by_class(2 if block is _bounds_block else 1)
+        kernel = self._compiled_soft_plans() if block is _plan_block else None
+        if kernel is not None:
+            return self.sum_rows(kernel, self.chunk_step(row_bytes, chunk_bytes))
         return super().sum(block, row_bytes, chunk_bytes)
+
+    def _compiled_soft_plans(self):
+        """:func:`_plan_block` of dense soft rows by the compiled kernel, as a block function
+        of a slice of rows: the kernel forms each row's parts (the rows' checks, the common
+        mass on the diagonal, the scaled deficit and the excess) in one pass and the chunk's
+        outer products are one matrix product; the rows from the first it leaves (an empty
+        row, a bad value, norms or weights near the ends of the type) are summed by
+        :func:`_plan_block`. None where :func:`_plan_block` sums every row: the package was
+        never compiled, or the rows are not both C-ordered NumPy arrays of float32 or
+        float64."""
+        compiled, targets = compiled_kernels(), self.targets
+        y_true, y_pred = targets.y_true, targets.y_pred
+        if (compiled is None or targets.one_hot or not isinstance(y_true, np.ndarray)
+                or not isinstance(y_pred, np.ndarray) or y_true.ndim != 2
+                or y_true.dtype != y_pred.dtype or y_true.dtype not in _EQUAL_MASS_LIMITS
+                or not (y_true.flags.c_contiguous and y_pred.flags.c_contiguous)):
+            return None
+        multipliers = _multipliers(self.callable_weights, targets.sample_weight)
+        norm_weighting = 0 if self.callable_weights is not None else \
+            {"true": 1, "pred": 2}.get(self.weighting, 0)
+        limits, n_classes = _EQUAL_MASS_LIMITS[y_true.dtype], y_true.shape[1]
+
+        def plans(rows):
+            shape = (rows.stop - rows.start, n_classes)
+            deficits = scratch("fused_deficit", shape, y_true.dtype)
+            excesses = scratch("fused_excess", shape, y_true.dtype)
+            diagonal = np.zeros(n_classes)
+            stop = compiled.soft_plan_parts(y_true, y_pred, rows.start, rows.stop, multipliers,
+                                            norm_weighting, *limits, DEFICIT_TOLERANCE,
+                                            deficits, excesses, diagonal)
+            done = stop - rows.start
+            off_diagonal = (deficits[:done].T @ excesses[:done]).astype(np.float64)
+            zeros = np.zeros(n_classes)
+            sums = (diagonal, off_diagonal, zeros, zeros, np.asarray(0.0), np.asarray(0))
+            if stop == rows.stop:
+                return sums
+            arguments, n_left_out = self.read(slice(stop, rows.stop))
+            rest = (*_plan_block(*arguments), n_left_out)
+            return tuple(np.asarray(a + to_numpy(b)) for a, b in zip(sums, rest))
+
+        return plans
 
     @cached_property
     def labels_side(self):
@@ -465,12 +509,7 @@ class _TransportInstances(Instances):
                 or not scores.flags.c_contiguous
                 or labels.indices.dtype not in (np.int32, np.int64)):
             return None
-        multipliers = self.callable_weights
-        if self.targets.sample_weight is not None:
-            sample_weight = self.targets.sample_weight
-            multipliers = sample_weight if multipliers is None else multipliers * sample_weight
-        multipliers = np.ascontiguousarray(
-            np.empty(0) if multipliers is None else multipliers, dtype=np.float64)
+        multipliers = _multipliers(self.callable_weights, targets.sample_weight)
         scores_weighting = "pred" if self.labels_side == "y_true" else "true"
         by_norm = self.callable_weights is None and self.weighting == scores_weighting
         limits = _EQUAL_MASS_LIMITS[scores.dtype]
@@ -593,6 +632,16 @@ def _classic_instances(targets, params, n_jobs=None, chunk_size=None):
                          "2-D targets.")
     return _TransportInstances(targets, {"weighting": "uniform", "empty": "null_class"},
                                n_jobs, chunk_size)
+
+
+def _multipliers(callable_weights, sample_weight):
+    """The compiled kernels' per-instance factors of the weights: the callable's weights
+    times the sample weights, as a float64 vector (empty where both are None)."""
+    multipliers = callable_weights
+    if sample_weight is not None:
+        multipliers = sample_weight if multipliers is None else multipliers * sample_weight
+    return np.ascontiguousarray(np.empty(0) if multipliers is None else multipliers,
+                                dtype=np.float64)
 
 
 def _callable_weights(weighting, targets):

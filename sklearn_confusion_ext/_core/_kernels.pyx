@@ -30,8 +30,9 @@ def sum_rows_by_class(const floating[:, ::1] scores, const code_type[::1] codes,
     finite and non-negative, its sum lies in ``[1 / norm_limit, norm_limit]`` and its weight
     is zero or in ``[smallest, largest]``. The first row that fails stops the pass: its
     index is returned (``stop`` where every row passed), and the rows before it are summed.
-    ``norms[i - start]`` receives each summed row's sum (the probability check). Sums are
-    taken in the rows' type with eight accumulators; ``out`` in float64.
+    ``norms[i - start]`` receives each summed row's sum (the probability check). Row sums
+    are taken in the rows' type with eight accumulators (:func:`_checked_sum`); ``out`` in
+    float64.
     """
     cdef Py_ssize_t first_failed
     with nogil:
@@ -44,38 +45,15 @@ cdef Py_ssize_t _sum_rows_by_class(
         const floating[:, ::1] scores, const code_type[::1] codes, Py_ssize_t start,
         Py_ssize_t stop, const double[::1] multipliers, bint by_norm, double norm_limit,
         double smallest, double largest, double[:, ::1] out, double[::1] norms) noexcept nogil:
-    cdef Py_ssize_t n_columns = scores.shape[1], i, j, k
-    cdef Py_ssize_t n_wide = n_columns - n_columns % 8
+    cdef Py_ssize_t n_columns = scores.shape[1], i, j
     cdef bint weighted = multipliers.shape[0] > 0
     cdef double norm, weight, scale, low = 1.0 / norm_limit
-    # Eight independent sums and minima of a row (the compiler packs them into vectors);
-    # the sums in the rows' type, as NumPy's row sums (an overflow fails the check).
-    cdef floating sums[8]
-    cdef floating smallest_value[8]
-    cdef floating value
     cdef const floating *row
     cdef double *target
     for i in range(start, stop):
         row = &scores[i, 0]
-        for k in range(8):
-            sums[k] = 0
-            smallest_value[k] = 0
-        for j in range(0, n_wide, 8):
-            for k in range(8):
-                value = row[j + k]
-                sums[k] += value
-                smallest_value[k] = value if value < smallest_value[k] else smallest_value[k]
-        for j in range(n_wide, n_columns):
-            value = row[j]
-            sums[0] += value
-            smallest_value[0] = value if value < smallest_value[0] else smallest_value[0]
-        norm = (((<double>sums[0] + sums[1]) + (sums[2] + sums[3]))
-                + ((sums[4] + sums[5]) + (sums[6] + sums[7])))
-        for k in range(1, 8):
-            smallest_value[0] = (smallest_value[k] if smallest_value[k] < smallest_value[0]
-                                 else smallest_value[0])
-        # A NaN or an infinity makes the sum non-finite; a negative value the minimum.
-        if smallest_value[0] < 0 or not isfinite(norm) or not (low <= norm <= norm_limit):
+        norm = _checked_sum(row, n_columns)  # -1 where a value is negative
+        if not (isfinite(norm) and low <= norm <= norm_limit):
             return i
         weight = multipliers[i] if weighted else 1.0
         if by_norm:
@@ -87,4 +65,103 @@ cdef Py_ssize_t _sum_rows_by_class(
         target = &out[codes[i], 0]
         for j in range(n_columns):
             target[j] += scale * row[j]
+    return stop
+
+
+def soft_plan_parts(const floating[:, ::1] y_true, const floating[:, ::1] y_pred,
+                    Py_ssize_t start, Py_ssize_t stop, const double[::1] multipliers,
+                    int norm_weighting, double norm_limit, double smallest, double largest,
+                    double deficit_tolerance, floating[:, ::1] deficits,
+                    floating[:, ::1] excesses, double[::1] diagonal):
+    """The transport plans of soft rows ``start:stop`` (equation 8), but their outer
+    products: the caller sums ``deficits.T @ excesses`` (one matrix product).
+
+    Row ``i`` of ``y_pred`` is scaled to the mass of ``y_true``'s, ``s_i``; the common mass
+    ``min(u, v)`` times ``w_i / s_i`` is added to ``diagonal``, and row ``i - start`` of
+    ``excesses`` receives the excess ``v - min(u, v)`` and of ``deficits`` the deficit
+    ``u - min(u, v)`` times ``w_i / s_i`` over its mass (zero where that mass is rounding
+    noise, below ``deficit_tolerance * s_i``). The weight ``w_i`` is ``multipliers[i]`` (1
+    where it is empty) times ``s_i`` (``norm_weighting`` 1), the mass of ``y_pred``'s row
+    (2) or 1 (0). The checks of :func:`sum_rows_by_class` come first, on both rows; the
+    first row that fails stops the pass and is returned (``stop`` where none did).
+    """
+    cdef Py_ssize_t first_failed
+    with nogil:
+        first_failed = _soft_plan_parts(
+            y_true, y_pred, start, stop, multipliers, norm_weighting, norm_limit, smallest,
+            largest, deficit_tolerance, deficits, excesses, diagonal)
+    return first_failed
+
+
+cdef inline double _checked_sum(const floating *row, Py_ssize_t n_columns) noexcept nogil:
+    """The row's sum (eight accumulators, in the row's type), or -1 where a value is
+    negative; a NaN or an infinity makes it non-finite."""
+    cdef floating sums[8]
+    cdef floating lowest[8]
+    cdef floating value
+    cdef Py_ssize_t j, k, n_wide = n_columns - n_columns % 8
+    for k in range(8):
+        sums[k] = 0
+        lowest[k] = 0
+    for j in range(0, n_wide, 8):
+        for k in range(8):
+            value = row[j + k]
+            sums[k] += value
+            lowest[k] = value if value < lowest[k] else lowest[k]
+    for j in range(n_wide, n_columns):
+        value = row[j]
+        sums[0] += value
+        lowest[0] = value if value < lowest[0] else lowest[0]
+    for k in range(1, 8):
+        lowest[0] = lowest[k] if lowest[k] < lowest[0] else lowest[0]
+    if lowest[0] < 0:
+        return -1.0
+    return (((<double>sums[0] + sums[1]) + (sums[2] + sums[3]))
+            + ((sums[4] + sums[5]) + (sums[6] + sums[7])))
+
+
+cdef Py_ssize_t _soft_plan_parts(
+        const floating[:, ::1] y_true, const floating[:, ::1] y_pred, Py_ssize_t start,
+        Py_ssize_t stop, const double[::1] multipliers, int norm_weighting, double norm_limit,
+        double smallest, double largest, double deficit_tolerance, floating[:, ::1] deficits,
+        floating[:, ::1] excesses, double[::1] diagonal) noexcept nogil:
+    cdef Py_ssize_t n_columns = y_true.shape[1], i, j
+    cdef bint weighted = multipliers.shape[0] > 0
+    cdef double true_norm, pred_norm, weight, scale, low = 1.0 / norm_limit
+    cdef floating ratio, u, v, common, deficit, deficit_mass, row_scale
+    cdef const floating *true_row
+    cdef const floating *pred_row
+    cdef floating *deficit_row
+    cdef floating *excess_row
+    for i in range(start, stop):
+        true_row, pred_row = &y_true[i, 0], &y_pred[i, 0]
+        true_norm = _checked_sum(true_row, n_columns)
+        pred_norm = _checked_sum(pred_row, n_columns)
+        if not (isfinite(true_norm) and isfinite(pred_norm) and low <= true_norm <= norm_limit
+                and low <= pred_norm <= norm_limit):
+            return i
+        weight = multipliers[i] if weighted else 1.0
+        if norm_weighting == 1:
+            weight = weight * true_norm
+        elif norm_weighting == 2:
+            weight = weight * pred_norm
+        if not (weight == 0 or smallest <= weight <= largest):  # NaN fails too
+            return i
+        scale = weight / true_norm
+        ratio = <floating>(true_norm / pred_norm)
+        deficit_row, excess_row = &deficits[i - start, 0], &excesses[i - start, 0]
+        deficit_mass = 0
+        for j in range(n_columns):
+            u = true_row[j]
+            v = pred_row[j] * ratio
+            common = u if u < v else v
+            deficit = u - common
+            diagonal[j] += scale * common
+            deficit_row[j] = deficit
+            excess_row[j] = v - common
+            deficit_mass += deficit
+        row_scale = <floating>(scale / deficit_mass) \
+            if deficit_mass > deficit_tolerance * true_norm else 0
+        for j in range(n_columns):
+            deficit_row[j] *= row_scale
     return stop

@@ -171,6 +171,21 @@ class Instances(ABC):
         ``n_classes x n_classes`` matrix when that is more (the sum holds one anyway), and
         at least one row. Array-API targets multiply the budget by their ``chunk_factor``.
         """
+        def one_block(rows):
+            arguments, n_left_out = self.read(rows)
+            return (*block(*arguments), n_left_out)
+
+        return self.sum_rows(one_block, self.chunk_step(row_bytes, chunk_bytes))
+
+    def sum_rows(self, one_block, step):
+        """The sums of ``one_block(rows)`` (its last item the instances left out) over the
+        chunks of ``step`` rows, and the number of instances left out."""
+        *sums, n_left_out = sum_over_chunks(one_block, self.targets.n_samples, step,
+                                            self.targets.threads(self.n_jobs))
+        return sums, int(n_left_out)
+
+    def chunk_step(self, row_bytes, chunk_bytes=None):
+        """Rows of a chunk (:meth:`sum`), or the starts of the chunks of sparse targets."""
         targets = self.targets
         partial_bytes = 8 * self.n_classes ** 2
         if self.chunk_size is not None:
@@ -185,14 +200,7 @@ class Instances(ABC):
             step = chunk_starts(cumulative, max(_SPARSE_CHUNK_BYTES, partial_bytes))
         else:
             step = chunk_rows(row_bytes, chunk_bytes, partial_bytes, targets.chunk_factor)
-
-        def one_block(rows):
-            arguments, n_left_out = self.read(rows)
-            return (*block(*arguments), n_left_out)
-
-        *sums, n_left_out = sum_over_chunks(one_block, targets.n_samples, step,
-                                            targets.threads(self.n_jobs))
-        return sums, int(n_left_out)
+        return step
 
     def confusion(self, diagonal, off_diagonal, none_row, none_column, corner, n_skipped=0):
         """The full matrix, with the "none" row and column when the kind has them."""
