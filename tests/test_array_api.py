@@ -150,20 +150,21 @@ def test_numpy_beside_a_device_array_joins_it(rng, library):
 
 def test_the_sums_run_on_the_input_arrays(rng, monkeypatch):
     """Arrays off the NumPy route (here array_api_strict, as a GPU tensor): the block sums
-    see the library's own arrays, not NumPy copies."""
+    see the library's own arrays, not NumPy copies (the SCM bounds of soft rows: the
+    reference route; the TCM's device sums are tested in test_device_sums.py)."""
     xp = pytest.importorskip("array_api_strict")
-    from sklearn_confusion_ext import _transport
+    from sklearn_confusion_ext import _transport, subpixel_confusion_matrix
 
     seen = []
-    plan_block = _transport._plan_block
+    bounds_block = _transport._bounds_block
 
     def spy(u, v, *rest):
         seen.append((type(u), type(v)))
-        return plan_block(u, v, *rest)
+        return bounds_block(u, v, *rest)
 
-    monkeypatch.setattr(_transport, "_plan_block", spy)
+    monkeypatch.setattr(_transport, "_bounds_block", spy)
     y = rng.random((40, 3))
-    transport_confusion_matrix(xp.asarray(y), xp.asarray(y[::-1].copy()))
+    subpixel_confusion_matrix(xp.asarray(y), xp.asarray(y[::-1].copy()))
     strict = type(xp.asarray(y))
     assert seen and all(types == (strict, strict) for types in seen)
 

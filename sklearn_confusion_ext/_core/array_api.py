@@ -125,10 +125,13 @@ def in_namespace_callable(function, space):
 class DeviceTargets(Targets):
     """:class:`Targets` held in another array library.
 
-    ``y_true`` and ``y_pred`` are float64 masses of shape (n_samples, n_classes), or,
-    for 1-D class labels (both targets, or those named in ``one_hot`` beside 2-D scores),
-    the labels themselves, one-hot encoded chunk by chunk against ``class_values``
-    (``classes`` on the device). Values are checked chunk by chunk in :meth:`rows`.
+    ``y_true`` and ``y_pred`` are float64 or float32 masses of shape (n_samples,
+    n_classes) (float32 stays float32 on the device; :meth:`rows` reads chunks as float64),
+    or, for 1-D class labels (both targets, or those named in ``one_hot`` beside 2-D
+    scores), the labels themselves, one-hot encoded chunk by chunk against
+    ``class_values`` (``classes`` on the device). Values are checked chunk by chunk in
+    :meth:`rows`; the transport matrices sum them on the device instead
+    (:mod:`.device_sums`), checks included, read back once.
     """
 
     class_values: object = None
@@ -155,10 +158,13 @@ class DeviceTargets(Targets):
                 y = as_float(y[:, None] == self.class_values[None, :])
                 checked += [y, ones_like(y[:, 0])]
             else:
+                single = y.dtype == namespace(y).float32
+                y = namespace(y).astype(y, namespace(y).float64, copy=False)
                 checked += [y, _checked_row_sums(name, y, rows.start)]
                 if self.one_hot and not self.warned:  # scores beside labels
-                    warn_unless_probabilities(name, checked[-1], np.float64, self.warned,
-                                              rows.start)
+                    warn_unless_probabilities(name, checked[-1],
+                                              np.float32 if single else np.float64,
+                                              self.warned, rows.start)
         y_true, true_norm, y_pred, pred_norm = checked
         return y_true, y_pred, true_norm, pred_norm
 
@@ -215,7 +221,7 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space,
                                             for name in one_hot]))
         classes = column_classes(one_hot, present, scores_name, scores.shape[1],
                                  labels if labels is not None else column_labels)
-        scores = xp.astype(scores, xp.float64, copy=False)
+        scores = _float_masses(xp, scores)
         true, pred = (scores if y.ndim == 2 else y for y in (true, pred))
         return DeviceTargets(true, pred, classes, None, False, None, None, weight, one_hot,
                              class_values=xp.asarray(classes, device=device), space=space)
@@ -225,9 +231,17 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space,
     if true.shape[1] == 0:
         raise ValueError("y_true and y_pred have no columns; at least one class is required.")
     selection = None if labels is None else check_column_selection(labels, true.shape[1])
-    true, pred = (xp.astype(y, xp.float64, copy=False) for y in (true, pred))
+    true, pred = (_float_masses(xp, y) for y in (true, pred))
     return DeviceTargets(true, pred, np.arange(true.shape[1]), selection, False, None, None,
                          weight, (), space=space)
+
+
+def _float_masses(xp, y):
+    """``y`` as float64, except float32, kept as it is (half the memory; the sums read it
+    as float32 blocks summed in float64)."""
+    if y.dtype == xp.float32:
+        return y
+    return xp.astype(y, xp.float64, copy=False)
 
 
 def _as_device_array(xp, device, name, y):

@@ -20,7 +20,8 @@ import numpy as np
 from joblib import cpu_count
 from threadpoolctl import ThreadpoolController
 
-from .arrays import to_numpy
+from .arrays import namespace, to_numpy
+from .namespaces import is_foreign
 
 # Bytes of one dense working chunk (per array): measured best on the 2-core CI machine.
 CHUNK_BYTES = 1 << 21
@@ -118,16 +119,71 @@ def sum_over_chunks(function, n_rows, step, n_jobs=None):
 
     The tuples are added element-wise in row order, so the result does not
     depend on the number of threads. Arrays of another array library (on a
-    device) come to the host chunk by chunk: they are small partial matrices.
+    device) are summed there and come to the host once, at the end, in one
+    transfer (:func:`_to_host_once`).
     """
     total = None
     for result in map_chunks(function, n_rows, step, n_jobs):
-        result = [to_numpy(part) for part in result]
+        result = [part if is_foreign(part) else np.asarray(part) for part in result]
         if total is None:  # float64 sums, also of float32 blocks
-            total = [np.array(part, dtype=np.result_type(part, np.float64)) for part in result]
+            total = [_float64_sum(part) for part in result]
         else:
             for index, part in enumerate(result):
-                total[index] += part
+                if is_foreign(part) or is_foreign(total[index]):
+                    total[index] = _device_sum(total[index], part)
+                else:
+                    total[index] += part
+    return _to_host_once(total)
+
+
+def _float64_sum(part):
+    """A float64 (or wider) accumulator of a first partial sum, in its own library."""
+    if is_foreign(part):
+        xp = namespace(part)
+        if xp.isdtype(part.dtype, "real floating") and part.dtype != xp.float32:
+            return part
+        return xp.astype(part, xp.float64)
+    return np.array(part, dtype=np.result_type(part, np.float64))
+
+
+def array_device(array):
+    """The device of an array of another library."""
+    import array_api_compat
+
+    return array_api_compat.device(array)
+
+
+def _device_sum(total, part):
+    """``total + part`` where either is a device array: on the device."""
+    if not is_foreign(total):  # a NumPy zero part first, then a device one
+        xp = namespace(part)
+        total = xp.asarray(total, device=array_device(part))
+    elif not is_foreign(part):
+        xp = namespace(total)
+        part = xp.asarray(part, device=array_device(total))
+    else:
+        xp = namespace(total)
+    if total.dtype != part.dtype:  # counts beside sums (strict libraries do not promote)
+        total, part = xp.astype(total, xp.float64), xp.astype(part, xp.float64)
+    return total + part
+
+
+def _to_host_once(total):
+    """The sums as NumPy arrays; the device ones flattened into one array first, so that
+    they come to the host in one transfer, not one per part."""
+    on_device = [index for index, part in enumerate(total) if is_foreign(part)]
+    if not on_device:
+        return tuple(total)
+    xp = namespace(total[on_device[0]])
+    flat = to_numpy(xp.concat([xp.reshape(xp.astype(total[index], xp.float64), (-1,))
+                               for index in on_device]))
+    offset = 0
+    total = list(total)
+    for index in on_device:
+        shape = tuple(total[index].shape)
+        size = math.prod(shape)
+        total[index] = flat[offset:offset + size].reshape(shape)
+        offset += size
     return tuple(total)
 
 

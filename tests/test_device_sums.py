@@ -1,0 +1,201 @@
+"""The transport matrices of array-API targets summed on their device (a GPU's route).
+
+PyTorch CPU tensors normally take the NumPy route (views of their memory); here they are
+also sent down the route CUDA tensors take (``torch_device``), so that the device code is
+tested without a GPU. Every result equals NumPy's, and the sums come to the host once per
+call, however many chunks the rows are read in.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import sklearn_confusion_ext as sce
+
+compat = pytest.importorskip("array_api_compat")
+
+LIBRARIES = ["array_api_strict", "torch_device"]
+N_CLASSES = 5
+
+
+@pytest.fixture(params=LIBRARIES)
+def to_device(request, monkeypatch):
+    """``asarray`` of the library, whose arrays take the device route."""
+    if request.param == "torch_device":
+        torch = pytest.importorskip("torch")
+        from sklearn_confusion_ext._core import array_api
+
+        # CUDA tensors are not CPU tensors: the same route, on the CPU.
+        monkeypatch.setattr(array_api, "is_cpu_tensor", lambda array: False)
+        return torch.asarray
+    return pytest.importorskip("array_api_strict").asarray
+
+
+def _host(result):
+    if isinstance(result, tuple):
+        return tuple(_host(part) for part in result)
+    return np.from_dlpack(result)
+
+
+def _targets(rng, form, n_samples=300, dtype=np.float64):
+    labels = rng.integers(0, N_CLASSES, n_samples)
+    scores = rng.dirichlet(np.ones(N_CLASSES), n_samples).astype(dtype)
+    if form == "labels_vs_probabilities":
+        return labels, scores
+    if form == "probabilities_vs_labels":
+        return scores, labels
+    if form == "labels":
+        return labels, rng.integers(0, N_CLASSES, n_samples)
+    if form == "soft":
+        return (rng.random((n_samples, N_CLASSES)).astype(dtype),
+                rng.random((n_samples, N_CLASSES)).astype(dtype))
+    y_true = (rng.random((n_samples, N_CLASSES)) < 0.4).astype(dtype)  # indicators
+    y_true[:, 0] = 1  # no empty row: the device sums take them
+    return y_true, np.roll(y_true, 1, axis=1)
+
+
+def _mass_plus_one(y_true, y_pred):
+    """A weighting callable of any array library (NumPy gets labels as sparse rows)."""
+    if sp.issparse(y_true):
+        return np.asarray(y_true.sum(axis=1)).ravel() + 1.0
+    xp = compat.array_namespace(y_true)
+    return xp.sum(y_true, axis=1) + 1.0
+
+
+FORMS = ["labels_vs_probabilities", "probabilities_vs_labels", "labels", "soft", "indicator"]
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_device_sums_equal_numpy(rng, to_device, form, dtype):
+    """Every weighting, with and without sample weights, in one chunk and in many, for the
+    TCM and the SCM bounds: the NumPy figures (float32 within float32's precision)."""
+    y_true, y_pred = _targets(rng, form, dtype=dtype)
+    sample_weight = rng.random(len(y_true))
+    tolerance = {"rtol": 1e-5, "atol": 1e-4} if dtype == np.float32 else {"atol": 1e-10}
+    for weighting, weights in (("uniform", None), ("true", sample_weight), ("pred", None),
+                               (_mass_plus_one, sample_weight)):
+        expected = sce.transport_confusion_matrix(y_true, y_pred, weighting=weighting,
+                                                  sample_weight=weights)
+        for chunk_size in (None, 7):
+            got = sce.transport_confusion_matrix(
+                to_device(y_true), to_device(y_pred), weighting=weighting,
+                chunk_size=chunk_size,
+                sample_weight=None if weights is None else to_device(weights))
+            assert compat.array_namespace(got) is compat.array_namespace(
+                to_device(y_true))
+            np.testing.assert_allclose(_host(got), expected, **tolerance)
+    bounds = sce.subpixel_confusion_matrix(to_device(y_true), to_device(y_pred),
+                                           sample_weight=to_device(sample_weight),
+                                           chunk_size=11)
+    expected = sce.subpixel_confusion_matrix(y_true, y_pred, sample_weight=sample_weight)
+    np.testing.assert_allclose(np.stack(_host(bounds)), np.stack(expected), **tolerance)
+
+
+def test_labels_subsets_and_orders_on_the_device(rng, to_device):
+    """labels= in another order, a subset (1-D labels) or naming the columns (scores)."""
+    y_true, y_pred = _targets(rng, "labels")
+    for labels in ([4, 2, 0], [3, 1, 0, 2, 4, 7]):
+        np.testing.assert_array_equal(
+            _host(sce.transport_confusion_matrix(to_device(y_true), to_device(y_pred),
+                                                 labels=labels, chunk_size=13)),
+            sce.transport_confusion_matrix(y_true, y_pred, labels=labels))
+    y_true, scores = _targets(rng, "labels_vs_probabilities")
+    columns = [40, 30, 20, 10, 0]  # the columns' class labels, not sorted
+    named = np.asarray(columns)[y_true]
+    np.testing.assert_allclose(
+        _host(sce.transport_confusion_matrix(to_device(named), to_device(scores),
+                                             labels=columns, chunk_size=13)),
+        sce.transport_confusion_matrix(named, scores, labels=columns), atol=1e-12)
+
+
+@pytest.mark.parametrize("form", ["labels_vs_probabilities", "soft"])
+def test_empty_rows_follow_empty_on_the_device(rng, to_device, form):
+    """A row with no mass: skipped with a warning, refused naming it, as NumPy does."""
+    y_true, y_pred = _targets(rng, form)
+    y_pred[123] = 0
+    with pytest.warns(UserWarning) as device_warnings:
+        got = sce.transport_confusion_matrix(to_device(y_true), to_device(y_pred),
+                                             empty="skip", chunk_size=50)
+    with pytest.warns(UserWarning) as numpy_warnings:
+        expected = sce.transport_confusion_matrix(y_true, y_pred, empty="skip")
+    np.testing.assert_allclose(_host(got), expected, atol=1e-12)
+    assert {str(w.message) for w in device_warnings} == {str(w.message) for w in numpy_warnings}
+    for empty in ("error", "null_class"):
+        with pytest.raises(ValueError, match=r"all-zero rows in y_pred \(rows \[123\]\)"):
+            sce.transport_confusion_matrix(to_device(y_true), to_device(y_pred), empty=empty,
+                                           chunk_size=50)
+
+
+def test_the_none_class_of_indicators_on_the_device(rng, to_device):
+    y_true, y_pred = _targets(rng, "indicator")
+    y_true[[5, 77], :] = 0
+    y_pred[[77, 200], :] = 0
+    np.testing.assert_allclose(
+        _host(sce.transport_confusion_matrix(to_device(y_true), to_device(y_pred),
+                                             chunk_size=64)),
+        sce.transport_confusion_matrix(y_true, y_pred), atol=1e-12)
+
+
+@pytest.mark.parametrize("form", ["labels_vs_probabilities", "probabilities_vs_labels", "soft"])
+def test_bad_values_are_refused_naming_the_row(rng, to_device, form):
+    y_true, y_pred = _targets(rng, form)
+    bad, name = (y_pred, "y_pred") if y_pred.ndim == 2 else (y_true, "y_true")
+    bad[211, 1] = -0.25
+    with pytest.raises(ValueError, match=f"{name} has negative entries .* row 211"):
+        sce.transport_confusion_matrix(to_device(y_true), to_device(y_pred), chunk_size=100)
+    bad[211, 1] = np.nan
+    with pytest.raises(ValueError, match=f"{name} contains nan .* row 211"):
+        sce.transport_confusion_matrix(to_device(y_true), to_device(y_pred), chunk_size=100)
+    bad[211, 1] = np.inf
+    with pytest.raises(ValueError, match=f"{name} contains inf .* row 211"):
+        sce.transport_confusion_matrix(to_device(y_true), to_device(y_pred))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_probability_warning_is_given_once_as_numpy_gives_it(rng, to_device, dtype):
+    y_true, scores = _targets(rng, "labels_vs_probabilities", dtype=dtype)
+    scores[150:] *= 2  # percentages, scaled scores: rows not summing to 1
+    with warnings.catch_warnings(record=True) as device_warnings:
+        warnings.simplefilter("always")
+        got = sce.transport_confusion_matrix(to_device(y_true), to_device(scores),
+                                             chunk_size=20)
+    with warnings.catch_warnings(record=True) as numpy_warnings:
+        warnings.simplefilter("always")
+        expected = sce.transport_confusion_matrix(y_true, scores, chunk_size=20)
+    assert len(device_warnings) == 1
+    assert "row 150 sums to 2" in str(device_warnings[0].message)
+    assert [str(w.message) for w in device_warnings] == [str(w.message)
+                                                          for w in numpy_warnings]
+    np.testing.assert_allclose(_host(got), expected, rtol=1e-6, atol=1e-10)
+
+
+@pytest.mark.parametrize("form", ["labels_vs_probabilities", "labels", "soft", "indicator"])
+def test_one_read_back_per_call_however_many_chunks(rng, monkeypatch, form):
+    """The sums stay on the device across chunks: what comes to the host (transfers,
+    scalars read to decide) does not grow with the number of chunks (it grew by several a
+    chunk: the partial matrices and the checks of each chunk)."""
+    xp = pytest.importorskip("array_api_strict")
+    array_type = type(xp.asarray(0.0))
+    reads = []
+    for method in ("__dlpack__", "__array__", "__bool__", "__float__", "__int__", "__index__"):
+        original = getattr(array_type, method, None)
+        if original is None:
+            continue
+
+        def counted(self, *args, _original=original, _method=method, **kwargs):
+            reads.append(_method)
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(array_type, method, counted)
+    y_true, y_pred = _targets(rng, form, n_samples=400)
+    counts = {}
+    for chunk_size in (None, 10):  # one chunk, and 40
+        reads.clear()
+        sce.transport_confusion_matrix(xp.asarray(y_true), xp.asarray(y_pred),
+                                       chunk_size=chunk_size,
+                                       sample_weight=xp.asarray(np.ones(400)))
+        counts[chunk_size] = len(reads)
+    assert counts[10] == counts[None], counts
