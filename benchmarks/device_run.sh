@@ -31,6 +31,16 @@ $PYTHON -c "import torch; print('torch', torch.__version__, 'cuda:', torch.cuda.
 $PYTHON -c "import array_api_compat" >/dev/null 2>&1 \
     || echo "  array_api_compat missing: the GPU rows are left out (the library reads device arrays through it)"
 
+# The compiled kernels, built in place for this machine's Python (the tree is never installed).
+if $PYTHON -c "import Cython, setuptools" >/dev/null 2>&1; then
+    if $PYTHON setup.py build_ext --inplace -q >/tmp/kernels_build.log 2>&1; then
+        echo "  compiled kernels built (Cython $($PYTHON -c 'import Cython; print(Cython.__version__)'))"
+    else
+        echo "  the compiled kernels did not build: the NumPy references run"; tail -5 /tmp/kernels_build.log
+    fi
+else
+    echo "  Cython or setuptools missing: the compiled kernels are not built (NumPy references run)"
+fi
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 cd benchmarks || exit 1
 exec $PYTHON compare.py --gpu "$@"
