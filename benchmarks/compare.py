@@ -379,6 +379,7 @@ def rows_uncertainty(rng, divisor, repeat, n_classes=10, n_resamples=999):
     rows = [Row(f"BCa interval of macro F, N={n_samples:,} C={n_classes}, "
                 f"{n_resamples} resamples", t["ours"],
                 "scipy.stats.bootstrap (vectorized)", t["scipy"])]
+    rows += rows_resampled_products(rng, divisor, repeat)
     try:
         import confidenceinterval
     except ImportError:
@@ -394,6 +395,40 @@ def rows_uncertainty(rng, divisor, repeat, n_classes=10, n_resamples=999):
     }, 1, warm_up=False)  # theirs scores one resample at a time: seconds a run
     rows.append(Row(f"same, N={n_samples:,}", t["ours"], "confidenceinterval.f1_score "
                     "(bootstrap_bca, 1 run)", t["theirs"]))
+    return rows
+
+
+def rows_resampled_products(rng, divisor, repeat, n_classes=N_CLASSES):
+    """Intervals whose resampled matrices are products: labels vs probabilities (9,999
+    BCa resamples; floor, the grouped products' B * N * C multiply-adds timed as one
+    ``(B, N) @ (N, C)`` product) and soft labels (per resample; floor, one
+    ``(C x N) @ (N x C)`` product a resample, the GEMM each resample needs)."""
+    from bench_uncertainty import probabilities
+
+    n_samples, n_resamples = 100_000 // divisor, 9_999
+    y_true, scores = probabilities(rng, n_samples, n_classes)
+    weights = np.ones((n_resamples // 10, n_samples))
+    t = interleaved_best({
+        "ours": lambda: sce.score_confidence_interval(y_true, scores, random_state=0),
+        "floor": lambda: weights @ scores,
+    }, max(1, repeat // 3))
+    rows = [Row(f"BCa interval, labels vs probabilities, N={n_samples:,} C={n_classes}, "
+                f"{n_resamples:,} resamples", t["ours"], "grouped products' B*N*C "
+                "multiply-adds, one (B, N) @ (N, C)", 10 * t["floor"], ("time", 5.0))]
+    soft_true = rng.dirichlet(np.full(n_classes, 0.3), n_samples)
+    soft_pred = rng.dirichlet(np.full(n_classes, 0.3), n_samples)
+    counts = np.bincount(rng.integers(0, n_samples, n_samples), minlength=n_samples)
+    scaled = soft_true * counts[:, None]
+    soft_resamples = 99
+    t = interleaved_best({
+        "ours": lambda: sce.score_confidence_interval(
+            soft_true, soft_pred, method="percentile", n_resamples=soft_resamples,
+            random_state=0),
+        "floor": lambda: scaled.T @ soft_pred,
+    }, max(1, repeat // 3))
+    rows.append(Row(f"soft labels, a resample of a percentile interval, N={n_samples:,} "
+                    f"C={n_classes}", t["ours"] / soft_resamples,
+                    "its GEMM, one (C x N) @ (N x C)", t["floor"], ("ratio", 2.0)))
     return rows
 
 

@@ -11,10 +11,12 @@ reports' intervals all draw and build here.
 
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
 
+from .chunks import _cpu_count, one_blas_thread
 from .config import check_result_size, resample_block
 from .dask_collections import is_dask_collection
 from .namespaces import foreign_namespace
@@ -29,6 +31,17 @@ _WEIGHT_ENTRIES = 1 << 23
 # many resamples a block holds (the same numbers under any memory budget), and a BLAS
 # product's rounding may depend on its shape; blocks of resamples are multiples of it.
 _PRODUCT_ROWS = 32
+# A stream of the resamples (Streams) draws at least this many values (its resamples: at
+# most _STREAM_ROWS), so that seeding a stream costs little beside its draws.
+_STREAM_VALUES = 1 << 17
+_STREAM_ROWS = 32
+# Entries of one block of the soft labels' scaled rows (a resample's product runs block by
+# block, the block scaled in cache just before it): 256 KiB.
+_SOFT_ENTRIES = 1 << 15
+# Below this many multiply-adds the grouped products run on the calling thread.
+_THREADED_PRODUCTS = 1 << 22
+# Below this many values a batch is drawn on the calling thread.
+_THREADED_VALUES = 1 << 16
 # Resamples of the intervals of a report (confidence_level=).
 REPORT_RESAMPLES = 999
 
@@ -104,23 +117,124 @@ def _batch(n_samples, n_resamples, entries, owner):
     return batch
 
 
-def instance_weights(rng, n_samples, n_resamples, bayesian, entries=0, owner=None):
+class Streams:
+    """The random streams of one resampling: resample ``r`` is drawn from stream
+    ``r // rows`` (rows ``r % rows`` of it, in order), each stream a generator of its own
+    seeded from ``rng`` (one draw of the caller's generator, whatever ``n_resamples``:
+    :class:`numpy.random.SeedSequence` children, independent streams).
+
+    ``rows`` depends on the values a resample draws only, so every resample's numbers are a
+    pure function of the seed: the same whatever the batches (the memory budget), the
+    threads that draw them (``n_jobs``) or the order they run in. A stream is drawn by one
+    thread, so the streams of a batch are drawn in parallel (NumPy's generators release
+    the GIL while they fill arrays).
+    """
+
+    def __init__(self, rng, n_values):
+        self.entropy = [int(value) for value in rng.integers(0, 2 ** 63, size=4)]
+        self.rows = int(min(_STREAM_ROWS, max(1, _STREAM_VALUES // max(1, n_values))))
+        self._open = None  # (stream, generator) of a stream a batch left half drawn
+
+    def generator(self, stream):
+        return np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+            self.entropy, spawn_key=(stream,))))
+
+    def segments(self, start, stop):
+        """``(stream, generator, first, stop)``: the resamples ``first .. stop - 1`` of the
+        batch ``start .. stop - 1`` that ``stream`` draws, with its generator."""
+        segments = []
+        for first in range(start - start % self.rows, stop, self.rows):
+            stream = first // self.rows
+            if first < start:  # drawn in part by the previous batch: go on with it
+                opened, generator = self._open
+                assert opened == stream
+            else:
+                generator = self.generator(stream)
+            segments.append((stream, generator, max(first, start),
+                             min(first + self.rows, stop)))
+        last_stream, last_generator, _, last_stop = segments[-1]
+        self._open = (last_stream, last_generator) if last_stop % self.rows else None
+        return segments
+
+
+def _draw_rows(rng, n_values, n_resamples, batch, draw, n_jobs=None):
+    """Batches of ``batch`` rows (the last one shorter) of ``n_values`` values, each row
+    ``draw(generator, row)`` written in place, from the :class:`Streams` of ``rng``."""
+    streams = Streams(rng, n_values)
+
+    def fill(out, offset, segment):
+        _, generator, first, stop = segment
+        for index in range(first, stop):
+            draw(generator, out[index - offset])
+
+    pool = None
+    try:
+        for start in range(0, n_resamples, batch):
+            stop = min(n_resamples, start + batch)
+            out = np.empty((stop - start, n_values))
+            segments = streams.segments(start, stop)
+            threads = n_threads(n_jobs, len(segments))
+            if threads <= 1 or n_values * (stop - start) < _THREADED_VALUES:
+                for segment in segments:
+                    fill(out, start, segment)
+            else:
+                if pool is None:
+                    pool = ThreadPoolExecutor(max_workers=threads)
+                list(pool.map(fill, [out] * len(segments), [start] * len(segments), segments))
+            yield out
+    finally:
+        if pool is not None:
+            pool.shutdown()
+
+
+def _counts(n_values):
+    """How many times each of ``n_values`` instances is drawn in ``n_values`` draws with
+    replacement (the multinomial law of ``n_values`` draws, each 1 / ``n_values``)."""
+    def draw(generator, row):
+        row[:] = np.bincount(generator.integers(0, n_values, n_values), minlength=n_values)
+    return draw
+
+
+def _dirichlet(n_values):
+    """Flat Dirichlet weights scaled to sum to ``n_values``: independent standard
+    exponentials (gamma of shape 1) divided by their sum."""
+    def draw(generator, row):
+        generator.standard_exponential(out=row)
+        row *= n_values / row.sum()
+    return draw
+
+
+def _coin_flips(n_values):
+    """Independent 0/1 values, each 1 with probability 1/2 (the bits of random bytes)."""
+    def draw(generator, row):
+        row[:] = np.unpackbits(generator.integers(0, 256, -(-n_values // 8), dtype=np.uint8),
+                               count=n_values)
+    return draw
+
+
+def n_threads(n_jobs, n_tasks):
+    """Threads for ``n_tasks`` tasks: ``n_jobs`` joblib-style (-1 all cores), None all
+    cores; never more than the tasks."""
+    cores = _cpu_count()
+    if n_jobs is None:
+        wanted = cores
+    else:
+        wanted = n_jobs if n_jobs > 0 else max(1, cores + 1 + n_jobs)
+    return max(1, min(int(wanted), n_tasks))
+
+
+def instance_weights(rng, n_samples, n_resamples, bayesian, entries=0, owner=None,
+                     n_jobs=None):
     """Batches of rows of resampled instance weights, 64 MiB at most each: how many times
     the bootstrap draws each instance (or the Bayesian bootstrap's Dirichlet weights,
     scaled to sum to ``n_samples``). Where each row gives a matrix of ``entries`` cells,
-    a batch's matrices also stay within the budget (checked before the first draw); the
-    draws are the same whatever the batches."""
+    a batch's matrices also stay within the budget (checked before the first draw).
+
+    Each resample is drawn from its own stream (:class:`Streams`): the draws are the same
+    whatever the batches and the threads (``n_jobs``), and drawn on threads."""
     batch = _batch(n_samples, n_resamples, entries, owner)
-    for start in range(0, n_resamples, batch):
-        size = min(batch, n_resamples - start)
-        if bayesian:
-            yield rng.dirichlet(np.ones(n_samples), size=size) * n_samples
-        else:  # counted straight into the float rows (no stacked copy, same draws)
-            counts = np.empty((size, n_samples))
-            for row in counts:
-                row[:] = np.bincount(rng.integers(0, n_samples, n_samples),
-                                     minlength=n_samples)
-            yield counts
+    draw = _dirichlet(n_samples) if bayesian else _counts(n_samples)
+    yield from _draw_rows(rng, n_samples, n_resamples, batch, draw, n_jobs)
 
 
 def check_groups(groups, n_samples, owner):
@@ -157,35 +271,32 @@ def check_groups(groups, n_samples, owner):
     return codes, n_groups
 
 
-def group_weights(rng, groups, n_resamples, bayesian, entries=0, owner=None):
+def group_weights(rng, groups, n_resamples, bayesian, entries=0, owner=None, n_jobs=None):
     """:func:`instance_weights` of whole groups (``groups``: :func:`check_groups`'s
     ``(codes, n_groups)``): the groups are drawn (or weighted) as units and each instance
     takes its group's weight; batches as :func:`instance_weights`'s over the instances."""
     codes, n_groups = groups
     batch = _batch(len(codes), n_resamples, entries, owner)
-    for start in range(0, n_resamples, batch):
-        size = min(batch, n_resamples - start)
-        drawn = np.concatenate(list(instance_weights(rng, n_groups, size, bayesian)))
+    draw = _dirichlet(n_groups) if bayesian else _counts(n_groups)
+    for drawn in _draw_rows(rng, n_groups, n_resamples, batch, draw, n_jobs):
         yield drawn[:, codes]
 
 
-def swap_indicators(rng, n_samples, n_resamples, entries=0, owner=None):
+def swap_indicators(rng, n_samples, n_resamples, entries=0, owner=None, n_jobs=None):
     """Batches of rows of 0/1 indicators, 64 MiB at most each: which instances of a paired
-    comparison swap their two predictions (each with probability 1/2); batches as in
-    :func:`instance_weights`."""
+    comparison swap their two predictions (each with probability 1/2); batches and
+    streams as in :func:`instance_weights`."""
     batch = _batch(n_samples, n_resamples, entries, owner)
-    for start in range(0, n_resamples, batch):
-        size = min(batch, n_resamples - start)
-        yield (rng.random((size, n_samples)) < 0.5).astype(float)
+    yield from _draw_rows(rng, n_samples, n_resamples, batch, _coin_flips(n_samples), n_jobs)
 
 
-def group_swap_indicators(rng, groups, n_resamples, entries=0, owner=None):
+def group_swap_indicators(rng, groups, n_resamples, entries=0, owner=None, n_jobs=None):
     """:func:`swap_indicators` of whole groups: the instances of a group swap together."""
     codes, n_groups = groups
     batch = _batch(len(codes), n_resamples, entries, owner)
-    for start in range(0, n_resamples, batch):
-        size = min(batch, n_resamples - start)
-        yield (rng.random((size, n_groups)) < 0.5).astype(float)[:, codes]
+    for drawn in _draw_rows(rng, n_groups, n_resamples, batch, _coin_flips(n_groups),
+                            n_jobs):
+        yield drawn[:, codes]
 
 
 def batches_terms(kind, y_true, y_pred):
@@ -209,13 +320,24 @@ def resampled_matrices(kind, params, y_true, y_pred, sample_weight, weights, own
     check_result_size(owner, (len(weights), width, width),
                       f"a block of {len(weights)} resampled matrices of {width} x {width} "
                       "classes")
-    result = np.zeros((len(weights), n_classes + 1, n_classes + 1))
+    # Products of _PRODUCT_ROWS resamples each (the last padded with zeros): a BLAS
+    # product's rounding may depend on its shape, and a matrix must not depend on the block.
+    n_weights = len(weights)
+    padded = -(-n_weights // _PRODUCT_ROWS) * _PRODUCT_ROWS
+    if padded > n_weights:
+        weights = np.concatenate([weights, np.zeros((padded - n_weights, weights.shape[1]))])
+    result = np.zeros((padded, n_classes + 1, n_classes + 1))
     terms = kind.terms(params)
     step = max(1, _OUTER_ENTRIES // (n_classes * n_classes))
     for start in range(0, targets.n_samples, step):
         rows = slice(start, min(targets.n_samples, start + step))
         arguments, _ = instances.read(rows)
-        batched_term_sums(terms(*arguments), np.ascontiguousarray(weights[:, rows]), result)
+        parts = terms(*arguments)
+        for first in range(0, padded, _PRODUCT_ROWS):
+            block = slice(first, first + _PRODUCT_ROWS)
+            batched_term_sums(parts, np.ascontiguousarray(weights[block, rows]),
+                              result[block])
+    result = result[:n_weights]
     return result if has_none else result[:, :n_classes, :n_classes]
 
 
@@ -236,25 +358,54 @@ class GroupedRows:
         self.order, self.bounds, self.rows = order, bounds, rows
         self.n_classes, self.has_none = n_classes, has_none
 
-    def matrices(self, weights, presorted=False):
+    def matrices(self, weights, presorted=False, n_jobs=None):
         """The full matrices ``(n_weights, width, width)`` under each row of instance
         ``weights`` (before sample_weight, which the rows hold); ``presorted``: the
         columns of ``weights`` are already the instances in :attr:`order` (an exchangeable
-        draw, such as the bootstrap's, is as good in any order)."""
+        draw, such as the bootstrap's, is as good in any order).
+
+        Every product has the same shape (``_PRODUCT_ROWS`` resamples; the last rows are
+        padded with zeros) and runs on one BLAS thread, the rows of the matrix split among
+        ``n_jobs`` threads: each matrix is the same whatever the batches and the threads."""
         weights = np.asarray(weights, dtype=float)
         if not presorted:
             weights = np.take(weights, self.order, axis=1)
         width, n_weights = self.rows.shape[1], len(weights)
         padded = -(-n_weights // _PRODUCT_ROWS) * _PRODUCT_ROWS
-        if padded > n_weights:  # every product of the same shape
-            weights = np.vstack([weights, np.zeros((padded - n_weights, weights.shape[1]))])
         result = np.zeros((padded, width, width))
-        for row, (start, stop) in enumerate(self.bounds):
-            if stop > start:  # written in place: no copy of the block of matrices
-                rows = self.rows[start:stop]
+        whole = n_weights - n_weights % _PRODUCT_ROWS
+        tail = None
+        if whole < n_weights:  # the last rows, padded with zeros: one product's shape
+            tail = np.zeros((_PRODUCT_ROWS, weights.shape[1]))
+            tail[:n_weights - whole] = weights[whole:]
+        sizes = np.diff(self.bounds, axis=1)[:, 0]
+        rows = [row for row in range(len(sizes)) if sizes[row] > 0]
+
+        def products(part):
+            for row in part:
+                start, stop = self.bounds[row]
+                instances = self.rows[start:stop]
                 for first in range(0, padded, _PRODUCT_ROWS):
                     block = slice(first, first + _PRODUCT_ROWS)
-                    np.matmul(weights[block, start:stop], rows, out=result[block, row, :])
+                    given = tail[:, start:stop] if first >= whole else weights[block,
+                                                                               start:stop]
+                    np.matmul(given, instances, out=result[block, row, :])
+
+        # the rows of the matrix in parts of about equal work, one a thread
+        threads = n_threads(n_jobs, len(rows))
+        if padded * int(sizes.sum()) * width < _THREADED_PRODUCTS:
+            threads = 1
+        cumulative = np.cumsum(sizes[rows]) if rows else np.zeros(0)
+        cuts = np.searchsorted(cumulative, cumulative[-1] * np.arange(1, threads) / threads) \
+            if rows else []
+        parts = [part for part in np.split(np.asarray(rows, dtype=np.intp), cuts) if len(part)]
+        with one_blas_thread():
+            if len(parts) <= 1:
+                for part in parts:
+                    products(part)
+            else:
+                with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+                    list(pool.map(products, parts))
         return result[:n_weights]
 
 
@@ -271,18 +422,48 @@ class WeightedProducts:
         self.order = np.arange(len(left))
         self.has_none = has_none
 
-    def matrices(self, weights, presorted=False):
+    def matrices(self, weights, presorted=False, n_jobs=None):
+        """The matrices under each row of ``weights``: for each resample, the product
+        ``(A * w)^T @ E`` over blocks of ``_SOFT_ENTRIES`` entries of the instances, each
+        block scaled in a reused buffer (in cache) just before its product, the blocks'
+        products added in order. The resamples are split among ``n_jobs`` threads, each
+        product on one BLAS thread; a thread goes through the blocks once for all its
+        resamples (a block is read from memory once, not once a resample). The same
+        numbers whatever the batches and the threads."""
         weights = np.asarray(weights, dtype=float)
-        n_classes = self.left.shape[1]
+        n_samples, n_classes = self.left.shape
         width = n_classes + self.has_none
         result = np.zeros((len(weights), width, width))
-        scaled = np.empty_like(self.left)
-        for row, weight in enumerate(weights):
-            np.multiply(self.left, weight[:, None], out=scaled)
-            np.matmul(scaled.T, self.right, out=result[row, :n_classes, :n_classes])
+        step = max(1, _SOFT_ENTRIES // n_classes)
+        blocks = [slice(start, min(n_samples, start + step))
+                  for start in range(0, n_samples, step)]
         diagonal = np.arange(n_classes)
-        for row, weight in enumerate(weights):  # one resample at a time: any block alike
-            result[row, diagonal, diagonal] += weight @ self.diagonal
+
+        def resamples(rows):
+            scaled = np.empty((min(step, n_samples), n_classes))
+            product = np.empty((n_classes, n_classes))
+            sums = np.zeros((len(rows), n_classes))
+            for block in blocks:
+                left, right = self.left[block], self.right[block]
+                part = scaled[:block.stop - block.start]
+                for index, row in enumerate(rows):
+                    weight = weights[row, block]
+                    np.multiply(left, weight[:, None], out=part)
+                    np.matmul(part.T, right, out=product)
+                    result[row, :n_classes, :n_classes] += product
+                    sums[index] += weight @ self.diagonal[block]
+            result[rows[:, None], diagonal, diagonal] += sums
+
+        threads = n_threads(n_jobs, len(weights))
+        if len(weights) * n_samples * n_classes * n_classes < _THREADED_PRODUCTS:
+            threads = 1
+        parts = np.array_split(np.arange(len(weights)), threads)
+        with one_blas_thread():
+            if threads <= 1:
+                resamples(parts[0])
+            else:
+                with ThreadPoolExecutor(max_workers=threads) as pool:
+                    list(pool.map(resamples, parts))
         return result
 
 

@@ -333,8 +333,14 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
         Resamples (or posterior draws).
     sample_weight : array-like of shape (n_samples,), default=None
     random_state : int, numpy.random.Generator or None, default=None
+        Seeds the resamples: each resample is drawn from a stream of its own (a
+        :class:`numpy.random.SeedSequence` child of one draw of this generator), so the
+        same ``random_state`` gives the same resamples, bit for bit, whatever ``n_jobs``,
+        the number of cores and the memory budget (``max_matrix_mib``).
     n_jobs : int, default=None
-        Threads of the matrix builders.
+        Threads of the matrix builders, of the resamples' draws and of their products
+        (joblib-style, -1 all cores; None all cores where the work is large enough). The
+        numbers do not depend on it.
     kind : str, default=None
         The matrix of a matrix-level ``score``: a kind of :class:`ConfusionAccumulator`
         ("classic", "transport", "mlcm", ...).

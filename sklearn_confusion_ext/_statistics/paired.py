@@ -146,6 +146,9 @@ default="bootstrap"
         Refused for a metric callable without a ``sample_weight`` parameter (which is
         called without it otherwise).
     random_state : int, numpy.random.Generator or None, default=None
+        Seeds the resamples (or swaps), each drawn from a stream of its own, on threads:
+        the same ``random_state`` gives the same numbers whatever the number of cores
+        and the memory budget.
     groups : array-like of shape (n_samples,), default=None
         A group id per instance (patients, sites, documents), resampled as units: the
         bootstrap draws whole groups, the Bayesian bootstrap weighs them, the permutation
@@ -276,13 +279,19 @@ def _paired_values(first, second, rng, n_resamples, bayesian, progress=None):
     if first.cells is not None and second.cells is not None:
         return _paired_cell_values(first, second, rng, n_resamples, bayesian, progress)
     # exchangeable draws: in the order of the grouped products where both read one order
-    presorted = all(data.grouped is not None for data in (first, second)) and \
-        np.array_equal(first.grouped.order, second.grouped.order)
+    presorted = _one_order(first, second)
     return np.concatenate([first.of_weights(weights, presorted)
                            - second.of_weights(weights, presorted)
                            for weights in progress.track(instance_weights(
                                rng, first.n_samples, n_resamples, bayesian, entries,
                                "compare_scores"))])
+
+
+def _one_order(first, second):
+    """Whether both classifiers' matrices are grouped products over one order of the
+    instances (exchangeable draws can then be taken in that order)."""
+    return all(data.grouped is not None for data in (first, second)) and \
+        np.array_equal(first.grouped.order, second.grouped.order)
 
 
 def _paired_cell_values(first, second, rng, n_resamples, bayesian, progress):
@@ -373,12 +382,17 @@ def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples,
             else:
                 blocks = swap_indicators(rng, first.n_samples, n_resamples, entries,
                                          "compare_scores")
+            # iid swaps are exchangeable: drawn in the order of the grouped products
+            presorted = not exact and groups is None and _one_order(first, second)
+            # linear in the weights: a's matrix with the swapped instances given to b is
+            # a's whole matrix, less a's swapped part, plus b's (two products a block)
+            whole = np.ones((1, first.n_samples))
+            whole_a, whole_b = first.matrices(whole), second.matrices(whole)
             for swaps in progress.track(blocks):
-                kept = 1.0 - swaps
-                swapped_a = first.matrices(kept) + second.matrices(swaps)
-                swapped_b = first.matrices(swaps) + second.matrices(kept)
-                values.append(first.of_full_counts(swapped_a)
-                              - first.of_full_counts(swapped_b))
+                part_a, part_b = first.matrices(swaps, presorted), second.matrices(swaps,
+                                                                                 presorted)
+                values.append(first.of_full_counts(whole_a - part_a + part_b)
+                              - first.of_full_counts(whole_b - part_b + part_a))
             return np.concatenate(values)
     values = np.empty(n_resamples if all_swaps is None else len(all_swaps))
     a, b = (np.asarray(y) for y in (y_pred_a, y_pred_b))

@@ -413,7 +413,8 @@ class _Data:
         if not self.batches():
             return None
         if self.grouped is not None:
-            return self.grouped.matrices(weights, presorted).reshape(len(weights), -1)
+            return self.grouped.matrices(weights, presorted, n_jobs=self.score.n_jobs
+                                         ).reshape(len(weights), -1)
         if self.single_label:  # each instance adds its weight to its own cell
             return cell_matrices(self.instance_cells(), self.confusion.matrix.size,
                                  self.sample_weight, weights)
@@ -455,21 +456,24 @@ class _Data:
         progress = progress or quiet_progress()
         if self.groups is not None:
             return np.concatenate([self.of_weights(weights) for weights in progress.track(
-                group_weights(rng, self.groups, n_resamples, False, self.entries(), owner))])
+                group_weights(rng, self.groups, n_resamples, False, self.entries(), owner,
+                              self.score.n_jobs))])
         if self.cells is not None:
             return np.concatenate([self.of_full_counts(full) for full in progress.track(
                 cell_draws(self.confusion.matrix, self.n_samples, rng, n_resamples, owner))])
         return np.concatenate([
             self.of_weights(weights, presorted=self.grouped is not None)
             for weights in progress.track(instance_weights(
-                rng, self.n_samples, n_resamples, False, self.entries(), owner))])
+                rng, self.n_samples, n_resamples, False, self.entries(), owner,
+                self.score.n_jobs))])
 
     def bayesian(self, rng, n_resamples, prior, owner="score_confidence_interval",
                  progress=None):
         progress = progress or quiet_progress()
         if self.groups is not None:  # the Bayesian bootstrap of the groups
             return np.concatenate([self.of_weights(weights) for weights in progress.track(
-                group_weights(rng, self.groups, n_resamples, True, self.entries(), owner))])
+                group_weights(rng, self.groups, n_resamples, True, self.entries(), owner,
+                              self.score.n_jobs))])
         if self.cells is not None:
             alpha = self.confusion.matrix.astype(float) + _prior(prior, self.confusion)
             if self.confusion.has_none:  # single labels never reach MLCM's "none" class
@@ -482,7 +486,8 @@ class _Data:
         return np.concatenate([
             self.of_weights(weights, presorted=self.grouped is not None)
             for weights in progress.track(instance_weights(
-                rng, self.n_samples, n_resamples, True, self.entries(), owner))])
+                rng, self.n_samples, n_resamples, True, self.entries(), owner,
+                self.score.n_jobs))])
 
     def jackknife(self, rng):
         """``(values, multiplicities)`` of the leave-one-out (or leave-one-group-out) score."""
@@ -512,12 +517,18 @@ class _Data:
         step = resample_block("score_confidence_interval", n_groups, entries,
                               f"a matrix of {side} x {side} cells")
         values = []
+        # where each instance is in the grouped products' order (their weights are drawn so)
+        grouped = self.grouped if self.groups is None else None
+        where = None
+        if grouped is not None:
+            where = np.empty(self.n_samples, dtype=np.intp)
+            where[grouped.order] = np.arange(self.n_samples)
         for start in range(0, n_groups, step):  # the leave-group-out matrices, in blocks
             block = groups[start:start + step]
             weights = np.ones((len(block), self.n_samples))
             for row, members in enumerate(block):
-                weights[row, members] = 0.0
-            values.append(self.of_weights(weights))
+                weights[row, members if where is None else where[members]] = 0.0
+            values.append(self.of_weights(weights, presorted=where is not None))
         return np.concatenate(values), np.ones(n_groups)
 
 

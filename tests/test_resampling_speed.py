@@ -1,0 +1,203 @@
+"""The resamples' draws: a pure function of random_state (whatever the threads, n_jobs and
+the memory budget), drawn from independent streams on threads, with the laws of the
+bootstrap (multinomial counts), the Bayesian bootstrap (flat Dirichlet weights) and the
+permutation test (fair coin flips)."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import sklearn_confusion_ext as sce
+from sklearn_confusion_ext._core import resampling
+
+
+def _labels_beside_probabilities(rng, n_samples=400, n_classes=6):
+    y_true = rng.integers(0, n_classes, n_samples)
+    logits = rng.normal(size=(n_samples, n_classes))
+    logits[np.arange(n_samples), y_true] += 2.0
+    scores = np.exp(logits)
+    return y_true, scores / scores.sum(axis=1, keepdims=True)
+
+
+def _soft(rng, n_samples=300, n_classes=5):
+    return (rng.dirichlet(np.ones(n_classes), n_samples),
+            rng.dirichlet(np.ones(n_classes), n_samples))
+
+
+def _multilabel(rng, n_samples=300, n_classes=4):
+    y_true = (rng.random((n_samples, n_classes)) < 0.4).astype(int)
+    flip = rng.random((n_samples, n_classes)) < 0.2
+    return y_true, np.where(flip, 1 - y_true, y_true)
+
+
+TARGETS = {"probabilities": _labels_beside_probabilities, "soft": _soft,
+           "multilabel": _multilabel}
+
+
+# --- The same numbers whatever the threads and the budget ----------------------------------
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca", "bayesian"])
+@pytest.mark.parametrize("targets", sorted(TARGETS))
+def test_interval_is_a_function_of_random_state_only(targets, method, monkeypatch):
+    """Same random_state: the same resampled values with n_jobs=1 and 2, on 8 cores
+    (the draws and the products on threads) and in blocks of a few resamples (as under a
+    small memory budget)."""
+    y_true, y_pred = TARGETS[targets](np.random.default_rng(3))
+
+    def run(**keywords):
+        return sce.score_confidence_interval(y_true, y_pred, method=method, n_resamples=70,
+                                             random_state=7, **keywords)
+
+    reference = run(n_jobs=1)
+    monkeypatch.setattr(resampling, "_cpu_count", lambda: 8)
+    monkeypatch.setattr(resampling, "_THREADED_VALUES", 0)
+    monkeypatch.setattr(resampling, "_THREADED_PRODUCTS", 0)
+    for result in (run(n_jobs=2), run(n_jobs=-1), run()):
+        np.testing.assert_array_equal(result.distribution, reference.distribution)
+        assert (result.low, result.high) == (reference.low, reference.high)
+    monkeypatch.setattr(resampling, "_WEIGHT_ENTRIES", 1000)  # 3 resamples a block
+    tiny = run(n_jobs=2)
+    np.testing.assert_array_equal(tiny.distribution, reference.distribution)
+
+
+@pytest.mark.filterwarnings("ignore:the posterior differences never")
+@pytest.mark.parametrize("method", ["bootstrap", "permutation", "bayesian"])
+def test_comparison_is_a_function_of_random_state_only(method, monkeypatch):
+    rng = np.random.default_rng(4)
+    y_true, first = _labels_beside_probabilities(rng)
+    second = np.roll(first, 1, axis=1) * 0.3 + first * 0.7
+
+    def run():
+        return sce.compare_scores(y_true, first, second, method=method, n_resamples=70,
+                                  random_state=2)
+
+    reference = run()
+    monkeypatch.setattr(resampling, "_cpu_count", lambda: 5)
+    monkeypatch.setattr(resampling, "_THREADED_VALUES", 0)
+    monkeypatch.setattr(resampling, "_THREADED_PRODUCTS", 0)
+    threaded = run()
+    monkeypatch.setattr(resampling, "_WEIGHT_ENTRIES", 1000)  # 2 resamples a block
+    tiny = run()
+    for result in (threaded, tiny):
+        np.testing.assert_array_equal(result.distribution, reference.distribution)
+        assert result.pvalue == reference.pvalue
+
+
+@pytest.mark.parametrize("draws", ["counts", "dirichlet", "swaps"])
+@pytest.mark.parametrize("n_values", [3, 1000, 200_000])
+def test_every_resample_is_drawn_from_its_own_stream(draws, n_values):
+    """Resample r's row is the same in batches of any size and on any number of threads,
+    and streams hold more than one resample only where a resample draws few values."""
+    def rows(batch, n_jobs, n_resamples=70 if n_values < 10 ** 5 else 5):
+        rng = np.random.default_rng(11)
+        draw = {"counts": resampling._counts, "dirichlet": resampling._dirichlet,
+                "swaps": resampling._coin_flips}[draws](n_values)
+        return np.concatenate(list(resampling._draw_rows(rng, n_values, n_resamples, batch,
+                                                         draw, n_jobs)))
+
+    reference = rows(70, 1)
+    for batch, n_jobs in ((1, 1), (3, 4), (32, 2), (33, None), (64, -1)):
+        np.testing.assert_array_equal(rows(batch, n_jobs), reference)
+    if n_values >= 1000:  # no stream repeated
+        assert len(np.unique(reference, axis=0)) == len(reference)
+    streams = resampling.Streams(np.random.default_rng(0), n_values)
+    assert streams.rows == min(32, max(1, resampling._STREAM_VALUES // n_values))
+
+
+def test_the_caller_s_generator_advances_alike_whatever_the_resamples():
+    """The streams take one draw of the caller's generator: what it draws next (BCa's
+    jackknife groups) is the same whatever n_resamples."""
+    after = []
+    for n_resamples in (1, 40, 300):
+        rng = np.random.default_rng(5)
+        list(resampling.instance_weights(rng, 50, n_resamples, False))
+        after.append(rng.integers(0, 2 ** 62))
+    assert after[0] == after[1] == after[2]
+
+
+# --- The laws of the draws -----------------------------------------------------------------
+
+
+def _weights(kind, n_values, n_resamples, seed=0):
+    rng = np.random.default_rng(seed)
+    if kind == "swaps":
+        batches = resampling.swap_indicators(rng, n_values, n_resamples)
+    else:
+        batches = resampling.instance_weights(rng, n_values, n_resamples, kind == "dirichlet")
+    return np.concatenate(list(batches))
+
+
+def test_bootstrap_counts_are_multinomial():
+    """Counts of n draws with replacement among n instances: mean 1, variance (n - 1) / n,
+    covariance -1 / n; and on n = 4 the frequencies of the 35 possible count vectors fit
+    the multinomial law (chi-square)."""
+    counts = _weights("counts", 50, 4000)
+    assert np.all(counts.sum(axis=1) == 50)
+    assert counts.mean() == pytest.approx(1.0, abs=0.01)
+    assert counts.var(axis=0, ddof=1).mean() == pytest.approx(49 / 50, rel=0.03)
+    covariance = np.cov(counts[:, :2].T)[0, 1]
+    assert covariance == pytest.approx(-1 / 50, abs=0.03)
+
+    n, n_resamples = 4, 20_000
+    drawn = _weights("counts", n, n_resamples, seed=1).astype(int)
+    outcomes = [c for c in itertools.product(range(n + 1), repeat=n) if sum(c) == n]
+    index = {outcome: k for k, outcome in enumerate(outcomes)}
+    observed = np.bincount([index[tuple(row)] for row in drawn], minlength=len(outcomes))
+    expected = np.array([math.factorial(n) / math.prod(map(math.factorial, c)) / n ** n
+                         for c in outcomes]) * n_resamples
+    assert stats.chisquare(observed, expected).pvalue > 1e-3
+
+
+def test_bayesian_weights_are_flat_dirichlet():
+    """Weights / n of the Bayesian bootstrap on n = 3: each marginal Beta(1, 2) (KS), sum
+    n; on n = 1000 the mean 1 and variance (n - 1) / (n + 1) of each weight."""
+    weights = _weights("dirichlet", 3, 6000)
+    np.testing.assert_allclose(weights.sum(axis=1), 3.0, rtol=1e-12)
+    for column in range(3):
+        assert stats.kstest(weights[:, column] / 3, stats.beta(1, 2).cdf).pvalue > 1e-3
+    large = _weights("dirichlet", 1000, 300, seed=2)
+    assert large.mean() == pytest.approx(1.0, abs=1e-9)
+    assert large.var(axis=0, ddof=1).mean() == pytest.approx(999 / 1001, rel=0.03)
+
+
+def test_swaps_are_fair_independent_coin_flips():
+    """The permutation test's swaps: on n = 3 the 8 patterns equally likely (chi-square);
+    on n = 1000 the mean 1/2 and no correlation between instances."""
+    swaps = _weights("swaps", 3, 16_000).astype(int)
+    assert set(np.unique(swaps)) == {0, 1}
+    patterns = np.bincount(swaps @ np.array([1, 2, 4]), minlength=8)
+    assert stats.chisquare(patterns).pvalue > 1e-3
+    large = _weights("swaps", 1000, 400, seed=3)
+    assert large.mean() == pytest.approx(0.5, abs=0.01)
+    correlation = np.corrcoef(large[:, :50].T)[np.triu_indices(50, 1)]
+    assert np.abs(correlation).mean() < 0.06
+
+
+# --- The products -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("targets", ["probabilities", "soft"])
+def test_products_are_the_same_on_threads_and_in_any_batch(targets, monkeypatch):
+    """The grouped products (labels beside probabilities) and the soft labels' products:
+    each resample's matrix is the same bit for bit whatever the batch and the threads,
+    and equals the per-instance outer products."""
+    from sklearn_confusion_ext._core.kinds import KINDS
+
+    y_true, y_pred = TARGETS[targets](np.random.default_rng(6))
+    products = resampling.grouped_rows(KINDS["transport"], {}, y_true, y_pred, None)
+    weights = _weights("counts", len(y_true), 45, seed=4)
+    reference = products.matrices(weights, presorted=True, n_jobs=1)
+    monkeypatch.setattr(resampling, "_THREADED_PRODUCTS", 0)
+    for n_jobs in (2, 3, -1):
+        np.testing.assert_array_equal(products.matrices(weights, presorted=True,
+                                                        n_jobs=n_jobs), reference)
+    for first, stop in ((0, 1), (3, 40), (40, 45)):
+        np.testing.assert_array_equal(products.matrices(weights[first:stop], presorted=True,
+                                                        n_jobs=2), reference[first:stop])
+    expected = resampling.resampled_matrices(KINDS["transport"], {}, y_true, y_pred, None,
+                                             weights[:, np.argsort(products.order)], "test")
+    np.testing.assert_allclose(reference, expected, rtol=1e-12, atol=1e-12)
