@@ -80,6 +80,7 @@ _PAIR_BYTES = 96
 # this many chunks (a partial matrix per group, not per chunk: at C = 1,000 it is as large
 # as a chunk).
 _CHUNKS_PER_GROUP = 16
+_GROUP_READS = 16
 
 
 @validate_params()
@@ -449,7 +450,13 @@ class _TransportInstances(Instances):
         # Chunks of at least twice as many rows as classes: a chunk's sums take C x C.
         step = self.chunk_size or max(chunk_rows(scores.shape[1] * scores.itemsize,
                                                  CHUNK_BYTES), 2 * n_classes)
-        group = step * _CHUNKS_PER_GROUP
+        # A group reads its scores at least _GROUP_READS times the bytes of its partial
+        # matrix (allocated, zeroed and added once a group): at C = 1,000 that is 8 MB, as
+        # much as 16 chunks of float64 scores.
+        row_bytes = scores.shape[1] * scores.itemsize
+        group = max(step * _CHUNKS_PER_GROUP,
+                    -(-_GROUP_READS * 8 * n_classes ** 2 // row_bytes) if self.chunk_size is None
+                    else 0)
         block = _bounds_block if n_matrices == 2 else _plan_block
 
         kernel = self._compiled_by_class()
