@@ -24,8 +24,11 @@ route, which raises the error naming the row, handles the empty rows (``empty=``
 normalizes the rows: the fast sums never decide an edge case themselves.
 
 Chunks: as large as the device's memory comfortably allows on accelerators
-(``ACCELERATOR_CHUNK_BYTES`` of the larger input), cache-sized on the CPU; float32 products
-of at most ``FLOAT32_PRODUCT_ROWS`` rows each (summed in float64 across them).
+(``ACCELERATOR_CHUNK_BYTES`` of the inputs a chunk reads: at N = 1,000,000 and C = 100 the
+whole call is one chunk, a few kernels in all, none waiting for the host), cache-sized on
+the CPU. float32 rows are multiplied in float32 blocks of ``FLOAT32_PRODUCT_ROWS`` rows,
+one batched product per chunk, the blocks summed in float64 (as NumPy's float32 chunks
+are); the labels' codes are found once per call.
 """
 
 import numpy as np
@@ -34,10 +37,11 @@ from .arrays import to_numpy
 from .chunks import CHUNK_BYTES, chunk_rows
 from .validation import _SUM_TOLERANCE, warn_unless_probabilities
 
-# Bytes of one chunk of the largest input on an accelerator: a few kernels per chunk
-# (a kernel launch costs microseconds), while the device holds the chunk's temporaries.
-ACCELERATOR_CHUNK_BYTES = 1 << 28
-# Rows of one float32 product: float32 accumulates within a product, float64 across them.
+# Bytes the inputs of one chunk take on an accelerator: each chunk launches a few dozen
+# kernels (microseconds each, from Python), and the device holds two or three temporaries
+# of the chunk's size.
+ACCELERATOR_CHUNK_BYTES = 1 << 30
+# Rows of one float32 block of a product: float32 sums within a block, float64 across.
 FLOAT32_PRODUCT_ROWS = 1 << 16
 # The statistics one chunk reads back (see _Checks).
 _N_STATS = 9
@@ -101,17 +105,34 @@ class _Summer:
                                 else self.targets.y_pred)
         self.stats = []  # one device vector of _N_STATS float64 per chunk
 
-    def step(self, itemsize, n_columns, float32):
+    def step(self, itemsize, n_columns):
         """Rows per chunk: the user's ``chunk_size``, else by the device's memory."""
         if self.instances.chunk_size is not None:
             return self.instances.chunk_size
         row_bytes = max(itemsize * max(n_columns, 1), 1)
         if _on_cpu(self.device):
-            step = chunk_rows(row_bytes, CHUNK_BYTES, 8 * self.n_classes ** 2,
+            return chunk_rows(row_bytes, CHUNK_BYTES, 8 * self.n_classes ** 2,
                               self.targets.chunk_factor)
-        else:
-            step = chunk_rows(row_bytes, ACCELERATOR_CHUNK_BYTES)
-        return min(step, FLOAT32_PRODUCT_ROWS) if float32 else step
+        return chunk_rows(row_bytes, ACCELERATOR_CHUNK_BYTES)
+
+    def product(self, left, right):
+        """``left.T @ right`` (rows of both summed) as float64: one product of float64
+        rows; float32 rows in blocks of ``FLOAT32_PRODUCT_ROWS``, one batched product, the
+        blocks' float32 sums added in float64."""
+        xp = self.xp
+        n_rows = left.shape[0]
+        if left.dtype == xp.float64 or n_rows <= FLOAT32_PRODUCT_ROWS:
+            return xp.astype(xp.matmul(xp.matrix_transpose(left), right), xp.float64)
+        size = FLOAT32_PRODUCT_ROWS
+        head = n_rows - n_rows % size
+        blocks = xp.matmul(
+            xp.matrix_transpose(xp.reshape(left[:head, ...], (head // size, size, -1))),
+            xp.reshape(right[:head, ...], (head // size, size, -1)))
+        total = xp.sum(blocks, axis=0, dtype=xp.float64)
+        if head < n_rows:
+            total = total + xp.astype(xp.matmul(xp.matrix_transpose(left[head:, ...]),
+                                                right[head:, ...]), xp.float64)
+        return total
 
     def chunks(self, step):
         n_samples = self.targets.n_samples
@@ -183,17 +204,21 @@ class _LabelPairs(_Summer):
         xp, targets, n_classes = self.xp, self.targets, self.n_classes
         size = n_classes * n_classes
         total = xp.zeros(size, dtype=xp.float64, device=self.device)
-        for rows in self.chunks(self.step(8, 2 if self.library else 2 * n_classes,
-                                               False)):
-            true, unknown_true = self.codes(targets.y_true[rows])
-            pred, unknown_pred = self.codes(targets.y_pred[rows])
-            pairs = true * n_classes + pred
+        true, unknown_true = self.codes(targets.y_true)
+        pred, unknown_pred = self.codes(targets.y_pred)
+        all_pairs = true * n_classes + pred
+        # One bincount of every pair on PyTorch and CuPy; one-hot products in chunks else.
+        step = targets.n_samples if self.library and self.instances.chunk_size is None \
+            else self.step(8, 2 * n_classes)
+        for rows in self.chunks(step):
+            pairs = all_pairs[rows]
             weights = self.weights(rows, {})
             if weights is not None:
                 weights = xp.astype(weights, xp.float64)
             total = self.count(total, pairs, weights, size)
             low, high = self.weight_range(weights)
             self.add_stats(unknown_true + unknown_pred, low, high, *[low] * 6)
+            unknown_true = unknown_pred = 0 * unknown_true  # counted once
         (total,), stats = self.read_back(total)
         if stats[:, 0].any():  # a label outside the classes: the reference route
             return None
@@ -236,9 +261,10 @@ class _LabelsBesideScores(_Summer):
         sum_tolerance = _SUM_TOLERANCE[bool(float32)]
         total = xp.zeros((n_classes, n_classes), dtype=xp.float64, device=self.device)
         starts = []
-        for rows in self.chunks(self.step(4 if float32 else 8, n_classes, False)):
+        all_codes, unknown = self.codes(labels)
+        for rows in self.chunks(self.step(4 if float32 else 8, n_classes)):
             block = scores[rows, ...]
-            codes, unknown = self.codes(labels[rows])
+            codes = all_codes[rows]
             norm = xp.sum(block, axis=1, dtype=xp.float64)
             # The labels' side has mass 1: its weighting weighs every instance alike.
             weights = self.weights(rows, {"true" if scores_name == "y_true" else "pred": norm})
@@ -253,6 +279,7 @@ class _LabelsBesideScores(_Summer):
                 any_off = first = first_sum = xp.asarray(0.0, device=self.device)
             self.add_stats(unknown, xp.min(block), xp.min(norm), xp.max(norm), low, high,
                            any_off, first, first_sum)
+            unknown = 0 * unknown  # counted once
             starts.append(rows.start)
         (total,), stats = self.read_back(total)
         norm_limit, smallest, largest = (2.0 ** 100, 1e-200, 1e200)  # float64 sums
@@ -311,7 +338,7 @@ class _SoftRows(_Summer):
             return None
         diagonal = xp.zeros(n_classes, dtype=xp.float64, device=self.device)
         off_diagonal = xp.zeros((n_classes, n_classes), dtype=xp.float64, device=self.device)
-        for rows in self.chunks(self.step(4 if float32 else 8, 2 * n_classes, float32)):
+        for rows in self.chunks(self.step(4 if float32 else 8, 2 * n_classes)):
             true, pred = y_true[rows, ...], y_pred[rows, ...]
             true_norm = xp.sum(true, axis=1, dtype=xp.float64)
             pred_norm = xp.sum(pred, axis=1, dtype=xp.float64)
@@ -354,8 +381,8 @@ class _SoftRows(_Summer):
             deficit = xp.maximum(deficit, xp.asarray(0, dtype=dtype, device=self.device))
         deficit_mass = xp.sum(deficit, axis=1, dtype=xp.float64)
         row_weights = xp.astype(scaled_weights, dtype)
-        diagonal = xp.astype(xp.matmul(row_weights, true) - xp.matmul(row_weights, deficit),
-                             xp.float64)
+        row_weights = row_weights[:, None]
+        diagonal = self.product(row_weights, true) - self.product(row_weights, deficit)
         keep = deficit_mass > self.tolerance * true_norm
         one = xp.asarray(1.0, dtype=xp.float64, device=self.device)
         scale = xp.where(keep, scaled_weights / xp.where(keep, deficit_mass, one), 0.0 * one)
@@ -364,5 +391,4 @@ class _SoftRows(_Summer):
             deficit.mul_(scale[:, None])
         else:
             deficit = deficit * scale[:, None]
-        off = xp.matmul(xp.matrix_transpose(deficit), excess)
-        return diagonal, -xp.astype(off, xp.float64)
+        return xp.reshape(diagonal, (-1,)), -self.product(deficit, excess)
