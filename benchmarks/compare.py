@@ -10,7 +10,8 @@ section; the machine and date come first.
 Run: ``python benchmarks/compare.py [--quick] [--repeat K] [--only NAME ...]`` (``--quick``
 divides N by 10, except the fold-size rows, which stay at N = 300, and takes the best of 2;
 CI runs it; ``--only`` runs the named groups of rows: gpu, labels, strings, probabilities,
-fold, dense, mlcm, sparse, uncertainty; ``--gpu`` adds the GPU rows to all the others).
+fold, dense, mlcm, sparse, uncertainty; ``--gpu`` adds the GPU rows to all the others;
+``--gpu-only`` runs only them; ``--gpu-dry-run`` checks them on the CPU, no GPU needed).
 Labels vs probabilities at C = 1,000 hold 8 GB of float64 (N = 1,000,000).
 The figures measure the library as installed (an editable install: the working tree).
 """
@@ -226,16 +227,34 @@ def rows_probabilities(rng, n_samples, repeat, class_counts=(100, 1_000)):
 
 # ------------------------------------------------------------------ 1d. on a GPU
 
-def _gpu_libraries():
-    """``{name: (to_device, synchronize)}`` of CuPy and PyTorch where they import and
-    see a GPU; the reason printed for each one left out."""
+def _gpu_libraries(dry_run=False):
+    """``{name: (to_device, synchronize, bincount, device name)}`` of CuPy and PyTorch where
+    they import and see a GPU; the reason printed for each one left out. ``dry_run``:
+    PyTorch CPU tensors sent down the route CUDA tensors take (to check the rows where there
+    is no GPU; its figures are not GPU figures)."""
     found = {}
+    try:
+        import array_api_compat  # noqa: F401  (the library reads device arrays through it)
+    except ImportError as error:
+        print(f"GPU rows left out: {error} (pip install array-api-compat)")
+        return {}
+    if dry_run:
+        import torch
+
+        from sklearn_confusion_ext._core import array_api
+
+        array_api.is_cpu_tensor = lambda array: False  # this process only: a dry run
+        torch.set_num_threads(1)  # a shared machine: its threads would wait for each other
+        return {"PyTorch CPU dry run": (torch.asarray, lambda: None, torch.bincount,
+                                        "the CPU (dry run, not a GPU figure)")}
     try:
         import cupy
 
         if cupy.cuda.runtime.getDeviceCount() < 1:
             raise RuntimeError("no CUDA device")
-        found["CuPy"] = (cupy.asarray, cupy.cuda.Device().synchronize)
+        name = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
+        found["CuPy"] = (cupy.asarray, cupy.cuda.get_current_stream().synchronize,
+                         cupy.bincount, name)
     except Exception as error:  # ImportError, or a CUDA error without a GPU
         print(f"CuPy on a GPU left out: {type(error).__name__}: {error}")
     try:
@@ -244,53 +263,91 @@ def _gpu_libraries():
         if not torch.cuda.is_available():
             raise RuntimeError("torch.cuda.is_available() is False")
         found["PyTorch"] = (lambda a: torch.asarray(a, device="cuda"),
-                            torch.cuda.synchronize)
+                            torch.cuda.synchronize, torch.bincount,
+                            torch.cuda.get_device_name(0))
     except Exception as error:
         print(f"PyTorch on a GPU left out: {type(error).__name__}: {error}")
-    try:
-        import array_api_compat  # noqa: F401  (the library reads device arrays through it)
-    except ImportError as error:
-        print(f"GPU rows left out: {error} (pip install array-api-compat)")
-        return {}
     return found
 
 
-def rows_gpu(rng, n_samples, repeat, n_classes=N_CLASSES):
-    """The TCM of device arrays (labels vs probabilities, soft vs soft) beside the bare
-    device floor of the same arrays: one read (``P.sum(axis=0)``) or one GEMM ``Y.T @ P``.
-    Each timed call ends with a device synchronization (the matrix comes to the host)."""
+def rows_gpu(rng, n_samples, repeat, n_classes=N_CLASSES, dry_run=False):
+    """The TCM of device arrays (labels vs probabilities, soft vs soft, 1-D labels) beside
+    the bare device floor of the same arrays: one read of P (the faster of
+    ``P.sum(axis=0)`` and ``P.sum(axis=1)``), one GEMM ``Y.T @ P``, one ``bincount`` of
+    the pair codes. Every timed call ends with a device synchronization (the stream's
+    work done; the matrix comes back as a device array), after one untimed call of each.
+    float32 and float64, CuPy and PyTorch; the device named in each floor."""
     rows = []
     y_true = rng.integers(0, n_classes, n_samples)
-    for library, (to_device, synchronize) in _gpu_libraries().items():
+    y_other = rng.integers(0, n_classes, n_samples)
+    for library, (to_device, synchronize, bincount, device) in \
+            _gpu_libraries(dry_run).items():
         for dtype, name in [(np.float64, "float64"), (np.float32, "float32")]:
             arrays = [to_device(a) for a in (
                 y_true, probabilities(rng, n_samples, n_classes, dtype),
                 rng.random((n_samples, n_classes), dtype=np.float32).astype(dtype))]
             rows += _device_rows(f"{library} {name}, N={n_samples:,} C={n_classes}",
-                                 *arrays, synchronize, repeat)
+                                 *arrays, synchronize, repeat, device)
             del arrays
+        labels = [to_device(a) for a in (y_true, y_other)]
+        rows.append(_device_label_row(f"{library}, N={n_samples:,} C={n_classes}", *labels,
+                                      n_classes, synchronize, bincount, repeat, device))
+        del labels
     return rows
 
 
-def _device_rows(what, labels, scores, soft, synchronize, repeat):
-    def timed(function):
-        def call():
-            result = function()
-            synchronize()
-            return result
-        return call
+def _synchronized(function, synchronize):
+    def call():
+        result = function()
+        synchronize()
+        return result
+    return call
 
+
+def _device_rows(what, labels, scores, soft, synchronize, repeat, device):
     synchronize()
-    t = interleaved_best({
-        "tcm": timed(lambda: sce.transport_confusion_matrix(labels, scores)),
-        "read": timed(lambda: scores.sum(axis=0)),
-        "soft": timed(lambda: sce.transport_confusion_matrix(soft, scores)),
-        "gemm": timed(lambda: soft.T @ scores),
-    }, repeat)
-    return [Row(f"GPU TCM labels vs probabilities, {what}", t["tcm"],
-                "one read of P on the device", t["read"], ("ratio", 1.5)),
-            Row(f"GPU soft TCM, {what}", t["soft"], "one Y.T @ P on the device", t["gemm"],
-                ("ratio", 1.15))]
+    t = interleaved_best({name: _synchronized(function, synchronize) for name, function in {
+        "tcm": lambda: sce.transport_confusion_matrix(labels, scores),
+        "read": lambda: scores.sum(axis=0),
+        "read rows": lambda: scores.sum(axis=1),
+        "soft": lambda: sce.transport_confusion_matrix(soft, scores),
+        "gemm": lambda: soft.T @ scores,
+    }.items()}, repeat)
+    read = min(t["read"], t["read rows"])
+    rows = [Row(f"GPU TCM labels vs probabilities, {what}", t["tcm"],
+                f"one read of P on {device}", read, ("ratio", 1.5))]
+    if type(scores).__module__.startswith("torch") and "float64" in str(scores.dtype):
+        # PyTorch's other segmented sum (a sparse CSR product), the faster to be the default.
+        from sklearn_confusion_ext._core import device_sums
+
+        def sparse_sum():
+            device_sums.TORCH_SEGMENTED_SUM = "sparse"
+            try:
+                return sce.transport_confusion_matrix(labels, scores)
+            finally:
+                device_sums.TORCH_SEGMENTED_SUM = "index_add"
+
+        try:
+            sparse = interleaved_best({"sparse": _synchronized(sparse_sum, synchronize)},
+                                      repeat)["sparse"]
+            rows.append(Row("same, PyTorch's sparse CSR product instead of index_add_",
+                            sparse, f"one read of P on {device}", read, ("ratio", 1.5)))
+        except Exception as error:  # a beta API: say why, keep the other rows
+            print(f"sparse CSR row left out: {type(error).__name__}: {error}")
+    return rows + [Row(f"GPU soft TCM, {what}", t["soft"], f"one Y.T @ P on {device}",
+                       t["gemm"], ("ratio", 1.15))]
+
+
+def _device_label_row(what, y_true, y_pred, n_classes, synchronize, bincount, repeat,
+                      device):
+    synchronize()
+    t = interleaved_best({name: _synchronized(function, synchronize) for name, function in {
+        "tcm": lambda: sce.transport_confusion_matrix(y_true, y_pred),
+        "bincount": lambda: bincount(y_true * n_classes + y_pred,
+                                     minlength=n_classes * n_classes),
+    }.items()}, repeat)
+    return Row(f"GPU TCM, integer labels, {what}", t["tcm"],
+               f"bincount of pair codes on {device}", t["bincount"], ("ratio", 2))
 
 
 # ------------------------------------------------------------------ 3. dense soft labels
@@ -491,7 +548,14 @@ def main():
     parser.add_argument("--gpu", action="store_true",
                         help="also the CuPy/PyTorch rows on a GPU (skipped, with the reason, "
                              "where there is none)")
+    parser.add_argument("--gpu-only", action="store_true",
+                        help="only the GPU rows (the same as --only gpu)")
+    parser.add_argument("--gpu-dry-run", action="store_true",
+                        help="only the GPU rows, with PyTorch CPU tensors sent down the CUDA "
+                             "route, at N / 100: checks the rows where there is no GPU")
     args = parser.parse_args()
+    if args.gpu_only or args.gpu_dry_run:
+        args.only, args.gpu = ["gpu"], True
     divisor = 10 if args.quick else 1
     repeat = args.repeat or (2 if args.quick else 7)
     print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}; {machine()}; {load()} at the start")
@@ -500,7 +564,8 @@ def main():
     rng = np.random.default_rng(0)
     start = time.perf_counter()
     groups = {
-        "gpu": lambda: rows_gpu(rng, 1_000_000 // divisor, repeat),
+        "gpu": lambda: rows_gpu(rng, 1_000_000 // (100 if args.gpu_dry_run else divisor),
+                                repeat, dry_run=args.gpu_dry_run),
         "labels": lambda: rows_labels(rng, 1_000_000 // divisor, repeat),
         "strings": lambda: rows_strings(rng, 200_000 // divisor, repeat),
         "probabilities": lambda: rows_probabilities(rng, 1_000_000 // divisor, repeat),

@@ -110,6 +110,26 @@ def test_float32_products_in_blocks_summed_in_float64(rng, to_device, monkeypatc
             rtol=1e-5, atol=1e-5)
 
 
+def test_torch_sparse_segmented_sum_equals_numpy(rng, monkeypatch):
+    """PyTorch's other way to sum float64 rows by class (a sparse CSR product), which the
+    GPU benchmark times beside index_add_."""
+    torch = pytest.importorskip("torch")
+    from sklearn_confusion_ext._core import array_api, device_sums
+
+    monkeypatch.setattr(array_api, "is_cpu_tensor", lambda array: False)
+    monkeypatch.setattr(device_sums, "TORCH_SEGMENTED_SUM", "sparse")
+    for form in ("labels_vs_probabilities", "probabilities_vs_labels"):
+        y_true, y_pred = _targets(rng, form)
+        weights = rng.random(len(y_true))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # torch's beta warning is not the user's
+            got = sce.transport_confusion_matrix(torch.asarray(y_true), torch.asarray(y_pred),
+                                                 sample_weight=torch.asarray(weights),
+                                                 chunk_size=64)
+        np.testing.assert_allclose(got.numpy(), sce.transport_confusion_matrix(
+            y_true, y_pred, sample_weight=weights), atol=1e-12)
+
+
 def test_labels_subsets_and_orders_on_the_device(rng, to_device):
     """labels= in another order, a subset (1-D labels) or naming the columns (scores)."""
     y_true, y_pred = _targets(rng, "labels")
