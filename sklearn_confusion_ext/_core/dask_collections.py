@@ -148,15 +148,34 @@ def _reduced(dask, settings, true_kind, decided_by, blocks):
 def _partitions(inputs):
     """The inputs' pandas partitions as delayed objects, zipped (one tuple a partition),
     when every input given is a Dask dataframe or series and all have the same number of
-    partitions; else None."""
+    partitions; else None.
+
+    The graphs of all the inputs are built once, together, unoptimized: columns of one
+    dataframe share its partitions' tasks (each partition is read once), every pass
+    (the labels found, the sums) culls the same graph, and no column projection is
+    pushed into a source (it would read the source once per input; optimizing a graph of
+    in-memory pandas partitions copies them)."""
     given = [y for y in inputs.values() if y is not None]
     if not all(is_dask_collection(y) and hasattr(y, "to_dask_array") for y in given) or \
             len({y.npartitions for y in given}) != 1:
         return None
-    # Unoptimized graphs: the inputs' tasks keep their keys, so that columns of one
-    # dataframe share its partitions' tasks (each partition is read once), and no graph
-    # is built twice (optimizing a graph of in-memory pandas partitions copies them).
-    return list(zip(*[y.to_delayed(optimize_graph=False) for y in given]))
+    import dask.dataframe as dd
+    from dask.delayed import Delayed
+
+    keys = [y.__dask_keys__() for y in given]
+    together = dd.map_partitions(_zipped, *given, meta=(None, object), token="inputs",
+                                 enforce_metadata=False, transform_divisions=False,
+                                 align_dataframes=False)
+    graph = together.__dask_graph__()
+    if not all(key in graph for own in keys for key in own):  # pragma: no cover
+        # a Dask whose unoptimized graph renames its inputs' tasks: one graph each
+        return list(zip(*[y.to_delayed(optimize_graph=False) for y in given]))
+    return list(zip(*[[Delayed(key, graph) for key in own] for own in keys]))
+
+
+def _zipped(*partitions):
+    """The partitions of the inputs, side by side (the task that binds their graphs)."""
+    return partitions
 
 
 def _row_blocks(named):
@@ -249,8 +268,8 @@ def _rebuilt(form, block):
 
 def _labels_found(named, partitions=None):
     """The sorted class labels of the 1-D targets among ``named`` (one pass over them;
-    over the delayed ``partitions`` of :func:`_partitions` when given, so that the
-    dataframes' graphs are built once)."""
+    over the delayed ``partitions`` of :func:`_partitions` when given: the graph the sums
+    read)."""
     import dask
 
     unique = dask.delayed(np.unique, pure=True)

@@ -1,0 +1,177 @@
+"""Columns of Dask dataframes equal the same data as Dask arrays, as NumPy and as pandas,
+and each partition is read once (the local scheduler: these tests need no cluster)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from kinds import CASES, one_shot, random_targets
+
+from sklearn_confusion_ext import ConfusionAccumulator, transport_confusion_matrix
+
+dask = pytest.importorskip("dask")
+da = pytest.importorskip("dask.array")
+dd = pytest.importorskip("dask.dataframe")
+pd = pytest.importorskip("pandas")
+
+# Rows of the partitions: equal, unequal, one of a single row.
+SPLITS = [(30, 30, 30), (41, 1, 20, 28)]
+
+
+def _counted_frame(whole, split):
+    """A Dask dataframe of ``whole`` split into partitions of ``split`` rows, each loaded
+    by a task that counts its loads; and the list of loads (a partition's index a load)."""
+    stops = np.cumsum(split)
+    pieces = [whole.iloc[stop - size:stop] for size, stop in zip(split, stops)]
+    loads = []
+
+    def load(part):
+        loads.append(part[1])
+        return pieces[part[1]]
+
+    # each frame its own tasks (a frame of the same arguments would share another's)
+    return dd.from_map(load, [(id(loads), i) for i in range(len(pieces))],
+                       meta=whole.iloc[:0]), loads
+
+
+def _frame_of(y_true, y_pred, weights):
+    """One pandas frame holding the targets' columns and the weights, and how to take
+    ``(y_true, y_pred, weights)`` back from it (from it or from its Dask dataframe)."""
+    parts, columns = [], []
+    for name, y in (("true", y_true), ("pred", y_pred)):
+        y = np.asarray(y)
+        if y.ndim == 1:
+            parts.append(pd.DataFrame({name: y}))
+            columns.append(name)
+        else:
+            own = [f"{name} {j}" for j in range(y.shape[1])]
+            parts.append(pd.DataFrame(y, columns=own))
+            columns.append(own)
+    parts.append(pd.DataFrame({"weight": weights}))
+    whole = pd.concat(parts, axis=1)
+
+    def targets(frame):
+        # 2-D targets keep the default column names (0 .. C-1): read by position
+        return tuple(frame[c] if isinstance(c, str) else
+                     frame[c].rename(columns=dict(zip(c, range(len(c))))) for c in columns
+                     ) + (frame["weight"],)
+
+    return whole, targets
+
+
+def _dask_arrays(targets, split):
+    return [da.from_array(np.asarray(y), chunks=(tuple(split),) + np.shape(y)[1:])
+            for y in targets]
+
+
+@pytest.mark.parametrize("split", SPLITS, ids=["equal", "unequal"])
+@pytest.mark.parametrize("kind, form, params", CASES)
+def test_every_kind_reads_dataframe_columns_once_as_dask_arrays(rng, kind, form, params,
+                                                                split):
+    """Every kind of the registry on columns of one Dask dataframe: the result of the
+    same data as Dask arrays chunked alike and as NumPy (with weights), and each
+    partition loaded once (the inputs' graphs built together, one pass)."""
+    y_true, y_pred = random_targets(rng, form, sum(split))
+    weights = rng.random(len(y_true))
+    whole, targets = _frame_of(y_true, y_pred, weights)
+    ddf, loads = _counted_frame(whole, split)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # empty="skip" warns
+        expected = one_shot(kind, y_true, y_pred, weights, None, params)
+        with dask.config.set(scheduler="sync"):
+            got = ConfusionAccumulator(kind, **params).update(
+                *targets(ddf)[:2], sample_weight=targets(ddf)[2]).result()
+            arrays = ConfusionAccumulator(kind, **params).update(
+                *_dask_arrays((y_true, y_pred, weights), split)[:2],
+                sample_weight=_dask_arrays((y_true, y_pred, weights), split)[2]).result()
+    assert sorted(loads) == list(range(len(split)))
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-10)
+    np.testing.assert_allclose(got, arrays, rtol=1e-12, atol=1e-10)
+
+
+def _named_cases(rng, n_samples):
+    """(case, whole frame, targets of a frame, the same as NumPy arrays in sorted class
+    order or None where only pandas gives the reference)."""
+    classes = np.array(["cat", "dog", "fox"])
+    true_codes, pred_codes = rng.integers(0, 3, (2, n_samples))
+    probabilities = rng.dirichlet(np.ones(3), n_samples)
+    soft_true = rng.dirichlet(np.ones(3), n_samples)
+    order, other = ["fox", "cat", "dog"], ["dog", "fox", "cat"]
+    whole = pd.DataFrame({"true": classes[true_codes], "pred": classes[pred_codes],
+                          "weight": rng.random(n_samples)})
+    whole["true str"] = whole["true"].astype("string")
+    whole["true cat"] = pd.Categorical(whole["true"], categories=["fox", "dog", "cat"])
+    whole["pred cat"] = pd.Categorical(whole["pred"], categories=["fox", "dog", "cat"])
+    for position, name in enumerate(classes):
+        whole[name] = probabilities[:, position]
+        whole[f"t {name}"] = soft_true[:, position]
+    truth = {f"t {c}": c for c in other}
+    return [
+        ("string labels (object columns)", whole, lambda f: (f["true"], f["pred"]),
+         (classes[true_codes], classes[pred_codes])),
+        ("pandas string labels", whole, lambda f: (f["true str"], f["pred"]),
+         (classes[true_codes], classes[pred_codes])),
+        ("categorical labels, categories not sorted", whole,
+         lambda f: (f["true cat"], f["pred cat"]), None),
+        ("labels beside probabilities named out of class order", whole,
+         lambda f: (f["true"], f[order]), (classes[true_codes], probabilities)),
+        ("probabilities named out of class order beside labels", whole,
+         lambda f: (f[order], f["true"]), (probabilities, classes[true_codes])),
+        ("soft labels beside soft labels, named in two other orders", whole,
+         lambda f: (f[list(truth)].rename(columns=truth), f[order]),
+         (soft_true, probabilities)),
+    ]
+
+
+@pytest.mark.parametrize("split", SPLITS, ids=["equal", "unequal"])
+def test_named_columns_categoricals_and_strings_read_as_pandas_and_as_arrays(rng, split):
+    """Names carry the classes (a frame's columns in any order, a categorical's
+    categories in theirs): the Dask dataframe gives the pandas result and, where the data
+    has a NumPy form, the Dask arrays' result; each partition is loaded once."""
+    for case, whole, targets, arrays in _named_cases(rng, sum(split)):
+        ddf, loads = _counted_frame(whole, split)
+        expected = transport_confusion_matrix(*targets(whole), sample_weight=whole["weight"])
+        with dask.config.set(scheduler="sync"):
+            got = transport_confusion_matrix(*targets(ddf), sample_weight=ddf["weight"])
+        assert sorted(loads) == list(range(len(split))), case
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12, err_msg=case)
+        if arrays is not None:
+            dask_arrays = _dask_arrays((*arrays, whole["weight"].to_numpy()), split)
+            np.testing.assert_allclose(
+                got, transport_confusion_matrix(*dask_arrays[:2], sample_weight=dask_arrays[2]),
+                rtol=1e-12, atol=1e-12, err_msg=case)
+
+
+def test_partitions_split_at_other_rows_are_aligned_by_row(rng):
+    """Two dataframes split at other rows, with as many partitions or not: read by row
+    (the Dask arrays' way), the pandas result."""
+    whole = _named_cases(rng, 90)[3][1]
+    expected = transport_confusion_matrix(whole["true"], whole[["fox", "cat", "dog"]],
+                                          sample_weight=whole["weight"])
+    true, _ = _counted_frame(whole, (30, 30, 30))
+    for split in [(10, 40, 40), (10, 40, 20, 20)]:
+        pred, _ = _counted_frame(whole, split)
+        got = transport_confusion_matrix(true["true"], pred[["fox", "cat", "dog"]],
+                                         sample_weight=true["weight"])
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_labels_beside_unnamed_probabilities_read_twice_at_most(rng):
+    """Probabilities whose columns are positions beside labels: the classes are the sorted
+    labels found, a pass over the labels' partitions before the sums (at most two loads of
+    a partition; name the columns, or pass labels=, for one)."""
+    classes = np.array(["ant", "bee", "cat"])
+    y = classes[rng.integers(0, 3, 90)]
+    probabilities = rng.dirichlet(np.ones(3), 90)
+    whole = pd.concat([pd.DataFrame({"label": y}), pd.DataFrame(probabilities)], axis=1)
+    ddf, loads = _counted_frame(whole, (30, 30, 30))
+    with dask.config.set(scheduler="sync"):
+        got = transport_confusion_matrix(ddf["label"], ddf[[0, 1, 2]])
+    assert sorted(set(loads)) == [0, 1, 2] and max(map(loads.count, loads)) <= 2
+    np.testing.assert_allclose(got, transport_confusion_matrix(y, probabilities),
+                               rtol=1e-12, atol=1e-12)
+    loads.clear()
+    with dask.config.set(scheduler="sync"):
+        named = transport_confusion_matrix(ddf["label"], ddf[[0, 1, 2]], labels=classes)
+    assert sorted(loads) == [0, 1, 2]
+    np.testing.assert_allclose(named, got, rtol=1e-12, atol=1e-12)
