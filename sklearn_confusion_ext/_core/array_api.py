@@ -18,7 +18,7 @@ results are NumPy arrays and Python floats, as scikit-learn's are without array 
 dispatch.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -136,6 +136,9 @@ class DeviceTargets(Targets):
 
     class_values: object = None
     space: tuple = None
+    # The sorted labels of 1-D y_true, where validation found them (read once: on a GPU
+    # each look at the labels is a sort and a synchronization).
+    found_true_classes: object = field(default=None, compare=False, repr=False)
 
     @property
     def chunk_factor(self):
@@ -171,6 +174,8 @@ class DeviceTargets(Targets):
     @cached_property
     def true_classes(self):
         if "y_true" in self.one_hot or self.single_label:
+            if self.found_true_classes is not None:
+                return self.found_true_classes
             return to_numpy(namespace(self.y_true).unique_values(self.y_true))
         return self.classes if self.one_hot else None
 
@@ -213,18 +218,20 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space,
         present = np.union1d(first, to_numpy(xp.unique_values(pred)))
         classes, selection = label_classes("y_true", first, present, labels)
         return DeviceTargets(true, pred, classes, selection, True, None, None, weight, (),
-                             class_values=xp.asarray(classes, device=device), space=space)
+                             class_values=xp.asarray(classes, device=device), space=space,
+                             found_true_classes=first)
     if true.ndim != pred.ndim:  # labels beside scores: the columns named on the host
         one_hot = tuple(name for name, y in named.items() if y.ndim == 1)
         scores_name, scores = next((name, y) for name, y in named.items() if y.ndim == 2)
-        present = np.unique(np.concatenate([to_numpy(xp.unique_values(named[name]))
-                                            for name in one_hot]))
+        found = {name: to_numpy(xp.unique_values(named[name])) for name in one_hot}
+        present = np.unique(np.concatenate(list(found.values())))
         classes = column_classes(one_hot, present, scores_name, scores.shape[1],
                                  labels if labels is not None else column_labels)
         scores = _float_masses(xp, scores)
         true, pred = (scores if y.ndim == 2 else y for y in (true, pred))
         return DeviceTargets(true, pred, classes, None, False, None, None, weight, one_hot,
-                             class_values=xp.asarray(classes, device=device), space=space)
+                             class_values=xp.asarray(classes, device=device), space=space,
+                             found_true_classes=found.get("y_true"))
     if true.shape[1] != pred.shape[1]:
         raise ValueError("y_true and y_pred must have the same number of columns (classes); "
                          f"got {true.shape[1]} and {pred.shape[1]}.")
