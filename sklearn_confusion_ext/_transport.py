@@ -81,6 +81,8 @@ _PAIR_BYTES = 96
 # as a chunk).
 _CHUNKS_PER_GROUP = 16
 _GROUP_READS = 16
+# The scores a group of labels beside scores reads where the compiled kernel sums them.
+_KERNEL_GROUP_BYTES = 1 << 23
 
 
 @validate_params()
@@ -370,7 +372,9 @@ class _TransportInstances(Instances):
             return self._sum_by_class(2 if block is _bounds_block else 1)
         kernel = self._compiled_soft_plans() if block is _plan_block else None
         if kernel is not None:
-            return self.sum_rows(kernel, self.chunk_step(row_bytes, chunk_bytes))
+            # The kernel is called once a chunk: a thread a chunk.
+            return self.sum_rows(kernel, self.chunk_step(row_bytes, chunk_bytes),
+                                 chunks_per_thread=1)
         return super().sum(block, row_bytes, chunk_bytes)
 
     def _compiled_soft_plans(self):
@@ -450,16 +454,17 @@ class _TransportInstances(Instances):
         # Chunks of at least twice as many rows as classes: a chunk's sums take C x C.
         step = self.chunk_size or max(chunk_rows(scores.shape[1] * scores.itemsize,
                                                  CHUNK_BYTES), 2 * n_classes)
-        # A group reads its scores at least _GROUP_READS times the bytes of its partial
-        # matrix (allocated, zeroed and added once a group): at C = 1,000 that is 8 MB, as
-        # much as 16 chunks of float64 scores.
+        kernel = self._compiled_by_class()
+        # A group holds one partial matrix, allocated, zeroed and added once: it reads at
+        # least _GROUP_READS times the matrix's bytes (at C = 1,000, 8 MB) and, for the
+        # NumPy path, _CHUNKS_PER_GROUP chunks (a thread for every few groups); for the
+        # kernel, called once a group, _KERNEL_GROUP_BYTES of scores (a thread a group).
         row_bytes = scores.shape[1] * scores.itemsize
-        group = max(step * _CHUNKS_PER_GROUP,
+        group = max(step * _CHUNKS_PER_GROUP if kernel is None
+                    else _KERNEL_GROUP_BYTES // row_bytes,
                     -(-_GROUP_READS * 8 * n_classes ** 2 // row_bytes) if self.chunk_size is None
                     else 0)
         block = _bounds_block if n_matrices == 2 else _plan_block
-
-        kernel = self._compiled_by_class()
 
         def one_group(rows):
             total = np.zeros((n_classes, n_classes))  # rows: the labels' classes
@@ -497,7 +502,8 @@ class _TransportInstances(Instances):
         # (a float32 one was measured 70x slower on two threads of a busy machine).
         with one_blas_thread() if targets.n_samples > step else nullcontext():
             *sums, n_left_out = sum_over_chunks(one_group, targets.n_samples, group,
-                                                targets.threads(self.n_jobs))
+                                                targets.threads(self.n_jobs),
+                                                1 if kernel is not None else None)
         return sums, int(n_left_out)
 
     def _compiled_by_class(self):

@@ -237,9 +237,9 @@ def test_chunked_and_threaded_sum_equals_one_block(rng, monkeypatch):
     calls = []
     original = chunks.map_chunks
 
-    def counting_map_chunks(function, n_rows, step, n_jobs=None):
+    def counting_map_chunks(function, n_rows, step, n_jobs=None, chunks_per_thread=None):
         calls.append(step)
-        return original(function, n_rows, step, n_jobs)
+        return original(function, n_rows, step, n_jobs, chunks_per_thread)
 
     # Chunks sized by bytes: the partial 5 x 5 matrix's 200 bytes hold 5 rows of 40 bytes.
     monkeypatch.setattr(chunks, "CHUNK_BYTES", 8)

@@ -62,11 +62,13 @@ def chunk_starts(cumulative_bytes, chunk_bytes):
     return np.unique(starts[starts < n_rows]).astype(np.int64)
 
 
-def map_chunks(function, n_rows, step, n_jobs=None):
+def map_chunks(function, n_rows, step, n_jobs=None, chunks_per_thread=None):
     """Yield ``function(rows)`` for consecutive row slices, in order.
 
     ``step``: rows per slice, or the first row of each slice (:func:`chunk_starts`).
-    ``n_jobs``: threads, joblib-style (-1 all cores); None chooses by the number of chunks.
+    ``n_jobs``: threads, joblib-style (-1 all cores); None chooses by the number of chunks,
+    a thread for every ``chunks_per_thread`` (default ``_MIN_CHUNKS_FOR_THREADS``: chunks
+    of cache size; a compiled kernel's chunks, larger and called once each, take 1).
     """
     if np.ndim(step) == 0:
         starts = range(0, n_rows, step)
@@ -75,7 +77,8 @@ def map_chunks(function, n_rows, step, n_jobs=None):
     ends = [*starts[1:], n_rows]
     slices = [slice(start, end) for start, end in zip(starts, ends)]
     if n_jobs is None:
-        n_threads = min(_cpu_count(), len(slices) // _MIN_CHUNKS_FOR_THREADS)
+        n_threads = min(_cpu_count(),
+                        len(slices) // (chunks_per_thread or _MIN_CHUNKS_FOR_THREADS))
     else:
         n_threads = min(n_jobs if n_jobs > 0 else _cpu_count() + 1 + n_jobs, len(slices))
     if n_threads <= 1:
@@ -114,7 +117,7 @@ def one_blas_thread():
 _one_blas_thread = one_blas_thread
 
 
-def sum_over_chunks(function, n_rows, step, n_jobs=None):
+def sum_over_chunks(function, n_rows, step, n_jobs=None, chunks_per_thread=None):
     """Sum the tuples of arrays ``function(rows)`` returns over all row chunks.
 
     The tuples are added element-wise in row order, so the result does not
@@ -123,7 +126,7 @@ def sum_over_chunks(function, n_rows, step, n_jobs=None):
     transfer (:func:`_to_host_once`).
     """
     total = None
-    for result in map_chunks(function, n_rows, step, n_jobs):
+    for result in map_chunks(function, n_rows, step, n_jobs, chunks_per_thread):
         result = [part if is_foreign(part) else np.asarray(part) for part in result]
         if total is None:  # float64 sums, also of float32 blocks
             total = [_float64_sum(part) for part in result]

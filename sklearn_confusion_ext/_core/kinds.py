@@ -177,11 +177,13 @@ class Instances(ABC):
 
         return self.sum_rows(one_block, self.chunk_step(row_bytes, chunk_bytes))
 
-    def sum_rows(self, one_block, step):
+    def sum_rows(self, one_block, step, chunks_per_thread=None):
         """The sums of ``one_block(rows)`` (its last item the instances left out) over the
-        chunks of ``step`` rows, and the number of instances left out."""
+        chunks of ``step`` rows, and the number of instances left out (threads:
+        :func:`~.chunks.map_chunks`)."""
         *sums, n_left_out = sum_over_chunks(one_block, self.targets.n_samples, step,
-                                            self.targets.threads(self.n_jobs))
+                                            self.targets.threads(self.n_jobs),
+                                            chunks_per_thread)
         return sums, int(n_left_out)
 
     def chunk_step(self, row_bytes, chunk_bytes=None):
