@@ -25,7 +25,7 @@ normalizes the rows: the fast sums never decide an edge case themselves.
 
 Chunks: as large as the device's memory comfortably allows on accelerators
 (``ACCELERATOR_CHUNK_BYTES`` of the inputs a chunk reads: at N = 1,000,000 and C = 100 the
-whole call is one chunk, a few kernels in all, none waiting for the host), cache-sized on
+whole call is one chunk, a few dozen kernels in all, none waiting for the host), cache-sized on
 the CPU. float32 rows are multiplied in float32 blocks of ``FLOAT32_PRODUCT_ROWS`` rows,
 one batched product per chunk, the blocks summed in float64 (as NumPy's float32 chunks
 are); the labels' codes are found once per call.
@@ -40,7 +40,7 @@ from .validation import _SUM_TOLERANCE, warn_unless_probabilities
 # Bytes the inputs of one chunk take on an accelerator: each chunk launches a few dozen
 # kernels (microseconds each, from Python), and the device holds two or three temporaries
 # of the chunk's size.
-ACCELERATOR_CHUNK_BYTES = 1 << 30
+ACCELERATOR_CHUNK_BYTES = 1 << 31
 # Rows of one float32 block of a product: float32 sums within a block, float64 across.
 FLOAT32_PRODUCT_ROWS = 1 << 16
 # How PyTorch sums float64 score rows by class: "index_add" (the scaled rows scattered into
@@ -278,7 +278,7 @@ class _LabelsBesideScores(_Summer):
             low, high = self.weight_range(weights)
             if check_sums:
                 off = xp.abs(norm - 1.0) > sum_tolerance
-                first = xp.argmax(xp.astype(off, xp.int8))
+                first = xp.argmax(xp.astype(off, xp.float32))  # the first row off
                 any_off, first_sum = xp.any(off), xp.take(norm, xp.reshape(first, (1,)))
             else:
                 any_off = first = first_sum = xp.asarray(0.0, device=self.device)
