@@ -11,7 +11,9 @@ Best of 5 runs each.
 Then, on the local (threaded) scheduler, columns of a Dask dataframe against the same data
 as Dask arrays of the same row chunks (N = 1,000,000, 16 partitions, C = 20): class labels,
 labels beside probabilities, soft labels beside soft labels. The target is a ratio of at
-most 1.3x (each partition read once); runs are interleaved, best of 5 each.
+most 1.3x (each partition read once); beside them, Dask's own read of the same columns
+(every partition computed, nothing done with it: the floor of any call on them). Runs are
+interleaved, best of 5 each. ``--classes C`` sets C (the issue's profile: 100).
 
 Run: ``python benchmarks/bench_dask.py [--quick] [--dataframes]`` (``--quick``: N =
 400,000 on the cluster, 200,000 for the dataframes; ``--dataframes``: the dataframe rows
@@ -42,10 +44,12 @@ def main():
     parser.add_argument("--quick", action="store_true", help="N = 400,000")
     parser.add_argument("--dataframes", action="store_true",
                         help="only the rows of dataframe columns against Dask arrays")
+    parser.add_argument("--classes", type=int, default=20,
+                        help="C of the dataframe rows (default 20)")
     args = parser.parse_args()
     import dask.array as da
 
-    dataframe_rows(200_000 if args.quick else 1_000_000)
+    dataframe_rows(200_000 if args.quick else 1_000_000, n_classes=args.classes)
     if args.dataframes:
         return
     from dask.distributed import Client, LocalCluster, wait
@@ -79,17 +83,16 @@ def _compare(client, wait, layout, arrays):
 TARGET_DATAFRAME_RATIO = 1.3
 
 
-def dataframe_rows(n_samples, n_classes=20, n_partitions=16, repeat=5):
-    """Print, per case, the TCM of columns of one Dask dataframe against the same data as
-    Dask arrays chunked like its partitions (the local threaded scheduler), interleaved,
-    best of ``repeat``; returns ``{case: (array_seconds, dataframe_seconds)}``."""
-    import time
-
+def dataframe_cases(n_samples, n_classes=20, n_partitions=16, seed=0):
+    """``{case: (dask_arrays, dataframe_columns)}``: the same targets as Dask arrays
+    chunked like the partitions of one Dask dataframe (``from_pandas``, ``sort=False``),
+    and as columns of that dataframe: class labels, labels beside probabilities (columns
+    0 .. C-1), soft labels beside soft labels (columns named by class)."""
     import dask.array as da
     import dask.dataframe as dd
     import pandas as pd
 
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(seed)
     true_scores = rng.dirichlet(np.ones(n_classes), n_samples)
     pred_scores = rng.dirichlet(np.ones(n_classes), n_samples)
     true_labels = rng.integers(0, n_classes, n_samples)
@@ -107,7 +110,7 @@ def dataframe_rows(n_samples, n_classes=20, n_partitions=16, repeat=5):
     def chunked(values):
         return da.from_array(values, chunks=(rows,) + values.shape[1:])
 
-    cases = {
+    return {
         "class labels (two integer columns)": (
             (chunked(true_labels), chunked(pred_labels)), (ddf["true"], ddf["pred"])),
         "labels beside probabilities (a label column, C probability columns)": (
@@ -117,6 +120,32 @@ def dataframe_rows(n_samples, n_classes=20, n_partitions=16, repeat=5):
         "soft labels beside soft labels (C columns each)": (
             (chunked(true_scores), chunked(pred_scores)), (truth, ddf[classes])),
     }
+
+
+def frame_read(columns):
+    """Dask's own read of dataframe ``columns``: every partition of each computed once
+    (the graphs built together, unoptimized, as the library reads them), nothing done
+    with them. The floor of any call on them."""
+    import dask
+    import dask.dataframe as dd
+
+    parts = dd.map_partitions(_nothing, *columns, meta=(None, object), enforce_metadata=False,
+                              transform_divisions=False, align_dataframes=False)
+    dask.compute(*parts.to_delayed(optimize_graph=False))
+
+
+def _nothing(*partitions):
+    return 0
+
+
+def dataframe_rows(n_samples, n_classes=20, n_partitions=16, repeat=5):
+    """Print, per case, the TCM of columns of one Dask dataframe against the same data as
+    Dask arrays chunked like its partitions (the local threaded scheduler), and Dask's own
+    read of those columns (:func:`frame_read`), interleaved, best of ``repeat``; returns
+    ``{case: (array_seconds, dataframe_seconds, read_seconds)}``."""
+    import time
+
+    cases = dataframe_cases(n_samples, n_classes, n_partitions)
     print(f"Columns of a Dask dataframe against Dask arrays of the same data, N={n_samples:,}"
           f", C={n_classes}, {n_partitions} partitions, local threaded scheduler "
           f"(target at most {TARGET_DATAFRAME_RATIO}x):")
@@ -125,18 +154,22 @@ def dataframe_rows(n_samples, n_classes=20, n_partitions=16, repeat=5):
         np.testing.assert_allclose(
             np.asarray(transport_confusion_matrix(*columns)),
             transport_confusion_matrix(*arrays), rtol=1e-12, atol=1e-9)
-        times = {"array": [], "dataframe": []}
-        for _ in range(repeat):  # interleaved: both see the same load
-            for name, targets in (("array", arrays), ("dataframe", columns)):
+        calls = {"array": partial(transport_confusion_matrix, *arrays),
+                 "dataframe": partial(transport_confusion_matrix, *columns),
+                 "read": partial(frame_read, columns)}
+        times = {name: [] for name in calls}
+        for _ in range(repeat):  # interleaved: all see the same load
+            for name, call in calls.items():
                 start = time.perf_counter()
-                transport_confusion_matrix(*targets)
+                call()
                 times[name].append(time.perf_counter() - start)
-        array_time, frame_time = min(times["array"]), min(times["dataframe"])
+        array_time, frame_time, read_time = (min(times[name]) for name in calls)
         ratio = frame_time / array_time
-        results[case] = (array_time, frame_time)
+        results[case] = (array_time, frame_time, read_time)
         print(f"  {case}: Dask arrays {array_time:.3f} s, dataframe columns {frame_time:.3f} s"
               f", ratio {ratio:.2f}x ({'within' if ratio <= TARGET_DATAFRAME_RATIO else 'above'}"
-              f" {TARGET_DATAFRAME_RATIO}x)")
+              f" {TARGET_DATAFRAME_RATIO}x); Dask's own read of the columns {read_time:.3f} s"
+              f" (the library's work on them {frame_time - read_time:.3f} s)")
     return results
 
 

@@ -10,7 +10,7 @@ section; the machine and date come first.
 Run: ``python benchmarks/compare.py [--quick] [--repeat K] [--only NAME ...]`` (``--quick``
 divides N by 10, except the fold-size rows, which stay at N = 300, and takes the best of 2;
 CI runs it; ``--only`` runs the named groups of rows: gpu, labels, strings, probabilities,
-fold, dense, mlcm, sparse, uncertainty; ``--gpu`` adds the GPU rows to all the others;
+fold, dense, mlcm, sparse, uncertainty, dask; ``--gpu`` adds the GPU rows to all the others;
 ``--gpu-only`` runs only them; ``--gpu-dry-run`` checks them on the CPU, no GPU needed).
 Labels vs probabilities at C = 1,000 hold 8 GB of float64 (N = 1,000,000).
 The figures measure the library as installed (an editable install: the working tree).
@@ -489,6 +489,35 @@ def rows_resampled_products(rng, divisor, repeat, n_classes=N_CLASSES):
     return rows
 
 
+# ------------------------------------------------------------------ Dask dataframes, C = 20
+
+def rows_dask(n_samples, repeat, n_classes=20, n_partitions=16):
+    """Columns of one Dask dataframe against the same data as Dask arrays chunked like its
+    partitions (the local threaded scheduler), and against Dask's own read of the columns
+    (every partition computed, nothing done with it: ``bench_dask.frame_read``)."""
+    from functools import partial
+
+    try:
+        from bench_dask import dataframe_cases, frame_read
+        cases = dataframe_cases(n_samples, n_classes, n_partitions)
+    except ImportError as error:  # dask or pandas missing: the rows say so
+        print(f"dask rows skipped: {error}")
+        return []
+    rows = []
+    for case, (arrays, columns) in cases.items():
+        t = interleaved_best({
+            "frame": partial(sce.transport_confusion_matrix, *columns),
+            "array": partial(sce.transport_confusion_matrix, *arrays),
+            "read": partial(frame_read, columns),
+        }, repeat)
+        what = (f"TCM, Dask dataframe columns, {case.split(' (')[0]}, N={n_samples:,} "
+                f"C={n_classes}, {n_partitions} partitions")
+        rows += [Row(what, t["frame"], "the same data as Dask arrays", t["array"],
+                     ("ratio", 1.3)),
+                 Row("same", t["frame"], "Dask's own read of the columns", t["read"])]
+    return rows
+
+
 # ------------------------------------------------------------------ output
 
 def seconds(value):
@@ -574,6 +603,7 @@ def main():
         "mlcm": lambda: rows_mlcm(rng, 1_000_000 // divisor, repeat),
         "sparse": lambda: rows_sparse(rng, 1_000_000 // divisor, repeat),
         "uncertainty": lambda: rows_uncertainty(rng, divisor, repeat),
+        "dask": lambda: rows_dask(1_000_000 // divisor, repeat),
     }
     rows = []
     for name, group in groups.items():
