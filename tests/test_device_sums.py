@@ -110,6 +110,20 @@ def test_float32_products_in_blocks_summed_in_float64(rng, to_device, monkeypatc
             rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("form", ["indicator", "soft"])
+def test_float32_rows_within_float32_accuracy(to_device, form):
+    """5,000 float32 rows in one chunk: within float32's accuracy of the float64 matrix, as
+    NumPy's float32 blocks are (one float32 product of every row, and the diagonal as the
+    difference of two large float32 sums, missed it by 50x)."""
+    y_true, y_pred = _targets(np.random.default_rng(0), form, n_samples=5_000,
+                              dtype=np.float32)
+    exact = sce.transport_confusion_matrix(y_true.astype(float), y_pred.astype(float))
+    np.testing.assert_allclose(sce.transport_confusion_matrix(y_true, y_pred), exact,
+                               rtol=1e-6, atol=1e-3)  # NumPy's own float32 figures
+    got = sce.transport_confusion_matrix(to_device(y_true), to_device(y_pred))
+    np.testing.assert_allclose(_host(got), exact, rtol=1e-6, atol=1e-3)
+
+
 def test_torch_sparse_segmented_sum_equals_numpy(rng, monkeypatch):
     """PyTorch's other way to sum float64 rows by class (a sparse CSR product), which the
     GPU benchmark times beside index_add_."""

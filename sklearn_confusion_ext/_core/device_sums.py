@@ -41,8 +41,10 @@ from .validation import _SUM_TOLERANCE, warn_unless_probabilities
 # kernels (microseconds each, from Python), and the device holds two or three temporaries
 # of the chunk's size.
 ACCELERATOR_CHUNK_BYTES = 1 << 31
-# Rows of one float32 block of a product: float32 sums within a block, float64 across.
-FLOAT32_PRODUCT_ROWS = 1 << 16
+# Rows of one float32 block of a product (at least 4 per class: the blocks' partial
+# matrices take at most a quarter of the rows' memory): float32 sums within a block, float64
+# across, as NumPy's float32 chunks.
+FLOAT32_PRODUCT_ROWS = 1 << 10
 # How PyTorch sums float64 score rows by class: "index_add" (the scaled rows scattered into
 # their class's row, atomic adds on a GPU) or "sparse" (one CSR product of the classes'
 # weighted one-hot rows with the scores, which reads the scores once and writes no scaled
@@ -126,9 +128,9 @@ class _Summer:
         blocks' float32 sums added in float64."""
         xp = self.xp
         n_rows = left.shape[0]
-        if left.dtype == xp.float64 or n_rows <= FLOAT32_PRODUCT_ROWS:
+        size = max(FLOAT32_PRODUCT_ROWS, 4 * max(left.shape[1], right.shape[1]))
+        if left.dtype == xp.float64 or n_rows <= size:
             return xp.astype(xp.matmul(xp.matrix_transpose(left), right), xp.float64)
-        size = FLOAT32_PRODUCT_ROWS
         head = n_rows - n_rows % size
         blocks = xp.matmul(
             xp.matrix_transpose(xp.reshape(left[:head, ...], (head // size, size, -1))),
@@ -389,7 +391,10 @@ class _SoftRows(_Summer):
         deficit_mass = xp.sum(deficit, axis=1, dtype=xp.float64)
         row_weights = xp.astype(scaled_weights, dtype)
         row_weights = row_weights[:, None]
-        diagonal = self.product(row_weights, true) - self.product(row_weights, deficit)
+        if dtype == xp.float64:  # the common mass y - deficit, never formed
+            diagonal = self.product(row_weights, true) - self.product(row_weights, deficit)
+        else:  # float32 would lose the common mass between two large sums: formed
+            diagonal = self.product(row_weights, true - deficit)
         keep = deficit_mass > self.tolerance * true_norm
         one = xp.asarray(1.0, dtype=xp.float64, device=self.device)
         scale = xp.where(keep, scaled_weights / xp.where(keep, deficit_mass, one), 0.0 * one)
