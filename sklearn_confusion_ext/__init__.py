@@ -89,9 +89,11 @@ from ._reading import f1_ranking_disorder, prevalence_ranking
 from ._scorer import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
 from ._scores import precision_recall_fscore_support_from_confusion
 from ._statistics.across_datasets import (
+    BayesianHierarchicalResult,
     BayesianSignedRankResult,
     FriedmanPosthocResult,
     FriedmanTestResult,
+    bayesian_hierarchical_test,
     bayesian_signed_rank_test,
     friedman_posthoc,
     friedman_test,
@@ -132,6 +134,7 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "AuditResult",
     "BayesianCorrelatedTTestResult",
+    "BayesianHierarchicalResult",
     "BayesianSignedRankResult",
     "ComparisonResult",
     "CriticalDifferenceDisplay",
@@ -200,6 +203,7 @@ __all__ = [
     "marginal_homogeneity_posthoc",
     "measure_inconsistency",
     "measure_inconsistency_from_confusion",
+    "bayesian_hierarchical_test",
     "bayesian_signed_rank_test",
     "compare_cv",
     "compare_cv_scores",

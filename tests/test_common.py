@@ -76,6 +76,9 @@ IBD = [[37, 1, 15], [6, 19, 26], [15, 3, 77]]  # Barranco-Chamorro 2021, Table 1
 ACROSS_DATASETS = np.round(np.random.default_rng(0).normal([0.8, 0.78, 0.7], 0.05, (12, 3)),
                            3)
 OTHER = [[30, 10, 13], [6, 25, 20], [9, 9, 77]]
+# Two models' scores on 5 folds of 3 data sets (the hierarchical test).
+FOLDS_A = np.round(np.random.default_rng(1).normal(0.8, 0.03, (3, 5)), 3)
+FOLDS_SHIFT = np.round(np.random.default_rng(2).normal(0.01, 0.02, (3, 5)), 3)
 
 
 def accuracy(y_true, y_pred):
@@ -370,6 +373,10 @@ REGISTRY = {
     "bayesian_signed_rank_test": Entry(returns="result", minimal=lambda: {
         "scores_a": [0.9, 0.8, 0.85, 0.95, 0.7], "scores_b": [0.8, 0.82, 0.8, 0.9, 0.7],
         "n_samples": 200, "random_state": 0}),
+    # fold scores of two models on 3 data sets (Corani et al. 2017); few draws: a quick call
+    "bayesian_hierarchical_test": Entry(returns="result", minimal=lambda: {
+        "scores_a": FOLDS_A, "scores_b": FOLDS_A - FOLDS_SHIFT, "n_train": 4, "n_test": 1,
+        "n_samples": 100, "burn_in": 50, "random_state": 0}),
     "FriedmanTestResult": Entry(returns="result", minimal=lambda: {
         "statistic": 3.0, "pvalue": 0.05, "df": (2.0, 22.0), "chi2_statistic": 5.0,
         "chi2_pvalue": 0.08, "average_ranks": np.array([1.5, 2.0, 2.5]),
@@ -384,6 +391,14 @@ REGISTRY = {
         "p_a_better": 0.7, "p_rope": 0.2, "p_b_better": 0.1, "rope": 0.01,
         "samples": np.full((4, 3), 1 / 3), "prior_strength": 0.5, "models": ("a", "b"),
         "n_datasets": 5}),
+    "BayesianHierarchicalResult": Entry(returns="result", minimal=lambda: {
+        "p_a_better": 0.7, "p_rope": 0.2, "p_b_better": 0.1, "rope": 0.01,
+        "samples": np.full((4, 3), 1 / 3), "next_dataset": np.full(3, 1 / 3),
+        "mean_difference": np.full(3, 1 / 3), "draws": {"mu0": np.zeros(4)},
+        "observed": np.zeros(2), "shrunken": np.zeros(2), "shrunken_std": np.ones(2),
+        "dataset_probabilities": np.full((2, 3), 1 / 3), "rho": np.full(2, 0.2), "rhat": 1.0,
+        "ess": 400.0, "n_chains": 2, "n_samples": 2, "burn_in": 0, "models": ("a", "b"),
+        "n_datasets": 2, "n_folds": 5}),
     # Quantification (Sebastiani 2020)
     "absolute_error": quantification_error(True),
     "normalized_absolute_error": quantification_error(False),

@@ -832,6 +832,12 @@ PARAMETERS = {
         "prior_strength": [Interval(Real, 0, None, closed="neither")],
         "n_samples": [Interval(Integral, 100, None)], "greater_is_better": [BOOLEAN],
         "random_state": RANDOM_STATE, "names": [None, ARRAY]},
+    "bayesian_hierarchical_test": {
+        "scores_a": [ARRAY], "scores_b": [ARRAY],
+        "n_train": CV_FROM_SCORES["n_train"], "n_test": CV_FROM_SCORES["n_test"],
+        "rope": [Interval(Real, 0, None)], "n_samples": [Interval(Integral, 100, None)],
+        "n_chains": [POSITIVE_INT], "burn_in": [NON_NEGATIVE_INT],
+        "greater_is_better": [BOOLEAN], "random_state": RANDOM_STATE, "names": [None, ARRAY]},
     "FriedmanTestResult": {
         "statistic": [Interval(Real, 0, None), Options(math.inf)], "pvalue": PVALUE,
         "df": [tuple], "chi2_statistic": [Interval(Real, 0, None)], "chi2_pvalue": PVALUE,
@@ -849,6 +855,15 @@ PARAMETERS = {
         "rope": [Interval(Real, 0, None)], "samples": [ARRAY],
         "prior_strength": [Interval(Real, 0, None, closed="neither")], "models": [tuple],
         "n_datasets": [Interval(Integral, 2, None)]},
+    "BayesianHierarchicalResult": {
+        **{name: [Interval(Real, 0, 1)] for name in ("p_a_better", "p_rope", "p_b_better")},
+        "rope": [Interval(Real, 0, None)], "samples": [ARRAY], "next_dataset": [ARRAY],
+        "mean_difference": [ARRAY], "draws": [dict], "observed": [ARRAY], "shrunken": [ARRAY],
+        "shrunken_std": [ARRAY], "dataset_probabilities": [ARRAY], "rho": [ARRAY],
+        "rhat": [Interval(Real, 0, None), Options(math.inf)], "ess": [Interval(Real, 0, None)],
+        "n_chains": [POSITIVE_INT], "n_samples": [POSITIVE_INT], "burn_in": [NON_NEGATIVE_INT],
+        "models": [tuple], "n_datasets": [Interval(Integral, 2, None)],
+        "n_folds": [Interval(Integral, 2, None)], "datasets": [None, tuple]},
     "ConfidenceIntervalResult": {
         **{name: [Interval(Real, None, None), NaN(), ARRAY]
            for name in ("estimate", "low", "high", "standard_error")},

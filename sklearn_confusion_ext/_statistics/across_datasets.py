@@ -22,14 +22,15 @@ Comparisons of Classifiers over Multiple Data Sets", JMLR 7, 2006, Section 3.2):
   better.
 """
 
+import functools
 import math
 from dataclasses import KW_ONLY
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from .._core.params import quoted, validate_params
-from .._core.results import _result, _Tabulated, _UnpacksLikeScipy
+from .._core.results import _result, _shown, _Table, _Tabulated, _UnpacksLikeScipy
 from .._core.user_warnings import warn
 
 POSTHOC_METHODS = ("nemenyi", "holm", "bonferroni-dunn")
@@ -689,3 +690,687 @@ def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.
         p_a_better=a_better, p_rope=p_rope, p_b_better=b_better, rope=float(rope),
         samples=samples, prior_strength=float(prior_strength),
         models=models, n_datasets=int(differences.size))
+
+
+# --- The Bayesian hierarchical test ---------------------------------------------------------
+#
+# Corani, Benavoli, Demsar, Mangili and Zaffalon, "Statistical comparison of classifiers
+# through Bayesian hierarchical modelling", Machine Learning 106 (2017) 1817-1837, Section 3,
+# with the priors of the authors' published Stan model (baycomp's hierarchical-t-test.stan).
+# On the standardized differences z (divided by the mean of the data sets' standard
+# deviations over folds):
+#
+#   z_i | delta_i, sigma_i ~ MVN(delta_i 1, sigma_i^2 M_i),  M_i = (1 - rho_i) I + rho_i 1 1'
+#   delta_i ~ t_nu(mu0, sigma0),                sigma_i ~ U(sigma_low_i, 1000 s_within)
+#   mu0 ~ U(-max|z|, max|z|),                    sigma0 ~ U(0, 1000 s_among)
+#   nu - 1 ~ Gamma(alpha, beta) (shape, rate),  alpha ~ U(1, 2), beta ~ U(0.01, 0.1)
+#
+# M_i has the eigenvalue c_i = 1 + (n - 1) rho_i along 1 and 1 - rho_i across it, so the
+# likelihood of data set i depends on its mean zbar_i and its sum of squares S_i only:
+# -2 log L = 2 n log sigma_i + S_i / (sigma_i^2 (1 - rho_i)) + n (zbar_i - delta_i)^2 /
+# (sigma_i^2 c_i) + constants.
+#
+# The sampler is a partially collapsed Gibbs sampler (van Dyk and Park 2008), every chain in
+# step, vectorized over data sets; the Student t is a scale mixture of normals,
+# delta_i | lambda_i ~ N(mu0, sigma0^2 / lambda_i), lambda_i ~ Gamma(nu / 2, rate nu / 2):
+#
+#   1. sigma_i | mu0, sigma0, lambda_i  (delta_i integrated out: zbar_i ~ N(mu0, sigma_i^2
+#      c_i / n + sigma0^2 / lambda_i)), slice sampling on log sigma_i;
+#   2. sigma0 | mu0, sigma, lambda  (delta integrated out), slice sampling on log sigma0;
+#   3. mu0 | sigma0, sigma, lambda  (delta integrated out): a normal truncated to its bounds;
+#   4. delta_i | everything: normal;
+#   5. nu | delta, mu0, sigma0  (lambda integrated out: the t density; alpha and beta
+#      integrated out of the prior: see _log_prior_df), slice sampling on log(nu - 1);
+#   6. lambda_i | delta_i, mu0, sigma0, nu: Gamma((nu + 1) / 2, rate (nu + r_i^2) / 2).
+#
+# Steps 1-3 are a Gibbs sampler of the marginal posterior of (sigma, sigma0, mu0) given
+# lambda, step 4 completes the joint draw; steps 5-6 draw (nu, lambda) jointly. No step
+# conditions on delta when it is stale, so the posterior is the stationary distribution.
+
+HIERARCHICAL_ALPHA = (1.0, 2.0)
+HIERARCHICAL_BETA = (0.01, 0.1)
+# The upper bounds of sigma_i and sigma0: this many times the standard deviation within
+# the data sets (mean over data sets) and among their means (the authors' choice).
+HIERARCHICAL_SCALE_BOUND = 1000.0
+# A data set whose differences have no spread has sigma_i bounded below by this fraction of
+# the smallest standard deviation of the other data sets (its posterior is improper else).
+CONSTANT_FLOOR = 0.1
+# Convergence warnings (Vehtari, Gelman, Simpson, Carpenter and Buerkner 2021): the
+# rank-normalized split R-hat above this, or a bulk effective sample size below this many
+# draws per chain.
+RHAT_LIMIT = 1.01
+ESS_PER_CHAIN = 100
+# The slice sampler's intervals, on the log scales: their width before tuning, and after it,
+# this many times the spread of the tuning draws (not below the minimum).
+_SLICE_WIDTH = 1.0
+_SLICE_FACTOR = 3.0
+_SLICE_MIN_WIDTH = 0.01
+_TUNING_DRAWS = 50
+_SLICE_STEPS = 100
+# Gauss-Legendre nodes integrating the prior of nu over alpha (exact to rounding).
+_LEGENDRE = np.polynomial.legendre.leggauss(16)
+
+
+def _log_prior_df(t):
+    """The log prior density of ``t = nu - 1`` with ``alpha`` and ``beta`` integrated out.
+
+    ``t ~ Gamma(alpha, rate beta)`` with ``alpha ~ U(a0, a1)`` and ``beta ~ U(b0, b1)``;
+    integrating the rate, ``int_b0^b1 Gamma(t; alpha, beta) d beta = alpha t^-2
+    [P(alpha + 1, b1 t) - P(alpha + 1, b0 t)]`` (``P`` the regularized lower incomplete
+    gamma function), and the shape by Gauss-Legendre quadrature.
+    """
+    (a0, a1), (b0, b1) = HIERARCHICAL_ALPHA, HIERARCHICAL_BETA
+    nodes, weights = _LEGENDRE
+    alpha = (a0 + (a1 - a0) * (nodes + 1) / 2)[:, None]
+    t = np.asarray(t, dtype=float)
+    low, high = b0 * t.ravel()[None, :], b1 * t.ravel()[None, :]
+    shape = alpha + 1
+    upper = low > shape  # both in the upper tail: the difference of upper tails is exact
+    with np.errstate(invalid="ignore"):
+        mass = np.where(upper, special.gammaincc(shape, low) - special.gammaincc(shape, high),
+                        special.gammainc(shape, high) - special.gammainc(shape, low))
+    integral = (weights[:, None] * alpha * mass).sum(axis=0) * (a1 - a0) / 2
+    with np.errstate(divide="ignore"):
+        log_density = np.log(integral) - 2 * np.log(t.ravel()) - math.log(
+            (a1 - a0) * (b1 - b0))
+    return log_density.reshape(t.shape)
+
+
+# The prior of log(nu - 1) tabulated once on this grid (linear interpolation, error below
+# 1e-5 in the log density); computed exactly outside it.
+_DF_GRID = (-20.0, 11.0, 6201)
+
+
+@functools.cache
+def _df_prior_table():
+    grid = np.linspace(*_DF_GRID)
+    return grid, _log_prior_df(np.exp(grid))
+
+
+def _log_prior_log_df(u):
+    """The log prior density of ``u = log(nu - 1)`` (the Jacobian ``t`` included)."""
+    grid, table = _df_prior_table()
+    inside = (u >= grid[0]) & (u <= grid[-1])
+    if inside.all():
+        return np.interp(u, grid, table) + u
+    return np.where(inside, np.interp(u, grid, table), _log_prior_df(np.exp(u))) + u
+
+
+def _slice(log_density, x, rng, width, max_steps=_SLICE_STEPS):
+    """One slice-sampling update (Neal 2003, stepping out then shrinkage) of every entry of
+    ``x`` at once; ``log_density(x)`` gives each entry's log density given the others (the
+    entries are conditionally independent), ``-inf`` outside its support."""
+    level = log_density(x) - rng.standard_exponential(x.shape)
+    left = x - width * rng.random(x.shape)
+    right = left + width
+    steps_left = np.floor(max_steps * rng.random(x.shape))
+    steps_right = max_steps - 1 - steps_left
+    for end, steps, sign in ((left, steps_left, -width), (right, steps_right, width)):
+        active = steps > 0
+        while active.any():
+            active &= log_density(end) > level
+            end += sign * active
+            steps -= active
+            active &= steps > 0
+    new = x.copy()
+    todo = np.ones(x.shape, dtype=bool)
+    while True:
+        proposal = left + (right - left) * rng.random(x.shape)
+        accepted = todo & (log_density(proposal) > level)
+        new[accepted] = proposal[accepted]
+        todo &= ~accepted
+        if not todo.any():
+            return new
+        below = todo & (proposal < x)
+        above = todo & ~below
+        left[below], right[above] = proposal[below], proposal[above]
+
+
+def _truncated_normal(mean, sd, low, high, rng):
+    """Draws of ``N(mean, sd^2)`` truncated to ``[low, high]``, by the inverse distribution
+    function (on the lower tail, where it is accurate)."""
+    a, b = (low - mean) / sd, (high - mean) / sd
+    flip = a > 0  # both bounds in the upper tail: draw the mirror image from the lower one
+    a, b = np.where(flip, -b, a), np.where(flip, -a, b)
+    p_low, p_high = special.ndtr(a), special.ndtr(b)
+    z = np.clip(special.ndtri(p_low + (p_high - p_low) * rng.random(np.shape(mean))), a, b)
+    return mean + np.where(flip, -z, z) * sd
+
+
+class _HierarchicalData:
+    """The standardized differences' sufficient statistics and the priors' bounds."""
+
+    def __init__(self, differences, rho):
+        n_datasets, n_folds = differences.shape
+        spread = differences.std(axis=1)
+        self.scale = float(spread.mean())
+        z = differences / self.scale
+        self.n = n_folds
+        self.mean = z.mean(axis=1)
+        self.squares = ((z - self.mean[:, None]) ** 2).sum(axis=1)
+        self.rho = rho
+        self.along = 1 + (n_folds - 1) * rho  # the eigenvalue of M along 1
+        self.across = 1 - rho
+        within = spread / self.scale
+        among = float(self.mean.std())
+        self.sigma_high = HIERARCHICAL_SCALE_BOUND * float(within.mean())
+        self.sigma0_high = HIERARCHICAL_SCALE_BOUND * (among if among > 0 else 1.0)
+        self.mu0_bound = float(np.abs(z).max())
+        constant = _constant_rows(differences)
+        floor = CONSTANT_FLOOR * within[~constant].min() if constant.any() else 0.0
+        self.sigma_low = np.where(constant, floor, 0.0)
+
+
+def _constant_rows(differences):
+    """Which data sets' differences have no spread over the folds (up to rounding)."""
+    return np.ptp(differences, axis=1) <= 1e-12 * np.maximum(1.0, np.abs(differences).max(
+        axis=1))
+
+
+def _truncated_gamma(shape, rate, low, high, rng):
+    """Draws of ``Gamma(shape, rate)`` truncated to ``[low, high]``: an untruncated draw
+    where it falls inside, else one by the inverse distribution function (on the tail where
+    the incomplete gamma function is accurate); together, exact draws."""
+    shape, rate, low, high = np.broadcast_arrays(shape, rate, low, high)
+    x = rng.gamma(shape, 1 / rate)
+    outside = (x < low) | (x > high)
+    if outside.any():
+        a, r = shape[outside], rate[outside]
+        lo, hi = r * low[outside], r * high[outside]
+        u = rng.random(a.size)
+        with np.errstate(invalid="ignore", over="ignore"):
+            lower_tail = special.gammainc(a, lo) < 0.5
+            p_lo, p_hi = special.gammainc(a, lo), special.gammainc(a, hi)
+            q_lo, q_hi = special.gammaincc(a, lo), special.gammaincc(a, hi)
+            drawn = np.where(lower_tail, special.gammaincinv(a, p_lo + u * (p_hi - p_lo)),
+                             special.gammainccinv(a, q_hi + u * (q_lo - q_hi)))
+        x[outside] = np.clip(drawn, lo, hi) / r
+    return x
+
+
+def _sample_hierarchical(data, n_chains, n_samples, burn_in, rng):
+    """The kept draws of ``mu0``, ``sigma0``, ``nu`` (each ``(n_chains, n_samples)``) and
+    ``delta`` (``(n_chains, n_samples, n_datasets)``), on the standardized scale."""
+    n, q = data.n, data.mean.size
+    zbar, squares = data.mean[None, :], data.squares[None, :]
+    along_n = data.along[None, :] / n
+    precision_low = 1 / data.sigma_high ** 2
+    with np.errstate(divide="ignore"):
+        precision_high = (1 / data.sigma_low ** 2)[None, :]
+    # Dispersed starting points: the chains' disagreement is what R-hat measures.
+    among = max(float(data.mean.std()), 1e-3)
+    mu0 = np.clip(data.mean.mean() + among * rng.standard_normal(n_chains),
+                  -data.mu0_bound, data.mu0_bound)
+    sigma0 = np.minimum(among * np.exp(rng.uniform(-1, 1, n_chains)), data.sigma0_high / 2)
+    delta = zbar + np.sqrt(data.squares / (n * (n - 1)) + 1e-6)[None, :] * (
+        rng.standard_normal((n_chains, q)))
+    nu = 1 + rng.gamma(1.5, 1 / 0.055, n_chains)
+    lam = rng.gamma(nu[:, None] / 2, 2 / nu[:, None], (n_chains, q))
+    kept = {"mu0": np.empty((n_chains, n_samples)), "sigma0": np.empty((n_chains, n_samples)),
+            "nu": np.empty((n_chains, n_samples)),
+            "delta": np.empty((n_chains, n_samples, q))}
+    log_sigma0_high = math.log(data.sigma0_high)
+    # The slice widths of log sigma0 and log(nu - 1), set to the spread of the first half
+    # of the burn-in (fixed before the draws kept: the chain stays exact).
+    widths = [_SLICE_WIDTH, 2 * _SLICE_WIDTH]
+    tuning = np.empty((2, n_chains, burn_in // 2))
+    for step in range(burn_in + n_samples):
+        if step == burn_in // 2 and step >= _TUNING_DRAWS:
+            widths = [max(_SLICE_FACTOR * float(np.std(values)), _SLICE_MIN_WIDTH)
+                      for values in tuning]
+        # 1. sigma_i given delta_i: 1 / sigma_i^2 is a truncated gamma
+        quadratic = squares / data.across + n * (zbar - delta) ** 2 / data.along
+        sigma = 1 / np.sqrt(_truncated_gamma((n - 1) / 2, quadratic / 2, precision_low,
+                                             precision_high, rng))
+        centred = (zbar - mu0[:, None]) ** 2
+        # 2. sigma0, delta integrated out
+        known = sigma ** 2 * along_n
+
+        def log_sigma0(u, known=known, centred=centred, lam=lam):
+            v = known + np.exp(2 * u)[:, None] / lam
+            density = u + (-0.5 * np.log(v) - centred / (2 * v)).sum(axis=1)
+            return np.where(u <= log_sigma0_high, density, -np.inf)
+
+        sigma0 = np.exp(_slice(log_sigma0, np.log(sigma0), rng, widths[0]))
+        # 3. mu0, delta integrated out
+        precision = 1 / (known + (sigma0 ** 2)[:, None] / lam)
+        total = precision.sum(axis=1)
+        mu0 = _truncated_normal((precision * zbar).sum(axis=1) / total, 1 / np.sqrt(total),
+                                -data.mu0_bound, data.mu0_bound, rng)
+        # 4. delta_i
+        own, pooled = 1 / known, lam / (sigma0 ** 2)[:, None]
+        delta = ((own * zbar + pooled * mu0[:, None]) / (own + pooled)
+                 + rng.standard_normal((n_chains, q)) / np.sqrt(own + pooled))
+        # 5. nu, lambda integrated out
+        r2 = ((delta - mu0[:, None]) / sigma0[:, None]) ** 2
+
+        def log_df(u, r2=r2):
+            df = 1 + np.exp(u)
+            return (_log_prior_log_df(u)
+                    + q * (special.gammaln((df + 1) / 2) - special.gammaln(df / 2)
+                           - 0.5 * np.log(df))
+                    - (df + 1) / 2 * np.log1p(r2 / df[:, None]).sum(axis=1))
+
+        nu = 1 + np.exp(_slice(log_df, np.log(nu - 1), rng, widths[1]))
+        # 6. lambda_i
+        lam = rng.gamma((nu[:, None] + 1) / 2, 2 / (nu[:, None] + r2))
+        if step < burn_in // 2:
+            tuning[:, :, step] = np.log(sigma0), np.log(nu - 1)
+        elif step >= burn_in:
+            k = step - burn_in
+            kept["mu0"][:, k], kept["sigma0"][:, k], kept["nu"][:, k] = mu0, sigma0, nu
+            kept["delta"][:, k] = delta
+    return kept
+
+
+# --- Convergence diagnostics ------------------------------------------------------------------
+
+
+def _split(draws):
+    """``(n_chains, n_draws)`` draws as ``(2 n_chains, n_draws // 2)``: each chain's halves."""
+    half = draws.shape[1] // 2
+    return np.concatenate([draws[:, :half], draws[:, draws.shape[1] - half:]])
+
+
+def _rank_normal(draws):
+    """The draws replaced by the normal scores of their ranks over all chains (Vehtari et
+    al. 2021, eq. 14), ties averaged."""
+    ranks = stats.rankdata(draws, method="average").reshape(draws.shape)
+    return special.ndtri((ranks - 0.375) / (draws.size + 0.25))
+
+
+def _rhat(chains):
+    """The split R-hat of ``(n_chains, n_draws)`` draws (Gelman et al., BDA3, eq. 11.4)."""
+    n = chains.shape[1]
+    within = chains.var(axis=1, ddof=1).mean()
+    between = n * chains.mean(axis=1).var(ddof=1)
+    if within == 0:
+        return 1.0 if between == 0 else math.inf
+    return math.sqrt(((n - 1) / n * within + between / n) / within)
+
+
+def _ess(chains):
+    """The effective sample size of ``(n_chains, n_draws)`` draws: Geyer's initial
+    monotone sequence estimator over the chains' autocorrelations, as in Stan (Vehtari et
+    al. 2021, Section 3.2)."""
+    m, n = chains.shape
+    centred = chains - chains.mean(axis=1, keepdims=True)
+    size = 1 << (2 * n - 1).bit_length()
+    spectrum = np.fft.rfft(centred, size, axis=1)
+    autocovariance = np.fft.irfft(spectrum * np.conj(spectrum), size, axis=1)[:, :n] / n
+    chain_variance = autocovariance[:, 0] * n / (n - 1)
+    within = chain_variance.mean()
+    pooled = (n - 1) / n * within + (chains.mean(axis=1).var(ddof=1) if m > 1 else 0.0)
+    if pooled == 0:
+        return float(m * n)
+    rho = 1 - (within - autocovariance.mean(axis=0)) / pooled
+    rho[0] = 1.0
+    pairs = rho[:n - n % 2].reshape(-1, 2).sum(axis=1)
+    positive = np.flatnonzero(pairs <= 0)
+    pairs = pairs[:positive[0]] if positive.size else pairs
+    pairs = np.minimum.accumulate(pairs)
+    tau = max(-1 + 2 * pairs.sum(), 1 / math.log10(m * n))
+    return float(m * n / tau)
+
+
+def _diagnostics(draws):
+    """``(rhat, ess)`` of ``(n_chains, n_draws)`` draws: the rank-normalized split R-hat, the
+    larger of the draws' and of their folded distances to the median (Vehtari et al. 2021,
+    Section 4.2), and the bulk effective sample size."""
+    split = _split(draws)
+    bulk = _rank_normal(split)
+    folded = _rank_normal(np.abs(split - np.median(split)))
+    return max(_rhat(bulk), _rhat(folded)), _ess(bulk)
+
+
+# --- The test -------------------------------------------------------------------------------
+
+
+@_result()
+class BayesianHierarchicalResult(_UnpacksLikeScipy, _Tabulated):
+    """Result of :func:`bayesian_hierarchical_test`.
+
+    Unpacks like ``baycomp.two_on_multiple``: ``p_a_better, p_rope, p_b_better = result``
+    where ``rope > 0``, and ``p_a_better, p_b_better = result`` where ``rope == 0``.
+
+    Parameters
+    ----------
+    p_a_better, p_rope, p_b_better : float
+        For the difference ``a - b`` on a new data set (the posterior predictive
+        ``t_nu(mu0, sigma0)``): the share of the posterior draws in which the region right
+        of ``rope`` (model a better), within ``[-rope, rope]`` (practically equivalent) or
+        left of ``-rope`` (model b better) holds the largest probability, as baycomp
+        reports them.
+    rope : float
+        Half-width of the region of practical equivalence, in units of the score.
+    samples : ndarray of shape (n_chains * n_samples, 3)
+        For each posterior draw, the probabilities of the three regions for a new data
+        set's difference, chain after chain.
+    next_dataset : ndarray of shape (3,)
+        The posterior predictive probabilities of the three regions for a new data set's
+        difference (the mean of ``samples``).
+    mean_difference : ndarray of shape (3,)
+        The posterior probabilities that the mean difference ``mu0`` lies in each region.
+    draws : dict of ndarray
+        The posterior draws, in units of the score: ``"mu0"`` (the mean difference),
+        ``"sigma0"`` (the spread of the differences among data sets), ``"nu"`` (their
+        degrees of freedom), each ``(n_chains * n_samples,)``, and ``"delta"``, the
+        data sets' differences, ``(n_chains * n_samples, n_datasets)``.
+    observed : ndarray of shape (n_datasets,)
+        Each data set's mean difference over its folds.
+    shrunken : ndarray of shape (n_datasets,)
+        The posterior mean of each data set's difference ``delta_i``, shrunk towards the
+        others.
+    shrunken_std : ndarray of shape (n_datasets,)
+        Its posterior standard deviation.
+    dataset_probabilities : ndarray of shape (n_datasets, 3)
+        The posterior probabilities that ``delta_i`` lies right of ``rope``, within it and
+        left of ``-rope``.
+    rho : ndarray of shape (n_datasets,)
+        The correlation of each data set's folds, ``n_test / (n_test + n_train)``.
+    rhat : float
+        The largest rank-normalized split R-hat of ``mu0``, ``sigma0``, ``nu`` and the
+        ``delta_i`` (1 where the chains agree).
+    ess : float
+        The smallest bulk effective sample size of the same.
+    n_chains, n_samples, burn_in : int
+        The chains, the draws kept per chain, the draws discarded before them.
+    models : tuple of str
+    n_datasets, n_folds : int
+    datasets : tuple of str or None
+        The data sets' names (a DataFrame's index), where known.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_confusion_ext import bayesian_hierarchical_test
+    >>> rng = np.random.default_rng(0)
+    >>> b = rng.uniform(0.7, 0.9, (6, 1)) + rng.normal(0, 0.02, (6, 10))
+    >>> a = b + 0.03 + rng.normal(0, 0.01, (6, 10))
+    >>> result = bayesian_hierarchical_test(a, b, n_train=9, n_test=1, rope=0.01,
+    ...                                     n_samples=500, random_state=0)
+    >>> p_a_better, p_rope, p_b_better = result
+    >>> p_a_better > 0.9, result.to_frame().shape
+    (True, (6, 6))
+    """
+
+    _: KW_ONLY
+    p_a_better: float
+    p_rope: float
+    p_b_better: float
+    rope: float
+    samples: object
+    next_dataset: object
+    mean_difference: object
+    draws: dict
+    observed: object
+    shrunken: object
+    shrunken_std: object
+    dataset_probabilities: object
+    rho: object
+    rhat: float
+    ess: float
+    n_chains: int
+    n_samples: int
+    burn_in: int
+    models: tuple
+    n_datasets: int
+    n_folds: int
+    datasets: object = None
+
+    _summary_fields = ("p_a_better", "p_rope", "p_b_better", "rope", "models", "n_datasets",
+                       "n_folds", "rhat", "ess")
+
+    @property
+    def _unpacked(self):
+        if self.rope == 0:
+            return ("p_a_better", "p_b_better")
+        return ("p_a_better", "p_rope", "p_b_better")
+
+    def _table(self):
+        index = self.datasets if self.datasets is not None else range(self.n_datasets)
+        probabilities = np.asarray(self.dataset_probabilities)
+        return _Table("dataset", index, {
+            "observed": self.observed, "shrunken": self.shrunken,
+            "shrunken_std": self.shrunken_std, "p_a_better": probabilities[:, 0],
+            "p_rope": probabilities[:, 1], "p_b_better": probabilities[:, 2]})
+
+
+def _fold_scores(scores, name):
+    """The (n_datasets, n_folds) float array of ``scores`` and its data sets' names."""
+    datasets = None
+    if hasattr(scores, "columns") and hasattr(scores, "index"):  # a pandas DataFrame
+        datasets = tuple(str(index) for index in scores.index)
+        scores = scores.to_numpy()
+    try:
+        values = np.asarray(scores, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a table of numbers (n_datasets, n_folds); got "
+                        f"{quoted(scores)}.") from None
+    if values.ndim != 2:
+        raise ValueError(f"{name} must be 2-D, one row per data set and one column per "
+                         f"fold; got shape {values.shape}.")
+    return values, datasets
+
+
+def _check_fold_tables(scores_a, scores_b):
+    (a, datasets), (b, other) = (_fold_scores(scores, name) for name, scores in (
+        ("scores_a", scores_a), ("scores_b", scores_b)))
+    if a.shape != b.shape:
+        raise ValueError(f"scores_a and scores_b must hold the scores of the same folds of "
+                         f"the same data sets; got shapes {a.shape} and {b.shape}.")
+    n_datasets, n_folds = a.shape
+    if n_datasets < 2:
+        raise ValueError(f"scores_a and scores_b must hold at least 2 data sets (rows); got "
+                         f"{n_datasets}. On one data set, compare the folds with "
+                         "compare_cv_scores(test='bayesian').")
+    if n_folds < 2:
+        raise ValueError(f"scores_a and scores_b must hold at least 2 folds (columns) per "
+                         f"data set; got {n_folds}.")
+    for name, values in (("scores_a", a), ("scores_b", b)):
+        bad = np.argwhere(~np.isfinite(values))
+        if bad.size:
+            i, j = bad[0]
+            raise ValueError(f"{name} has {values[i, j]} at data set {i}, fold {j} "
+                             f"({len(bad)} non-finite score(s)): every model needs a score "
+                             "on every fold of every data set.")
+    return a, b, datasets if datasets is not None else other
+
+
+def _fold_correlation(n_train, n_test, n_datasets):
+    """``rho = n_test / (n_test + n_train)`` of each data set."""
+    if n_train is None or n_test is None:
+        raise ValueError(
+            "bayesian_hierarchical_test models the correlation of the folds, rho = n_test / "
+            "(n_test + n_train): pass n_train and n_test (one number each, or one per data "
+            "set; only their ratio enters, so n_train=9, n_test=1 for 10-fold "
+            "cross-validation).")
+    sizes = []
+    for name, values in (("n_train", n_train), ("n_test", n_test)):
+        try:
+            array = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold fold sizes (numbers); got "
+                            f"{quoted(values)}.") from None
+        if array.ndim == 0:
+            array = np.full(n_datasets, float(array))
+        if array.shape != (n_datasets,):
+            raise ValueError(f"{name} must be one number or one per data set ({n_datasets}); "
+                             f"got shape {np.shape(values)}.")
+        if not (np.isfinite(array).all() and (array > 0).all()):
+            raise ValueError(f"{name} must hold positive sizes; got {quoted(array)}.")
+        sizes.append(array)
+    return sizes[1] / (sizes[0] + sizes[1])
+
+
+def _regions(values, rope):
+    """The shares of ``values`` right of ``rope``, within ``[-rope, rope]``, left of it."""
+    above, below = (values > rope).mean(axis=0), (values < -rope).mean(axis=0)
+    return np.stack([above, 1 - above - below, below], axis=-1)
+
+
+@validate_params()
+def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None, rope=0.0,
+                               n_samples=2000, n_chains=4, burn_in=1000,
+                               greater_is_better=True, random_state=None, names=None):
+    """Bayesian hierarchical test of two models over several data sets, from their folds.
+
+    Corani, Benavoli, Demsar, Mangili and Zaffalon ("Statistical comparison of classifiers
+    through Bayesian hierarchical modelling", Machine Learning 106, 2017): the
+    cross-validation differences ``x_i = a_i - b_i`` of each data set ``i`` are correlated
+    normal around the data set's difference ``delta_i`` (the Bayesian correlated t-test's
+    model, :func:`compare_cv_scores`), and the ``delta_i`` are drawn from a Student t
+    ``t_nu(mu0, sigma0)`` over data sets. Each data set's estimate is shrunk towards the
+    others, and the posterior predictive of the difference on a new data set,
+    ``t_nu(mu0, sigma0)``, is read as the probabilities that model a is better (beyond
+    ``rope``), that the two are practically equivalent, and that model b is better.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array-like or pandas.DataFrame of shape (n_datasets, n_folds)
+        Each model's score on every fold (columns) of every data set (rows), the same
+        folds for both models (for repeated cross-validation, the repetitions' folds side
+        by side). A DataFrame's index names the data sets. To test differences ``d``
+        already taken, pass ``d`` and ``np.zeros_like(d)``.
+    n_train, n_test : int, float or array-like of shape (n_datasets,)
+        The training and test sizes of the folds, one number each or one per data set;
+        only the ratio enters, through the correlation of the folds ``rho = n_test /
+        (n_test + n_train)`` (``n_train=9, n_test=1`` for 10-fold cross-validation).
+    rope : float, default=0.0
+        Half-width of the region of practical equivalence, in units of the score (0.01:
+        one point of accuracy). 0 gives two probabilities.
+    n_samples : int, default=2000
+        Posterior draws kept per chain.
+    n_chains : int, default=4
+        Markov chains, started apart; their agreement is checked (R-hat).
+    burn_in : int, default=1000
+        Draws discarded at the start of each chain (its first half also tunes the slice
+        sampler's widths).
+    greater_is_better : bool, default=True
+        Whether a higher score is better (False: the differences change sign).
+    random_state : int, numpy.random.Generator or None, default=None
+        Seed of the sampler.
+    names : tuple of two str, default=None
+        The models' names, ``("a", "b")`` by default.
+
+    Returns
+    -------
+    BayesianHierarchicalResult
+        ``p_a_better``, ``p_rope``, ``p_b_better`` (for a new data set, as baycomp),
+        ``next_dataset`` (the posterior predictive probabilities), ``mean_difference``
+        (the posterior of ``mu0``), the per-data-set ``shrunken`` estimates and the
+        ``draws``; ``to_frame()`` gives the data sets.
+
+    Warns
+    -----
+    RuntimeWarning
+        Where the chains have not mixed: an R-hat above 1.01 or a bulk effective sample
+        size below 100 draws per chain (Vehtari et al. 2021); draw more (``n_samples``,
+        ``burn_in``). Where a data set's differences have no spread over its folds (see
+        Notes).
+
+    Notes
+    -----
+    The model, on the differences standardized by the mean over data sets of their
+    standard deviations over folds (the authors' published Stan model, which baycomp runs):
+    ``x_i ~ MVN(delta_i 1, sigma_i^2 M)`` with ``M`` of 1 on the diagonal and ``rho``
+    elsewhere; ``delta_i ~ t_nu(mu0, sigma0)``; ``sigma_i ~ U(0, 1000 s)`` (``s`` the mean
+    standard deviation within data sets); ``mu0 ~ U(-max |x|, max |x|)``;
+    ``sigma0 ~ U(0, 1000 s0)`` (``s0`` the standard deviation of the data sets' means);
+    ``nu - 1 ~ Gamma(alpha, beta)`` (rate ``beta``), ``alpha ~ U(1, 2)``,
+    ``beta ~ U(0.01, 0.1)``.
+
+    The posterior is sampled by a partially collapsed Gibbs sampler (the Student t as a
+    scale mixture of normals): ``1 / sigma_i^2`` from its truncated gamma conditional,
+    ``sigma0`` (slice sampling) and ``mu0`` (a truncated normal) with the ``delta_i``
+    integrated out, the ``delta_i`` from their normal conditional, ``nu`` by slice
+    sampling with the mixture weights, ``alpha`` and ``beta`` integrated out. NumPy and
+    SciPy only; every chain in step.
+
+    A data set whose differences do not vary over its folds (both models score alike on
+    every fold, a common case on easy data sets) would make the posterior improper
+    (``sigma_i`` could go to 0): its ``sigma_i`` is bounded below by a tenth of the
+    smallest standard deviation over folds of the other data sets, with a
+    ``RuntimeWarning``. Where no data set varies, the test is refused. baycomp replaces
+    such folds by random noise within ``rope``, centred at 0.
+
+    The probabilities are shares of draws, with a Monte Carlo error of about
+    ``sqrt(p (1 - p) / ess)``.
+
+    Examples
+    --------
+    Ten-fold scores of two models on eight data sets, model a better by about two points:
+
+    >>> import numpy as np
+    >>> from sklearn_confusion_ext import bayesian_hierarchical_test
+    >>> rng = np.random.default_rng(0)
+    >>> b = rng.uniform(0.6, 0.9, (8, 1)) + rng.normal(0, 0.02, (8, 10))
+    >>> a = b + rng.normal(0.02, 0.01, (8, 1)) + rng.normal(0, 0.01, (8, 10))
+    >>> result = bayesian_hierarchical_test(a, b, n_train=9, n_test=1, rope=0.01,
+    ...                                     random_state=0, names=("forest", "tree"))
+    >>> p_a_better, p_rope, p_b_better = result
+    >>> round(p_a_better, 2), round(p_rope, 2), round(p_b_better, 2)
+    (0.86, 0.14, 0.0)
+    >>> result.next_dataset.round(2)  # the posterior predictive of a new data set
+    array([0.74, 0.21, 0.05])
+    """
+    a, b, datasets = _check_fold_tables(scores_a, scores_b)
+    n_datasets, n_folds = a.shape
+    rope = float(rope)
+    rho = _fold_correlation(n_train, n_test, n_datasets)
+    if names is None:
+        names = ("a", "b")
+    elif len(names) != 2:
+        raise ValueError(f"names must name the two models; got {len(names)} names.")
+    models = tuple(str(name) for name in names)
+    differences = a - b if greater_is_better else b - a
+    constant = _constant_rows(differences)
+    if constant.all():
+        raise ValueError(
+            "scores_a - scores_b has no spread over the folds of any data set: the "
+            "hierarchical model has no estimate of the folds' variance. Compare the data "
+            "sets' mean scores with bayesian_signed_rank_test instead.")
+    if constant.any():
+        which = np.flatnonzero(constant)
+        shown = [datasets[i] for i in which] if datasets is not None else which.tolist()
+        warn(f"bayesian_hierarchical_test: the differences of {which.size} data set(s) do "
+             f"not vary over the folds ({_shown(shown)}); their fold standard deviation "
+             f"sigma_i is bounded below by {CONSTANT_FLOOR} times the smallest of the other "
+             "data sets (the posterior is improper else).", RuntimeWarning)
+    data = _HierarchicalData(differences, rho)
+    rng = np.random.default_rng(random_state)
+    with np.errstate(over="ignore", divide="ignore"):
+        kept = _sample_hierarchical(data, n_chains, n_samples, burn_in, rng)
+    monitored = [kept["mu0"], kept["sigma0"], kept["nu"]] + [
+        kept["delta"][:, :, i] for i in range(n_datasets)]
+    rhat, ess = (float(value) for value in _worst(monitored))
+    scale = data.scale
+    mu0, sigma0, nu = (kept[name].ravel() for name in ("mu0", "sigma0", "nu"))
+    delta = kept["delta"].reshape(-1, n_datasets) * scale
+    rope_z = rope / scale
+    b_mass = special.stdtr(nu, (-rope_z - mu0) / sigma0)
+    a_mass = special.stdtr(nu, (mu0 - rope_z) / sigma0)
+    samples = np.column_stack([a_mass, np.clip(1 - a_mass - b_mass, 0, 1), b_mass])
+    # The first region of the largest probability wins (as the signed-rank test).
+    winners = np.bincount(np.argmax(samples, axis=1), minlength=3) / samples.shape[0]
+    if rhat > RHAT_LIMIT or ess < ESS_PER_CHAIN * n_chains:
+        warn(f"bayesian_hierarchical_test: the chains have not mixed (R-hat {rhat:.3f}, "
+             f"limit {RHAT_LIMIT}; effective sample size {ess:.0f}, wanted "
+             f"{ESS_PER_CHAIN * n_chains}); the probabilities are unreliable. Increase "
+             "n_samples and burn_in.", RuntimeWarning)
+    return BayesianHierarchicalResult(
+        p_a_better=float(winners[0]), p_rope=float(winners[1]) if rope > 0 else 0.0,
+        p_b_better=float(winners[2]), rope=float(rope), samples=samples,
+        next_dataset=samples.mean(axis=0), mean_difference=_regions(mu0, rope_z),
+        draws={"mu0": mu0 * scale, "sigma0": sigma0 * scale, "nu": nu, "delta": delta},
+        observed=differences.mean(axis=1), shrunken=delta.mean(axis=0),
+        shrunken_std=delta.std(axis=0), dataset_probabilities=_regions(delta, rope),
+        rho=rho, rhat=rhat, ess=ess, n_chains=int(n_chains), n_samples=int(n_samples),
+        burn_in=int(burn_in), models=models, n_datasets=n_datasets, n_folds=n_folds,
+        datasets=datasets)
+
+
+def _worst(monitored):
+    """The largest R-hat and the smallest effective sample size of the monitored draws."""
+    values = np.array([_diagnostics(chains) for chains in monitored])
+    return values[:, 0].max(), values[:, 1].min()
