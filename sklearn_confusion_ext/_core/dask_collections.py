@@ -163,7 +163,7 @@ def _partitions(inputs):
     from dask.delayed import Delayed
 
     keys = [y.__dask_keys__() for y in given]
-    together = dd.map_partitions(_zipped, *given, meta=(None, object), token="inputs",
+    together = dd.map_partitions(_zipped, *given, meta=(None, object), token="confusion-inputs",
                                  enforce_metadata=False, transform_divisions=False,
                                  align_dataframes=False)
     graph = together.__dask_graph__()
