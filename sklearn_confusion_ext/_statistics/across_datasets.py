@@ -19,7 +19,11 @@ Comparisons of Classifiers over Multiple Data Sets", JMLR 7, 2006, Section 3.2):
   2017, Section 5): a Dirichlet process posterior on the distribution of the per-data-set
   differences, with a prior pseudo-observation at 0, read as the probabilities that model a
   is better, that the two are practically equivalent (within ``rope``), and that model b is
-  better.
+  better;
+* the Bayesian hierarchical test of two models (Corani, Benavoli, Demsar, Mangili and
+  Zaffalon, Machine Learning 2017), from every fold's score on every data set: the
+  correlated t-test's model on each data set, the data sets' differences drawn from a
+  Student t, sampled by Markov chain Monte Carlo in NumPy and SciPy.
 """
 
 import functools
@@ -635,9 +639,9 @@ def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.
 
     Notes
     -----
-    The test uses the per-data-set scores only, not their cross-validation variance (the
-    hierarchical test of Benavoli et al. does, with a Markov chain Monte Carlo sampler,
-    which this library does not have). The data sets are assumed independent.
+    The test uses the per-data-set scores only, not their cross-validation variance
+    (:func:`bayesian_hierarchical_test` models the folds too). The data sets are assumed
+    independent.
 
     Examples
     --------
