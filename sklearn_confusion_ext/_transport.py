@@ -384,14 +384,12 @@ class _TransportInstances(Instances):
         outer products are one matrix product; the rows from the first it leaves (an empty
         row, a bad value, norms or weights near the ends of the type) are summed by
         :func:`_plan_block`. None where :func:`_plan_block` sums every row: the package was
-        never compiled, or the rows are not both C-ordered NumPy arrays of float32 or
-        float64."""
+        never compiled, or the rows are not both NumPy arrays of float32 or of float64 (in
+        any order)."""
         compiled, targets = compiled_kernels(), self.targets
         y_true, y_pred = targets.y_true, targets.y_pred
-        if (compiled is None or targets.one_hot or not isinstance(y_true, np.ndarray)
-                or not isinstance(y_pred, np.ndarray) or y_true.ndim != 2
-                or y_true.dtype != y_pred.dtype or y_true.dtype not in _EQUAL_MASS_LIMITS
-                or not (y_true.flags.c_contiguous and y_pred.flags.c_contiguous)):
+        if (compiled is None or targets.one_hot or not _kernel_layout(y_true)
+                or not _kernel_layout(y_pred) or y_true.dtype != y_pred.dtype):
             return None
         multipliers = _multipliers(self.callable_weights, targets.sample_weight)
         norm_weighting = 0 if self.callable_weights is not None else \
@@ -518,8 +516,7 @@ class _TransportInstances(Instances):
                                         targets.pred_norm) if self.labels_side == "y_true"
                                        else (targets.y_pred, targets.y_true, "y_true",
                                              targets.true_norm))
-        if (compiled is None or scores.dtype not in _EQUAL_MASS_LIMITS
-                or not scores.flags.c_contiguous
+        if (compiled is None or not _kernel_layout(scores)
                 or labels.indices.dtype not in (np.int32, np.int64)):
             return None
         multipliers = _multipliers(self.callable_weights, targets.sample_weight)
@@ -645,6 +642,13 @@ def _classic_instances(targets, params, n_jobs=None, chunk_size=None):
                          "2-D targets.")
     return _TransportInstances(targets, {"weighting": "uniform", "empty": "null_class"},
                                n_jobs, chunk_size)
+
+
+def _kernel_layout(rows):
+    """Whether the compiled kernels read ``rows``: a 2-D NumPy array of float32 or float64
+    whose strides are whole values (C or Fortran order, or a slice of either)."""
+    return (isinstance(rows, np.ndarray) and rows.ndim == 2 and rows.dtype in _EQUAL_MASS_LIMITS
+            and all(stride % rows.itemsize == 0 for stride in rows.strides))
 
 
 def _multipliers(callable_weights, sample_weight):

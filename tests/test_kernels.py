@@ -117,7 +117,8 @@ def test_labels_beside_scores_equal_the_reference(dtype, labels_side, kind, weig
 @pytest.mark.parametrize("weighting", ["uniform", "true", "pred", "callable"])
 @pytest.mark.parametrize("sample_weight", [False, True])
 @pytest.mark.parametrize("rows", ["clean", "empty", "extreme", "proportional"])
-def test_soft_beside_soft_equal_the_reference(dtype, weighting, sample_weight, rows):
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_soft_beside_soft_equal_the_reference(dtype, weighting, sample_weight, rows, order):
     """The fused soft plans (:func:`soft_plan_parts` and one product a chunk)."""
     rng = np.random.default_rng(17)
     n_samples, n_classes = 2_500, 7
@@ -138,6 +139,8 @@ def test_soft_beside_soft_equal_the_reference(dtype, weighting, sample_weight, r
         y_pred[[4, 2_000]] *= dtype(1e25)
     elif rows == "proportional":  # no deficit: the plan is its diagonal
         y_pred[::2] = y_true[::2] * 3
+    if order == "F":  # a pandas frame's columns: column-major
+        y_true, y_pred = np.asfortranarray(y_true), np.asfortranarray(y_pred)
     (compiled, w1), (reference, w2) = both_paths(
         lambda: sce.transport_confusion_matrix(y_true, y_pred, **keywords))
     np.testing.assert_allclose(compiled, reference, rtol=0,
@@ -211,7 +214,7 @@ def test_bad_values_raise_the_same_error(bad, dtype):
         assert messages[0][0] == "error" and "row 1234" in messages[0][1]
 
 
-@pytest.mark.parametrize("layout", ["fortran", "strided", "int8", "int64-codes"])
+@pytest.mark.parametrize("layout", ["fortran", "strided", "reversed", "int8", "int64-codes"])
 def test_other_layouts_take_the_reference_or_agree(layout):
     rng = np.random.default_rng(11)
     labels, scores = _targets(rng, 1_500, 4, np.float64)
@@ -219,6 +222,8 @@ def test_other_layouts_take_the_reference_or_agree(layout):
         scores = np.asfortranarray(scores)
     elif layout == "strided":
         scores = np.repeat(scores, 2, axis=1)[:, ::2]
+    elif layout == "reversed":  # negative strides
+        scores = scores[::-1, ::-1]
     elif layout == "int8":
         scores = rng.integers(0, 5, scores.shape).astype(np.int8)
         scores[:, 0] += 1
@@ -226,7 +231,7 @@ def test_other_layouts_take_the_reference_or_agree(layout):
         labels = np.array(["ant", "bee", "cat", "dog"])[labels]
     (compiled, _), (reference, _) = both_paths(
         lambda: sce.transport_confusion_matrix(labels, scores),
-        kernel_runs=layout == "int64-codes")
+        kernel_runs=layout != "int8")  # small integers are read as float32 blocks
     np.testing.assert_allclose(compiled, reference, rtol=1e-12, atol=1e-9)
 
 

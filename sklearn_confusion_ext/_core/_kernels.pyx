@@ -18,7 +18,7 @@ ctypedef fused code_type:
     long long
 
 
-def sum_rows_by_class(const floating[:, ::1] scores, const code_type[::1] codes,
+def sum_rows_by_class(const floating[:, :] scores, const code_type[::1] codes,
                       Py_ssize_t start, Py_ssize_t stop, const double[::1] multipliers,
                       bint by_norm, double norm_limit, double smallest, double largest,
                       double[:, ::1] out, double[::1] norms):
@@ -42,17 +42,18 @@ def sum_rows_by_class(const floating[:, ::1] scores, const code_type[::1] codes,
 
 
 cdef Py_ssize_t _sum_rows_by_class(
-        const floating[:, ::1] scores, const code_type[::1] codes, Py_ssize_t start,
+        const floating[:, :] scores, const code_type[::1] codes, Py_ssize_t start,
         Py_ssize_t stop, const double[::1] multipliers, bint by_norm, double norm_limit,
         double smallest, double largest, double[:, ::1] out, double[::1] norms) noexcept nogil:
     cdef Py_ssize_t n_columns = scores.shape[1], i, j
+    cdef Py_ssize_t step = scores.strides[1] // sizeof(floating)  # 1 in C order
     cdef bint weighted = multipliers.shape[0] > 0
     cdef double norm, weight, scale, low = 1.0 / norm_limit
     cdef const floating *row
     cdef double *target
     for i in range(start, stop):
         row = &scores[i, 0]
-        norm = _checked_sum(row, n_columns)  # -1 where a value is negative
+        norm = _checked_sum(row, n_columns, step)  # -1 where a value is negative
         if not (isfinite(norm) and low <= norm <= norm_limit):
             return i
         weight = multipliers[i] if weighted else 1.0
@@ -63,12 +64,16 @@ cdef Py_ssize_t _sum_rows_by_class(
         norms[i - start] = norm
         scale = weight / norm
         target = &out[codes[i], 0]
-        for j in range(n_columns):
-            target[j] += scale * row[j]
+        if step == 1:
+            for j in range(n_columns):
+                target[j] += scale * row[j]
+        else:
+            for j in range(n_columns):
+                target[j] += scale * row[j * step]
     return stop
 
 
-def soft_plan_parts(const floating[:, ::1] y_true, const floating[:, ::1] y_pred,
+def soft_plan_parts(const floating[:, :] y_true, const floating[:, :] y_pred,
                     Py_ssize_t start, Py_ssize_t stop, const double[::1] multipliers,
                     int norm_weighting, double norm_limit, double smallest, double largest,
                     double deficit_tolerance, floating[:, ::1] deficits,
@@ -93,9 +98,11 @@ def soft_plan_parts(const floating[:, ::1] y_true, const floating[:, ::1] y_pred
     return first_failed
 
 
-cdef inline double _checked_sum(const floating *row, Py_ssize_t n_columns) noexcept nogil:
-    """The row's sum (eight accumulators, in the row's type), or -1 where a value is
-    negative; a NaN or an infinity makes it non-finite."""
+cdef inline double _checked_sum(const floating *row, Py_ssize_t n_columns,
+                                Py_ssize_t step) noexcept nogil:
+    """The sum of a row of ``n_columns`` values ``step`` apart (eight accumulators, in the
+    row's type), or -1 where a value is negative; a NaN or an infinity makes it
+    non-finite."""
     cdef floating sums[8]
     cdef floating lowest[8]
     cdef floating value
@@ -103,13 +110,20 @@ cdef inline double _checked_sum(const floating *row, Py_ssize_t n_columns) noexc
     for k in range(8):
         sums[k] = 0
         lowest[k] = 0
-    for j in range(0, n_wide, 8):
-        for k in range(8):
-            value = row[j + k]
-            sums[k] += value
-            lowest[k] = value if value < lowest[k] else lowest[k]
+    if step == 1:  # the contiguous loop, which the compiler packs into vectors
+        for j in range(0, n_wide, 8):
+            for k in range(8):
+                value = row[j + k]
+                sums[k] += value
+                lowest[k] = value if value < lowest[k] else lowest[k]
+    else:
+        for j in range(0, n_wide, 8):
+            for k in range(8):
+                value = row[(j + k) * step]
+                sums[k] += value
+                lowest[k] = value if value < lowest[k] else lowest[k]
     for j in range(n_wide, n_columns):
-        value = row[j]
+        value = row[j * step]
         sums[0] += value
         lowest[0] = value if value < lowest[0] else lowest[0]
     for k in range(1, 8):
@@ -121,11 +135,14 @@ cdef inline double _checked_sum(const floating *row, Py_ssize_t n_columns) noexc
 
 
 cdef Py_ssize_t _soft_plan_parts(
-        const floating[:, ::1] y_true, const floating[:, ::1] y_pred, Py_ssize_t start,
+        const floating[:, :] y_true, const floating[:, :] y_pred, Py_ssize_t start,
         Py_ssize_t stop, const double[::1] multipliers, int norm_weighting, double norm_limit,
         double smallest, double largest, double deficit_tolerance, floating[:, ::1] deficits,
         floating[:, ::1] excesses, double[::1] diagonal) noexcept nogil:
     cdef Py_ssize_t n_columns = y_true.shape[1], i, j
+    cdef Py_ssize_t true_step = y_true.strides[1] // sizeof(floating)  # 1 in C order
+    cdef Py_ssize_t pred_step = y_pred.strides[1] // sizeof(floating)
+    cdef bint contiguous = true_step == 1 and pred_step == 1
     cdef bint weighted = multipliers.shape[0] > 0
     cdef double true_norm, pred_norm, weight, scale, low = 1.0 / norm_limit
     cdef floating ratio, u, v, common, deficit, deficit_mass, row_scale
@@ -135,8 +152,8 @@ cdef Py_ssize_t _soft_plan_parts(
     cdef floating *excess_row
     for i in range(start, stop):
         true_row, pred_row = &y_true[i, 0], &y_pred[i, 0]
-        true_norm = _checked_sum(true_row, n_columns)
-        pred_norm = _checked_sum(pred_row, n_columns)
+        true_norm = _checked_sum(true_row, n_columns, true_step)
+        pred_norm = _checked_sum(pred_row, n_columns, pred_step)
         if not (isfinite(true_norm) and isfinite(pred_norm) and low <= true_norm <= norm_limit
                 and low <= pred_norm <= norm_limit):
             return i
@@ -152,8 +169,10 @@ cdef Py_ssize_t _soft_plan_parts(
         deficit_row, excess_row = &deficits[i - start, 0], &excesses[i - start, 0]
         deficit_mass = 0
         for j in range(n_columns):
-            u = true_row[j]
-            v = pred_row[j] * ratio
+            if contiguous:  # the compiler versions the loop on this test
+                u, v = true_row[j], pred_row[j] * ratio
+            else:
+                u, v = true_row[j * true_step], pred_row[j * pred_step] * ratio
             common = u if u < v else v
             deficit = u - common
             diagonal[j] += scale * common
