@@ -286,6 +286,7 @@ def test_swapping_the_models_swaps_the_probabilities():
     assert np.array_equal(_probabilities(losses), _probabilities(forward))
 
 
+@pytest.mark.slow
 def test_permuting_the_datasets_permutes_the_estimates_only():
     a, b = _folds(n_datasets=10, shift=0.005, spread=0.01, seed=6)
     order = np.random.default_rng(0).permutation(10)
