@@ -415,3 +415,14 @@ def test_chains_that_have_not_mixed_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _test(a, b, n_samples=500)
+
+
+def test_region_shares_are_exact_counts():
+    # 1 - above - below left rounding residues of +-5.6e-17 for "within" (negative ones
+    # included) where rope is 0
+    a, b = _folds(n_datasets=5, n_folds=3, shift=0.01, seed=17)
+    result = _quick(a, b, n_train=2, n_test=1)
+    for shares in (result.dataset_probabilities, result.mean_difference[None, :]):
+        assert (shares[:, 1] == 0).all()
+        assert (shares >= 0).all() and np.allclose(shares.sum(axis=1), 1, atol=1e-12)
+        assert np.allclose(shares * 800, np.round(shares * 800), atol=1e-9)  # of 800 draws

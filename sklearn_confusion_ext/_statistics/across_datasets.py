@@ -1209,8 +1209,8 @@ def _fold_correlation(n_train, n_test, n_datasets):
 
 def _regions(values, rope):
     """The shares of ``values`` right of ``rope``, within ``[-rope, rope]``, left of it."""
-    above, below = (values > rope).mean(axis=0), (values < -rope).mean(axis=0)
-    return np.stack([above, 1 - above - below, below], axis=-1)
+    return np.stack([(values > rope).mean(axis=0), (np.abs(values) <= rope).mean(axis=0),
+                     (values < -rope).mean(axis=0)], axis=-1)
 
 
 @validate_params()
