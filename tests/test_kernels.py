@@ -118,10 +118,12 @@ def test_labels_beside_scores_equal_the_reference(dtype, labels_side, kind, weig
 @pytest.mark.parametrize("sample_weight", [False, True])
 @pytest.mark.parametrize("rows", ["clean", "empty", "extreme", "proportional"])
 @pytest.mark.parametrize("order", ["C", "F"])
-def test_soft_beside_soft_equal_the_reference(dtype, weighting, sample_weight, rows, order):
-    """The fused soft plans (:func:`soft_plan_parts` and one product a chunk)."""
+@pytest.mark.parametrize("n_classes", [7, 40])
+def test_soft_beside_soft_equal_the_reference(dtype, weighting, sample_weight, rows, order,
+                                              n_classes):
+    """The fused soft plans (:func:`soft_plan_parts`)."""
     rng = np.random.default_rng(17)
-    n_samples, n_classes = 2_500, 7
+    n_samples = 2_500
     y_true = (rng.random((n_samples, n_classes)) * (rng.random((n_samples, n_classes)) < 0.7)
               + 0.01).astype(dtype)
     y_pred = rng.dirichlet(np.ones(n_classes), n_samples).astype(dtype) * 5
