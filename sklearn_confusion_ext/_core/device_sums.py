@@ -9,7 +9,7 @@ over the chunks, and read back in ONE transfer per call:
 - labels beside scores (a classifier's ``predict_proba`` against its class labels): each
   instance's plan is its scores' row, times its weight over the row's mass, in its label's
   row (column for predicted labels), so the matrix is a segmented sum of the scaled rows by
-  class (``index_add_`` on PyTorch, ``cupyx.scatter_add`` on CuPy, a one-hot product
+  class (``index_add_`` on PyTorch, ``cupy.add.at`` on CuPy, a one-hot product
   elsewhere);
 - 1-D labels on both sides: the weighted counts of the pairs of class codes (a
   ``bincount`` on PyTorch and CuPy, a one-hot product elsewhere);
@@ -317,9 +317,15 @@ class _LabelsBesideScores(_Summer):
             # One product in float64 (float32 rows promote), one scatter of its rows.
             return total.index_add_(0, codes, block * scale[:, None])
         if self.library == "cupy":
-            import cupyx
+            import cupy
 
-            cupyx.scatter_add(total, codes, block * scale[:, None])
+            values = block * scale[:, None]
+            if hasattr(cupy.add, "at"):  # CuPy 13 and later, where scatter_add is deprecated
+                cupy.add.at(total, codes, values)
+            else:
+                import cupyx
+
+                cupyx.scatter_add(total, codes, values)
             return total
         one_hot = xp.astype(codes[:, None] == xp.arange(self.n_classes,
                                                         device=self.device)[None, :],
@@ -419,6 +425,7 @@ def _torch_class_product(codes, scale, block, n_classes):
     crow[1:] = torch.cumsum(torch.bincount(codes, minlength=n_classes), 0)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*[Ss]parse CSR tensor support")
+        warnings.filterwarnings("ignore", message="Sparse invariant checks")
         by_class = torch.sparse_csr_tensor(crow, order, scale[order],
                                            size=(n_classes, block.shape[0]),
                                            check_invariants=False)
