@@ -334,7 +334,7 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
     sample_weight : array-like of shape (n_samples,), default=None
     random_state : int, numpy.random.Generator or None, default=None
         Seeds the resamples: each resample is drawn from a stream of its own (a
-        :class:`numpy.random.SeedSequence` child of one draw of this generator), so the
+        ``numpy.random.SeedSequence`` child of one draw of this generator), so the
         same ``random_state`` gives the same resamples, bit for bit, whatever ``n_jobs``,
         the number of cores and the memory budget (``max_matrix_mib``).
     n_jobs : int, default=None
