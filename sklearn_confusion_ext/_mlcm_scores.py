@@ -177,7 +177,7 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
     ...                                                 "f1-score_high")]
     [0.75, 0.682, 0.833]
     >>> [round(report["1"][key], 3) for key in ("recall", "recall_low", "recall_high")]
-    [0.5, 0.316, 0.7]
+    [0.5, 0.318, 0.685]
     """
     check_target_names(target_names, labels)
     confusion = mlcm_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight,
