@@ -202,6 +202,9 @@ def to_numpy(array):
         return array.get()
     if array_api_compat.is_torch_array(array):
         return array.detach().cpu().numpy()
+    if array.dtype == namespace(array).bool:  # NumPy before 1.25 reads no DLPack booleans
+        xp = namespace(array)
+        return np.from_dlpack(xp.astype(array, xp.uint8)).astype(bool)
     return np.from_dlpack(array)  # CPU arrays of any other library
 
 

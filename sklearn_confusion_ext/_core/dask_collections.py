@@ -170,7 +170,11 @@ def _partitions(inputs):
     if not all(key in graph for own in keys for key in own):  # pragma: no cover
         # a Dask whose unoptimized graph renames its inputs' tasks: one graph each
         return list(zip(*[y.to_delayed(optimize_graph=False) for y in given]))
-    return list(zip(*[[Delayed(key, graph) for key in own] for own in keys]))
+    try:
+        return list(zip(*[[Delayed(key, graph) for key in own] for own in keys]))
+    except ValueError:  # Dask before 2024 names a Delayed's layer by its key: a plain graph
+        graph = dict(graph)
+        return list(zip(*[[Delayed(key, graph) for key in own] for own in keys]))
 
 
 def _zipped(*partitions):

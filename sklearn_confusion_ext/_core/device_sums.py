@@ -180,7 +180,7 @@ class _Summer:
         """The totals and the checks of every chunk, in one transfer: NumPy arrays."""
         xp = self.xp
         flat = [xp.reshape(xp.astype(total, xp.float64), (-1,)) for total in totals]
-        host = to_numpy(xp.concat(flat + self.stats))
+        host = np.array(to_numpy(xp.concat(flat + self.stats)))  # writable (small)
         out, offset = [], 0
         for total in totals:
             size = int(np.prod(total.shape))
@@ -197,11 +197,28 @@ class _Summer:
             values = xp.astype(values, labels.dtype)
         order = xp.argsort(values)
         ordered = xp.take(values, order)
-        where = xp.searchsorted(ordered, labels)
-        where = xp.clip(where, 0, values.shape[0] - 1) if hasattr(xp, "clip") else \
-            xp.where(where < values.shape[0], where, values.shape[0] - 1)
+        if _has(xp, "searchsorted"):
+            where = xp.searchsorted(ordered, labels)
+        else:  # an API before 2023.12: the classes below each label, counted
+            where = xp.sum(xp.astype(ordered[None, :] < labels[:, None], xp.int64), axis=1)
+        last = xp.asarray(values.shape[0] - 1, dtype=where.dtype, device=self.device)
+        where = xp.where(where <= last, where, last)
         unknown = xp.sum(xp.astype(xp.take(ordered, where) != labels, xp.int64))
         return xp.take(order, where), unknown
+
+
+def _has(xp, name):
+    """Whether the namespace has the function ``name`` of the 2023.12 standard to call
+    (array-api-strict refuses one newer than the API version it was set to)."""
+    return hasattr(xp, name) and getattr(xp, "__array_api_version__", "2023.12") >= "2023.12"
+
+
+def _extreme(xp, a, b, order):
+    """The smaller (``order`` "<") or larger (">") of two device scalars, NaN if either is
+    (``minimum`` and ``maximum`` are in the standard from 2023.12; a comparison alone
+    would drop a NaN, which the checks must see)."""
+    first = (a < b) if order == "<" else (a > b)
+    return xp.where(first | xp.isnan(a), a, b)
 
 
 class _LabelPairs(_Summer):
@@ -362,9 +379,9 @@ class _SoftRows(_Summer):
             diagonal = diagonal + part_diagonal
             off_diagonal = off_diagonal + part_off
             low, high = self.weight_range(weights)
-            self.add_stats(xp.minimum(xp.min(true), xp.min(pred)),
-                           xp.minimum(xp.min(true_norm), xp.min(pred_norm)),
-                           xp.maximum(xp.max(true_norm), xp.max(pred_norm)), low, high,
+            self.add_stats(_extreme(xp, xp.min(true), xp.min(pred), "<"),
+                           _extreme(xp, xp.min(true_norm), xp.min(pred_norm), "<"),
+                           _extreme(xp, xp.max(true_norm), xp.max(pred_norm), ">"), low, high,
                            *[low] * 4)
         (diagonal, off_diagonal), stats = self.read_back(diagonal, off_diagonal)
         norm_limit, smallest, largest = limits
@@ -392,8 +409,9 @@ class _SoftRows(_Summer):
             deficit.clamp_(min=0)
         else:
             deficit = true - pred * ratio[:, None]
-            excess = xp.minimum(deficit, xp.asarray(0, dtype=dtype, device=self.device))
-            deficit = xp.maximum(deficit, xp.asarray(0, dtype=dtype, device=self.device))
+            zero = xp.asarray(0, dtype=dtype, device=self.device)
+            excess = xp.where(deficit < zero, deficit, zero)  # minus the excess
+            deficit = xp.where(deficit > zero, deficit, zero)
         deficit_mass = xp.sum(deficit, axis=1, dtype=xp.float64)
         row_weights = xp.astype(scaled_weights, dtype)
         row_weights = row_weights[:, None]
