@@ -8,21 +8,12 @@ for each, the top functions (cProfile, by cumulative time) or the top device ker
 import argparse
 import cProfile
 import pstats
-import time
 
 import numpy as np
 import scipy.sparse as sp
+from _timing import best_time
 
 import sklearn_confusion_ext as sce
-
-
-def _best(function, repeat=3):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def _cprofile(title, function, lines=14):
@@ -46,9 +37,10 @@ def profile_sparse(rng, n_samples=1_000_000, n_classes=1_000):
 
     s_true, s_pred = multilabel(), multilabel()
     for n_jobs in (1, 4, None):
-        seconds = _best(lambda j=n_jobs: sce.transport_confusion_matrix(s_true, s_pred, n_jobs=j))
+        seconds = best_time(
+            lambda j=n_jobs: sce.transport_confusion_matrix(s_true, s_pred, n_jobs=j), 3)
         print(f"sparse TCM n_jobs={n_jobs}: {seconds:.3f} s")
-    print(f"sparse S1.T @ S2: {_best(lambda: s_true.T @ s_pred):.3f} s")
+    print(f"sparse S1.T @ S2: {best_time(lambda: s_true.T @ s_pred):.3f} s")
     _cprofile(f"sparse TCM, N={n_samples:,} C={n_classes:,}",
               lambda: sce.transport_confusion_matrix(s_true, s_pred))
 
@@ -63,9 +55,10 @@ def profile_resampling(rng, n_samples=100_000, n_classes=100):
 def profile_soft(rng, n_samples=1_000_000, n_classes=10):
     y_true, y_pred = rng.random((n_samples, n_classes)), rng.random((n_samples, n_classes))
     for n_jobs in (1, None):
-        seconds = _best(lambda j=n_jobs: sce.transport_confusion_matrix(y_true, y_pred, n_jobs=j))
+        seconds = best_time(
+            lambda j=n_jobs: sce.transport_confusion_matrix(y_true, y_pred, n_jobs=j), 3)
         print(f"soft TCM C={n_classes} n_jobs={n_jobs}: {seconds:.4f} s")
-    print(f"one Y.T @ P: {_best(lambda: y_true.T @ y_pred):.4f} s")
+    print(f"one Y.T @ P: {best_time(lambda: y_true.T @ y_pred):.4f} s")
 
 
 def profile_gpu(rng, n_samples=1_000_000, n_classes=100):

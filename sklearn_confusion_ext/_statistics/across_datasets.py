@@ -36,6 +36,7 @@ from scipy import special, stats
 from .._core.params import quoted, validate_params
 from .._core.results import _result, _shown, _Table, _Tabulated, _UnpacksLikeScipy
 from .._core.user_warnings import warn
+from .cross_validated import fold_sizes
 
 POSTHOC_METHODS = ("nemenyi", "holm", "bonferroni-dunn")
 # Demsar (2006, Section 3.2.2): Friedman's chi-square follows its asymptotic distribution
@@ -1189,22 +1190,8 @@ def _fold_correlation(n_train, n_test, n_datasets):
             "(n_test + n_train): pass n_train and n_test (one number each, or one per data "
             "set; only their ratio enters, so n_train=9, n_test=1 for 10-fold "
             "cross-validation).")
-    sizes = []
-    for name, values in (("n_train", n_train), ("n_test", n_test)):
-        try:
-            array = np.asarray(values, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold fold sizes (numbers); got "
-                            f"{quoted(values)}.") from None
-        if array.ndim == 0:
-            array = np.full(n_datasets, float(array))
-        if array.shape != (n_datasets,):
-            raise ValueError(f"{name} must be one number or one per data set ({n_datasets}); "
-                             f"got shape {np.shape(values)}.")
-        if not (np.isfinite(array).all() and (array > 0).all()):
-            raise ValueError(f"{name} must hold positive sizes; got {quoted(array)}.")
-        sizes.append(array)
-    return sizes[1] / (sizes[0] + sizes[1])
+    train, test = fold_sizes(n_train, n_test, n_datasets, "data set")
+    return test / (train + test)
 
 
 def _regions(values, rope):

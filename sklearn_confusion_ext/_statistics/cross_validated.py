@@ -321,21 +321,7 @@ def _check_sizes(n_train, n_test, n_folds, test):
                 "ratio enters, so n_train=9, n_test=1 for 10-fold cross-validation), or "
                 "cross_validate's results with return_indices=True.")
         return None, None
-    sizes = []
-    for name, values in (("n_train", n_train), ("n_test", n_test)):
-        try:
-            array = np.asarray(values, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold fold sizes (numbers); got "
-                            f"{quoted(values)}.") from None
-        if array.ndim == 0:
-            array = np.full(n_folds, float(array))
-        if array.shape != (n_folds,):
-            raise ValueError(f"{name} must be one number or one per fold ({n_folds}); got "
-                             f"shape {np.shape(values)}.")
-        if not (np.isfinite(array).all() and (array > 0).all()):
-            raise ValueError(f"{name} must hold positive sizes; got {quoted(array)}.")
-        sizes.append(array)
+    sizes = fold_sizes(n_train, n_test, n_folds, "fold")
     share = sizes[1] / (sizes[0] + sizes[1])
     if test in _FIVE_BY_TWO:
         outside = np.flatnonzero((share < _HALF_SHARE[0]) | (share > _HALF_SHARE[1]))
@@ -812,3 +798,24 @@ default="corrected_ttest"
         scores.append(folds)
     return _compare(scores[0], scores[1], test, n_train, n_test, rope, alternative, score,
                     _model_names(names, estimator_a, estimator_b))
+
+
+def fold_sizes(n_train, n_test, n_values, each):
+    """``[n_train, n_test]`` as arrays of ``n_values`` sizes (one per fold or data set,
+    ``each``), checked: numbers, one or one per ``each``, positive and finite."""
+    sizes = []
+    for name, values in (("n_train", n_train), ("n_test", n_test)):
+        try:
+            array = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold fold sizes (numbers); got "
+                            f"{quoted(values)}.") from None
+        if array.ndim == 0:
+            array = np.full(n_values, float(array))
+        if array.shape != (n_values,):
+            raise ValueError(f"{name} must be one number or one per {each} ({n_values}); got "
+                             f"shape {np.shape(values)}.")
+        if not (np.isfinite(array).all() and (array > 0).all()):
+            raise ValueError(f"{name} must hold positive sizes; got {quoted(array)}.")
+        sizes.append(array)
+    return sizes
