@@ -273,3 +273,19 @@ def _assert_same(a, b, name):
     else:
         np.testing.assert_allclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float),
                                    rtol=1e-9, atol=1e-12, equal_nan=True, err_msg=name)
+
+
+@pytest.mark.parametrize("n_values", [1, 7, 1000, 200_000])
+def test_bootstrap_counts_equal_the_reference(n_values):
+    """The bootstrap's counts of one resample (``count_draws``) are np.bincount's, exactly:
+    the same resampled weights with and without the kernels, whatever the batches."""
+    from sklearn_confusion_ext._core import resampling
+
+    def weights():
+        return np.concatenate(list(resampling.instance_weights(
+            np.random.default_rng(3), n_values, 40 if n_values < 10 ** 5 else 3, False)))
+
+    (compiled, _), (reference, _) = both_paths(weights)
+    np.testing.assert_array_equal(compiled, reference)
+    assert compiled.dtype == np.float64
+    np.testing.assert_array_equal(compiled.sum(axis=1), n_values)

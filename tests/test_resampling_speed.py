@@ -201,3 +201,35 @@ def test_products_are_the_same_on_threads_and_in_any_batch(targets, monkeypatch)
     expected = resampling.resampled_matrices(KINDS["transport"], {}, y_true, y_pred, None,
                                              weights[:, np.argsort(products.order)], "test")
     np.testing.assert_allclose(reference, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_the_resampling_pool_is_started_once_and_not_inherited_by_a_fork():
+    """Every batch reuses one pool (its threads start once per process, not per batch),
+    a call asking for more threads gets a larger pool, and a forked child, which has none
+    of its parent's threads, starts its own (the parent's would never run its tasks)."""
+    import multiprocessing
+    import threading
+
+    from sklearn_confusion_ext._core import chunks
+
+    before = threading.active_count()
+    pool = chunks.shared_pool(2)
+    assert chunks.shared_pool(1) is pool and chunks.shared_pool(2) is pool
+    rng = np.random.default_rng(0)
+    list(resampling.instance_weights(rng, 100_000, 64, False, n_jobs=2))
+    assert chunks.shared_pool(2) is pool
+    assert threading.active_count() <= before + max(2, chunks._cpu_count())
+    larger = chunks.shared_pool(chunks._pool_size + 1)
+    assert larger is not pool and chunks.shared_pool(2) is larger
+    _draws_in_a_child()  # the larger pool's threads started in this process
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return
+    with multiprocessing.get_context("fork").Pool(1) as workers:
+        child = workers.apply_async(_draws_in_a_child).get(timeout=60)
+    np.testing.assert_array_equal(child, _draws_in_a_child())
+
+
+def _draws_in_a_child():
+    rng = np.random.default_rng(4)
+    return np.concatenate(list(resampling.instance_weights(rng, 100_000, 8, False,
+                                                           n_jobs=2)))

@@ -184,3 +184,15 @@ cdef Py_ssize_t _soft_plan_parts(
         for j in range(n_columns):
             deficit_row[j] *= row_scale
     return stop
+
+
+def count_draws(const long long[::1] draws, double[::1] out):
+    """``out[k]``: how many of ``draws`` equal ``k`` (the bootstrap's counts of one resample;
+    every draw lies in ``[0, len(out))``). ``np.bincount`` holds the GIL, so the resamples
+    drawn on threads counted one at a time; this releases it, and writes the counts as the
+    float64 weights the resampled products take, without an integer copy."""
+    cdef Py_ssize_t i, n_draws = draws.shape[0]
+    with nogil:
+        out[:] = 0.0
+        for i in range(n_draws):
+            out[draws[i]] += 1.0

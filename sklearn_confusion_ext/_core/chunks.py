@@ -11,6 +11,7 @@ leave restores it, whichever order concurrent calls end in.
 """
 
 import math
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -188,6 +189,38 @@ def _to_host_once(total):
         total[index] = flat[offset:offset + size].reshape(shape)
         offset += size
     return tuple(total)
+
+
+_pool_lock = threading.Lock()
+_pool = None
+_pool_size = 0
+
+
+def shared_pool(n_threads):
+    """A process-wide pool of at least ``n_threads`` threads, started once and reused by
+    every call: the resampling runs its batches of draws and products here (a pool a batch
+    started and stopped thousands of threads in one interval). Its tasks must be leaves:
+    a task that waited on another task of the pool could wait forever."""
+    global _pool, _pool_size
+    with _pool_lock:
+        if _pool is None or _pool_size < n_threads:
+            retired = _pool
+            _pool_size = max(n_threads, _cpu_count())
+            _pool = ThreadPoolExecutor(max_workers=_pool_size,
+                                       thread_name_prefix="sklearn_confusion_ext")
+            if retired is not None:  # its queued tasks still run, then its threads end
+                retired.shutdown(wait=False)
+        return _pool
+
+
+def _forget_pool():
+    """A forked child has none of its parent's threads: it starts its own pool."""
+    global _pool, _pool_lock, _pool_size
+    _pool, _pool_lock, _pool_size = None, threading.Lock(), 0
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which never forks
+    os.register_at_fork(after_in_child=_forget_pool)
 
 
 @cache

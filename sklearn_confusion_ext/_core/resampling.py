@@ -11,14 +11,14 @@ reports' intervals all draw and build here.
 
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
 
-from .chunks import _cpu_count, one_blas_thread
+from .chunks import _cpu_count, one_blas_thread, shared_pool
 from .config import check_result_size, resample_block
 from .dask_collections import is_dask_collection
+from .kernels import compiled_kernels
 from .namespaces import foreign_namespace
 from .terms import batched_term_sums
 from .validation import check_targets
@@ -141,7 +141,9 @@ class Streams:
 
     def segments(self, start, stop):
         """``(stream, generator, first, stop)``: the resamples ``first .. stop - 1`` of the
-        batch ``start .. stop - 1`` that ``stream`` draws, with its generator."""
+        batch ``start .. stop - 1`` that ``stream`` draws, with its generator; None where
+        the stream is drawn whole in this batch, whose thread seeds it (seeding takes as
+        long as a small draw, and holds the GIL: on the calling thread it was serial)."""
         segments = []
         for first in range(start - start % self.rows, stop, self.rows):
             stream = first // self.rows
@@ -149,7 +151,7 @@ class Streams:
                 opened, generator = self._open
                 assert opened == stream
             else:
-                generator = self.generator(stream)
+                generator = self.generator(stream) if first + self.rows > stop else None
             segments.append((stream, generator, max(first, start),
                              min(first + self.rows, stop)))
         last_stream, last_generator, _, last_stop = segments[-1]
@@ -159,39 +161,40 @@ class Streams:
 
 def _draw_rows(rng, n_values, n_resamples, batch, draw, n_jobs=None):
     """Batches of ``batch`` rows (the last one shorter) of ``n_values`` values, each row
-    ``draw(generator, row)`` written in place, from the :class:`Streams` of ``rng``."""
+    ``draw(generator, row)`` written in place, from the :class:`Streams` of ``rng``; the
+    streams of a batch drawn on the threads of :func:`~.chunks.shared_pool`."""
     streams = Streams(rng, n_values)
 
-    def fill(out, offset, segment):
-        _, generator, first, stop = segment
-        for index in range(first, stop):
-            draw(generator, out[index - offset])
+    def fill(out, offset, segments):
+        for stream, generator, first, stop in segments:
+            generator = generator or streams.generator(stream)
+            for index in range(first, stop):
+                draw(generator, out[index - offset])
 
-    pool = None
-    try:
-        for start in range(0, n_resamples, batch):
-            stop = min(n_resamples, start + batch)
-            out = np.empty((stop - start, n_values))
-            segments = streams.segments(start, stop)
-            threads = n_threads(n_jobs, len(segments))
-            if threads <= 1 or n_values * (stop - start) < _THREADED_VALUES:
-                for segment in segments:
-                    fill(out, start, segment)
-            else:
-                if pool is None:
-                    pool = ThreadPoolExecutor(max_workers=threads)
-                list(pool.map(fill, [out] * len(segments), [start] * len(segments), segments))
-            yield out
-    finally:
-        if pool is not None:
-            pool.shutdown()
+    for start in range(0, n_resamples, batch):
+        stop = min(n_resamples, start + batch)
+        out = np.empty((stop - start, n_values))
+        segments = streams.segments(start, stop)
+        threads = n_threads(n_jobs, len(segments))
+        if threads <= 1 or n_values * (stop - start) < _THREADED_VALUES:
+            fill(out, start, segments)
+        else:  # the segments in ``threads`` runs of about equal length, a task each
+            cuts = [len(segments) * part // threads for part in range(threads + 1)]
+            runs = [segments[cut:next_cut] for cut, next_cut in zip(cuts, cuts[1:])]
+            list(shared_pool(threads).map(fill, [out] * threads, [start] * threads, runs))
+        yield out
 
 
 def _counts(n_values):
     """How many times each of ``n_values`` instances is drawn in ``n_values`` draws with
     replacement (the multinomial law of ``n_values`` draws, each 1 / ``n_values``)."""
-    def draw(generator, row):
-        row[:] = np.bincount(generator.integers(0, n_values, n_values), minlength=n_values)
+    kernels = compiled_kernels()
+    if kernels is not None:  # counted without the GIL, into the row itself
+        def draw(generator, row):
+            kernels.count_draws(generator.integers(0, n_values, n_values), row)
+    else:
+        def draw(generator, row):
+            row[:] = np.bincount(generator.integers(0, n_values, n_values), minlength=n_values)
     return draw
 
 
@@ -404,8 +407,7 @@ class GroupedRows:
                 for part in parts:
                     products(part)
             else:
-                with ThreadPoolExecutor(max_workers=len(parts)) as pool:
-                    list(pool.map(products, parts))
+                list(shared_pool(len(parts)).map(products, parts))
         return result[:n_weights]
 
 
@@ -462,8 +464,7 @@ class WeightedProducts:
             if threads <= 1:
                 resamples(parts[0])
             else:
-                with ThreadPoolExecutor(max_workers=threads) as pool:
-                    list(pool.map(resamples, parts))
+                list(shared_pool(threads).map(resamples, parts))
         return result
 
 
