@@ -7,6 +7,9 @@ workers. The graph runs on Dask's current scheduler:
 with a ``dask.distributed.Client`` active, on that cluster's workers.
 """
 
+import uuid
+from functools import partial
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -88,11 +91,12 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
     total = None
     if partitions is not None:
         try:
-            total = _reduced(dask, settings, true_kind, decided_by,
-                             [(None, block, {}) for block in partitions])
+            total = _reduced_partitions(dask, settings, true_kind, decided_by, partitions)
         except _BlockError as error:  # the rows are counted now, for the message
-            lengths = dask.compute(*[dask.delayed(len, pure=True)(block[0])
-                                     for block in partitions])
+            token = uuid.uuid4().hex
+            lengths = _computed(partitions.graph, {(f"confusion-length-{token}", index):
+                                                   (len, keys[0]) for index, keys in
+                                                   enumerate(partitions.keys)})
             start = int(sum(lengths[:error.index]))
             raise ValueError(_block_message(error.index, range(
                 start, start + lengths[error.index]), error.message)) from None
@@ -145,22 +149,31 @@ def _reduced(dask, settings, true_kind, decided_by, blocks):
     return total
 
 
+class _Partitions:
+    """The pandas partitions of Dask dataframe inputs: ``graph``, one dict holding the tasks
+    of every input, and ``keys``, one tuple a partition of the keys of its inputs' parts
+    (in the order of the inputs given)."""
+
+    def __init__(self, graph, keys):
+        self.graph, self.keys = graph, keys
+
+
 def _partitions(inputs):
-    """The inputs' pandas partitions as delayed objects, zipped (one tuple a partition),
-    when every input given is a Dask dataframe or series and all have the same number of
-    partitions; else None.
+    """The inputs' pandas partitions (:class:`_Partitions`) when every input given is a
+    Dask dataframe or series and all have the same number of partitions; else None.
 
     The graphs of all the inputs are built once, together, unoptimized: columns of one
     dataframe share its partitions' tasks (each partition is read once), every pass
     (the labels found, the sums) culls the same graph, and no column projection is
     pushed into a source (it would read the source once per input; optimizing a graph of
-    in-memory pandas partitions copies them)."""
+    in-memory pandas partitions copies them). The passes add their tasks to that graph by
+    the keys of the partitions (:func:`_computed`): no ``Delayed`` object per partition,
+    each of which would carry the whole graph into every task that reads it."""
     given = [y for y in inputs.values() if y is not None]
     if not all(is_dask_collection(y) and hasattr(y, "to_dask_array") for y in given) or \
             len({y.npartitions for y in given}) != 1:
         return None
     import dask.dataframe as dd
-    from dask.delayed import Delayed
 
     keys = [y.__dask_keys__() for y in given]
     together = dd.map_partitions(_zipped, *given, meta=(None, object), token="confusion-inputs",
@@ -169,17 +182,54 @@ def _partitions(inputs):
     graph = together.__dask_graph__()
     if not all(key in graph for own in keys for key in own):  # pragma: no cover
         # a Dask whose unoptimized graph renames its inputs' tasks: one graph each
-        return list(zip(*[y.to_delayed(optimize_graph=False) for y in given]))
-    try:
-        return list(zip(*[[Delayed(key, graph) for key in own] for own in keys]))
-    except ValueError:  # Dask before 2024 names a Delayed's layer by its key: a plain graph
-        graph = dict(graph)
-        return list(zip(*[[Delayed(key, graph) for key in own] for own in keys]))
+        parts = [y.to_delayed(optimize_graph=False) for y in given]
+        graph = {key: task for own in parts for part in own
+                 for key, task in dict(part.dask).items()}
+        keys = [[part.key for part in own] for own in parts]
+    return _Partitions(dict(graph), list(zip(*keys)))
 
 
 def _zipped(*partitions):
-    """The partitions of the inputs, side by side (the task that binds their graphs)."""
+    """The partitions of the inputs, side by side (the task that binds their graphs; also
+    the task that gathers a pass's results)."""
     return partitions
+
+
+def _computed(graph, layer, key=None):
+    """The value of the task ``key`` of ``layer`` (a dict of tasks over the keys of
+    ``graph``), or by default the values of all of ``layer``'s tasks in its order, computed
+    on Dask's current scheduler; only the tasks of ``graph`` they need run."""
+    from dask.delayed import Delayed
+
+    if key is None:
+        key = (f"confusion-gather-{uuid.uuid4().hex}", 0)
+        layer = {**layer, key: (_zipped, *layer)}
+    return Delayed(key, {**graph, **layer}).compute()
+
+
+def _reduced_partitions(dask, settings, true_kind, decided_by, partitions):
+    """:func:`_reduced` over :class:`_Partitions`: a task per partition (its errors are
+    :class:`_BlockError`, its unequal lengths :class:`_Misaligned`), then the tree sum,
+    added to the inputs' graph (one pass; two where :func:`_reduced` reads twice)."""
+    token = uuid.uuid4().hex
+    level = [(f"confusion-block-{token}", index) for index in range(len(partitions.keys))]
+    layer = {key: (partial(_block_sum, settings, true_kind, decided_by, {}, index, None),
+                   *keys) for index, (key, keys) in enumerate(zip(level, partitions.keys))}
+    depth = 0
+    while len(level) > 1:
+        depth += 1
+        merged = [(f"confusion-merge-{token}", depth, start)
+                  for start in range(0, len(level), _FAN_IN)]
+        layer.update({key: (_merged, *level[start:start + _FAN_IN])
+                      for key, start in zip(merged, range(0, len(level), _FAN_IN))})
+        level = merged
+    total, readings = _computed(partitions.graph, layer, level[0])
+    if true_kind is None and len(readings) > 1:  # soft labels, some blocks of only 0 and 1
+        return _reduced_partitions(dask, settings, SOFT, "the whole of y_true (0/1 "
+                                   "indicators or soft labels) reads as", partitions)
+    if total.sums is None:
+        raise ValueError("y_true is empty; at least one sample is required.")
+    return total
 
 
 def _row_blocks(named):
@@ -272,8 +322,7 @@ def _rebuilt(form, block):
 
 def _labels_found(named, partitions=None):
     """The sorted class labels of the 1-D targets among ``named`` (one pass over them;
-    over the delayed ``partitions`` of :func:`_partitions` when given: the graph the sums
-    read)."""
+    over the :class:`_Partitions` ``partitions`` when given: the graph the sums read)."""
     import dask
 
     unique = dask.delayed(np.unique, pure=True)
@@ -282,8 +331,10 @@ def _labels_found(named, partitions=None):
         if getattr(y, "ndim", None) != 1:
             continue
         if partitions is not None:
-            found += [dask.delayed(_unique_labels, pure=True)(block[position])
-                      for block in partitions]
+            token = uuid.uuid4().hex
+            found += _computed(partitions.graph, {
+                (f"confusion-labels-{token}", index): (_unique_labels, keys[position])
+                for index, keys in enumerate(partitions.keys)})
             continue
         array = _as_dask_array(name, y)
         found += ([unique(block) for block in array.to_delayed().ravel()]
