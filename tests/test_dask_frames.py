@@ -175,3 +175,27 @@ def test_labels_beside_unnamed_probabilities_read_twice_at_most(rng):
         named = transport_confusion_matrix(ddf["label"], ddf[[0, 1, 2]], labels=classes)
     assert sorted(loads) == [0, 1, 2]
     np.testing.assert_allclose(named, got, rtol=1e-12, atol=1e-12)
+
+
+def test_default_columns_beside_named_ones_are_matched_by_name(rng):
+    """A frame whose integer column names are out of order beside one of default columns
+    (0 .. C-1): the default frame is matched by name, as pandas targets are, not read by
+    position (its partitions stay pandas objects); frames of numbers alone (read as NumPy
+    inside the tasks) give the pandas result too."""
+    soft_true, soft_pred = rng.dirichlet(np.ones(3), (2, 60))
+    weights = rng.random(60)
+    true = pd.DataFrame(soft_true, columns=[2, 0, 1])
+    pred = pd.DataFrame(soft_pred)
+    expected = transport_confusion_matrix(true, pred, sample_weight=weights)
+    by_position = transport_confusion_matrix(soft_true, soft_pred, sample_weight=weights)
+    assert not np.allclose(expected, by_position)  # the names matter here
+    for split in SPLITS:
+        dask_true, dask_pred = (_counted_frame(frame, split)[0] for frame in (true, pred))
+        weight = _counted_frame(pd.DataFrame({"w": weights}), split)[0]["w"]
+        with dask.config.set(scheduler="sync"):
+            named = transport_confusion_matrix(dask_true, dask_pred, sample_weight=weight)
+            plain = transport_confusion_matrix(dask_pred, dask_true.rename(
+                columns=dict(zip([2, 0, 1], [0, 1, 2]))), sample_weight=weight)
+        np.testing.assert_allclose(named, expected, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(plain, transport_confusion_matrix(
+            soft_pred, soft_true, sample_weight=weights), rtol=1e-12, atol=1e-12)

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from .array_api import check_any_targets
 from .kinds import KINDS, build
 from .sums import ConfusionSum
-from .validation import SOFT
+from .validation import SOFT, _column_names
 
 # Accumulators merged by one task of the tree sum.
 _FAN_IN = 8
@@ -366,6 +366,7 @@ def _block_sum(settings, true_kind, decided_by, forms, index, rows, y_true, y_pr
             raise _Misaligned
         if lengths == {0}:
             return ConfusionSum(), frozenset()
+        y_true, y_pred, sample_weight = _numbers_as_numpy(y_true, y_pred, sample_weight)
     y_true, y_pred = (_rebuilt(forms.get(name), y) for name, y in (("y_true", y_true),
                                                                    ("y_pred", y_pred)))
     try:
@@ -381,6 +382,24 @@ def _block_sum(settings, true_kind, decided_by, forms, index, rows, y_true, y_pr
         raise ValueError(_block_message(index, rows, error)) from None
     readings = frozenset() if targets.true_kind is None else frozenset([targets.true_kind])
     return ConfusionSum().add(confusions, targets.true_classes is not None), readings
+
+
+def _numbers_as_numpy(*partitions):
+    """Pandas partitions that validation would only read as NumPy arrays, as those arrays
+    (``np.asarray``, as it reads them), the others unchanged: the same targets, without
+    pandas' attribute look-ups in every check. Numbers only (a Series of a NumPy number
+    dtype, a DataFrame of NumPy number columns): categoricals, nullable numbers and strings
+    are read by their dtype, and when any input is a DataFrame whose columns name classes,
+    every frame is matched to it by column name (all stay pandas)."""
+    if any(_column_names(y) is not None for y in partitions if y is not None):
+        return partitions
+    return tuple(np.asarray(y) if y is not None and _numpy_numbers(
+        [y.dtype] if getattr(y, "ndim", 2) == 1 else list(getattr(y, "dtypes", [None])))
+        else y for y in partitions)
+
+
+def _numpy_numbers(dtypes):
+    return all(isinstance(dtype, np.dtype) and dtype.kind in "biuf" for dtype in dtypes)
 
 
 def _merged(*sums):
