@@ -1,6 +1,7 @@
 """The compiled kernels (Cython); everything else is declared in pyproject.toml.
 
-``pip install .`` compiles ``sklearn_confusion_ext/_core/_kernels.pyx`` (Cython and a C
+``pip install .`` compiles ``sklearn_confusion_ext/_core/_kernels.pyx`` and
+``_sparse_kernels.pyx`` (Cython and a C
 compiler, fetched and found by pip's build). The package runs without them, on the NumPy
 reference of each kernel (``sklearn_confusion_ext._core.kernels``), only from a source tree
 that was never built.
@@ -15,6 +16,9 @@ from setuptools import Extension, setup
 optimize = [] if sys.platform == "win32" else ["-O3"]
 extensions = [Extension("sklearn_confusion_ext._core._kernels",
                         ["sklearn_confusion_ext/_core/_kernels.pyx"],
+                        extra_compile_args=optimize),
+              Extension("sklearn_confusion_ext._core._sparse_kernels",
+                        ["sklearn_confusion_ext/_core/_sparse_kernels.pyx"],
                         extra_compile_args=optimize)]
 
 setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}))

@@ -23,6 +23,7 @@ from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
+from joblib import cpu_count
 
 from ._core.array_api import host_array
 from ._core.arrays import (
@@ -55,7 +56,7 @@ from ._core.chunks import (
 from ._core.config import check_result_size
 from ._core.confusion import finish_bounds, finish_matrix
 from ._core.dispatch import confusions
-from ._core.kernels import compiled_kernels
+from ._core.kernels import compiled_kernels, compiled_sparse_kernels
 from ._core.kinds import Instances, MatrixKind, register
 from ._core.params import quoted, validate_params
 from ._core.terms import Terms, term_sums
@@ -370,6 +371,11 @@ class _TransportInstances(Instances):
                 return summed
         if self.labels_side is not None and block in (_plan_block, _bounds_block):
             return self._sum_by_class(2 if block is _bounds_block else 1)
+        sparse_kernel = (self._compiled_sparse_plans(block is _bounds_block)
+                         if block in (_plan_block, _bounds_block) else None)
+        if sparse_kernel is not None:  # releases the GIL: a thread a chunk
+            return self.sum_rows(sparse_kernel, self._sparse_kernel_chunks(row_bytes, chunk_bytes),
+                                 chunks_per_thread=1)
         kernel = self._compiled_soft_plans() if block is _plan_block else None
         if kernel is not None:
             # The kernel is called once a chunk: a thread a chunk.
@@ -415,6 +421,63 @@ class _TransportInstances(Instances):
             return tuple(np.asarray(a + to_numpy(b)) for a, b in zip(sums, rest))
 
         return plans
+
+    def _compiled_sparse_plans(self, bounds):
+        """:func:`_plan_block` (``bounds`` false) or :func:`_bounds_block` (true) of two CSR
+        targets by the compiled kernel (:mod:`._core._sparse_kernels`), as a block function
+        of a slice of rows: the kernel reads the validated arrays in place (no slice of
+        them is copied), merges each row's two index lists once and adds its plan to the
+        chunk's dense sums, without the GIL; the rows from the first that is not canonical
+        (validation makes none) are summed by the reference. None where the NumPy
+        reference sums every row: the package was never compiled, or either target is not
+        a float64 CSR array (:func:`_kernel_csr`) with its row norms (as validation makes
+        sparse targets)."""
+        compiled, targets = compiled_sparse_kernels(), self.targets
+        y_true, y_pred = targets.y_true, targets.y_pred
+        if (compiled is None or targets.true_norm is None or targets.pred_norm is None
+                or not (_kernel_csr(y_true) and _kernel_csr(y_pred))):
+            return None
+        true_norm = np.ascontiguousarray(targets.true_norm, dtype=np.float64)
+        pred_norm = np.ascontiguousarray(targets.pred_norm, dtype=np.float64)
+        n_classes = y_true.shape[1]
+
+        def plans(rows):
+            _, _, weights, skipped = self._empty_and_weights(rows, true_norm[rows],
+                                                             pred_norm[rows])
+            diagonal, none_row, none_column = (np.zeros(n_classes) for _ in range(3))
+            first, corner = np.zeros((n_classes, n_classes)), np.zeros(1)
+            second = np.zeros((n_classes, n_classes) if bounds else (0, 0))
+            stop = compiled.sparse_plan_sums(
+                y_true.indptr, y_true.indices, y_true.data, y_pred.indptr, y_pred.indices,
+                y_pred.data, rows.start, rows.stop, true_norm, pred_norm,
+                np.ascontiguousarray(weights, dtype=np.float64), DEFICIT_TOLERANCE, bounds,
+                diagonal, first, second, none_row, none_column, corner)
+            parts = (diagonal, first, none_row, none_column, np.asarray(corner[0]))
+            if bounds:  # the diagonal and the "none" parts are shared by both bounds
+                parts += (diagonal, second, none_row, none_column, np.asarray(corner[0]))
+            if stop == rows.stop:
+                return (*parts, skipped)
+            # From a row that is not canonical (validation makes none) the reference sums
+            # the rest; ``skipped`` counts the whole chunk's instances left out.
+            arguments, _ = self.read(slice(stop, rows.stop))
+            rest = (_bounds_block if bounds else _plan_block)(*arguments)
+            return (*(np.asarray(a + to_numpy(b)) for a, b in zip(parts, rest)), skipped)
+
+        return plans
+
+    def _sparse_kernel_chunks(self, row_bytes, chunk_bytes):
+        """The chunks of :meth:`_compiled_sparse_plans`: the user's ``chunk_size``, else the
+        chunks of :meth:`chunk_step` joined into one a thread (all cores where ``n_jobs`` is
+        None): the kernel keeps nothing per row, and each chunk zeroes and returns its own
+        ``n_classes x n_classes`` sums (at 1,000 classes, 8 MB a matrix)."""
+        step = self.chunk_step(row_bytes, chunk_bytes)
+        if self.chunk_size is not None or np.ndim(step) == 0:
+            return step
+        n_jobs = self.targets.threads(self.n_jobs)
+        threads = cpu_count() if n_jobs is None else \
+            (n_jobs if n_jobs > 0 else max(1, cpu_count() + 1 + n_jobs))
+        n_chunks = max(1, min(len(step), threads))
+        return step[::-(-len(step) // n_chunks)]
 
     @cached_property
     def labels_side(self):
@@ -592,6 +655,16 @@ class _TransportInstances(Instances):
         per instance (empty rows stay zero; see :func:`_equal_masses`) and the weights that
         go with them; and the instances ``empty="skip"`` drops."""
         y_true, y_pred, true_norm, pred_norm = self.targets.rows(rows)
+        true_empty, pred_empty, weights, skipped = self._empty_and_weights(rows, true_norm,
+                                                                           pred_norm)
+        u, v, weights, mass = _equal_masses(y_true, y_pred, true_norm, pred_norm, weights)
+        return (u, v, weights, mass, true_empty, pred_empty), skipped
+
+    def _empty_and_weights(self, rows, true_norm, pred_norm):
+        """``(true_empty, pred_empty, weights, skipped)`` of a slice of rows whose sides have
+        norms ``true_norm`` and ``pred_norm``: the empty rows of each side (refused unless
+        the matrix has a "none" class or ``empty="skip"``), the instance weights (zero where
+        ``empty="skip"`` drops the instance) and the number dropped."""
         true_empty, pred_empty = true_norm == 0, pred_norm == 0
         either_empty = true_empty | pred_empty
         if self.empty != "skip" and not self.has_none and any_true(either_empty):
@@ -600,8 +673,7 @@ class _TransportInstances(Instances):
         skipped = count_true(either_empty) if self.empty == "skip" else np.asarray(0)
         if self.empty == "skip" and any_true(either_empty):
             weights = weights * as_float(~either_empty)
-        u, v, weights, mass = _equal_masses(y_true, y_pred, true_norm, pred_norm, weights)
-        return (u, v, weights, mass, true_empty, pred_empty), skipped
+        return true_empty, pred_empty, weights, skipped
 
     def _refuse_empty(self, rows, true_empty, pred_empty):
         """``ValueError`` naming the targets and the rows with no mass at all."""
@@ -642,6 +714,18 @@ def _classic_instances(targets, params, n_jobs=None, chunk_size=None):
                          "2-D targets.")
     return _TransportInstances(targets, {"weighting": "uniform", "empty": "null_class"},
                                n_jobs, chunk_size)
+
+
+def _kernel_csr(matrix):
+    """Whether the compiled sparse kernel reads ``matrix``: a CSR array of float64 values
+    with int32 or int64 indices (of one type with its index pointers). The kernel checks
+    each row's indices itself (sorted, unique, in range), leaving the rows from the first
+    other one to the reference."""
+    return (sp.issparse(matrix) and matrix.format == "csr" and matrix.data.dtype == np.float64
+            and matrix.indices.dtype in (np.int32, np.int64)
+            and matrix.indptr.dtype == matrix.indices.dtype
+            and all(array.flags.c_contiguous
+                    for array in (matrix.data, matrix.indices, matrix.indptr)))
 
 
 def _kernel_layout(rows):

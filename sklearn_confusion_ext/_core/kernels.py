@@ -11,8 +11,19 @@ try:
     from . import _kernels as COMPILED
 except ImportError:  # a source tree that was never built: the NumPy references run
     COMPILED = None
+# The plans of two CSR arrays (``_sparse_kernels.pyx``), or None where never built.
+try:
+    from . import _sparse_kernels as SPARSE_COMPILED
+except ImportError:
+    SPARSE_COMPILED = None
 
 
 def compiled_kernels():
     """The compiled kernels' module, or None where the NumPy references run."""
     return COMPILED
+
+
+def compiled_sparse_kernels():
+    """The compiled kernel of the plans of two CSR arrays, or None where the NumPy
+    reference runs."""
+    return SPARSE_COMPILED
