@@ -156,25 +156,72 @@ def test_partitions_split_at_other_rows_are_aligned_by_row(rng):
         np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
 
 
-def test_labels_beside_unnamed_probabilities_read_twice_at_most(rng):
-    """Probabilities whose columns are positions beside labels: the classes are the sorted
-    labels found, a pass over the labels' partitions before the sums (at most two loads of
-    a partition; name the columns, or pass labels=, for one)."""
+def _labels_beside_unnamed(rng, split, missing=None):
+    """A frame of string labels (``missing``: a partition without the class "bee") beside
+    probabilities in unnamed columns (0 .. 2), and that frame counted as Dask partitions."""
     classes = np.array(["ant", "bee", "cat"])
-    y = classes[rng.integers(0, 3, 90)]
-    probabilities = rng.dirichlet(np.ones(3), 90)
-    whole = pd.concat([pd.DataFrame({"label": y}), pd.DataFrame(probabilities)], axis=1)
-    ddf, loads = _counted_frame(whole, (30, 30, 30))
-    with dask.config.set(scheduler="sync"):
-        got = transport_confusion_matrix(ddf["label"], ddf[[0, 1, 2]])
-    assert sorted(set(loads)) == [0, 1, 2] and max(map(loads.count, loads)) <= 2
-    np.testing.assert_allclose(got, transport_confusion_matrix(y, probabilities),
-                               rtol=1e-12, atol=1e-12)
-    loads.clear()
-    with dask.config.set(scheduler="sync"):
-        named = transport_confusion_matrix(ddf["label"], ddf[[0, 1, 2]], labels=classes)
-    assert sorted(loads) == [0, 1, 2]
-    np.testing.assert_allclose(named, got, rtol=1e-12, atol=1e-12)
+    y = classes[np.concatenate([rng.permutation(np.arange(size) % 3) for size in split])]
+    if missing is not None:
+        start = sum(split[:missing])
+        rows = slice(start, start + split[missing])
+        y[rows] = np.where(y[rows] == "bee", "cat", y[rows])
+    probabilities = rng.dirichlet(np.ones(3), len(y))
+    whole = pd.concat([pd.DataFrame({"label": y, "w": rng.random(len(y))}),
+                       pd.DataFrame(probabilities)], axis=1)
+    return whole, _counted_frame(whole, split)
+
+
+@pytest.mark.parametrize("split", SPLITS[:1] + [(30, 3, 30, 27)], ids=["equal", "unequal"])
+def test_labels_beside_unnamed_probabilities_read_once(rng, split):
+    """Probabilities whose columns are positions beside labels: the classes are the sorted
+    labels found, found in the pass of the sums (a partition holding every class takes its
+    own, the same), so each partition is loaded once; a partition lacking a class is
+    loaded again, alone (the labels of the whole known by then); labels= gives one pass
+    too. Sums as pandas gives them, weighted, both sides."""
+    for missing in (None, 1):
+        whole, (ddf, loads) = _labels_beside_unnamed(rng, split, missing)
+        for swapped in (False, True):
+            targets = [whole["label"], whole[[0, 1, 2]]]
+            dask_targets = [ddf["label"], ddf[[0, 1, 2]]]
+            if swapped:
+                targets, dask_targets = targets[::-1], dask_targets[::-1]
+            expected = transport_confusion_matrix(*targets, sample_weight=whole["w"])
+            loads.clear()
+            with dask.config.set(scheduler="sync"):
+                got = transport_confusion_matrix(*dask_targets, sample_weight=ddf["w"])
+            again = [] if missing is None else [missing]
+            assert sorted(loads) == sorted(list(range(len(split))) + again), (missing, swapped)
+            np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+            loads.clear()
+            with dask.config.set(scheduler="sync"):
+                named = transport_confusion_matrix(*dask_targets, sample_weight=ddf["w"],
+                                                   labels=["ant", "bee", "cat"])
+            assert sorted(loads) == list(range(len(split)))
+            np.testing.assert_allclose(named, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_labels_not_one_per_unnamed_column_are_refused_as_in_pandas(rng):
+    """Labels found that are not one per column of the probabilities: the error of the
+    plain two-pass reading (the labels of the whole found first, every partition refused
+    with them, as with labels= given: the first that fails is named); a partition's own
+    error (NaN) names it."""
+    split = (30, 30, 30)
+    whole, (ddf, _) = _labels_beside_unnamed(rng, split)
+    whole.loc[65, "label"] = "dog"  # four labels, three columns
+    with pytest.raises(ValueError, match="4 distinct class label"):
+        transport_confusion_matrix(whole["label"], whole[[0, 1, 2]])
+    ddf, _ = _counted_frame(whole, split)
+    for labels in (None, ["ant", "bee", "cat", "dog"]):  # found, or given
+        with pytest.raises(ValueError, match=r"^Dask block \d, rows (\d+) to \d+ \(row "
+                           r"numbers below count from \1\): labels has 4 class label\(s\) but "
+                           r"y_pred has 3 columns"):
+            transport_confusion_matrix(ddf["label"], ddf[[0, 1, 2]], labels=labels)
+    whole.loc[65, "label"] = "ant"
+    whole.loc[40, 1] = np.nan
+    ddf, _ = _counted_frame(whole, split)
+    with pytest.raises(ValueError, match=r"^Dask block 1, rows 30 to 59 .*y_pred contains "
+                       r"nan.*row 10"):
+        transport_confusion_matrix(ddf["label"], ddf[[0, 1, 2]])
 
 
 def test_default_columns_beside_named_ones_are_matched_by_name(rng):
@@ -199,3 +246,27 @@ def test_default_columns_beside_named_ones_are_matched_by_name(rng):
         np.testing.assert_allclose(named, expected, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(plain, transport_confusion_matrix(
             soft_pred, soft_true, sample_weight=weights), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind, form, params", CASES)
+def test_every_kind_of_labels_beside_unnamed_probabilities(rng, kind, form, params):
+    """Every kind of the registry on labels beside probabilities in unnamed columns (the
+    labels found in the pass of the sums; one partition lacking a class, read again): the
+    in-memory result, or its refusal."""
+    split = (30, 3, 30, 27)
+    whole, (ddf, loads) = _labels_beside_unnamed(rng, split, missing=1)
+    for columns in (["label", [0, 1, 2]], [[0, 1, 2], "label"]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # empty="skip" warns
+            try:
+                expected = one_shot(kind, *(whole[c] for c in columns), whole["w"], None,
+                                    params)
+            except ValueError as error:
+                expected = error
+            with dask.config.set(scheduler="sync"):
+                if isinstance(expected, ValueError):
+                    with pytest.raises(ValueError):
+                        one_shot(kind, *(ddf[c] for c in columns), ddf["w"], None, params)
+                    continue
+                got = one_shot(kind, *(ddf[c] for c in columns), ddf["w"], None, params)
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-10)

@@ -82,8 +82,10 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
     named_columns = any(form[0] == "frame" for form in forms.values())
     inputs = {**named, "sample_weight": sample_weight}
     partitions = _partitions(inputs)
-    if column_labels is None and not named_columns and \
-            len({getattr(y, "ndim", None) for y in named.values()}) > 1:
+    found_first = column_labels is None and not named_columns and \
+        len({getattr(y, "ndim", None) for y in named.values()}) > 1
+    speculation = _speculation(named) if found_first and partitions is not None else None
+    if found_first and speculation is None:
         column_labels = _labels_found(named, partitions)
     if n_jobs is None:
         n_jobs = 1  # Dask runs the blocks in parallel: threads within them oversubscribe
@@ -91,7 +93,8 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
     total = None
     if partitions is not None:
         try:
-            total = _reduced_partitions(dask, settings, true_kind, decided_by, partitions)
+            total = _reduced_partitions(settings, true_kind, decided_by, partitions,
+                                        speculation, named)
         except _BlockError as error:  # the rows are counted now, for the message
             token = uuid.uuid4().hex
             lengths = _computed(partitions.graph, {(f"confusion-length-{token}", index):
@@ -103,8 +106,12 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
         except _Misaligned:  # partitions of unequal lengths: aligned by row below
             total = None
     if total is None:
+        if found_first and speculation is not None:
+            settings = settings[:4] + (_labels_found(named),)
         total = _reduced(dask, settings, true_kind, decided_by,
                          [(rows, block, forms) for rows, block in _row_blocks(inputs)])
+    if total.sums is None:
+        raise ValueError("y_true is empty; at least one sample is required.")
     return tuple(total.confusions(labels))
 
 
@@ -140,13 +147,13 @@ def _reduced(dask, settings, true_kind, decided_by, blocks):
     while len(partial) > 1:
         partial = [merge(*partial[start:start + _FAN_IN])
                    for start in range(0, len(partial), _FAN_IN)]
-    ((total, readings),) = dask.compute(partial[0])
+    ((total, readings, _),) = dask.compute(partial[0])
     if true_kind is None and len(readings) > 1:  # soft labels, some blocks of only 0 and 1
-        return _reduced(dask, settings, SOFT, "the whole of y_true (0/1 indicators or soft "
-                        "labels) reads as", blocks)
-    if total.sums is None:
-        raise ValueError("y_true is empty; at least one sample is required.")
+        return _reduced(dask, settings, SOFT, _READ_AS_A_WHOLE, blocks)
     return total
+
+
+_READ_AS_A_WHOLE = "the whole of y_true (0/1 indicators or soft labels) reads as"
 
 
 class _Partitions:
@@ -207,14 +214,72 @@ def _computed(graph, layer, key=None):
     return Delayed(key, {**graph, **layer}).compute()
 
 
-def _reduced_partitions(dask, settings, true_kind, decided_by, partitions):
-    """:func:`_reduced` over :class:`_Partitions`: a task per partition (its errors are
-    :class:`_BlockError`, its unequal lengths :class:`_Misaligned`), then the tree sum,
-    added to the inputs' graph (one pass; two where :func:`_reduced` reads twice)."""
+class _Speculation:
+    """Column labels of 2-D scores beside 1-D labels, found in the pass of the sums: each
+    partition takes the sorted labels of its 1-D target (``position``: 0 for ``y_true``,
+    1 for ``y_pred``) as the classes of the ``n_columns`` columns where they are that many
+    (every class is in the partition: the sorted labels of the whole are the same), and
+    leaves its sums for a second pass, of it alone, where they are fewer."""
+
+    def __init__(self, position, n_columns):
+        self.position, self.n_columns = position, n_columns
+
+
+def _speculation(named):
+    """The :class:`_Speculation` of 1-D labels beside the 2-D columns of a Dask dataframe
+    (None where the number of columns is not known)."""
+    position = [getattr(y, "ndim", None) for y in named.values()].index(1)
+    columns = getattr(list(named.values())[1 - position], "columns", None)
+    return None if columns is None else _Speculation(position, len(columns))
+
+
+def _reduced_partitions(settings, true_kind, decided_by, partitions, speculation=None,
+                        named=None):
+    """:func:`_reduced` over :class:`_Partitions` (errors of a partition are
+    :class:`_BlockError`, unequal lengths :class:`_Misaligned`).
+
+    With a :class:`_Speculation`, the labels beside the scores are found in the pass of the
+    sums: one pass where every partition holds every class (a second over the partitions
+    that do not); where the labels found are not one per column, or a partition fails,
+    the pass is made again with the labels found in a pass of their own
+    (:func:`_labels_found`), whose sums and errors are those of the plain path."""
+    everything, undecided = range(len(partitions.keys)), None
+    if speculation is not None:
+        try:
+            total, readings, found = _partition_pass(
+                settings[:4] + (speculation,), true_kind, decided_by, partitions, everything)
+        except _BlockError:
+            found = None
+        if found is None:  # an error, or nothing found: the plain path
+            found = _labels_found(named, partitions)
+        else:
+            found, undecided = found
+        if len(found) == speculation.n_columns and undecided is not None:
+            settings = settings[:4] + (found,)
+            if undecided:
+                rest, more, _ = _partition_pass(settings, true_kind, decided_by, partitions,
+                                                sorted(undecided))
+                total.merge(rest)
+                readings |= more
+            if true_kind is not None or len(readings) <= 1:
+                return total
+            return _partition_pass(settings, SOFT, _READ_AS_A_WHOLE, partitions,
+                                   everything)[0]
+        settings = settings[:4] + (found,)
+    total, readings, _ = _partition_pass(settings, true_kind, decided_by, partitions,
+                                         everything)
+    if true_kind is None and len(readings) > 1:  # soft labels, some blocks of only 0 and 1
+        return _partition_pass(settings, SOFT, _READ_AS_A_WHOLE, partitions, everything)[0]
+    return total
+
+
+def _partition_pass(settings, true_kind, decided_by, partitions, indices):
+    """``(ConfusionSum, readings, found)`` of the partitions ``indices``: a task each, then
+    the tree sum, added to the inputs' graph."""
     token = uuid.uuid4().hex
-    level = [(f"confusion-block-{token}", index) for index in range(len(partitions.keys))]
+    level = [(f"confusion-block-{token}", index) for index in indices]
     layer = {key: (partial(_block_sum, settings, true_kind, decided_by, {}, index, None),
-                   *keys) for index, (key, keys) in enumerate(zip(level, partitions.keys))}
+                   *partitions.keys[index]) for key, index in zip(level, indices)}
     depth = 0
     while len(level) > 1:
         depth += 1
@@ -223,13 +288,7 @@ def _reduced_partitions(dask, settings, true_kind, decided_by, partitions):
         layer.update({key: (_merged, *level[start:start + _FAN_IN])
                       for key, start in zip(merged, range(0, len(level), _FAN_IN))})
         level = merged
-    total, readings = _computed(partitions.graph, layer, level[0])
-    if true_kind is None and len(readings) > 1:  # soft labels, some blocks of only 0 and 1
-        return _reduced_partitions(dask, settings, SOFT, "the whole of y_true (0/1 "
-                                   "indicators or soft labels) reads as", partitions)
-    if total.sums is None:
-        raise ValueError("y_true is empty; at least one sample is required.")
-    return total
+    return _computed(partitions.graph, layer, level[0])
 
 
 def _row_blocks(named):
@@ -353,19 +412,29 @@ def _unique_labels(series):
 
 def _block_sum(settings, true_kind, decided_by, forms, index, rows, y_true, y_pred,
                sample_weight=None):
-    """One block's ``(ConfusionSum, readings)`` (a task): ``readings`` holds how its 2-D
-    ``y_true`` was read ("multilabel" or "soft"; empty for 1-D labels). ``rows``: the
+    """One block's ``(ConfusionSum, readings, found)`` (a task): ``readings`` holds how its
+    2-D ``y_true`` was read ("multilabel" or "soft"; empty for 1-D labels); ``found``, where
+    the column labels are a :class:`_Speculation`, the sorted labels of the partition and
+    the set of its index where they are fewer than the columns (its sum is then left
+    empty), else None. ``rows``: the
     block's rows, or None for a partition of dataframes (then an error is a
     :class:`_BlockError`, numbered by the caller, and partitions of unequal lengths a
     :class:`_Misaligned`). Errors say which block and rows it holds."""
     kind, n_jobs, chunk_size, params, column_labels = settings
     kind = KINDS[kind]
+    found = None
     if rows is None:
         lengths = {len(y) for y in (y_true, y_pred, sample_weight) if y is not None}
         if len(lengths) > 1:
             raise _Misaligned
         if lengths == {0}:
-            return ConfusionSum(), frozenset()
+            return ConfusionSum(), frozenset(), None
+        if isinstance(column_labels, _Speculation):
+            speculation = column_labels
+            column_labels = _unique_labels((y_true, y_pred)[speculation.position])
+            if len(column_labels) != speculation.n_columns:  # left for a second pass
+                return ConfusionSum(), frozenset(), (column_labels, frozenset([index]))
+            found = (column_labels, frozenset())
         y_true, y_pred, sample_weight = _numbers_as_numpy(y_true, y_pred, sample_weight)
     y_true, y_pred = (_rebuilt(forms.get(name), y) for name, y in (("y_true", y_true),
                                                                    ("y_pred", y_pred)))
@@ -381,7 +450,7 @@ def _block_sum(settings, true_kind, decided_by, forms, index, rows, y_true, y_pr
             raise _BlockError(index, str(error)) from None
         raise ValueError(_block_message(index, rows, error)) from None
     readings = frozenset() if targets.true_kind is None else frozenset([targets.true_kind])
-    return ConfusionSum().add(confusions, targets.true_classes is not None), readings
+    return ConfusionSum().add(confusions, targets.true_classes is not None), readings, found
 
 
 def _numbers_as_numpy(*partitions):
@@ -403,12 +472,16 @@ def _numpy_numbers(dtypes):
 
 
 def _merged(*sums):
-    """The sum of block sums and their readings (a task of the tree sum); the inputs are
-    left unchanged."""
-    readings = frozenset().union(*(read for _, read in sums))
+    """The sum of block sums, their readings and the labels they found (a task of the tree
+    sum; see :func:`_block_sum`); the inputs are left unchanged."""
+    readings = frozenset().union(*(read for _, read, _ in sums))
+    found = [labels for _, _, labels in sums if labels is not None]
+    if found:
+        found = (np.unique(np.concatenate([np.asarray(labels) for labels, _ in found])),
+                 frozenset().union(*(undecided for _, undecided in found)))
     total = ConfusionSum()
     if len(readings) > 1:  # read again as soft labels (see _reduced): nothing to add
-        return total, readings
-    for one, _ in sums:
+        return total, readings, found or None
+    for one, _, _ in sums:
         total.merge(one)
-    return total, readings
+    return total, readings, found or None
