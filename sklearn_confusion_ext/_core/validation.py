@@ -122,7 +122,8 @@ class Targets:
             n_classes = len(self.classes)
             y_true, y_pred = (one_hot_codes(codes[rows], n_classes) for codes in self.codes)
             return y_true, y_pred, np.ones(y_true.shape[0]), np.ones(y_pred.shape[0])
-        y_true, y_pred = mass_block(self.y_true[rows]), mass_block(self.y_pred[rows])
+        y_true, y_pred = (csr_rows(y, rows) if sp.issparse(y) else mass_block(y[rows])
+                          for y in (self.y_true, self.y_pred))
         true_norm, pred_norm = (
             checked_row_sums(name, y, rows.start) if norm is None else norm[rows]
             for name, y, norm in (("y_true", y_true, self.true_norm),
@@ -739,6 +740,22 @@ def _positive_class_columns(name, arrays):
 def _is_small_integer(dtype):
     """Booleans and 8- or 16-bit integers: float32 holds each of them exactly."""
     return dtype.kind in "biu" and dtype.itemsize <= 2
+
+
+def csr_rows(matrix, rows):
+    """A slice of rows of a CSR array whose arrays view ``matrix``'s (only the slice's index
+    pointers are new), without scipy's row indexing; other formats and steps: indexed.
+
+    The blocks of validated targets are only read (every kind computes new arrays from
+    them), so they need no copy of their own."""
+    if matrix.format != "csr" or rows.step not in (None, 1):
+        return matrix[rows]
+    start, stop, _ = rows.indices(matrix.shape[0])
+    stop = max(start, stop)
+    indptr = matrix.indptr[start:stop + 1]
+    first, last = indptr[0], indptr[-1]
+    return sp.csr_array((matrix.data[first:last], matrix.indices[first:last], indptr - first),
+                        shape=(stop - start, matrix.shape[1]), copy=False)
 
 
 def mass_block(y):
