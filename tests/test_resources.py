@@ -206,3 +206,26 @@ def test_blas_limit_restored_when_calls_end_in_the_order_they_began(monkeypatch)
         thread.join()
     assert inside == [1, 1]
     assert blas.num_threads == 4
+
+
+@pytest.mark.parametrize("n_jobs", [1, None])
+def test_chunks_on_the_calling_thread_use_one_blas_thread(n_jobs, monkeypatch):
+    """More than one chunk on the calling thread: each chunk's product runs on one BLAS
+    thread (BLAS's own threads on cache-sized products made soft labels 7x slower with
+    n_jobs=1 on a busy 2-core machine); a call of one chunk leaves BLAS as it is (a
+    limit costs more than such a call), and the limit is lifted when the call ends."""
+    import sklearn_confusion_ext._core.chunks as chunks
+
+    blas = _FakeBlas(4)
+    monkeypatch.setattr(chunks, "_thread_controller", lambda: blas)
+    seen = []
+
+    def record(rows):
+        seen.append(blas.num_threads)
+        return (np.ones(1), rows.stop - rows.start)
+
+    chunks.sum_over_chunks(record, 30, 10, n_jobs)  # 3 chunks, too few for threads
+    assert seen == [1, 1, 1] and blas.num_threads == 4
+    seen.clear()
+    chunks.sum_over_chunks(record, 30, 30, n_jobs)
+    assert seen == [4] and blas.num_threads == 4

@@ -83,7 +83,11 @@ def map_chunks(function, n_rows, step, n_jobs=None, chunks_per_thread=None):
     else:
         n_threads = min(n_jobs if n_jobs > 0 else _cpu_count() + 1 + n_jobs, len(slices))
     if n_threads <= 1:
-        yield from map(function, slices)
+        if len(slices) == 1:
+            yield function(slices[0])
+        else:  # cache-sized products, one after another: BLAS's own threads cost more
+            with one_blas_thread():  # than they save there (10x on a busy 2-core machine)
+                yield from map(function, slices)
         _scratch.__dict__.pop("buffers", None)
         return
     with one_blas_thread(), ThreadPoolExecutor(max_workers=n_threads) as pool:
@@ -92,7 +96,8 @@ def map_chunks(function, n_rows, step, n_jobs=None, chunks_per_thread=None):
 
 @contextmanager
 def one_blas_thread():
-    """BLAS limited to one thread while any call runs its chunks on threads.
+    """BLAS limited to one thread while any call runs its chunks (on threads, or more than
+    one on the calling thread).
 
     The limit is process-wide, so concurrent calls share one limiter, counted under a
     lock: the first to enter limits BLAS, the last to leave restores what it found.

@@ -178,10 +178,10 @@ def _draw_rows(rng, n_values, n_resamples, batch, draw, n_jobs=None):
         threads = n_threads(n_jobs, len(segments))
         if threads <= 1 or n_values * (stop - start) < _THREADED_VALUES:
             fill(out, start, segments)
-        else:  # the segments in ``threads`` runs of about equal length, a task each
-            cuts = [len(segments) * part // threads for part in range(threads + 1)]
-            runs = [segments[cut:next_cut] for cut, next_cut in zip(cuts, cuts[1:])]
-            list(shared_pool(threads).map(fill, [out] * threads, [start] * threads, runs))
+        else:  # a task a stream: a thread slowed by others' work takes fewer
+            list(shared_pool(threads).map(fill, [out] * len(segments),
+                                          [start] * len(segments),
+                                          [[segment] for segment in segments]))
         yield out
 
 
