@@ -270,3 +270,23 @@ def test_every_kind_of_labels_beside_unnamed_probabilities(rng, kind, form, para
                     continue
                 got = one_shot(kind, *(ddf[c] for c in columns), ddf["w"], None, params)
         np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-10)
+
+
+def test_labels_found_by_counting_are_numpy_unique(rng):
+    """Unit test of the private labels-found helper (no public face of its own: the
+    labels beside unnamed columns above): integer labels counted over their range give
+    ``np.unique``'s values, type and order, for every integer type, near its limits too."""
+    from sklearn_confusion_ext._core.dask_collections import _unique
+
+    for dtype in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+                  np.uint64):
+        info = np.iinfo(dtype)
+        for low, high in ((info.min, info.min + 50), (info.max - 50, info.max),
+                          (max(info.min, -100), min(info.max, 200)), (info.min, info.max)):
+            values = rng.integers(low, high, 500, endpoint=True, dtype=dtype)
+            found, expected = _unique(values), np.unique(values)
+            assert found.dtype == expected.dtype
+            np.testing.assert_array_equal(found, expected)
+    for values in (np.array([3.5, 1.0, 3.5]), np.array(["b", "a", "b"], dtype=object),
+                   np.array([True, False]), np.array([], dtype=np.int64)):
+        np.testing.assert_array_equal(_unique(values), np.unique(values))

@@ -384,7 +384,7 @@ def _labels_found(named, partitions=None):
     over the :class:`_Partitions` ``partitions`` when given: the graph the sums read)."""
     import dask
 
-    unique = dask.delayed(np.unique, pure=True)
+    unique = dask.delayed(_unique, pure=True)
     found = []
     for position, (name, y) in enumerate(named.items()):
         if getattr(y, "ndim", None) != 1:
@@ -397,7 +397,7 @@ def _labels_found(named, partitions=None):
             continue
         array = _as_dask_array(name, y)
         found += ([unique(block) for block in array.to_delayed().ravel()]
-                  if hasattr(array, "to_delayed") else [np.unique(np.asarray(array))])
+                  if hasattr(array, "to_delayed") else [_unique(np.asarray(array))])
     return np.unique(np.concatenate([np.asarray(values) for values in dask.compute(*found)]))
 
 
@@ -407,6 +407,21 @@ def _unique_labels(series):
     values = np.asarray(series)
     if values.dtype.kind not in "biuf":
         values = np.asarray(series, dtype=object)
+    return _unique(values)
+
+
+def _unique(values):
+    """``np.unique(values)`` of a NumPy array; integers of a range at most about twice as
+    wide as their number are counted (one pass, no sort): the same values, type and order."""
+    if values.dtype.kind in "iu" and values.size:
+        low, high = values.min(), values.max()
+        span = int(high) - int(low) + 1
+        if span <= 2 * values.size + 1024:
+            # offsets from the lowest label, as machine integers (modular arithmetic: exact,
+            # since each is below span, for unsigned and narrow types alike)
+            offsets = values.astype(np.intp, copy=False) - np.asarray(low).astype(np.intp)
+            counts = np.bincount(offsets, minlength=span)
+            return np.flatnonzero(counts).astype(values.dtype) + low
     return np.unique(values)
 
 
