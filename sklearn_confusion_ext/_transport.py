@@ -77,6 +77,9 @@ _EQUAL_MASS_LIMITS = {np.dtype(np.float64): (2.0 ** 100, 1e-200, 1e200),
 # pairs of sparse rows processed at once; what one pair takes in the arrays alive at once.
 _BOUNDS_CHUNK_BYTES = 1 << 25
 _PAIR_BYTES = 96
+# Two sparse targets summed by the compiled kernel: a chunk a thread where each reads at
+# least this many stored entries a cell of its n_classes x n_classes sums.
+_SPARSE_ENTRIES_PER_CELL = 0.5
 # Labels beside scores: cache-sized chunks summed in order into one matrix per group of
 # this many chunks (a partial matrix per group, not per chunk: at C = 1,000 it is as large
 # as a chunk).
@@ -467,15 +470,22 @@ class _TransportInstances(Instances):
 
     def _sparse_kernel_chunks(self, row_bytes, chunk_bytes):
         """The chunks of :meth:`_compiled_sparse_plans`: the user's ``chunk_size``, else the
-        chunks of :meth:`chunk_step` joined into one a thread (all cores where ``n_jobs`` is
-        None): the kernel keeps nothing per row, and each chunk zeroes and returns its own
-        ``n_classes x n_classes`` sums (at 1,000 classes, 8 MB a matrix)."""
+        chunks of :meth:`chunk_step` joined into one a thread: the kernel keeps nothing per
+        row, and each chunk zeroes and returns its own ``n_classes x n_classes`` sums (at
+        1,000 classes, 8 MB a matrix), which the chunks' sum adds in one thread. Where
+        ``n_jobs`` is None, a thread a core, as long as each chunk reads at least
+        ``_SPARSE_ENTRIES_PER_CELL`` stored entries a cell of those sums (below, the sums
+        would cost more than the rows)."""
         step = self.chunk_step(row_bytes, chunk_bytes)
         if self.chunk_size is not None or np.ndim(step) == 0:
             return step
         n_jobs = self.targets.threads(self.n_jobs)
-        threads = cpu_count() if n_jobs is None else \
-            (n_jobs if n_jobs > 0 else max(1, cpu_count() + 1 + n_jobs))
+        if n_jobs is None:
+            entries = self.targets.y_true.nnz + self.targets.y_pred.nnz
+            threads = min(cpu_count(),
+                          int(entries // (_SPARSE_ENTRIES_PER_CELL * self.n_classes ** 2)))
+        else:
+            threads = n_jobs if n_jobs > 0 else cpu_count() + 1 + n_jobs
         n_chunks = max(1, min(len(step), threads))
         return step[::-(-len(step) // n_chunks)]
 
