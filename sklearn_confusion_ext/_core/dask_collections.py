@@ -55,11 +55,13 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
     ``params`` are the kind's parameters; ``labels`` is applied once, to the sum. 1-D
     labels beside 2-D scores name the columns with ``labels`` (or ``column_labels``), by
     default the sorted labels found in a first pass over the labels, so that every block
-    agrees. A 2-D ``y_true`` is read as 0/1 indicators or soft labels as ``true_kind``
-    says, by default as the whole of it reads (never by the values of one block: a block
-    of soft labels that happen to be 0 and 1 is still soft labels): each block is read by
-    its own values in the one pass, and only when the blocks disagree (soft labels, some
-    blocks of only 0 and 1) are they read again, as soft labels.
+    agrees (for columns of Dask dataframes, in the pass of the sums where every partition
+    holds every class: :class:`_Speculation`). A 2-D ``y_true`` is read as 0/1 indicators
+    or soft labels as ``true_kind`` says, by default as the whole of it reads (never by the
+    values of one block: a block of soft labels that happen to be 0 and 1 is still soft
+    labels): each block is read by its own values in the one pass, and only when the
+    blocks disagree (soft labels, some blocks of only 0 and 1) are they read again, as soft
+    labels.
 
     Dask dataframes are read as pandas ones are: when every input is a Dask dataframe or
     series of the same number of partitions (columns of one dataframe), each task gets its
