@@ -290,3 +290,33 @@ def test_labels_found_by_counting_are_numpy_unique(rng):
     for values in (np.array([3.5, 1.0, 3.5]), np.array(["b", "a", "b"], dtype=object),
                    np.array([True, False]), np.array([], dtype=np.int64)):
         np.testing.assert_array_equal(_unique(values), np.unique(values))
+
+
+@pytest.mark.parametrize("missing", [None, np.nan, "NA"])
+def test_missing_labels_beside_unnamed_probabilities_are_refused_naming_the_target(
+        rng, missing):
+    """A missing label (None, NaN, pandas.NA) beside probabilities in unnamed columns, in
+    an object, a pandas string or a float column (and in Dask arrays): the in-memory
+    refusal naming y_true, in the partition that holds it (it was a TypeError from sorting
+    the labels found, or, for floats, NaN taken for a fourth class)."""
+    missing = pd.NA if missing == "NA" else missing
+    labels = rng.choice(["ant", "bee", "cat"], 90).astype(object)
+    labels[40] = missing
+    probabilities = rng.dirichlet(np.ones(3), 90)
+    numbers = rng.integers(0, 3, 90).astype(float)
+    numbers[40] = np.nan
+    block = r"^Dask block 1, rows 30 to 59 \(row numbers below count from 30\): "
+    for y, message in ((labels, "y_true contains a missing class label"),
+                       (pd.Series(labels).astype("string"),
+                        "y_true contains a missing class label"),
+                       (numbers, "y_true contains NaN or infinite class labels")):
+        whole = pd.concat([pd.DataFrame({"label": y}), pd.DataFrame(probabilities)], axis=1)
+        with pytest.raises(ValueError, match=message):
+            transport_confusion_matrix(whole["label"], whole[[0, 1, 2]])
+        ddf, _ = _counted_frame(whole, (30, 30, 30))
+        with pytest.raises(ValueError, match=block + message):
+            transport_confusion_matrix(ddf["label"], ddf[[0, 1, 2]])
+        if not isinstance(y, pd.Series):
+            with pytest.raises(ValueError, match=block + message):
+                transport_confusion_matrix(da.from_array(y, chunks=30),
+                                           da.from_array(probabilities, chunks=(30, 3)))

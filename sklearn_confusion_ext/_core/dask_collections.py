@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from .array_api import check_any_targets
 from .kinds import KINDS, build
 from .sums import ConfusionSum
-from .validation import SOFT, _column_names
+from .validation import SOFT, _column_names, _is_missing
 
 # Accumulators merged by one task of the tree sum.
 _FAN_IN = 8
@@ -407,12 +407,33 @@ def _unique_labels(series):
     """The sorted labels of a partition of a Dask series (strings as objects, as
     :func:`_as_dask_array` reads them)."""
     values = np.asarray(series)
-    if values.dtype.kind not in "biuf":
-        values = np.asarray(series, dtype=object)
-    return _unique(values)
+    if values.dtype.kind in "biuf":
+        return _unique(values)
+    return _unique(np.asarray(series, dtype=object))
 
 
 def _unique(values):
+    """``np.unique(values)`` of a NumPy array, but missing labels (NaN, None, pandas.NA),
+    left out: the checks of the sums refuse them, as for in-memory targets, naming the
+    target (``np.unique`` cannot sort them beside strings)."""
+    if values.dtype.kind == "O":
+        try:
+            return _sorted_unique(values)
+        except TypeError:
+            values = np.asarray([value for value in values.tolist()
+                                 if value is not None and not _is_missing(value)],
+                                dtype=object)
+    found = _sorted_unique(values)
+    if values.dtype.kind == "f" and found.size and np.isnan(found[-1]):  # NaN sorts last
+        return found[~np.isnan(found)]
+    if values.dtype.kind == "O":
+        present = [value is not None and not _is_missing(value) for value in found.tolist()]
+        if not all(present):
+            return found[np.asarray(present, dtype=bool)]
+    return found
+
+
+def _sorted_unique(values):
     """``np.unique(values)`` of a NumPy array; integers of a range at most about twice as
     wide as their number are counted (one pass, no sort): the same values, type and order."""
     if values.dtype.kind in "iu" and values.size:
