@@ -1,10 +1,9 @@
 """The compiled kernels (Cython); everything else is declared in pyproject.toml.
 
 ``pip install .`` compiles ``sklearn_confusion_ext/_core/_kernels.pyx`` and
-``_sparse_kernels.pyx`` (Cython and a C
-compiler, fetched and found by pip's build). The package runs without them, on the NumPy
-reference of each kernel (``sklearn_confusion_ext._core.kernels``), only from a source tree
-that was never built.
+``_sparse_kernels.pyx`` (Cython and a C compiler, fetched and found by pip's build). The
+package runs without them, on the NumPy reference of each kernel
+(``sklearn_confusion_ext._core.kernels``), only from a source tree that was never built.
 """
 
 import sys
