@@ -279,6 +279,34 @@ def test_kernel_refuses_arrays_of_inconsistent_shapes():
             np.zeros(3), np.zeros(3), np.zeros(1))
 
 
+@needs_kernel
+@pytest.mark.parametrize("function", FUNCTIONS)
+@pytest.mark.parametrize("weighting", ["uniform", "true", "pred"])
+def test_labels_beside_sparse_scores(function, weighting):
+    """1-D labels beside sparse scores (a one-hot CSR side and a CSR side, both ways): the
+    kernel's matrices and warnings equal the reference's."""
+    rng = np.random.default_rng(6)
+    labels = rng.integers(0, 5, 200)
+    values = rng.random((200, 5)) * (rng.random((200, 5)) < 0.5)
+    values[np.arange(200), labels] += 0.5
+    scores = sp.csr_array(values)
+    for y_true, y_pred in [(labels, scores), (scores, labels)]:
+        results, counting = [], _Counting(kernels.SPARSE_COMPILED)
+        for compiled in (counting, None):
+            old, kernels.SPARSE_COMPILED = kernels.SPARSE_COMPILED, compiled
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    value = FUNCTIONS[function](y_true, y_pred, weighting=weighting)
+            finally:
+                kernels.SPARSE_COMPILED = old
+            results.append((value, [str(w.message) for w in caught]))
+        (kernel, kernel_warnings), (reference, reference_warnings) = results
+        assert_equal_results(kernel, reference)
+        assert kernel_warnings == reference_warnings and kernel_warnings
+        assert counting.calls > 0
+
+
 def _registry_cases():
     from test_common import cases
 
