@@ -89,6 +89,21 @@ def test_dataframe_columns_of_labels(client, rng):
         np.testing.assert_allclose(got, expected)
 
 
+def test_labels_beside_unnamed_probabilities_on_the_workers(client, rng):
+    """Labels beside probabilities in unnamed columns on the cluster (their classes found
+    in the pass of the sums; one partition lacking a class, summed again): the pandas
+    result."""
+    labels = rng.choice(["ant", "bee", "cat"], 300)
+    labels[75:150] = np.where(labels[75:150] == "bee", "cat", labels[75:150])
+    frame = pd.concat([pd.DataFrame({"true": labels, "weight": rng.random(300)}),
+                       pd.DataFrame(rng.dirichlet(np.ones(3), 300))], axis=1)
+    ddf = dd.from_pandas(frame, npartitions=4, sort=False)
+    expected = transport_confusion_matrix(frame["true"], frame[[0, 1, 2]],
+                                          sample_weight=frame["weight"])
+    got = transport_confusion_matrix(ddf["true"], ddf[[0, 1, 2]], sample_weight=ddf["weight"])
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+
+
 def test_unknown_chunk_sizes_are_counted(client, rng):
     y_true, y_pred = random_targets(rng, "soft", 200)
     columns = [f"c{i}" for i in range(4)]
