@@ -289,3 +289,80 @@ def test_bootstrap_counts_equal_the_reference(n_values):
     np.testing.assert_array_equal(compiled, reference)
     assert compiled.dtype == np.float64
     np.testing.assert_array_equal(compiled.sum(axis=1), n_values)
+
+
+def _layout(array, layout):
+    """``array``'s values in another memory layout (a pandas frame's columns are
+    Fortran-ordered): the kernels read their rows with the arrays' strides."""
+    if layout == "fortran":
+        return np.asfortranarray(array)
+    if layout == "strided":  # every other column of a wider array
+        return np.repeat(array, 2, axis=1)[:, ::2]
+    if layout == "reversed-columns":
+        return np.ascontiguousarray(array[:, ::-1])[:, ::-1]
+    return array
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("sides", ["labels-vs-scores", "soft-true", "soft-pred", "soft-both"])
+@pytest.mark.parametrize("layout", ["fortran", "strided", "reversed-columns"])
+@pytest.mark.parametrize("chunk_size", [None, 3_000, 97])
+@pytest.mark.parametrize("bad_rows", [False, True])
+def test_other_layouts_equal_row_major(dtype, sides, layout, chunk_size, bad_rows):
+    """Rows whose values are not adjacent (on either side of soft labels): the same matrix
+    as the row-major array over chunks of thousands of rows, with the same rows left to the
+    reference (empty, tiny or huge norms) inside and at the end of chunks, and the same
+    warnings and sample weights. (Rows copied a tile at a time into a row-major buffer
+    were tried: no faster on the 2-core machine, so the kernels read the strides.)"""
+    rng = np.random.default_rng(17)
+    n_classes = 6
+    stretch = max(16, 65536 // (n_classes * np.dtype(dtype).itemsize))  # rows
+    n_samples = 4 * stretch + 5
+    labels, scores = _targets(rng, n_samples, n_classes, dtype)
+    other = rng.dirichlet(np.full(n_classes, 0.5), n_samples).astype(dtype)
+    if bad_rows:  # after rows the kernel summed, then further on and at the end
+        edges = [2 * stretch - 1, 2 * stretch, 3 * stretch + 1, n_samples - 1]
+        big = 1e30 if dtype == np.float64 else 1e20
+        scores[edges] *= np.array([1e-30, big, 0.0, 0.0], dtype=dtype)[:, None]
+    weights = rng.random(n_samples)
+    if sides == "labels-vs-scores":
+        y_true, y_pred = labels, scores
+        other_layout = (labels, _layout(scores, layout))
+    else:
+        y_true, y_pred = scores, other
+        other_layout = (_layout(scores, layout) if sides != "soft-pred" else scores,
+                 _layout(other, layout) if sides != "soft-true" else other)
+    keywords = {"chunk_size": chunk_size, "empty": "skip", "sample_weight": weights}
+
+    def matrix(y_true, y_pred):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = sce.transport_confusion_matrix(y_true, y_pred, **keywords)
+        return value, sorted({str(w.message) for w in caught})
+
+    row_major, row_major_warnings = matrix(y_true, y_pred)
+    (compiled, compiled_warnings), (reference, _) = both_paths(lambda: matrix(*other_layout))
+    tolerance = TOLERANCE[dtype]
+    np.testing.assert_allclose(compiled[0], row_major, rtol=tolerance, atol=tolerance)
+    np.testing.assert_allclose(compiled[0], reference[0], rtol=tolerance, atol=tolerance)
+    assert compiled[1] == row_major_warnings
+
+
+@pytest.mark.parametrize("sides", ["labels-vs-scores", "soft-both"])
+def test_other_layouts_name_the_same_bad_row(sides):
+    """A NaN far into a Fortran-ordered array: the same error, naming the row."""
+    rng = np.random.default_rng(19)
+    labels, scores = _targets(rng, 5_000, 4, np.float64)
+    scores[4_097, 2] = np.nan
+    y_true = labels if sides == "labels-vs-scores" else np.asfortranarray(
+        rng.dirichlet(np.ones(4), 5_000))
+    messages = []
+    for compiled in (kernels.COMPILED, None):
+        old, kernels.COMPILED = kernels.COMPILED, compiled
+        try:
+            with pytest.raises(ValueError, match="row 4097") as error:
+                sce.transport_confusion_matrix(y_true, np.asfortranarray(scores))
+            messages.append(str(error.value))
+        finally:
+            kernels.COMPILED = old
+    assert messages[0] == messages[1]
