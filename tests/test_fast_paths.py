@@ -251,3 +251,42 @@ def test_object_labels_that_are_not_all_strings_are_checked_one_by_one(bad, mess
     y_pred[7] = bad
     with pytest.raises(ValueError, match=message):
         sce.transport_confusion_matrix(y_true, y_pred)
+
+
+@pytest.mark.parametrize("has_none", [False, True])
+@pytest.mark.parametrize("n_classes", [1, 4, 60])
+def test_full_matrix_is_the_sum_and_block_bit_for_bit(has_none, n_classes):
+    """The full matrix written into one array equals ``diag(d) + off`` bordered by
+    ``np.block``, bit for bit: signed zeros, float32 parts and all."""
+    from sklearn_confusion_ext._core.kinds import _full_matrix
+
+    rng = np.random.default_rng(n_classes)
+    for diagonal in (rng.random(n_classes), np.zeros(n_classes), -np.zeros(n_classes)):
+        for dtype in (np.float64, np.float32):
+            off = rng.random((n_classes, n_classes)).astype(dtype)
+            np.fill_diagonal(off, 0)
+            off[0, 0] = off[0, -1] = -0.0
+            row, column, corner = rng.random(n_classes), rng.random(n_classes), np.asarray(.5)
+            expected = np.diag(diagonal) + off
+            if has_none:
+                expected = np.block([[expected, column[:, None]],
+                                     [row[None, :], np.reshape(corner, (1, 1))]])
+            found = _full_matrix(diagonal, off, row, column, corner, has_none)
+            assert found.dtype == expected.dtype and found.shape == expected.shape
+            assert found.tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("labels", [None, [2, 0], [0, 1, 2, 3], [3, 1]])
+def test_selected_matrix_is_a_new_array_in_the_order_of_labels(labels):
+    """Every class in order is a copy of a slice, any other selection the fancy index:
+    the same values, and never a view of the builder's matrix (multi-label targets, whose
+    "none" row and column stay last)."""
+    from sklearn_confusion_ext._core.confusion import Confusion
+
+    matrix = np.arange(25.0).reshape(5, 5)
+    confusion = Confusion.from_parts(matrix, np.arange(4), None if labels is None
+                                     else np.asarray(labels), True)
+    selection = list(range(4) if labels is None else labels) + [4]
+    found = confusion.selected()
+    np.testing.assert_array_equal(found, matrix[np.ix_(selection, selection)])
+    assert not np.shares_memory(found, matrix)
