@@ -165,7 +165,8 @@ def test_proportional_rows_have_no_off_diagonal_mass(function, weighting):
     normalized rows differ from the label's by rounding) is its diagonal; the deficits of
     rounding noise, below 1e-12 of the mass, move nothing."""
     rng = np.random.default_rng(4)
-    y_true = sp.random_array((300, 8), density=0.5, random_state=rng, format="csr")
+    # (scipy.sparse.random_array is newer than the oldest supported SciPy)
+    y_true = sp.csr_array(sp.random(300, 8, density=0.5, random_state=rng, format="csr"))
     y_true.data[:] = rng.integers(1, 20, y_true.nnz) / rng.integers(1, 20, y_true.nnz)
     y_pred = y_true.copy()
     y_pred.data *= np.repeat(rng.random(300) * 7, np.diff(y_pred.indptr))
@@ -193,8 +194,8 @@ def test_hostile_sparse_inputs(function):
         unsorted.indices[start:stop] = unsorted.indices[start:stop][::-1].copy()
         unsorted.data[start:stop] = unsorted.data[start:stop][::-1].copy()
     unsorted.has_sorted_indices = False
-    wide = sp.csr_array((y_pred.data, y_pred.indices.astype(np.int64),
-                         y_pred.indptr.astype(np.int64)), shape=y_pred.shape)
+    wide = y_pred.copy()  # set after construction: older SciPy narrows them to int32
+    wide.indices, wide.indptr = wide.indices.astype(np.int64), wide.indptr.astype(np.int64)
     assert wide.indices.dtype == np.int64
     for true_side, pred_side in [(duplicated, unsorted), (duplicated.tocsc(), wide),
                                  (sp.csr_matrix(y_true), sp.coo_matrix(y_pred))]:
