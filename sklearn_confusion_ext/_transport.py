@@ -23,7 +23,6 @@ from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
-from joblib import cpu_count
 
 from ._core.array_api import host_array
 from ._core.arrays import (
@@ -52,6 +51,7 @@ from ._core.chunks import (
     one_blas_thread,
     scratch,
     sum_over_chunks,
+    threads_for,
 )
 from ._core.config import check_result_size
 from ._core.confusion import finish_bounds, finish_matrix
@@ -479,14 +479,12 @@ class _TransportInstances(Instances):
         step = self.chunk_step(row_bytes, chunk_bytes)
         if self.chunk_size is not None or np.ndim(step) == 0:
             return step
-        n_jobs = self.targets.threads(self.n_jobs)
+        n_jobs, n_tasks = self.targets.threads(self.n_jobs), len(step)
         if n_jobs is None:
             entries = self.targets.y_true.nnz + self.targets.y_pred.nnz
-            threads = min(cpu_count(),
+            n_tasks = min(n_tasks,
                           int(entries // (_SPARSE_ENTRIES_PER_CELL * self.n_classes ** 2)))
-        else:
-            threads = n_jobs if n_jobs > 0 else cpu_count() + 1 + n_jobs
-        n_chunks = max(1, min(len(step), threads))
+        n_chunks = threads_for(n_jobs, n_tasks)
         return step[::-(-len(step) // n_chunks)]
 
     @cached_property

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 import sklearn_confusion_ext as sce
-from sklearn_confusion_ext._core import resampling
+from sklearn_confusion_ext._core import chunks, resampling
 
 
 def _labels_beside_probabilities(rng, n_samples=400, n_classes=6):
@@ -53,7 +53,7 @@ def test_interval_is_a_function_of_random_state_only(targets, method, monkeypatc
                                              random_state=7, **keywords)
 
     reference = run(n_jobs=1)
-    monkeypatch.setattr(resampling, "_cpu_count", lambda: 8)
+    monkeypatch.setattr(chunks, "_cpu_count", lambda: 8)  # threads_for reads it
     monkeypatch.setattr(resampling, "_THREADED_VALUES", 0)
     monkeypatch.setattr(resampling, "_THREADED_PRODUCTS", 0)
     for result in (run(n_jobs=2), run(n_jobs=-1), run()):
@@ -76,7 +76,7 @@ def test_comparison_is_a_function_of_random_state_only(method, monkeypatch):
                                   random_state=2)
 
     reference = run()
-    monkeypatch.setattr(resampling, "_cpu_count", lambda: 5)
+    monkeypatch.setattr(chunks, "_cpu_count", lambda: 5)
     monkeypatch.setattr(resampling, "_THREADED_VALUES", 0)
     monkeypatch.setattr(resampling, "_THREADED_PRODUCTS", 0)
     threaded = run()
@@ -209,8 +209,6 @@ def test_the_resampling_pool_is_started_once_and_not_inherited_by_a_fork():
     of its parent's threads, starts its own (the parent's would never run its tasks)."""
     import multiprocessing
     import threading
-
-    from sklearn_confusion_ext._core import chunks
 
     before = threading.active_count()
     pool = chunks.shared_pool(2)

@@ -81,7 +81,7 @@ def map_chunks(function, n_rows, step, n_jobs=None, chunks_per_thread=None):
         n_threads = min(_cpu_count(),
                         len(slices) // (chunks_per_thread or _MIN_CHUNKS_FOR_THREADS))
     else:
-        n_threads = min(n_jobs if n_jobs > 0 else _cpu_count() + 1 + n_jobs, len(slices))
+        n_threads = threads_for(n_jobs, len(slices))
     if n_threads <= 1:
         if len(slices) == 1:
             yield function(slices[0])
@@ -226,6 +226,17 @@ def _forget_pool():
 
 if hasattr(os, "register_at_fork"):  # not on Windows, which never forks
     os.register_at_fork(after_in_child=_forget_pool)
+
+
+def threads_for(n_jobs, n_tasks):
+    """Threads for ``n_tasks`` tasks: ``n_jobs`` joblib-style (-1 all cores), None all
+    cores; never more than the tasks, at least one."""
+    cores = _cpu_count()
+    if n_jobs is None:
+        wanted = cores
+    else:
+        wanted = n_jobs if n_jobs > 0 else max(1, cores + 1 + n_jobs)
+    return max(1, min(int(wanted), n_tasks))
 
 
 @cache

@@ -15,7 +15,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from .chunks import _cpu_count, one_blas_thread, shared_pool
+from .chunks import one_blas_thread, shared_pool, threads_for
 from .config import check_result_size, resample_block
 from .dask_collections import is_dask_collection
 from .kernels import compiled_kernels
@@ -175,7 +175,7 @@ def _draw_rows(rng, n_values, n_resamples, batch, draw, n_jobs=None):
         stop = min(n_resamples, start + batch)
         out = np.empty((stop - start, n_values))
         segments = streams.segments(start, stop)
-        threads = n_threads(n_jobs, len(segments))
+        threads = threads_for(n_jobs, len(segments))
         if threads <= 1 or n_values * (stop - start) < _THREADED_VALUES:
             fill(out, start, segments)
         else:  # a task a stream: a thread slowed by others' work takes fewer
@@ -213,17 +213,6 @@ def _coin_flips(n_values):
         row[:] = np.unpackbits(generator.integers(0, 256, -(-n_values // 8), dtype=np.uint8),
                                count=n_values)
     return draw
-
-
-def n_threads(n_jobs, n_tasks):
-    """Threads for ``n_tasks`` tasks: ``n_jobs`` joblib-style (-1 all cores), None all
-    cores; never more than the tasks."""
-    cores = _cpu_count()
-    if n_jobs is None:
-        wanted = cores
-    else:
-        wanted = n_jobs if n_jobs > 0 else max(1, cores + 1 + n_jobs)
-    return max(1, min(int(wanted), n_tasks))
 
 
 def instance_weights(rng, n_samples, n_resamples, bayesian, entries=0, owner=None,
@@ -395,7 +384,7 @@ class GroupedRows:
                     np.matmul(given, instances, out=result[block, row, :])
 
         # the rows of the matrix in parts of about equal work, one a thread
-        threads = n_threads(n_jobs, len(rows))
+        threads = threads_for(n_jobs, len(rows))
         if padded * int(sizes.sum()) * width < _THREADED_PRODUCTS:
             threads = 1
         cumulative = np.cumsum(sizes[rows]) if rows else np.zeros(0)
@@ -456,7 +445,7 @@ class WeightedProducts:
                     sums[index] += weight @ self.diagonal[block]
             result[rows[:, None], diagonal, diagonal] += sums
 
-        threads = n_threads(n_jobs, len(weights))
+        threads = threads_for(n_jobs, len(weights))
         if len(weights) * n_samples * n_classes * n_classes < _THREADED_PRODUCTS:
             threads = 1
         parts = np.array_split(np.arange(len(weights)), threads)

@@ -277,11 +277,7 @@ def _check_scores(scores_a, scores_b, test):
     """Two float arrays of per-fold scores (flattened repetition by repetition)."""
     arrays = []
     for name, scores in (("scores_a", scores_a), ("scores_b", scores_b)):
-        try:
-            array = np.asarray(scores, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold one number per fold; got "
-                            f"{quoted(scores)}.") from None
+        array = _numbers(name, scores, "one number per fold")
         if array.ndim not in (1, 2):
             raise ValueError(f"{name} must be 1-D (one score per fold) or 2-D (n_repeats, "
                              f"n_splits); got shape {array.shape}.")
@@ -805,11 +801,7 @@ def fold_sizes(n_train, n_test, n_values, each):
     ``each``), checked: numbers, one or one per ``each``, positive and finite."""
     sizes = []
     for name, values in (("n_train", n_train), ("n_test", n_test)):
-        try:
-            array = np.asarray(values, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold fold sizes (numbers); got "
-                            f"{quoted(values)}.") from None
+        array = _numbers(name, values, "fold sizes (numbers)")
         if array.ndim == 0:
             array = np.full(n_values, float(array))
         if array.shape != (n_values,):
@@ -819,3 +811,12 @@ def fold_sizes(n_train, n_test, n_values, each):
             raise ValueError(f"{name} must hold positive sizes; got {quoted(array)}.")
         sizes.append(array)
     return sizes
+
+
+def _numbers(name, values, expected):
+    """``values`` as a float array; a ``TypeError`` naming ``name`` and what it must hold
+    (``expected``) where they are not numbers."""
+    try:
+        return np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must hold {expected}; got {quoted(values)}.") from None
