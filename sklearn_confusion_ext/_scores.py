@@ -558,7 +558,8 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
             values = np.concatenate([
                 read(build(weights).reshape(-1, *shape))
                 for weights in progress.track(instance_weights(
-                    rng, n_samples, REPORT_RESAMPLES, False, matrix_entries(shape), owner))])
+                    rng, n_samples, REPORT_RESAMPLES, False, matrix_entries(shape), owner,
+                    reuse=True))])
     progress.close()
     alpha = 1 - float(confidence_level)
     with warnings.catch_warnings():

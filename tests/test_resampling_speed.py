@@ -108,6 +108,44 @@ def test_every_resample_is_drawn_from_its_own_stream(draws, n_values):
     assert streams.rows == min(32, max(1, resampling._STREAM_VALUES // n_values))
 
 
+@pytest.mark.parametrize("source", ["counts", "dirichlet", "swaps", "group counts",
+                                    "group swaps"])
+def test_batches_drawn_into_one_buffer_are_the_new_batches(source):
+    """``reuse=True`` (the callers that use a batch before the next) draws every batch into
+    one buffer, with the values of new batches; the buffer is reused (a new one a batch is
+    tens of MiB the threads fault in), and the caller's rows only change by the next
+    draw."""
+    def batches(reuse, n_values=5_000, n_resamples=23):
+        rng = np.random.default_rng(8)
+        keywords = {"entries": 0, "owner": "test", "n_jobs": 2}
+        if source == "swaps":
+            return resampling.swap_indicators(rng, n_values, n_resamples, reuse=reuse,
+                                              **keywords)
+        if source.startswith("group"):
+            groups = (np.arange(n_values) % 97, 97)
+            if source == "group swaps":
+                return resampling.group_swap_indicators(rng, groups, n_resamples, **keywords)
+            return resampling.group_weights(rng, groups, n_resamples, False, **keywords)
+        return resampling.instance_weights(rng, n_values, n_resamples, source == "dirichlet",
+                                           reuse=reuse, **keywords)
+
+    original = resampling._WEIGHT_ENTRIES
+    resampling._WEIGHT_ENTRIES = 5_000 * 5  # batches of 5 resamples: five batches
+    try:
+        new = [batch.copy() for batch in batches(False)]
+        drawn, previous = [], None
+        for batch in batches(True):
+            if previous is not None and not source.startswith("group"):
+                assert np.shares_memory(batch, previous), "the buffer was not reused"
+            drawn.append(batch.copy())
+            previous = batch
+    finally:
+        resampling._WEIGHT_ENTRIES = original
+    assert len(new) == 5
+    for ours, theirs in zip(drawn, new):
+        np.testing.assert_array_equal(ours, theirs)
+
+
 def test_the_caller_s_generator_advances_alike_whatever_the_resamples():
     """The streams take one draw of the caller's generator: what it draws next (BCa's
     jackknife groups) is the same whatever n_resamples."""

@@ -159,11 +159,17 @@ class Streams:
         return segments
 
 
-def _draw_rows(rng, n_values, n_resamples, batch, draw, n_jobs=None):
+def _draw_rows(rng, n_values, n_resamples, batch, draw, n_jobs=None, reuse=False):
     """Batches of ``batch`` rows (the last one shorter) of ``n_values`` values, each row
     ``draw(generator, row)`` written in place, from the :class:`Streams` of ``rng``; the
-    streams of a batch drawn on the threads of :func:`~.chunks.shared_pool`."""
+    streams of a batch drawn on the threads of :func:`~.chunks.shared_pool`.
+
+    ``reuse``: every batch is drawn into one buffer, which the next batch overwrites, for
+    a caller that is done with a batch when it asks for the next. A batch of many
+    resamples is tens of MiB: a new one a batch is new memory the threads fault in page
+    by page, and hand back to the system."""
     streams = Streams(rng, n_values)
+    buffer = None
 
     def fill(out, offset, segments):
         for stream, generator, first, stop in segments:
@@ -173,7 +179,9 @@ def _draw_rows(rng, n_values, n_resamples, batch, draw, n_jobs=None):
 
     for start in range(0, n_resamples, batch):
         stop = min(n_resamples, start + batch)
-        out = np.empty((stop - start, n_values))
+        if buffer is None or not reuse:
+            buffer = np.empty((stop - start, n_values))
+        out = buffer[:stop - start]
         segments = streams.segments(start, stop)
         threads = threads_for(n_jobs, len(segments))
         if threads <= 1 or n_values * (stop - start) < _THREADED_VALUES:
@@ -216,17 +224,18 @@ def _coin_flips(n_values):
 
 
 def instance_weights(rng, n_samples, n_resamples, bayesian, entries=0, owner=None,
-                     n_jobs=None):
+                     n_jobs=None, reuse=False):
     """Batches of rows of resampled instance weights, 64 MiB at most each: how many times
     the bootstrap draws each instance (or the Bayesian bootstrap's Dirichlet weights,
     scaled to sum to ``n_samples``). Where each row gives a matrix of ``entries`` cells,
     a batch's matrices also stay within the budget (checked before the first draw).
 
     Each resample is drawn from its own stream (:class:`Streams`): the draws are the same
-    whatever the batches and the threads (``n_jobs``), and drawn on threads."""
+    whatever the batches and the threads (``n_jobs``), and drawn on threads. ``reuse``:
+    each batch overwrites the last (:func:`_draw_rows`)."""
     batch = _batch(n_samples, n_resamples, entries, owner)
     draw = _dirichlet(n_samples) if bayesian else _counts(n_samples)
-    yield from _draw_rows(rng, n_samples, n_resamples, batch, draw, n_jobs)
+    yield from _draw_rows(rng, n_samples, n_resamples, batch, draw, n_jobs, reuse)
 
 
 def check_groups(groups, n_samples, owner):
@@ -270,16 +279,18 @@ def group_weights(rng, groups, n_resamples, bayesian, entries=0, owner=None, n_j
     codes, n_groups = groups
     batch = _batch(len(codes), n_resamples, entries, owner)
     draw = _dirichlet(n_groups) if bayesian else _counts(n_groups)
-    for drawn in _draw_rows(rng, n_groups, n_resamples, batch, draw, n_jobs):
-        yield drawn[:, codes]
+    for drawn in _draw_rows(rng, n_groups, n_resamples, batch, draw, n_jobs, reuse=True):
+        yield drawn[:, codes]  # a new array: the groups' draws are done with
 
 
-def swap_indicators(rng, n_samples, n_resamples, entries=0, owner=None, n_jobs=None):
+def swap_indicators(rng, n_samples, n_resamples, entries=0, owner=None, n_jobs=None,
+                    reuse=False):
     """Batches of rows of 0/1 indicators, 64 MiB at most each: which instances of a paired
-    comparison swap their two predictions (each with probability 1/2); batches and
-    streams as in :func:`instance_weights`."""
+    comparison swap their two predictions (each with probability 1/2); batches, streams
+    and ``reuse`` as in :func:`instance_weights`."""
     batch = _batch(n_samples, n_resamples, entries, owner)
-    yield from _draw_rows(rng, n_samples, n_resamples, batch, _coin_flips(n_samples), n_jobs)
+    yield from _draw_rows(rng, n_samples, n_resamples, batch, _coin_flips(n_samples), n_jobs,
+                          reuse)
 
 
 def group_swap_indicators(rng, groups, n_resamples, entries=0, owner=None, n_jobs=None):
@@ -287,7 +298,7 @@ def group_swap_indicators(rng, groups, n_resamples, entries=0, owner=None, n_job
     codes, n_groups = groups
     batch = _batch(len(codes), n_resamples, entries, owner)
     for drawn in _draw_rows(rng, n_groups, n_resamples, batch, _coin_flips(n_groups),
-                            n_jobs):
+                            n_jobs, reuse=True):
         yield drawn[:, codes]
 
 

@@ -284,7 +284,7 @@ def _paired_values(first, second, rng, n_resamples, bayesian, progress=None):
                            - second.of_weights(weights, presorted)
                            for weights in progress.track(instance_weights(
                                rng, first.n_samples, n_resamples, bayesian, entries,
-                               "compare_scores"))])
+                               "compare_scores", reuse=True))])
 
 
 def _one_order(first, second):
@@ -381,7 +381,7 @@ def _swapped_values(first, second, y_true, y_pred_a, y_pred_b, rng, n_resamples,
                                                "compare_scores")
             else:
                 blocks = swap_indicators(rng, first.n_samples, n_resamples, entries,
-                                         "compare_scores")
+                                         "compare_scores", reuse=True)
             # iid swaps are exchangeable: drawn in the order of the grouped products
             presorted = not exact and groups is None and _one_order(first, second)
             # linear in the weights: a's matrix with the swapped instances given to b is

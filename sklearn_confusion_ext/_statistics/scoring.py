@@ -465,7 +465,7 @@ class _Data:
             self.of_weights(weights, presorted=self.grouped is not None)
             for weights in progress.track(instance_weights(
                 rng, self.n_samples, n_resamples, False, self.entries(), owner,
-                self.score.n_jobs))])
+                self.score.n_jobs, reuse=True))])
 
     def bayesian(self, rng, n_resamples, prior, owner="score_confidence_interval",
                  progress=None):
@@ -487,7 +487,7 @@ class _Data:
             self.of_weights(weights, presorted=self.grouped is not None)
             for weights in progress.track(instance_weights(
                 rng, self.n_samples, n_resamples, True, self.entries(), owner,
-                self.score.n_jobs))])
+                self.score.n_jobs, reuse=True))])
 
     def jackknife(self, rng):
         """``(values, multiplicities)`` of the leave-one-out (or leave-one-group-out) score."""
