@@ -8,6 +8,7 @@ asked for with ``labels=`` are kept, as :mod:`sklearn.metrics` does.
 """
 
 
+import math
 import warnings
 from collections import Counter
 
@@ -155,7 +156,7 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
     # TP, the true mass (row sums) and the predicted mass (column sums) of every class: as
     # scikit-learn, F-beta's denominator is beta^2 * true + predicted.
     matrix = confusion.matrix
-    counts = np.array([np.diagonal(matrix), matrix.sum(axis=1), matrix.sum(axis=0)])
+    counts = np.array([matrix.diagonal(), matrix.sum(axis=1), matrix.sum(axis=0)])
     if classes is None:
         classes = reported_classes(confusion, include_none)
     tp, true_sum, pred_sum = counts[:, classes]
@@ -163,7 +164,7 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
     if average == "micro":
         tp, true_sum, pred_sum = counts[:, confusion.selection].sum(axis=1, keepdims=True)
     beta2 = beta * beta
-    if np.isfinite(beta2):
+    if math.isfinite(beta2):
         f_numerator, f_denominator = (1 + beta2) * tp, beta2 * true_sum + pred_sum
     else:  # beta beyond 1e154: F-beta is recall to the last digit
         f_numerator, f_denominator = tp, true_sum
@@ -187,11 +188,15 @@ def _ratios(numerators, denominators, zero_division):
     operation for the three); a zero denominator gives ``zero_division``, and with "warn"
     0.0 and one warning per score, as scikit-learn warns."""
     undefined = denominators == 0
+    if not undefined.any():  # every score defined (the common case): no masks
+        result = np.divide(numerators, denominators)
+        return np.minimum(result, 1.0, out=result)  # rounding never exceeds 1
     value = np.nan if zero_division == "warn" else float(zero_division)
+    defined = ~undefined
     result = np.divide(numerators, denominators, out=np.full(numerators.shape, value),
-                       where=~undefined)
-    np.minimum(result, 1.0, out=result, where=~undefined)  # rounding never exceeds 1
-    if zero_division == "warn" and undefined.any():
+                       where=defined)
+    np.minimum(result, 1.0, out=result, where=defined)
+    if zero_division == "warn":
         result[undefined] = 0.0
         for (metric, side), missing in zip(_UNDEFINED, undefined):
             if missing.any():
@@ -208,8 +213,10 @@ def _averages(scores, weights, zero_division):
     if np.isnan(scores).any():
         weights = np.ones(scores.shape[1]) if weights is None else weights
         return [_average(row, weights, zero_division) for row in scores]
-    if weights is None or weights.sum() == 0:
-        return np.minimum(scores.mean(axis=1), 1.0).tolist()
+    if weights is None or weights.sum() == 0:  # the mean of each row (sum / count, as NumPy's)
+        means = scores.sum(axis=1)
+        means /= scores.shape[1]
+        return np.minimum(means, 1.0, out=means).tolist()
     return np.minimum(scores @ weights / weights.sum(), 1.0).tolist()
 
 

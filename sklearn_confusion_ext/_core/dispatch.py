@@ -16,6 +16,7 @@ from .array_api import check_any_targets, host_views, in_namespace_callable, to_
 from .confusion import warn_skipped
 from .dask_collections import dask_confusions, is_dask_collection
 from .kinds import build
+from .validation import check_targets
 
 
 def confusions(kind, y_true, y_pred, *, labels=None, sample_weight=None, n_jobs=None,
@@ -33,22 +34,27 @@ def confusions(kind, y_true, y_pred, *, labels=None, sample_weight=None, n_jobs=
     inputs decide it once over the whole ``y_true`` when it is not given.
     """
     params = {**kind.parameters, **(params or {})}
-    y_true, y_pred, sample_weight, space = host_views(y_true, y_pred, sample_weight)
+    # NumPy arrays (the common case): nothing to read as NumPy, no Dask, no other library.
+    numpy = type(y_true) is np.ndarray and type(y_pred) is np.ndarray and \
+        (sample_weight is None or type(sample_weight) is np.ndarray)
+    space = None
+    if not numpy:
+        y_true, y_pred, sample_weight, space = host_views(y_true, y_pred, sample_weight)
     if space is not None:  # CPU tensors read as NumPy views: their callables get tensors
         labels, column_labels = _host(labels), _host(column_labels)
         params = {name: in_namespace_callable(value, space) if callable(value) else value
                   for name, value in params.items()}
-    if is_dask_collection(y_true, y_pred, sample_weight):
+    if not numpy and is_dask_collection(y_true, y_pred, sample_weight):
         result = dask_confusions(kind.name, y_true, y_pred, labels=labels,
                                  sample_weight=sample_weight, n_jobs=n_jobs,
                                  chunk_size=chunk_size, params=params,
                                  column_labels=column_labels, true_kind=true_kind,
                                  decided_by=decided_by)
     else:
-        targets = check_any_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight,
-                                    defer_value_checks=kind.deferred_checks(params),
-                                    column_labels=column_labels,
-                                    compact=kind.compact_integers and sample_weight is None)
+        targets = (check_targets if numpy else check_any_targets)(
+            y_true, y_pred, labels=labels, sample_weight=sample_weight,
+            defer_value_checks=kind.deferred_checks(params), column_labels=column_labels,
+            compact=kind.compact_integers and sample_weight is None)
         if true_kind is not None:
             targets = targets.read_as(true_kind, decided_by)
         result = build(kind, targets, params, n_jobs, chunk_size)

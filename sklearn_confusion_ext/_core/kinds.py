@@ -106,6 +106,10 @@ def build(kind, targets, params, n_jobs=None, chunk_size=None):
     check_result_size(kind.function, (kind.n_matrices, width, width),
                       f"{matrices} of {width} x {width} classes")
     counted = getattr(targets, "codes", None) is not None and kind.classic_on_labels(params)
+    if counted and not instances.has_none:  # the matrix is the counts: no parts to join
+        matrix = label_counts(targets)
+        return tuple(instances.confusion_of_matrix(matrix if copy == 0 else matrix.copy())
+                     for copy in range(kind.n_matrices))
     if counted:  # counts, or sums of checked weights whose total is below MAX_TOTAL_WEIGHT
         sums, n_skipped = label_pair_counts(targets) * kind.n_matrices, 0
     else:
@@ -124,20 +128,26 @@ def build(kind, targets, params, n_jobs=None, chunk_size=None):
                  for start in range(0, len(sums), _PARTS))
 
 
-def label_pair_counts(targets):
-    """The five parts of the classic confusion matrix of 1-D labels (their ``codes``):
+def label_counts(targets):
+    """The classic confusion matrix of 1-D labels (their ``codes``), a new float array:
     the counts (or summed sample weights) of the pairs (true code, predicted code), one
-    ``bincount``; the "none" class empty."""
-    n_classes = len(targets.classes)
+    ``bincount``."""
     if targets.pair_counts is not None:
-        counts = targets.pair_counts.astype(float)  # counted by the validation
-    else:
-        true, pred = targets.codes
-        pairs = np.multiply(true, n_classes, dtype=np.int64)
-        pairs += pred
-        counts = np.bincount(pairs, weights=targets.sample_weight,
-                             minlength=n_classes * n_classes)
-        counts = counts.astype(float).reshape(n_classes, n_classes)
+        return targets.pair_counts.astype(float)  # counted by the validation
+    n_classes = len(targets.classes)
+    true, pred = targets.codes
+    pairs = np.multiply(true, n_classes, dtype=np.int64)
+    pairs += pred
+    counts = np.bincount(pairs, weights=targets.sample_weight,
+                         minlength=n_classes * n_classes)
+    return counts.astype(float).reshape(n_classes, n_classes)
+
+
+def label_pair_counts(targets):
+    """The five parts of the classic confusion matrix of 1-D labels (:func:`label_counts`),
+    the "none" class empty."""
+    n_classes = len(targets.classes)
+    counts = label_counts(targets)
     diagonal = np.diagonal(counts).copy()
     np.fill_diagonal(counts, 0.0)
     return (diagonal, counts, np.zeros(n_classes), np.zeros(n_classes), np.asarray(0.0))
@@ -226,8 +236,12 @@ class Instances(ABC):
 
     def confusion(self, diagonal, off_diagonal, none_row, none_column, corner, n_skipped=0):
         """The full matrix, with the "none" row and column when the kind has them."""
-        matrix = _full_matrix(diagonal, off_diagonal, none_row, none_column, corner,
-                              self.has_none)
+        return self.confusion_of_matrix(_full_matrix(diagonal, off_diagonal, none_row,
+                                                     none_column, corner, self.has_none),
+                                        n_skipped)
+
+    def confusion_of_matrix(self, matrix, n_skipped=0):
+        """The :class:`Confusion` of the full matrix ``matrix`` of these instances."""
         targets = self.targets
         return Confusion.from_parts(matrix, targets.classes, targets.selection, self.has_none,
                                     targets.n_samples, n_skipped, targets.namespace,
