@@ -320,3 +320,149 @@ def test_missing_labels_beside_unnamed_probabilities_are_refused_naming_the_targ
             with pytest.raises(ValueError, match=block + message):
                 transport_confusion_matrix(da.from_array(y, chunks=30),
                                            da.from_array(probabilities, chunks=(30, 3)))
+
+
+# Columns of one Dask dataframe made by ``from_pandas`` (each task takes the partition's
+# columns from the frame itself, without Dask's selection and rename tasks) or by
+# ``from_map`` (each task selects them from the source's partition), split any way.
+N_SPLIT = 50
+SPLIT_COUNTS = [1, 3, 16]  # 50 rows: one partition; 17, 17, 16; 13 partitions of 4 and 2
+SPLITS_WITH_EMPTY = [(50,), (0, 20, 0, 30), (5, 0, 0, 45, 0)]
+
+
+def _split_frame(rng, n_samples=N_SPLIT):
+    """A frame of every kind of column: string labels (object, pandas string, categorical
+    with unsorted categories), integer codes, probabilities and soft labels named by class
+    (each set side by side in one block of its own), and weights."""
+    classes = np.array(["ant", "bee", "cat"])
+    true_codes, pred_codes = (np.concatenate([rng.permutation(np.arange(n_samples) % 3)])
+                              for _ in range(2))
+    probabilities = rng.dirichlet(np.ones(3), n_samples)
+    soft_true = rng.dirichlet(np.ones(3), n_samples)
+    labels = pd.DataFrame({"label": classes[true_codes].astype(object),
+                           "pred": classes[pred_codes].astype(object), "code": true_codes,
+                           "w": rng.random(n_samples)})
+    labels["label str"] = labels["label"].astype("string")
+    labels["label cat"] = pd.Categorical(labels["label"], categories=["cat", "ant", "bee"])
+    labels["pred cat"] = pd.Categorical(labels["pred"], categories=["cat", "ant", "bee"])
+    return pd.concat([labels, pd.DataFrame(probabilities, columns=list(classes)),
+                      pd.DataFrame(soft_true, columns=[f"t {c}" for c in classes])], axis=1)
+
+
+_TRUTH = {"t ant": "ant", "t bee": "bee", "t cat": "cat"}
+_POSITIONS = {"ant": 0, "bee": 1, "cat": 2}
+SPLIT_CASES = {
+    "object string labels": lambda f: (f["label"], f["pred"]),
+    "pandas string labels beside object ones": lambda f: (f["label str"], f["pred"]),
+    "categorical labels": lambda f: (f["label cat"], f["pred cat"]),
+    "labels beside probabilities named side by side": lambda f: (f["label"],
+                                                                 f[["ant", "bee", "cat"]]),
+    "probabilities named out of order beside labels": lambda f: (f[["cat", "ant", "bee"]],
+                                                                 f["label"]),
+    "labels beside unnamed probabilities": lambda f: (
+        f["label"], f[["ant", "bee", "cat"]].rename(columns=_POSITIONS)),
+    "codes beside unnamed probabilities": lambda f: (
+        f["code"], f[["ant", "bee", "cat"]].rename(columns=_POSITIONS)),
+    "renamed labels beside probabilities": lambda f: (f["label"].rename("y"),
+                                                      f[["ant", "bee", "cat"]]),
+    "soft labels renamed beside soft labels": lambda f: (
+        f[list(_TRUTH)].rename(columns=_TRUTH), f[["ant", "bee", "cat"]]),
+    "soft labels named out of order beside soft labels": lambda f: (
+        f[["t cat", "t ant", "t bee"]].rename(columns=_TRUTH), f[["ant", "bee", "cat"]]),
+    "unnamed soft labels beside themselves": lambda f: (
+        f[["ant", "bee", "cat"]].rename(columns=_POSITIONS),
+        f[["ant", "bee", "cat"]].rename(columns=_POSITIONS)),
+}
+
+
+@pytest.mark.parametrize("case", list(SPLIT_CASES))
+def test_columns_split_into_any_partitions_give_the_in_memory_result(rng, case):
+    """Columns of one Dask dataframe split into 1, 3 and 16 partitions by ``from_pandas``
+    (uneven), and into partitions of which some are empty by ``from_map``, with the
+    weights a column of the same frame or a Dask series of its own: the in-memory pandas
+    result (named and unnamed columns, object, string and categorical labels)."""
+    whole = _split_frame(rng)
+    targets = SPLIT_CASES[case]
+    expected = transport_confusion_matrix(*targets(whole), sample_weight=whole["w"])
+    frames = [dd.from_pandas(whole, npartitions=count, sort=False) for count in SPLIT_COUNTS]
+    frames += [_counted_frame(whole, split)[0] for split in SPLITS_WITH_EMPTY]
+    for ddf in frames:
+        weights = [ddf["w"], dd.from_pandas(whole["w"], npartitions=ddf.npartitions,
+                                            sort=False)]
+        for weight in weights:
+            with dask.config.set(scheduler="sync"):
+                got = transport_confusion_matrix(*targets(ddf), sample_weight=weight)
+            np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12,
+                                       err_msg=f"{case}, {ddf.npartitions} partitions")
+
+
+@pytest.mark.parametrize("count", SPLIT_COUNTS)
+@pytest.mark.parametrize("kind, form, params", CASES)
+def test_every_kind_on_from_pandas_columns(rng, kind, form, params, count):
+    """Every kind of the registry on columns of a ``from_pandas`` dataframe in 1, 3 or 16
+    partitions (2-D targets in unnamed columns, side by side): the NumPy result, with
+    weights."""
+    y_true, y_pred = random_targets(rng, form, N_SPLIT)
+    weights = rng.random(N_SPLIT)
+    whole, targets = _frame_of(y_true, y_pred, weights)
+    ddf = dd.from_pandas(whole, npartitions=count, sort=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # empty="skip" warns
+        expected = one_shot(kind, y_true, y_pred, weights, None, params)
+        with dask.config.set(scheduler="sync"):
+            got = ConfusionAccumulator(kind, **params).update(
+                *targets(ddf)[:2], sample_weight=targets(ddf)[2]).result()
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-10)
+
+
+def test_from_pandas_strings_index_order_and_errors_as_dask_reads_them(rng):
+    """A ``from_pandas`` frame is read as Dask reads it: object strings as pyarrow strings
+    or not (``dataframe.convert-string``), an unsorted index sorted (``sort=True``), and
+    an error in a partition names that partition's rows in Dask's order."""
+    whole = _split_frame(rng)
+    expected = transport_confusion_matrix(whole["label"], whole[["ant", "bee", "cat"]],
+                                          sample_weight=whole["w"])
+    for convert in (True, False):
+        with dask.config.set({"dataframe.convert-string": convert}):
+            ddf = dd.from_pandas(whole, npartitions=3, sort=False)
+            got = transport_confusion_matrix(ddf["label"], ddf[["ant", "bee", "cat"]],
+                                             sample_weight=ddf["w"])
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    shuffled = whole.iloc[rng.permutation(N_SPLIT)]
+    ddf = dd.from_pandas(shuffled, npartitions=3, sort=True)
+    got = transport_confusion_matrix(ddf["label"], ddf[["ant", "bee", "cat"]],
+                                     sample_weight=ddf["w"])
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    broken = shuffled.copy()
+    broken.loc[40, "bee"] = np.nan  # row 40 of the sorted frame: partition 2 (rows 34-49)
+    ddf = dd.from_pandas(broken, npartitions=3, sort=True)
+    assert ddf.divisions == (0, 17, 34, 49)
+    for columns in (["ant", "bee", "cat"], ["cat", "ant", "bee"]):
+        with pytest.raises(ValueError, match=r"^Dask block 2, rows 34 to 49 \(row numbers "
+                           r"below count from 34\): y_pred contains nan.*row 6"):
+            transport_confusion_matrix(ddf["label"], ddf[columns])
+
+
+def test_sums_merged_over_more_than_one_level_keep_the_classes_sorted(rng):
+    """More than ``_FAN_IN`` (8) partitions, some lacking classes, so that their sums are
+    merged over two levels: the classes in sorted order, as in memory (the second level
+    took the first level's classes, in the order they were met, for a categorical's order:
+    the matrix came back in that order, e.g. bee, cat, dog, ant). Dask dataframes and Dask
+    arrays, labels and labels beside probabilities."""
+    classes = np.array(["ant", "bee", "cat", "dog"])
+    codes = np.concatenate([[1, 2, 3, 1, 2, 3], rng.integers(0, 4, 54)])  # no "ant" first
+    pred = np.concatenate([[3, 2, 1, 1, 3, 2], rng.integers(0, 4, 54)])
+    probabilities = rng.dirichlet(np.ones(4), 60)
+    whole = pd.concat([pd.DataFrame({"true": classes[codes], "pred": classes[pred]}),
+                       pd.DataFrame(probabilities, columns=list(classes))], axis=1)
+    ddf = dd.from_pandas(whole, npartitions=20, sort=False)
+    assert ddf.npartitions > 8
+    arrays = [da.from_array(y, chunks=3) for y in (classes[codes], classes[pred])]
+    for got, expected in [
+            (transport_confusion_matrix(ddf["true"], ddf["pred"]),
+             transport_confusion_matrix(whole["true"], whole["pred"])),
+            (transport_confusion_matrix(*arrays),
+             transport_confusion_matrix(classes[codes], classes[pred])),
+            (transport_confusion_matrix(ddf["true"], ddf[list(classes)]),
+             transport_confusion_matrix(whole["true"], whole[list(classes)]))]:
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)

@@ -99,9 +99,9 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
                                         speculation, named)
         except _BlockError as error:  # the rows are counted now, for the message
             token = uuid.uuid4().hex
-            lengths = _computed(partitions.graph, {(f"confusion-length-{token}", index):
-                                                   (len, keys[0]) for index, keys in
-                                                   enumerate(partitions.keys)})
+            lengths = _computed(partitions.graph, {
+                (f"confusion-length-{token}", index): partitions.task(_length, index)
+                for index in range(len(partitions.keys))})
             start = int(sum(lengths[:error.index]))
             raise ValueError(_block_message(error.index, range(
                 start, start + lengths[error.index]), error.message)) from None
@@ -160,19 +160,41 @@ _READ_AS_A_WHOLE = "the whole of y_true (0/1 indicators or soft labels) reads as
 
 class _Partitions:
     """The pandas partitions of Dask dataframe inputs: ``graph``, one dict holding the tasks
-    of every input, and ``keys``, one tuple a partition of the keys of its inputs' parts
-    (in the order of the inputs given)."""
+    of every input, ``keys``, one tuple a partition of the keys its inputs are read from,
+    and ``select``: None where those keys are the inputs' own parts (in the order of the
+    inputs given), else a :class:`_Selection` that takes the inputs from the parts of
+    their common source inside each task (:meth:`task`)."""
 
-    def __init__(self, graph, keys):
-        self.graph, self.keys = graph, keys
+    def __init__(self, graph, keys, select=None):
+        self.graph, self.keys, self.select = graph, keys, select
+
+    def task(self, function, index):
+        """A task calling ``function`` with the inputs' parts of partition ``index``."""
+        if self.select is None:
+            return (function, *self.keys[index])
+        return (_selected, function, self.select, *self.keys[index])
+
+
+def _selected(function, select, *parts):
+    return function(*select(*parts))
 
 
 def _partitions(inputs):
     """The inputs' pandas partitions (:class:`_Partitions`) when every input given is a
     Dask dataframe or series and all have the same number of partitions; else None.
 
-    The graphs of all the inputs are built once, together, unoptimized: columns of one
-    dataframe share its partitions' tasks (each partition is read once), every pass
+    Where every input is columns of one Dask dataframe (a chain of column selections and
+    renames of the same expression: :func:`_one_source`), no task of Dask's stands between
+    the source and the sums. A source made by ``from_pandas`` is in memory: the inputs are
+    taken from the whole frame once, here, where each is a view of it (columns side by
+    side, one column, renamed), as NumPy views where the tasks would read them as NumPy
+    (:func:`_as_numpy_views`), and the graph holds their slices at Dask's partitions'
+    rows; only the columns read get Dask's conversion of object strings
+    (:func:`_pandas_source`). Otherwise each task takes the inputs' columns from the
+    source's partition itself (:class:`_Selection`).
+
+    Otherwise the graphs of all the inputs are built once, together, unoptimized: columns
+    of one dataframe share its partitions' tasks (each partition is read once), every pass
     (the labels found, the sums) culls the same graph, and no column projection is
     pushed into a source (it would read the source once per input; optimizing a graph of
     in-memory pandas partitions copies them). The passes add their tasks to that graph by
@@ -182,6 +204,9 @@ def _partitions(inputs):
     if not all(is_dask_collection(y) and hasattr(y, "to_dask_array") for y in given) or \
             len({y.npartitions for y in given}) != 1:
         return None
+    shared = _one_source(given)
+    if shared is not None:
+        return shared
     import dask.dataframe as dd
 
     keys = [y.__dask_keys__() for y in given]
@@ -196,6 +221,199 @@ def _partitions(inputs):
                  for key, task in dict(part.dask).items()}
         keys = [[part.key for part in own] for own in parts]
     return _Partitions(dict(graph), list(zip(*keys)))
+
+
+def _column_steps():
+    """``{expression class: how a task replays it}`` for the steps of dask-expr that take
+    columns of a frame (selections, renames), by exact class (a subclass may compute
+    something else); empty without dask-expr."""
+    try:
+        from dask.dataframe.dask_expr._expr import Projection, RenameFrame, RenameSeries
+    except ImportError:  # pragma: no cover - a Dask before dask-expr
+        return {}
+    return {Projection: _projected, RenameFrame: RenameFrame.operation,
+            RenameSeries: RenameSeries.operation}
+
+
+def _one_source(given):
+    """:class:`_Partitions` reading every input from the partitions of one source
+    expression, of which each input is a chain of column steps (:func:`_column_steps`);
+    None where the inputs are not such columns of one source."""
+    steps = _column_steps()
+    source, chains = None, []
+    for y in given:
+        expr, chain = getattr(y, "expr", None), []
+        while type(expr) in steps:
+            chain.append((steps[type(expr)], tuple(expr.operand(name)
+                                                   for name in expr._parameters[1:])))
+            expr = expr.operand(expr._parameters[0])
+        if expr is None or source is not None and expr is not source:
+            return None
+        source = expr
+        chains.append(tuple(reversed(chain)))
+    try:
+        pandas = _pandas_source(source)
+    except Exception:  # noqa: BLE001 - dask-expr's private names changed: the plain path
+        return None
+    if pandas is None:  # another source: its own tasks, built alone, the steps replayed
+        from dask._collections import new_collection
+
+        collection = new_collection(source)
+        graph, keys = dict(collection.__dask_graph__()), collection.__dask_keys__()
+        select = _Selection(chains, False)
+    else:
+        frame, locations, strings = pandas
+        head = frame.iloc[:0]
+        planned = [_planned(head, chain) for chain in chains]
+        token = uuid.uuid4().hex
+        spans = list(zip(locations[:-1], locations[1:]))
+        if all(views for _, views in planned):
+            # every input a view of the frame: taken from it once, here, then sliced by rows
+            wholes = _as_numpy_views([_Selection([chain], False)(frame)[0]
+                                      for chain, _ in planned], strings)
+            graph, keys = {}, []
+            for index, (start, stop) in enumerate(spans):
+                own = [(f"confusion-source-{token}-{position}", index)
+                       for position in range(len(wholes))]
+                graph.update({key: whole[start:stop] if isinstance(whole, np.ndarray) else
+                              _as_dask_reads(whole.iloc[start:stop], strings)
+                              for key, whole in zip(own, wholes)})
+                keys.append(tuple(own))
+            if len(keys) != given[0].npartitions:  # pragma: no cover
+                return None
+            return _Partitions(graph, keys)
+        keys = [(f"confusion-source-{token}", index) for index in range(len(spans))]
+        graph = {key: frame.iloc[start:stop] for key, (start, stop) in zip(keys, spans)}
+        select = _Selection([chain for chain, _ in planned], strings)
+    if len(keys) != given[0].npartitions:  # pragma: no cover - not one partition a key
+        return None
+    return _Partitions(graph, [(key,) for key in keys], select)
+
+
+def _as_numpy_views(wholes, strings):
+    """The inputs taken from a whole pandas source (``wholes``), those that the tasks would
+    read as NumPy arrays (:func:`_numbers_as_numpy`, decided by their types and column
+    names, the same in every partition) as NumPy views of the source (a block's values,
+    no copy), so that the partitions are slices of them; the others (and any that NumPy
+    would copy) unchanged."""
+    heads = [_as_dask_reads(whole.iloc[:1], strings) for whole in wholes]
+    read = _numbers_as_numpy(*heads)
+    views = []
+    for whole, head, own in zip(wholes, heads, read):
+        if isinstance(own, np.ndarray) and np.shares_memory(own, np.asarray(head)):
+            whole = np.asarray(whole)  # one block: its values, as each partition's are
+        views.append(whole)
+    return views
+
+
+def _as_dask_reads(y, strings):
+    """``y`` with Dask's conversion of object strings to pyarrow strings where
+    ``strings``."""
+    if not strings:
+        return y
+    from dask.dataframe._pyarrow import to_pyarrow_string
+
+    return to_pyarrow_string(y)
+
+
+def _pandas_source(source):
+    """``(frame, locations, strings)`` of a source made by ``dask.dataframe.from_pandas``:
+    the pandas object, the rows where Dask's partitions of it start (and the end), and
+    whether Dask converts object strings of it to pyarrow strings (where it holds any);
+    None for another source (or a ``from_pandas`` of selected partitions or columns)."""
+    from dask.dataframe._pyarrow import is_object_string_dtype, is_object_string_index
+    from dask.dataframe.dask_expr.io.io import FromPandas
+
+    if type(source) is not FromPandas or source._filtered or \
+            source.operand("columns") is not None or source.operand("_series"):
+        return None
+    frame = source.frame._data  # sorted by its index where Dask sorts it
+    dtypes = list(frame.dtypes) if getattr(frame, "ndim", 1) == 2 else [frame.dtype]
+    strings = bool(source.pyarrow_strings_enabled) and (
+        any(is_object_string_dtype(dtype) for dtype in dtypes) or
+        is_object_string_index(frame.index))
+    return frame, list(source._locations()), strings
+
+
+def _planned(head, chain):
+    """``(steps, views)``: the column steps ``chain`` of a source whose partitions have the
+    columns of ``head`` (an empty frame of them), each replayed on ``head`` once, here, so
+    that they cost least: a selection of columns side by side is a slice of positions
+    (:func:`_column_slice`), a rename of columns sets the names it gave
+    (:func:`_columns_named`); other steps are replayed as they are. ``views``: whether
+    every step is a view of its frame (a slice of columns, one column, a rename), so that
+    the chain may be taken from the whole source at once."""
+    from dask.dataframe.dask_expr._expr import RenameFrame
+
+    planned, y, views = [], head, True
+    for function, operands in chain:
+        after = function(y, *operands)
+        if function is _projected and getattr(after, "ndim", 1) == 2:
+            span = _side_by_side(y, operands[0])
+            if span is not None:
+                function, operands = _column_slice, span
+        elif function is RenameFrame.operation and getattr(after, "ndim", 1) == 2:
+            function, operands = _columns_named, (after.columns,)
+        # a view: a slice of columns, a column, a rename (others may copy)
+        views &= function in (_column_slice, _columns_named) or (
+            function is _projected and getattr(y, "ndim", 1) == 2 and
+            getattr(after, "ndim", 1) == 1)
+        planned.append((function, operands))
+        y = after
+    return tuple(planned), views
+
+
+class _Selection:
+    """The inputs of a task taken from the partition of their common source: each input's
+    chain of column steps (``(function, operands)``, from the source outwards), then,
+    where ``strings``, Dask's conversion of object strings to pyarrow strings (which
+    ``from_pandas`` applies to the whole partition, and commutes with the steps)."""
+
+    def __init__(self, chains, strings):
+        self.chains, self.strings = chains, strings
+
+    def __call__(self, part):
+        inputs = []
+        for chain in self.chains:
+            y = part
+            for function, operands in chain:
+                y = function(y, *operands)
+            if self.strings:
+                from dask.dataframe._pyarrow import to_pyarrow_string
+
+                y = to_pyarrow_string(y)
+            inputs.append(y)
+        return inputs
+
+
+def _projected(frame, columns):
+    """``frame[columns]`` (Dask's column selection), as a slice of the frame's columns
+    where the columns selected lie side by side in it, in their order: a view of the
+    blocks, no copy (the same columns, names, types and values)."""
+    span = _side_by_side(frame, columns)
+    return frame[columns] if span is None else _column_slice(frame, *span)
+
+
+def _side_by_side(frame, columns):
+    """``(start, stop)``: the positions of ``columns`` (a list of names) among the
+    columns of the DataFrame ``frame`` where they lie side by side there in that order;
+    else None."""
+    if not isinstance(columns, list) or not columns or getattr(frame, "ndim", 1) != 2 or \
+            not frame.columns.is_unique:
+        return None
+    positions = frame.columns.get_indexer(columns)
+    first = int(positions[0])
+    if first < 0 or not np.array_equal(positions, np.arange(first, first + len(positions))):
+        return None
+    return first, first + len(positions)
+
+
+def _column_slice(frame, start, stop):
+    return frame.iloc[:, start:stop]
+
+
+def _columns_named(frame, columns):
+    return frame.set_axis(columns, axis=1)
 
 
 def _zipped(*partitions):
@@ -280,8 +498,9 @@ def _partition_pass(settings, true_kind, decided_by, partitions, indices):
     the tree sum, added to the inputs' graph."""
     token = uuid.uuid4().hex
     level = [(f"confusion-block-{token}", index) for index in indices]
-    layer = {key: (partial(_block_sum, settings, true_kind, decided_by, {}, index, None),
-                   *partitions.keys[index]) for key, index in zip(level, indices)}
+    layer = {key: partitions.task(partial(_block_sum, settings, true_kind, decided_by, {},
+                                          index, None), index)
+             for key, index in zip(level, indices)}
     depth = 0
     while len(level) > 1:
         depth += 1
@@ -394,13 +613,24 @@ def _labels_found(named, partitions=None):
         if partitions is not None:
             token = uuid.uuid4().hex
             found += _computed(partitions.graph, {
-                (f"confusion-labels-{token}", index): (_unique_labels, keys[position])
-                for index, keys in enumerate(partitions.keys)})
+                (f"confusion-labels-{token}", index):
+                    partitions.task(partial(_unique_labels_of, position), index)
+                for index in range(len(partitions.keys))})
             continue
         array = _as_dask_array(name, y)
         found += ([unique(block) for block in array.to_delayed().ravel()]
                   if hasattr(array, "to_delayed") else [_unique(np.asarray(array))])
     return np.unique(np.concatenate([np.asarray(values) for values in dask.compute(*found)]))
+
+
+def _length(y, *others):
+    """The number of rows of a partition (of its first input)."""
+    return len(y)
+
+
+def _unique_labels_of(position, *inputs):
+    """:func:`_unique_labels` of the input at ``position``."""
+    return _unique_labels(inputs[position])
 
 
 def _unique_labels(series):
@@ -521,5 +751,11 @@ def _merged(*sums):
     if len(readings) > 1:  # read again as soft labels (see _reduced): nothing to add
         return total, readings, found or None
     for one, _, _ in sums:
+        first = total.sums is None
         total.merge(one)
+        if first and total.sums is not None:
+            # whether the classes keep a categorical's order is the first sum's: merged
+            # into an empty sum, ConfusionSum.merge takes its classes (in the order the
+            # blocks met them) for a categorical's order when they are not sorted
+            total.ordered = one.ordered
     return total, readings, found or None
