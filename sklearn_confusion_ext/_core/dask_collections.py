@@ -253,11 +253,10 @@ def _one_source(given):
         chains.append(tuple(reversed(chain)))
     try:
         pandas = _pandas_source(source)
+        from dask._collections import new_collection
     except Exception:  # noqa: BLE001 - dask-expr's private names changed: the plain path
         return None
     if pandas is None:  # another source: its own tasks, built alone, the steps replayed
-        from dask._collections import new_collection
-
         collection = new_collection(source)
         graph, keys = dict(collection.__dask_graph__()), collection.__dask_keys__()
         select = _Selection(chains, False)
