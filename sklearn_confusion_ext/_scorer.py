@@ -317,7 +317,9 @@ def _predictions(estimator, X, y_true, response_method):
 def column_labels(estimator, y_true, y_pred):
     """The class of each column of ``y_pred`` when it holds scores beside 1-D labels
     ``y_true`` (``estimator.classes_``), else None."""
-    y_true = y_true if sp.issparse(y_true) else np.asarray(y_true)
-    if np.ndim(y_pred) == 2 and (y_true.ndim == 1 or y_true.shape[1] == 1):
+    if type(y_true) is not np.ndarray:
+        y_true = y_true if sp.issparse(y_true) else np.asarray(y_true)
+    if (y_pred.ndim if type(y_pred) is np.ndarray else np.ndim(y_pred)) == 2 and \
+            (y_true.ndim == 1 or y_true.shape[1] == 1):
         return np.asarray(estimator.classes_)
     return None

@@ -164,7 +164,9 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
     if average == "micro":
         tp, true_sum, pred_sum = counts[:, confusion.selection].sum(axis=1, keepdims=True)
     beta2 = beta * beta
-    if math.isfinite(beta2):
+    if beta2 == 1.0:  # F1: 1.0 * true_sum is true_sum
+        f_numerator, f_denominator = 2.0 * tp, true_sum + pred_sum
+    elif math.isfinite(beta2):
         f_numerator, f_denominator = (1 + beta2) * tp, beta2 * true_sum + pred_sum
     else:  # beta beyond 1e154: F-beta is recall to the last digit
         f_numerator, f_denominator = tp, true_sum
@@ -187,10 +189,10 @@ def _ratios(numerators, denominators, zero_division):
     """Precision, recall and F-beta per class (rows: ``_UNDEFINED``'s order, one array
     operation for the three); a zero denominator gives ``zero_division``, and with "warn"
     0.0 and one warning per score, as scikit-learn warns."""
-    undefined = denominators == 0
-    if not undefined.any():  # every score defined (the common case): no masks
+    if denominators.all():  # every score defined (the common case): no masks
         result = np.divide(numerators, denominators)
         return np.minimum(result, 1.0, out=result)  # rounding never exceeds 1
+    undefined = denominators == 0
     value = np.nan if zero_division == "warn" else float(zero_division)
     defined = ~undefined
     result = np.divide(numerators, denominators, out=np.full(numerators.shape, value),
@@ -210,10 +212,15 @@ def _averages(scores, weights, zero_division):
     """Average of each row's defined (non-nan) scores, as floats, by ``weights`` (None:
     equal); equal weights when theirs are all zero, as scikit-learn averages (a "weighted"
     average over classes absent from ``y_true``)."""
+    if weights is None:  # each row's mean: its sum over its count, as NumPy's mean
+        n_scores, sums = scores.shape[1], scores.sum(axis=1).tolist()
+        # Scores lie in [0, 1] or are NaN: a row sums to NaN where it holds a NaN.
+        if not any(total != total for total in sums):
+            return [min(total / n_scores, 1.0) for total in sums]
     if np.isnan(scores).any():
         weights = np.ones(scores.shape[1]) if weights is None else weights
         return [_average(row, weights, zero_division) for row in scores]
-    if weights is None or weights.sum() == 0:  # the mean of each row (sum / count, as NumPy's)
+    if weights.sum() == 0:
         means = scores.sum(axis=1)
         means /= scores.shape[1]
         return np.minimum(means, 1.0, out=means).tolist()

@@ -54,7 +54,9 @@ class Confusion:
     def from_parts(cls, matrix, classes, selection, has_none, n_samples=0, n_skipped=0,
                    namespace=None, true_classes=None, true_kind=None):
         """Build from a full matrix, its class labels and a ``labels=`` selection."""
-        labels = list(classes) + ([NONE_LABEL] if has_none else [])
+        labels = list(classes)
+        if has_none:
+            labels.append(NONE_LABEL)
         if selection is None:
             selection = np.arange(len(labels))
         elif has_none:

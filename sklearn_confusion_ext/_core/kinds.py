@@ -107,9 +107,9 @@ def build(kind, targets, params, n_jobs=None, chunk_size=None):
                       f"{matrices} of {width} x {width} classes")
     counted = getattr(targets, "codes", None) is not None and kind.classic_on_labels(params)
     if counted and not instances.has_none:  # the matrix is the counts: no parts to join
-        matrix = label_counts(targets)
-        return tuple(instances.confusion_of_matrix(matrix if copy == 0 else matrix.copy())
-                     for copy in range(kind.n_matrices))
+        matrices = [label_counts(targets)]
+        matrices += [matrices[0].copy() for _ in range(1, kind.n_matrices)]
+        return tuple(map(instances.confusion_of_matrix, matrices))
     if counted:  # counts, or sums of checked weights whose total is below MAX_TOTAL_WEIGHT
         sums, n_skipped = label_pair_counts(targets) * kind.n_matrices, 0
     else:

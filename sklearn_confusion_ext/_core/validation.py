@@ -166,6 +166,8 @@ class Targets:
         else:
             codes = self.y_true.indices if self.codes is None else self.codes[0]
             counts = np.bincount(codes, minlength=len(self.classes))
+        if counts.all():  # every class (read-only, as every reader here reads it)
+            return self.classes
         return self.classes[counts > 0]
 
     @_cached_property
@@ -1156,13 +1158,13 @@ def _dense_integer_codes(targets, count_pairs=False):
         # Over the whole range: PairCodes(codes, span).counts(), without the object.
         pair_counts = np.bincount(codes, minlength=span * span).reshape(span, span)
         true_counts = pair_counts.sum(axis=1)
-        occurrences = pair_counts.sum(axis=0)
-        occurrences += true_counts
+        # Every label of the range in y_true (the common case): y_pred's counts not needed.
+        occurrences = None if true_counts.all() else pair_counts.sum(axis=0) + true_counts
     else:
         counts = [np.bincount(offset, minlength=span) for offset in offsets]
         true_counts = counts[0]
         occurrences = np.add.reduce(counts)
-    if occurrences.all():  # every label of the range
+    if occurrences is None or occurrences.all():  # every label of the range
         if pair_counts is not None:
             pairs = PairCodes(codes, span)
         present = np.arange(span, dtype=dtype)
