@@ -336,6 +336,45 @@ def test_merge_trees_of_every_shape_and_order_equal_the_one_shot_result(rng, kin
         assert part.n_samples_ == len(rows)
 
 
+@pytest.mark.parametrize("kind, form, params",
+                         [case for case in CASES if case[1] == "labels"])
+@pytest.mark.parametrize("categorical", [False, True])
+def test_merged_into_an_empty_accumulator_the_classes_keep_the_one_shot_order(
+        rng, kind, form, params, categorical):
+    """Without labels=, the classes of a merge tree are ordered as the one-shot function
+    orders them (sorted; a categorical's in its categories' order), also where the first
+    batches lack the first classes: an accumulator's classes are in the order its
+    batches met them, and merged into an empty one they were taken for a categorical's
+    order (the matrix came back in the order bee, cat, dog, ant)."""
+    import pandas as pd
+
+    y_true, y_pred = random_targets(rng, form, 60)
+    late = (y_true == "ant") | (y_pred == "ant")  # the first batches never meet "ant"
+    order = np.concatenate([np.flatnonzero(~late), np.flatnonzero(late)])
+    y_true, y_pred = y_true[order], y_pred[order]
+    if categorical:
+        categories = ["dog", "ant", "emu", "bee", "cat"]
+        y_true, y_pred = (pd.Categorical(y, categories=categories) for y in (y_true, y_pred))
+    whole = ConfusionAccumulator(kind, **params).update(y_true, y_pred)
+    if categorical:  # every category, in the categories' order
+        assert whole.classes_.tolist() == ["dog", "ant", "emu", "bee", "cat"]
+    else:
+        assert whole.classes_.tolist() == ["ant", "bee", "cat", "dog"]
+        np.testing.assert_allclose(whole.result(),
+                                   one_shot(kind, y_true, y_pred, None, None, params))
+    # two accumulators, each of a batch without "ant" and then one with it
+    halves = [np.arange(0, 20), np.arange(40, 50), np.arange(20, 40), np.arange(50, 60)]
+    first, second = (ConfusionAccumulator(kind, **params).update(
+        y_true[a], y_pred[a]).update(y_true[b], y_pred[b])
+        for a, b in (halves[:2], halves[2:]))
+    empty = functools.partial(ConfusionAccumulator, kind, **params)
+    for total in (first + second, second + first, empty().merge(first).merge(second),
+                  empty().merge(second).merge(first), empty().merge(first + second),
+                  empty() + first + second):
+        assert total.classes_.tolist() == whole.classes_.tolist()
+        np.testing.assert_allclose(total.result(), whole.result(), atol=1e-12)
+
+
 @pytest.mark.parametrize("left, right, match", [
     ({"labels": [0, 1]}, {"labels": [0, 1, 2]}, r"labels \[0, 1\] here, \[0, 1, 2\] in other"),
     ({"labels": [0, 1]}, {}, r"labels \[0, 1\] here, None in other"),

@@ -750,11 +750,5 @@ def _merged(*sums):
     if len(readings) > 1:  # read again as soft labels (see _reduced): nothing to add
         return total, readings, found or None
     for one, _, _ in sums:
-        first = total.sums is None
         total.merge(one)
-        if first and total.sums is not None:
-            # whether the classes keep a categorical's order is the first sum's: merged
-            # into an empty sum, ConfusionSum.merge takes its classes (in the order the
-            # blocks met them) for a categorical's order when they are not sorted
-            total.ordered = one.ordered
     return total, readings, found or None

@@ -63,8 +63,11 @@ class ConfusionSum:
             return self
         sums, has_none = self._read_alike(other.true_kind, other.has_none, other.sums,
                                           "the other accumulator")
+        empty = self.sums is None
         self._align(other.classes, other.single_label, has_none, other.namespace,
                     [np.zeros_like(s) for s in sums])
+        if empty:  # other's classes are in the order its batches met them, not a
+            self.ordered = other.ordered  # categorical's: its own rule holds
         self._add(other.classes, sums)
         self.true_classes |= other.true_classes
         self.n_samples += other.n_samples
