@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from ._core.arrays import to_numpy
-from ._core.confusion import Confusion, class_counts
+from ._core.confusion import Confusion, class_counts, every_class
 from ._core.dispatch import confusions
 from ._core.params import quoted, validate_params
 from ._core.resampling import (
@@ -159,7 +159,9 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
     counts = np.array([matrix.diagonal(), matrix.sum(axis=1), matrix.sum(axis=0)])
     if classes is None:
         classes = reported_classes(confusion, include_none)
-    tp, true_sum, pred_sum = counts[:, classes]
+    # Every class in order (the common case): the counts as they are.
+    tp, true_sum, pred_sum = counts if classes is every_class(len(matrix)) else \
+        counts[:, classes]
     support = true_sum
     if average == "micro":
         tp, true_sum, pred_sum = counts[:, confusion.selection].sum(axis=1, keepdims=True)

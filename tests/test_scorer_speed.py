@@ -362,3 +362,24 @@ def test_a_drifting_numpy_shortcut_is_caught(monkeypatch):
     assert y_true[0] != y_pred[0]
     with pytest.raises(AssertionError):
         test_numpy_labels_equal_the_general_path(name, y_true, y_pred)
+
+
+def test_every_class_in_order_is_shared_and_read_only():
+    """The selection of every class in order is one shared read-only array (recognized by
+    identity: no comparison, no fancy index); what a matrix function returns is still a new,
+    writable array, and scores' supports are the row sums."""
+    from sklearn_confusion_ext._core.confusion import Confusion, every_class
+
+    matrix = np.array([[2.0, 1.0], [0.0, 3.0]])
+    confusion = Confusion.from_parts(matrix, np.array([0, 1]), None, False)
+    assert confusion.selection is every_class(2)
+    assert not confusion.selection.flags.writeable
+    selected = confusion.selected()
+    assert selected.flags.writeable and not np.shares_memory(selected, matrix)
+    result = sce.transport_confusion_matrix([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 1])
+    result[0, 0] = 9.0  # the caller's own array
+    np.testing.assert_array_equal(
+        sce.transport_confusion_matrix([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 1]),
+        [[2, 1], [0, 3]])
+    *_, support = sce.transport_precision_recall_fscore_support([0, 0, 0, 1], [0, 1, 1, 1])
+    np.testing.assert_array_equal(support, [3.0, 1.0])

@@ -2,6 +2,7 @@
 the per-class counts, normalization and the finishing steps of the public functions."""
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -58,7 +59,7 @@ class Confusion:
         if has_none:
             labels.append(NONE_LABEL)
         if selection is None:
-            selection = np.arange(len(labels))
+            selection = every_class(len(labels))
         elif has_none:
             selection = np.append(selection, len(labels) - 1)
         return cls(matrix, labels, np.asarray(selection), has_none, int(n_samples),
@@ -69,7 +70,8 @@ class Confusion:
         every class in order, the most common case, is a copy of a slice: 8x faster than
         the fancy index at 1,000 classes)."""
         size = len(self.selection)
-        if np.array_equal(self.selection, np.arange(size)):
+        if self.selection is every_class(size) or np.array_equal(self.selection,
+                                                                 np.arange(size)):
             return self.matrix[:size, :size].copy()
         return self.matrix[np.ix_(self.selection, self.selection)]
 
@@ -82,6 +84,15 @@ class Confusion:
 
     def selected_labels(self):
         return [self.display_labels[i] for i in self.selection]
+
+
+@lru_cache(maxsize=64)
+def every_class(n_classes):
+    """``np.arange(n_classes)``, read-only and shared: the selection of every class in
+    order, which its readers recognize by identity (no comparison, no fancy index)."""
+    selection = np.arange(n_classes)
+    selection.flags.writeable = False
+    return selection
 
 
 def warn_skipped(n_skipped):
