@@ -217,7 +217,7 @@ def _averages(scores, weights, zero_division):
     if weights is None:  # each row's mean: its sum over its count, as NumPy's mean
         n_scores, sums = scores.shape[1], scores.sum(axis=1).tolist()
         # Scores lie in [0, 1] or are NaN: a row sums to NaN where it holds a NaN.
-        if not any(total != total for total in sums):
+        if not any(map(math.isnan, sums)):
             return [min(total / n_scores, 1.0) for total in sums]
     if np.isnan(scores).any():
         weights = np.ones(scores.shape[1]) if weights is None else weights
