@@ -348,6 +348,72 @@ def test_other_layouts_equal_row_major(dtype, sides, layout, chunk_size, bad_row
     assert compiled[1] == row_major_warnings
 
 
+class _Naming(_Counting):
+    """The compiled module, recording the names of the kernels called."""
+
+    def __init__(self, module):
+        super().__init__(module)
+        self.names = set()
+
+    def __getattr__(self, name):
+        self.names.add(name)
+        return super().__getattr__(name)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("weighting", ["uniform", "true", "pred"])
+@pytest.mark.parametrize("n_classes", [2, 20, 300])
+@pytest.mark.parametrize("bad_rows", [False, True])
+@pytest.mark.parametrize("sliced", [False, True])
+def test_column_major_soft_labels_are_read_column_by_column(dtype, weighting, n_classes,
+                                                            bad_rows, sliced):
+    """Both soft targets column-major (a pandas frame's columns), whole or rows of a
+    longer one (a Dask partition of it): the column kernel (``soft_plan_parts_columns``)
+    runs, over several tiles of rows, and gives the reference's matrix and the row-major
+    array's; rows left to the reference (an empty row, tiny and huge norms) at a tile's
+    last and first rows and far into the array."""
+    from sklearn_confusion_ext import _transport
+
+    rng = np.random.default_rng(23)
+    tile = _transport._COLUMN_TILE_ROWS
+    n_samples = 2 * tile + 300 if n_classes < 300 else tile + 300
+    y_true = (rng.dirichlet(np.full(n_classes, 0.4), n_samples) * 3).astype(dtype)
+    y_pred = rng.dirichlet(np.full(n_classes, 0.4), n_samples).astype(dtype)
+    if bad_rows:
+        big = 1e30 if dtype == np.float64 else 1e20
+        y_pred[tile - 1] = 0
+        y_true[tile] *= dtype(1e-30)
+        y_pred[tile + 7] *= dtype(big)
+        y_true[n_samples - 2] = 0
+    keywords = {"weighting": weighting, "empty": "skip",
+                "sample_weight": rng.random(n_samples)}
+    row_major = sce.transport_confusion_matrix(y_true, y_pred, **keywords)
+    columns = np.asfortranarray(y_true), np.asfortranarray(y_pred)
+    if sliced:  # rows 3 .. 3 + n_samples of a longer column-major array
+        columns = tuple(np.asfortranarray(np.pad(y, ((3, 11), (0, 0))))[3:3 + n_samples]
+                        for y in columns)
+        assert not columns[0].flags.f_contiguous and columns[0].strides[0] == y_true.itemsize
+    naming = _Naming(kernels.COMPILED)
+    old, kernels.COMPILED = kernels.COMPILED, naming
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # empty="skip" warns
+            compiled = sce.transport_confusion_matrix(*columns, **keywords)
+    finally:
+        kernels.COMPILED = old
+    assert naming.names == {"soft_plan_parts_columns"}
+    kernels.COMPILED, old = None, kernels.COMPILED
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reference = sce.transport_confusion_matrix(*columns, **keywords)
+    finally:
+        kernels.COMPILED = old
+    scale = np.abs(reference).max()
+    np.testing.assert_allclose(compiled, reference, rtol=0, atol=TOLERANCE[dtype] * scale)
+    np.testing.assert_allclose(compiled, row_major, rtol=0, atol=TOLERANCE[dtype] * scale)
+
+
 @pytest.mark.parametrize("sides", ["labels-vs-scores", "soft-both"])
 def test_other_layouts_name_the_same_bad_row(sides):
     """A NaN far into a Fortran-ordered array: the same error, naming the row."""

@@ -186,6 +186,129 @@ cdef Py_ssize_t _soft_plan_parts(
     return stop
 
 
+def soft_plan_parts_columns(const floating[:, :] y_true, const floating[:, :] y_pred,
+                            Py_ssize_t start, Py_ssize_t stop, const double[::1] multipliers,
+                            int norm_weighting, double norm_limit, double smallest,
+                            double largest, double deficit_tolerance,
+                            floating[:, ::1] deficits, floating[:, ::1] excesses,
+                            double[::1] diagonal, double[:, ::1] tile,
+                            floating[:, ::1] tile_values):
+    """:func:`soft_plan_parts` of column-major rows (a pandas frame's columns, a Dask
+    dataframe's partitions), written column by column: ``deficits`` and ``excesses`` are
+    ``(C, rows)``, the caller sums ``deficits @ excesses.T``.
+
+    A row's values lie a column apart there: read row by row, each of the ``2 C`` columns
+    is a stream of its own, and the row-major kernel took 1.6-2.2x as long as on the same
+    rows stored row-major. Here each phase runs over a tile of rows, column by column, so
+    every read and write is adjacent to the last: the rows' sums (in float64) and their
+    lowest value, then their checks and scales in order (the first row that fails ends
+    the pass after the rows before it, as in :func:`soft_plan_parts`), the common mass,
+    deficit and excess, the deficit's factor. ``tile``: four rows of float64 scratch,
+    ``tile_values`` three of the rows' type, as long as the tile. The rows of both targets
+    must be adjacent (a row's stride one value: a column-major array, or rows of one)."""
+    cdef Py_ssize_t first_failed
+    if y_true.shape[0] > 1 and (y_true.strides[0] != sizeof(floating)
+                                or y_pred.strides[0] != sizeof(floating)):
+        raise ValueError("soft_plan_parts_columns reads column-major rows only")
+    with nogil:
+        first_failed = _soft_plan_parts_columns(
+            y_true, y_pred, start, stop, multipliers, norm_weighting, norm_limit, smallest,
+            largest, deficit_tolerance, deficits, excesses, diagonal, tile, tile_values)
+    return first_failed
+
+
+cdef Py_ssize_t _soft_plan_parts_columns(
+        const floating[:, :] y_true, const floating[:, :] y_pred, Py_ssize_t start,
+        Py_ssize_t stop, const double[::1] multipliers, int norm_weighting, double norm_limit,
+        double smallest, double largest, double deficit_tolerance, floating[:, ::1] deficits,
+        floating[:, ::1] excesses, double[::1] diagonal, double[:, ::1] tile,
+        floating[:, ::1] tile_values) noexcept nogil:
+    cdef Py_ssize_t n_columns = y_true.shape[1], size = tile.shape[1]
+    cdef Py_ssize_t first, n_rows, n_good, j, r, k
+    cdef bint weighted = multipliers.shape[0] > 0
+    cdef double weight, low = 1.0 / norm_limit
+    cdef double *true_sums = &tile[0, 0]
+    cdef double *pred_sums = &tile[1, 0]
+    cdef double *lowest = &tile[2, 0]
+    cdef double *scales = &tile[3, 0]
+    cdef floating *ratios = &tile_values[0, 0]
+    cdef floating *masses = &tile_values[1, 0]
+    cdef floating *commons = &tile_values[2, 0]
+    cdef double sums[8]
+    cdef floating u, v, common
+    cdef const floating *true_column
+    cdef const floating *pred_column
+    cdef floating *deficit_column
+    cdef floating *excess_column
+    first = start
+    while first < stop:
+        n_rows = min(size, stop - first)
+        for r in range(n_rows):
+            true_sums[r] = 0
+            pred_sums[r] = 0
+            lowest[r] = 0
+            masses[r] = 0
+        for j in range(n_columns):
+            true_column, pred_column = &y_true[first, j], &y_pred[first, j]
+            for r in range(n_rows):
+                u, v = true_column[r], pred_column[r]
+                true_sums[r] += u
+                pred_sums[r] += v
+                lowest[r] = u if u < lowest[r] else lowest[r]
+                lowest[r] = v if v < lowest[r] else lowest[r]
+        n_good = n_rows
+        for r in range(n_rows):  # a NaN or an infinity makes its row's sum non-finite
+            if not (lowest[r] >= 0 and isfinite(true_sums[r]) and isfinite(pred_sums[r])
+                    and low <= true_sums[r] <= norm_limit
+                    and low <= pred_sums[r] <= norm_limit):
+                n_good = r
+                break
+            weight = multipliers[first + r] if weighted else 1.0
+            if norm_weighting == 1:
+                weight = weight * true_sums[r]
+            elif norm_weighting == 2:
+                weight = weight * pred_sums[r]
+            if not (weight == 0 or smallest <= weight <= largest):  # NaN fails too
+                n_good = r
+                break
+            scales[r] = weight / true_sums[r]
+            ratios[r] = <floating>(true_sums[r] / pred_sums[r])
+        for j in range(n_columns):
+            true_column, pred_column = &y_true[first, j], &y_pred[first, j]
+            deficit_column = &deficits[j, first - start]
+            excess_column = &excesses[j, first - start]
+            for r in range(n_good):
+                u, v = true_column[r], pred_column[r] * ratios[r]
+                common = u if u < v else v
+                commons[r] = common
+                deficit_column[r] = u - common
+                excess_column[r] = v - common
+                masses[r] += u - common
+            for k in range(8):  # the column's common mass: eight running sums
+                sums[k] = 0
+            r = 0
+            while r + 8 <= n_good:
+                for k in range(8):
+                    sums[k] += scales[r + k] * commons[r + k]
+                r += 8
+            while r < n_good:
+                sums[0] += scales[r] * commons[r]
+                r += 1
+            diagonal[j] += ((sums[0] + sums[1]) + (sums[2] + sums[3])) \
+                + ((sums[4] + sums[5]) + (sums[6] + sums[7]))
+        for r in range(n_good):  # the deficit's factor, in place of its mass
+            masses[r] = <floating>(scales[r] / masses[r]) \
+                if masses[r] > deficit_tolerance * true_sums[r] else 0
+        for j in range(n_columns):
+            deficit_column = &deficits[j, first - start]
+            for r in range(n_good):
+                deficit_column[r] *= masses[r]
+        if n_good < n_rows:
+            return first + n_good
+        first += n_rows
+    return stop
+
+
 def count_draws(const long long[::1] draws, double[::1] out):
     """``out[k]``: how many of ``draws`` equal ``k`` (the bootstrap's counts of one resample;
     every draw lies in ``[0, len(out))``). ``np.bincount`` holds the GIL, so the resamples
