@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.exceptions import UndefinedMetricWarning
-from test_common import REGISTRY, random_targets
+from test_common import REGISTRY, call_on, cases, random_targets, target_inputs
 
 import sklearn_confusion_ext as sce
 
@@ -86,12 +86,49 @@ def test_multilabel_frame_columns_name_the_report_rows():
         sce.transport_confusion_matrix(frames[0], shuffled.rename(columns={"science": "art"}))
 
 
+@pytest.mark.parametrize("name, kind", cases(kinds=("probabilities", "multilabel", "soft")))
+def test_frames_of_nullable_numbers_are_read_as_their_numbers(name, kind):
+    """Every registered function on frames of pandas' nullable numbers (``Float64``
+    scores, ``Int64`` and ``boolean`` indicators): the result of the NumPy frame, to the
+    last bit (a frame mixing them with NumPy columns was an object array, refused as not
+    numbers); a missing value is refused as NaN is, naming the argument and the row."""
+    rng = np.random.default_rng(5)
+    targets = random_targets(kind, rng)
+    params = REGISTRY[name].target_params
+    nullable = "Float64" if kind != "multilabel" else "Int64"
+
+    def frames(columns, as_type=nullable):
+        framed = []
+        for y in targets:
+            if np.ndim(y) == 2:
+                y = pd.DataFrame(y, columns=[f"c{j}" for j in range(y.shape[1])])
+                y = y.astype({y.columns[j]: as_type for j in columns})
+            framed.append(y)
+        return target_inputs(params, framed)
+
+    expected = repr(call_on(name, frames([])))
+    width = targets[1].shape[1]
+    for columns in ([0], range(width)):  # beside NumPy columns, or all of them
+        assert repr(call_on(name, frames(columns))) == expected
+    if kind == "multilabel":
+        assert repr(call_on(name, frames(range(width), "boolean"))) == expected
+    inputs = frames([1])
+    missing = [param for param in params if np.ndim(inputs[param]) == 2][-1]
+    inputs[missing] = inputs[missing].copy()
+    inputs[missing].iloc[3, 1] = pd.NA
+    with pytest.raises(ValueError, match=rf"^{missing} contains nan \(first at row 3\)"):
+        call_on(name, inputs)
+
+
 def test_default_frame_columns_keep_positions():
+    """Unnamed frame columns are the classes by position. (A frame may hold its values
+    column by column, which the compiled kernels add in another order: the last bit may
+    differ from the row-major array's.)"""
     rng = np.random.default_rng(1)
     y_true, y_pred = (rng.dirichlet(np.ones(3), 20) for _ in range(2))
-    np.testing.assert_array_equal(
+    np.testing.assert_allclose(
         sce.transport_confusion_matrix(pd.DataFrame(y_true), pd.DataFrame(y_pred)),
-        sce.transport_confusion_matrix(y_true, y_pred))
+        sce.transport_confusion_matrix(y_true, y_pred), rtol=1e-14, atol=0)
 
 
 # --- 2. A categorical's categories are its classes, in order -------------------------------------

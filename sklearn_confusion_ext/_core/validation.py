@@ -787,7 +787,12 @@ def mass_block(y):
 
 def _numpy_of_nullable(name, y):
     """``y`` as a NumPy array; pandas' nullable numbers (``Int64``, ``Float64``,
-    ``boolean``), which older pandas turns into object arrays, keep their NumPy type."""
+    ``boolean``), which older pandas turns into object arrays, keep their NumPy type. In
+    a frame (scores, soft labels), a missing value becomes NaN, which the value checks
+    refuse naming its row."""
+    frame = _numpy_of_nullable_frame(y)
+    if frame is not None:
+        return frame
     numpy_dtype = getattr(getattr(y, "dtype", None), "numpy_dtype", None)
     if numpy_dtype is None or not hasattr(y, "to_numpy"):
         return np.asarray(y)
@@ -795,6 +800,23 @@ def _numpy_of_nullable(name, y):
         raise ValueError(f"{name} has missing values (pandas.NA); every sample needs a "
                          "class label.")
     return y.to_numpy(dtype=numpy_dtype)
+
+
+def _numpy_of_nullable_frame(y):
+    """A pandas frame with nullable number columns (``Float64``, ``Int64``, ``boolean``)
+    and no column of another kind as one NumPy array of their common type (float64 where a
+    value is missing: NaN there); None for anything else."""
+    dtypes = getattr(y, "dtypes", None)
+    if getattr(y, "ndim", None) != 2 or dtypes is None or not hasattr(y, "to_numpy") or \
+            not any(hasattr(dtype, "numpy_dtype") for dtype in dtypes):
+        return None
+    numpy_dtypes = [getattr(dtype, "numpy_dtype", dtype) for dtype in dtypes]
+    if not all(isinstance(dtype, np.dtype) and dtype.kind in "biuf" for dtype in numpy_dtypes):
+        return None
+    dtype = np.result_type(*numpy_dtypes)
+    if np.asarray(y.isna()).any():
+        return y.to_numpy(dtype=np.result_type(dtype, np.float64), na_value=np.nan)
+    return y.to_numpy(dtype=dtype)
 
 
 def _refuse_complex(name, dtype):
