@@ -134,6 +134,29 @@ cdef inline double _checked_sum(const floating *row, Py_ssize_t n_columns,
             + ((sums[4] + sums[5]) + (sums[6] + sums[7])))
 
 
+cdef inline double _soft_row_scale(double true_norm, double pred_norm, double multiplier,
+                                   int norm_weighting, double norm_limit, double smallest,
+                                   double largest) noexcept nogil:
+    """The checks of a soft row of both kernels: the row's factor ``w / s`` (its weight
+    over the mass of ``y_true``'s row, ``true_norm``), or -1 where a norm is not finite or
+    lies outside ``[1 / norm_limit, norm_limit]`` (a negative value: -1) or the weight,
+    ``multiplier`` times the norm ``norm_weighting`` names (1 true, 2 pred, 0 none), is
+    neither zero nor in ``[smallest, largest]``."""
+    cdef double weight
+    if not (isfinite(true_norm) and isfinite(pred_norm)
+            and 1.0 / norm_limit <= true_norm <= norm_limit
+            and 1.0 / norm_limit <= pred_norm <= norm_limit):
+        return -1.0
+    weight = multiplier
+    if norm_weighting == 1:
+        weight = weight * true_norm
+    elif norm_weighting == 2:
+        weight = weight * pred_norm
+    if not (weight == 0 or smallest <= weight <= largest):  # NaN fails too
+        return -1.0
+    return weight / true_norm
+
+
 cdef Py_ssize_t _soft_plan_parts(
         const floating[:, :] y_true, const floating[:, :] y_pred, Py_ssize_t start,
         Py_ssize_t stop, const double[::1] multipliers, int norm_weighting, double norm_limit,
@@ -144,7 +167,7 @@ cdef Py_ssize_t _soft_plan_parts(
     cdef Py_ssize_t pred_step = y_pred.strides[1] // sizeof(floating)
     cdef bint contiguous = true_step == 1 and pred_step == 1
     cdef bint weighted = multipliers.shape[0] > 0
-    cdef double true_norm, pred_norm, weight, scale, low = 1.0 / norm_limit
+    cdef double true_norm, pred_norm, scale
     cdef floating ratio, u, v, common, deficit, deficit_mass, row_scale
     cdef const floating *true_row
     cdef const floating *pred_row
@@ -154,17 +177,10 @@ cdef Py_ssize_t _soft_plan_parts(
         true_row, pred_row = &y_true[i, 0], &y_pred[i, 0]
         true_norm = _checked_sum(true_row, n_columns, true_step)
         pred_norm = _checked_sum(pred_row, n_columns, pred_step)
-        if not (isfinite(true_norm) and isfinite(pred_norm) and low <= true_norm <= norm_limit
-                and low <= pred_norm <= norm_limit):
+        scale = _soft_row_scale(true_norm, pred_norm, multipliers[i] if weighted else 1.0,
+                                norm_weighting, norm_limit, smallest, largest)
+        if scale < 0:
             return i
-        weight = multipliers[i] if weighted else 1.0
-        if norm_weighting == 1:
-            weight = weight * true_norm
-        elif norm_weighting == 2:
-            weight = weight * pred_norm
-        if not (weight == 0 or smallest <= weight <= largest):  # NaN fails too
-            return i
-        scale = weight / true_norm
         ratio = <floating>(true_norm / pred_norm)
         deficit_row, excess_row = &deficits[i - start, 0], &excesses[i - start, 0]
         deficit_mass = 0
@@ -226,7 +242,6 @@ cdef Py_ssize_t _soft_plan_parts_columns(
     cdef Py_ssize_t n_columns = y_true.shape[1], size = tile.shape[1]
     cdef Py_ssize_t first, n_rows, n_good, j, r, k
     cdef bint weighted = multipliers.shape[0] > 0
-    cdef double weight, low = 1.0 / norm_limit
     cdef double *true_sums = &tile[0, 0]
     cdef double *pred_sums = &tile[1, 0]
     cdef double *lowest = &tile[2, 0]
@@ -257,21 +272,14 @@ cdef Py_ssize_t _soft_plan_parts_columns(
                 lowest[r] = u if u < lowest[r] else lowest[r]
                 lowest[r] = v if v < lowest[r] else lowest[r]
         n_good = n_rows
-        for r in range(n_rows):  # a NaN or an infinity makes its row's sum non-finite
-            if not (lowest[r] >= 0 and isfinite(true_sums[r]) and isfinite(pred_sums[r])
-                    and low <= true_sums[r] <= norm_limit
-                    and low <= pred_sums[r] <= norm_limit):
+        for r in range(n_rows):  # a negative value fails as _checked_sum's -1 does
+            scales[r] = _soft_row_scale(
+                true_sums[r] if lowest[r] >= 0 else -1.0, pred_sums[r],
+                multipliers[first + r] if weighted else 1.0, norm_weighting, norm_limit,
+                smallest, largest)
+            if scales[r] < 0:
                 n_good = r
                 break
-            weight = multipliers[first + r] if weighted else 1.0
-            if norm_weighting == 1:
-                weight = weight * true_sums[r]
-            elif norm_weighting == 2:
-                weight = weight * pred_sums[r]
-            if not (weight == 0 or smallest <= weight <= largest):  # NaN fails too
-                n_good = r
-                break
-            scales[r] = weight / true_sums[r]
             ratios[r] = <floating>(true_sums[r] / pred_sums[r])
         for j in range(n_columns):
             true_column, pred_column = &y_true[first, j], &y_pred[first, j]

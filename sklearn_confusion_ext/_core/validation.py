@@ -1177,8 +1177,8 @@ def _dense_integer_codes(targets, count_pairs=False):
             span * span <= max(_DENSE_LABEL_RANGE, n_labels):
         codes = np.multiply(offsets[0], span, dtype=np.int64)
         codes += offsets[1]
-        # Over the whole range: PairCodes(codes, span).counts(), without the object.
-        pair_counts = np.bincount(codes, minlength=span * span).reshape(span, span)
+        pairs = PairCodes(codes, span)
+        pair_counts = pairs.counts()  # over the whole range
         true_counts = pair_counts.sum(axis=1)
         # Every label of the range in y_true (the common case): y_pred's counts not needed.
         occurrences = None if true_counts.all() else pair_counts.sum(axis=0) + true_counts
@@ -1187,8 +1187,6 @@ def _dense_integer_codes(targets, count_pairs=False):
         true_counts = counts[0]
         occurrences = np.add.reduce(counts)
     if occurrences is None or occurrences.all():  # every label of the range
-        if pair_counts is not None:
-            pairs = PairCodes(codes, span)
         present = np.arange(span, dtype=dtype)
         if low:
             present += dtype.type(low)
