@@ -60,6 +60,7 @@ from ._plot import (
     TransportConfusionMatrixDisplay,
 )
 from ._plot.class_distribution import ClassDistributionDisplay
+from ._plot.comparison_simplex import ComparisonSimplexDisplay
 from ._plot.critical_difference import CriticalDifferenceDisplay
 from ._plot.posterior_difference import PosteriorDifferenceDisplay
 from ._quantification import (
@@ -137,6 +138,7 @@ __all__ = [
     "BayesianHierarchicalResult",
     "BayesianSignedRankResult",
     "ComparisonResult",
+    "ComparisonSimplexDisplay",
     "CriticalDifferenceDisplay",
     "CrossValidatedTestResult",
     "ConfidenceIntervalResult",

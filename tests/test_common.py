@@ -497,6 +497,16 @@ REGISTRY = {
                                          "scores_b": [0.8, 0.82, 0.8, 0.9], "n_train": 3,
                                          "n_test": 1},
                  "from_estimators": two_models_on_iris}),
+    "ComparisonSimplexDisplay": Entry(
+        minimal=lambda: {"samples": [[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6]],
+                         "rope": 0.01, "names": ("a", "b")},
+        methods={"plot": dict,
+                 "from_result": lambda: {"result": sce.bayesian_signed_rank_test(
+                     ACROSS_DATASETS[:, 0], ACROSS_DATASETS[:, 1], rope=0.01, n_samples=200,
+                     random_state=0)},
+                 "from_scores": lambda: {"scores_a": ACROSS_DATASETS[:, 0],
+                                         "scores_b": ACROSS_DATASETS[:, 1], "rope": 0.01,
+                                         "n_samples": 200, "random_state": 0}}),
     "CriticalDifferenceDisplay": Entry(
         minimal=lambda: {"average_ranks": [1.5, 2.0, 2.5], "names": ["a", "b", "c"],
                          "critical_difference": 0.9, "groups": [("a", "b", "c")]},
@@ -514,6 +524,7 @@ REGISTRY = {
 DISPLAYS = ("TransportConfusionMatrixDisplay", "MLCMDisplay", "PosteriorIntervalDisplay",
             "PosteriorDifferenceDisplay",
             "CriticalDifferenceDisplay",
+            "ComparisonSimplexDisplay",
             "PosteriorSimplexDisplay",
             "RankingComparisonDisplay", "ScoreIntervalDisplay", "ClassDistributionDisplay")
 CLI_ONLY = ("report",)  # PARAMETERS of the command line, not of a public callable

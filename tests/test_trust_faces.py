@@ -148,6 +148,9 @@ DISPLAY_DATA = {
     "PosteriorDifferenceDisplay": dict(data={"mean": [0.02], "scale": [0.01], "df": [9.0]},
                                        non_negative=("scale", "df")),
     "CriticalDifferenceDisplay": dict(data={"average_ranks": [1.5, 2.25, 2.25]}),
+    "ComparisonSimplexDisplay": dict(
+        data={"samples": [[0.6, 0.0, 0.4], [0.3, 0.0, 0.7]], "probabilities": [0.5, 0.0, 0.5]},
+        non_negative=("samples", "probabilities")),
 }
 
 

@@ -301,6 +301,22 @@ class HasMethods(Constraint):
         return [1.5]
 
 
+class HasAttributes(Constraint):
+    """An object with the named attributes (a test's result that a Display reads)."""
+
+    def __init__(self, *attributes, description):
+        self.attributes, self.description = attributes, description
+
+    def is_satisfied_by(self, value):
+        return all(hasattr(value, attribute) for attribute in self.attributes)
+
+    def __str__(self):
+        return self.description
+
+    def invalid_values(self):
+        return [1.5]
+
+
 class RandomState(Constraint):
     """A non-negative integer seed or a ``numpy.random.Generator`` (``default_rng``'s)."""
 
@@ -637,6 +653,10 @@ CRITICAL_DIFFERENCE_PLOT = {"ax": [None, HasMethods("plot", "text",
 POSTERIOR_PLOT = {"ax": [None, HasMethods("plot", "fill_between",
                                           description="a matplotlib Axes")],
                   "title": [None, str]}
+# The posterior of a comparison over data sets on a triangle draws on one Axes.
+SIMPLEX_PLOT = {"ax": [None, HasMethods("scatter", "add_patch",
+                                        description="a matplotlib Axes")],
+                "max_points": [POSITIVE_INT], "title": [None, str]}
 # A forest plot of scores and their intervals draws on one Axes.
 FOREST_PLOT = {"ax": [None, HasMethods("plot", "hlines", description="a matplotlib Axes")],
                "title": [None, str]}
@@ -1002,6 +1022,15 @@ PARAMETERS = {
     "PosteriorDifferenceDisplay.from_scores": {**CV_FROM_SCORES, **POSTERIOR_PLOT},
     "PosteriorDifferenceDisplay.from_estimators": {**CV_FROM_ESTIMATORS, **POSTERIOR_PLOT},
     "PosteriorDifferenceDisplay.plot": POSTERIOR_PLOT,
+    "ComparisonSimplexDisplay": {"samples": [ARRAY], "probabilities": [None, ARRAY],
+                                 "rope": [Interval(Real, 0, None)], "names": [None, ARRAY]},
+    "ComparisonSimplexDisplay.from_result": {
+        "result": [HasAttributes(
+            "samples", "p_a_better", "p_rope", "p_b_better", "rope", "models",
+            description="a BayesianSignedRankResult or BayesianHierarchicalResult (the "
+                        "result of bayesian_signed_rank_test or bayesian_hierarchical_test)")],
+        **SIMPLEX_PLOT},
+    "ComparisonSimplexDisplay.plot": SIMPLEX_PLOT,
     "CriticalDifferenceDisplay": {"average_ranks": [ARRAY], "names": [None, ARRAY],
                                   "critical_difference": [None, Interval(Real, 0, None)],
                                   "groups": [None, ARRAY], "control": [None, str]},
@@ -1026,6 +1055,14 @@ def _scorer_factory(function, own, passed_on):
     is never built."""
     return {**own, **{name: PARAMETERS[function][name] for name in passed_on}}
 
+
+# Both tests' parameters, those of one test only None by default (the test's default).
+PARAMETERS["ComparisonSimplexDisplay.from_scores"] = {
+    **{name: [None, *constraints] if name in (
+        "prior_strength", "n_samples", "n_chains", "burn_in") else constraints
+       for test in ("bayesian_signed_rank_test", "bayesian_hierarchical_test")
+       for name, constraints in PARAMETERS[test].items()},
+    "test": [Options("signed_rank", "hierarchical")], **SIMPLEX_PLOT}
 
 _SCORER = {"metric": SCORER_METRIC, "average": [Options(*AVERAGES)]}
 PARAMETERS["make_transport_scorer"] = _scorer_factory(
