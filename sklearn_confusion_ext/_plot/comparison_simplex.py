@@ -217,7 +217,7 @@ class ComparisonSimplexDisplay:
         ...                                    names=("forest", "tree"))
         >>> display = ComparisonSimplexDisplay.from_result(result)
         >>> display.text_[0].get_text()
-        'forest better\\nP = 0.991'
+        'forest better\\nP = 0.992'
         >>> len(display.drawn_), len(result.samples)  # thinned for a fast, readable plot
         (3000, 50000)
         """
