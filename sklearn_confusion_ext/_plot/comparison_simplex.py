@@ -281,7 +281,7 @@ class ComparisonSimplexDisplay:
         >>> display.result_.samples.shape  # 4 chains of 500 draws
         (2000, 3)
         >>> display.ax_.get_title()
-        'Bayesian hierarchical test, 8 data sets: a new data set'
+        'Bayesian hierarchical test, 8 data sets: posterior for a new data set'
         """
         given = {"prior_strength": prior_strength, "n_train": n_train, "n_test": n_test,
                  "n_chains": n_chains, "burn_in": burn_in}
@@ -305,7 +305,8 @@ class ComparisonSimplexDisplay:
         if result is None or not hasattr(result, "n_datasets"):
             return "Posterior of the comparison (each point: one posterior sample)"
         if hasattr(result, "next_dataset"):
-            return f"Bayesian hierarchical test, {result.n_datasets} data sets: a new data set"
+            return (f"Bayesian hierarchical test, {result.n_datasets} data sets: posterior for "
+                    "a new data set")
         return f"Bayesian signed-rank test, {result.n_datasets} data sets"
 
     @validate_params()
