@@ -20,6 +20,9 @@ from .posterior_difference import _COLORS, _name, _probability
 # equivalent at the top, model b better at the bottom right (as baycomp draws them).
 _CORNERS = np.array([[0.0, 0.0], [0.5, np.sqrt(3) / 2], [1.0, 0.0]])
 _CENTROID = _CORNERS.mean(axis=0)
+# The samples' colors, by region: PosteriorDifferenceDisplay's, with the equivalence grey
+# darker than its region's fill so that its points show on it.
+_POINT_COLORS = np.array([_COLORS[0], "0.35", _COLORS[2]], dtype=object)
 # Rounding allowed in the samples: a mass computed as 1 minus the others may be -1e-16,
 # and the masses of a sample sum to 1 to the last bits.
 _TOLERANCE = 1e-9
@@ -113,9 +116,11 @@ class ComparisonSimplexDisplay:
     Attributes
     ----------
     samples : ndarray of shape (n_samples, 3)
-        The samples given (not copied).
+        The samples given, as floats (a float array is kept, not copied).
     probabilities : ndarray of shape (3,)
         The probabilities written at the corners.
+    rope : float
+    names : tuple of two str or None
     result_ : BayesianSignedRankResult or BayesianHierarchicalResult
         Set by :meth:`from_result` and :meth:`from_scores`.
     figure_ : matplotlib Figure
@@ -350,7 +355,7 @@ class ComparisonSimplexDisplay:
                              hatch="///" if greyed else None, zorder=0)
             ax.add_patch(region)
             self.regions_.append(region)
-        colors = np.array(["C0", "0.35", "C1"], dtype=object)[np.argmax(shown, axis=1)]
+        colors = _POINT_COLORS[np.argmax(shown, axis=1)]
         self.scatter_ = ax.scatter(points[:, 0], points[:, 1], s=14 if no_rope else 5,
                                    c=list(colors),
                                    alpha=0.25 if len(drawn) > 300 else 0.6, linewidths=0,
