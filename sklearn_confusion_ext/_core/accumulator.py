@@ -190,6 +190,14 @@ default="transport"
         -------
         self : ConfusionAccumulator
             The accumulator, as scikit-learn's ``partial_fit`` returns the estimator.
+
+        Raises
+        ------
+        ValueError
+            If the batch is refused as the one-shot function refuses it, or cannot be
+            summed with the previous batches (1-D labels beside 2-D targets, another
+            number of columns, frame columns naming other classes than theirs, strings
+            beside numbers); the accumulator is then unchanged.
         """
         if self.target_kind is not None:
             true_kind = self.target_kind
@@ -234,7 +242,9 @@ default="transport"
         ------
         ValueError
             If the two accumulators differ in kind, labels, n_classes or a parameter
-            (the message names which); ``self`` is then unchanged.
+            (the message names which), or their batches cannot be summed (1-D labels
+            beside 2-D targets, another number of columns, columns naming other classes,
+            strings beside numbers); ``self`` is then unchanged.
 
         Returns
         -------

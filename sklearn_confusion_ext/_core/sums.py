@@ -7,6 +7,7 @@ what :class:`ConfusionAccumulator` holds. The classes a user asked for are selec
 when the sum is read (:meth:`ConfusionSum.confusions`).
 """
 
+import contextlib
 import importlib
 
 import numpy as np
@@ -20,6 +21,13 @@ from .validation import (
     check_label_list,
     check_labels_occur,
 )
+
+# How the refusals name the piece added: a batch (update) or another sum (merge).
+_BATCH = {"subject": "the batch has", "previous": "the previous batches",
+          "labels": "the batch's class labels", "names": "the batch names"}
+_OTHER = {"subject": "the other accumulator has", "previous": "the batches here",
+          "labels": "the other accumulator's class labels",
+          "names": "the other accumulator names"}
 
 
 class ConfusionSum:
@@ -43,14 +51,17 @@ class ConfusionSum:
         return None if self.classes is None else len(self.classes)
 
     def add(self, confusions, single_label):
-        """Add a batch's full matrices (the :class:`Confusion` objects of one build)."""
+        """Add a batch's full matrices (the :class:`Confusion` objects of one build); a
+        batch refused leaves the sums as they were."""
         first = confusions[0]
         classes = first.display_labels[:-1] if first.has_none else first.display_labels
-        matrices, has_none = self._read_alike(first.true_kind, first.has_none,
-                                              [c.matrix for c in confusions], "this batch")
-        self._align(classes, single_label, has_none, first.namespace,
-                    [np.zeros_like(m) for m in matrices])
-        self._add(classes, matrices)
+        with self._unchanged_if_refused():
+            matrices, has_none = self._read_alike(first.true_kind, first.has_none,
+                                                  [c.matrix for c in confusions],
+                                                  "this batch")
+            self._align(classes, single_label, has_none, first.namespace,
+                        [np.zeros_like(m) for m in matrices], _BATCH)
+            self._add(classes, matrices, _BATCH)
         if first.true_classes is not None:
             self.true_classes.update(first.true_classes.tolist())
         self.n_samples += first.n_samples
@@ -58,21 +69,39 @@ class ConfusionSum:
         return self
 
     def merge(self, other):
-        """Add another sum of the same kind (``other`` is left unchanged)."""
+        """Add another sum of the same kind (``other`` is left unchanged; so is this sum
+        where ``other`` is refused)."""
         if other.sums is None:
             return self
-        sums, has_none = self._read_alike(other.true_kind, other.has_none, other.sums,
-                                          "the other accumulator")
         empty = self.sums is None
-        self._align(other.classes, other.single_label, has_none, other.namespace,
-                    [np.zeros_like(s) for s in sums])
-        if empty:  # other's classes are in the order its batches met them, not a
-            self.ordered = other.ordered  # categorical's: its own rule holds
-        self._add(other.classes, sums)
+        with self._unchanged_if_refused():
+            sums, has_none = self._read_alike(other.true_kind, other.has_none, other.sums,
+                                              "the other accumulator")
+            self._align(other.classes, other.single_label, has_none, other.namespace,
+                        [np.zeros_like(s) for s in sums], _OTHER)
+            if empty:  # other's classes are in the order its batches met them, not a
+                self.ordered = other.ordered  # categorical's: its own rule holds
+            self._add(other.classes, sums, _OTHER)
         self.true_classes |= other.true_classes
         self.n_samples += other.n_samples
         self.n_skipped += other.n_skipped
         return self
+
+    @contextlib.contextmanager
+    def _unchanged_if_refused(self):
+        """Restore the sums' state where the block raises: reading a piece alike
+        (:meth:`_read_alike`) may turn the sums into soft labels before the piece is
+        refused (another width, 1-D labels beside 2-D targets, mixed label types), which
+        dropped the "none" class already counted and read every later batch as soft
+        labels. The sums' arrays are replaced, never written, until the last step."""
+        state = {**self.__dict__, "classes": None if self.classes is None
+                 else list(self.classes)}
+        try:
+            yield
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(state)
+            raise
 
     def confusions(self, labels=None):
         """The sums as :class:`Confusion` objects: classes sorted as the one-shot functions
@@ -145,8 +174,9 @@ class ConfusionSum:
         self.true_kind = SOFT
         return matrices, has_none
 
-    def _align(self, classes, single_label, has_none, namespace, zeros):
-        """Start the sums on the first batch; refuse a batch of another kind or width."""
+    def _align(self, classes, single_label, has_none, namespace, zeros, where):
+        """Start the sums on the first piece; refuse a piece (``where``: :data:`_BATCH`
+        or :data:`_OTHER`) of another kind or width."""
         if self.sums is None:
             self.classes, self.single_label = [], single_label
             try:  # the first batch's classes unsorted: a categorical's categories
@@ -157,20 +187,32 @@ class ConfusionSum:
             self.sums = [z[:0, :0] if not has_none else z[-1:, -1:] for z in zeros]
             return
         if single_label != self.single_label:
-            raise ValueError("this batch mixes 1-D class labels and 2-D targets with the "
-                             "previous ones.")
+            if where is _BATCH:
+                raise ValueError("this batch mixes 1-D class labels and 2-D targets with the "
+                                 "previous ones.")
+            holds, here = (("1-D class labels", "2-D targets") if single_label else
+                           ("2-D targets", "1-D class labels"))
+            raise ValueError(f"the other accumulator holds {holds}; the batches here hold "
+                             f"{here}.")
         if not single_label and len(classes) != len(self.classes):
-            raise ValueError(f"the batch has {len(classes)} classes (columns); the previous "
-                             f"batches had {len(self.classes)}.")
+            raise ValueError(f"{where['subject']} {len(classes)} classes (columns); "
+                             f"{where['previous']} had {len(self.classes)}.")
 
-    def _add(self, classes, matrices):
+    def _add(self, classes, matrices, where):
         """Add full matrices over ``classes`` (plus "none") to the running sums."""
         index = {c: position for position, c in enumerate(self.classes)}
         new = [c for c in classes if c not in index]
+        if new and self.classes and not self.single_label:
+            # columns of frames: the same classes in any order (their union would be the
+            # concatenation's missing values, which the one-shot function refuses)
+            raise ValueError(
+                f"{where['names']} classes {_shown(new)} of 2-D targets; "
+                f"{where['previous']} name {_shown(self.classes)}: 2-D targets of every "
+                "batch must have the same columns (in any order).")
         if new:
             if len({isinstance(c, str) for c in self.classes + new}) > 1:
-                raise ValueError("the batch's class labels mix strings and numbers with the "
-                                 "previous batches'.")
+                raise ValueError(f"{where['labels']} mix strings and numbers with "
+                                 f"{where['previous']}'.")
             width = len(self.classes) + len(new) + self.has_none
             check_result_size("the sum of the batches", (len(self.sums), width, width),
                               f"{len(self.sums)} x {width} x {width} classes",
@@ -183,6 +225,12 @@ class ConfusionSum:
             positions.append(self.sums[0].shape[0] - 1)
         for total, matrix in zip(self.sums, matrices):
             total[np.ix_(positions, positions)] += matrix
+
+
+def _shown(classes, limit=10):
+    """A short list of class labels for a message."""
+    shown = [c.item() if isinstance(c, np.generic) else c for c in classes[:limit]]
+    return f"{shown}" if len(classes) <= limit else f"{shown} ... ({len(classes)} in all)"
 
 
 def _pad(matrix, grow, has_none):
