@@ -334,3 +334,23 @@ def test_drawn_on_a_given_axes_with_a_title_of_ones_own():
     assert display.plot(ax=plt.subplots()[1], title=None).ax_.get_title() == ""
     assert sce.ComparisonSimplexDisplay([[0.5, 0.2, 0.3]], rope=0.01).plot().ax_.get_title() \
         .startswith("Posterior of the comparison")
+
+
+@pytest.mark.parametrize("size", [(10, 4.5), (8, 3), (6.4, 5.6)])
+def test_texts_keep_apart_on_axes_of_a_grid(size):
+    """Two panels side by side: each title inside the figure and above its top corner's
+    name, the captions apart (the names were placed in data units and crossed the title
+    on small Axes; a title pushed up by their height left the figure)."""
+    fig, axes = plt.subplots(1, 2, figsize=size, layout="constrained")
+    displays = [sce.ComparisonSimplexDisplay.from_scores(M_CF, M, rope=rope, n_samples=500,
+                                                         random_state=0, ax=ax)
+                for rope, ax in zip((0.01, 0.0), axes)]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for display in displays:
+        title = display.ax_.title.get_window_extent(renderer)
+        assert fig.bbox.y0 <= title.y0 and title.y1 <= fig.bbox.y1
+        assert display.text_[1].get_window_extent(renderer).y1 <= title.y0
+    captions = [[text for text in display.ax_.texts if "posterior samples" in text.get_text()][0]
+                .get_window_extent(renderer) for display in displays]
+    assert captions[0].x1 < captions[1].x0

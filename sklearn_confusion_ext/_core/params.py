@@ -1056,13 +1056,18 @@ def _scorer_factory(function, own, passed_on):
     return {**own, **{name: PARAMETERS[function][name] for name in passed_on}}
 
 
-# Both tests' parameters, those of one test only None by default (the test's default).
+# The parameters it passes on take the tests' constraints; those with another default in
+# each test, or of one test only, are None by default (the test's default).
+_SIGNED_RANK, _HIERARCHICAL = (PARAMETERS[name] for name in (
+    "bayesian_signed_rank_test", "bayesian_hierarchical_test"))
 PARAMETERS["ComparisonSimplexDisplay.from_scores"] = {
-    **{name: [None, *constraints] if name in (
-        "prior_strength", "n_samples", "n_chains", "burn_in") else constraints
-       for test in ("bayesian_signed_rank_test", "bayesian_hierarchical_test")
-       for name, constraints in PARAMETERS[test].items()},
-    "test": [Options("signed_rank", "hierarchical")], **SIMPLEX_PLOT}
+    **{name: _SIGNED_RANK[name] for name in ("scores_a", "scores_b", "rope",
+                                             "greater_is_better", "random_state", "names")},
+    "test": [Options("signed_rank", "hierarchical")],
+    **{name: [None, *_SIGNED_RANK[name]] for name in ("prior_strength", "n_samples")},
+    **{name: _HIERARCHICAL[name] for name in ("n_train", "n_test")},
+    **{name: [None, *_HIERARCHICAL[name]] for name in ("n_chains", "burn_in")},
+    **SIMPLEX_PLOT}
 
 _SCORER = {"metric": SCORER_METRIC, "average": [Options(*AVERAGES)]}
 PARAMETERS["make_transport_scorer"] = _scorer_factory(

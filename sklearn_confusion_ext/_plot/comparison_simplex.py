@@ -20,6 +20,9 @@ from .posterior_difference import _COLORS, _name, _probability
 # equivalent at the top, model b better at the bottom right (as baycomp draws them).
 _CORNERS = np.array([[0.0, 0.0], [0.5, np.sqrt(3) / 2], [1.0, 0.0]])
 _CENTROID = _CORNERS.mean(axis=0)
+# The limits of the Axes: room for the corners' names at the sides and at the top, for
+# the bottom corners' names and a caption below.
+_XLIM, _YLIM = (-0.32, 1.32), (-0.25, _CORNERS[1, 1] + 0.14)
 # The samples' colors, by region: PosteriorDifferenceDisplay's, with the equivalence grey
 # darker than its region's fill so that its points show on it.
 _POINT_COLORS = np.array([_COLORS[0], "0.35", _COLORS[2]], dtype=object)
@@ -153,7 +156,7 @@ class ComparisonSimplexDisplay:
     >>> display.probabilities.tolist()  # the shares of samples in each region
     [0.5, 0.25, 0.25]
     >>> [text.get_text() for text in display.text_]
-    ['forest better\\nP = 0.500', 'practically equivalent\\n(rope ±0.01)\\nP = 0.250', \
+    ['forest better\\nP = 0.500', 'practically equivalent (rope ±0.01)\\nP = 0.250', \
 'tree better\\nP = 0.250']
     >>> display.scatter_.get_offsets()[0].round(3).tolist()  # 0.7 a + 0.2 rope + 0.1 b
     [0.2, 0.173]
@@ -367,17 +370,19 @@ class ComparisonSimplexDisplay:
         ax.add_patch(Polygon(_CORNERS, closed=True, facecolor="none", edgecolor="black",
                              linewidth=1.2, zorder=2))
         self.text_ = np.asarray(self._corner_texts(ax, no_rope), dtype=object)
+        # Below the bottom corners' names (two lines each), the samples drawn.
         counted = f"{len(drawn):,} of {n:,}" if len(drawn) < n else f"{n:,}"
-        ax.text(0.5, -0.2, f"{counted} posterior samples, one point each; dashed: where the "
-                "two largest masses are equal", ha="center", va="top", fontsize="x-small",
-                color="0.35")
-        ax.set(xlim=(-0.32, 1.32), ylim=(-0.25, 1.06))
+        ax.annotate(f"{counted} posterior samples, one point each;\ndashed: where the two "
+                    "largest masses are equal", xy=(0.5, 0), xytext=(0, -(12 + 2.5 * _small())),
+                    textcoords="offset points", ha="center", va="top", fontsize="x-small",
+                    color="0.35")
+        ax.set(xlim=_XLIM, ylim=_YLIM)
         ax.set_aspect("equal")
         ax.axis("off")
         if title == "auto":
             title = self._title()
         if title:
-            ax.set_title(title, fontsize="medium")
+            ax.set_title(title, fontsize="medium", pad=_title_pad(ax))
         self.figure_, self.ax_, self.drawn_ = fig, ax, drawn
         return self
 
@@ -385,15 +390,30 @@ class ComparisonSimplexDisplay:
         """Each corner's name and probability: below the bottom corners, above the top."""
         name_a, name_b = (_name(name) for name in (self.names or ("a", "b")))
         p_a, p_rope, p_b = self.probabilities
-        equivalent = ("practically equivalent: no rope (rope = 0),\nevery sample lies on "
-                      "the bottom side" if no_rope else
-                      f"practically equivalent\n(rope ±{self.rope:g})\n{_probability(p_rope)}")
-        top = _CORNERS[1]
-        return [
-            ax.text(0, -0.04, f"{name_a} better\n{_probability(p_a)}", ha="center",
-                    va="top", fontsize="small", color=_COLORS[0]),
-            ax.text(top[0], top[1] + 0.03, equivalent, ha="center", va="bottom",
-                    fontsize="small", color="0.5" if no_rope else "0.25"),
-            ax.text(1, -0.04, f"{name_b} better\n{_probability(p_b)}", ha="center",
-                    va="top", fontsize="small", color=_COLORS[2]),
-        ]
+        equivalent = ("practically equivalent: no rope\n(rope = 0: the samples lie on the "
+                      "bottom side)" if no_rope else
+                      f"practically equivalent (rope ±{self.rope:g})\n{_probability(p_rope)}")
+        # Placed in points from their corners: they keep their places on Axes of any size.
+        return [ax.annotate(text, xy=_CORNERS[j], xytext=(0, 6 if j == 1 else -6),
+                            textcoords="offset points", ha="center",
+                            va="bottom" if j == 1 else "top", fontsize="small", color=color)
+                for j, (text, color) in enumerate((
+                    (f"{name_a} better\n{_probability(p_a)}", _COLORS[0]),
+                    (equivalent, "0.5" if no_rope else "0.25"),
+                    (f"{name_b} better\n{_probability(p_b)}", _COLORS[2])))]
+
+
+def _title_pad(ax):
+    """The title's distance in points above the Axes: the usual 6 points, more where the
+    Axes are too small for the top corner's name (two lines) in the room above it."""
+    points_per_unit = min(ax.bbox.width / np.ptp(_XLIM), ax.bbox.height / np.ptp(_YLIM)) \
+        * 72 / ax.figure.dpi
+    needed = 6 + 2 * 1.2 * _small()
+    return 6 + max(0.0, needed - (_YLIM[1] - _CORNERS[1, 1]) * points_per_unit)
+
+
+def _small():
+    """The size in points of the "small" font the corners are named in."""
+    from matplotlib.font_manager import FontProperties
+
+    return FontProperties(size="small").get_size_in_points()
