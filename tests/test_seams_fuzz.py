@@ -129,11 +129,13 @@ HOSTILE = {
 SLOW = pytest.mark.slow
 
 
-@pytest.mark.parametrize("hostile", sorted(HOSTILE))
-@pytest.mark.parametrize("n_samples, row", [
-    (2049, 2048), pytest.param(1, 0, marks=SLOW), pytest.param(2047, 2046, marks=SLOW),
-    pytest.param(2048, 2047, marks=SLOW), pytest.param(4097, 2048, marks=SLOW),
-    pytest.param(4097, 4096, marks=SLOW)])
+@pytest.mark.parametrize("hostile, n_samples, row", [
+    pytest.param(hostile, n_samples, row, id=f"{hostile}-{n_samples}-{row}", marks=(
+        () if (n_samples, hostile) in ((2049, "nan"), (2049, "empty"), (4097, "huge"))
+        else SLOW))
+    for hostile in sorted(HOSTILE)
+    for n_samples, row in ((1, 0), (2047, 2046), (2048, 2047), (2049, 2048), (4097, 2048),
+                           (4097, 4096))])
 def test_hostile_rows_at_the_tile_edges_give_the_row_major_result_or_error(
         hostile, n_samples, row):
     """A NaN, infinity, negative value, empty row, or a row of huge or denormal values at
@@ -382,3 +384,274 @@ def test_batches_of_frames_naming_other_classes_are_refused(how):
     accumulator.update(*shuffled)
     np.testing.assert_array_equal(accumulator.result(), sce.mlcm(
         pd.concat([first[0], shuffled[0]]), pd.concat([first[1], shuffled[1]])))
+
+
+# --- 2. Columns of one Dask dataframe, read from the pandas frame's memory ---------------------
+
+def _dask_source(rng, n_samples=40, index="range"):
+    """A pandas frame of every form of targets (labels, soft labels, indicators) and
+    weights, with an index of ``index``."""
+    columns = {"t": rng.choice(["dog", "ant", "cat", "bee"], n_samples),
+               "p": rng.choice(["dog", "ant", "cat", "bee"], n_samples)}
+    soft = rng.random((n_samples, 8))
+    indicators = (rng.random((n_samples, 8)) < 0.4).astype(int)
+    for j in range(4):
+        columns[f"s{j}"], columns[f"q{j}"] = soft[:, j], soft[:, 4 + j]
+        columns[f"i{j}"], columns[f"k{j}"] = indicators[:, j], indicators[:, 4 + j]
+    columns["w"] = rng.random(n_samples) + 0.1
+    frame = pd.DataFrame(columns)
+    if index == "shuffled":
+        frame.index = rng.permutation(n_samples)
+    elif index == "duplicated":
+        frame.index = rng.integers(0, 5, n_samples)
+    elif index == "strings":
+        frame.index = [f"r{i}" for i in rng.permutation(n_samples)]
+    return frame
+
+
+DASK_COLUMNS = {"labels": ("t", "p"), "soft": ("s", "q"), "indicator": ("i", "k")}
+SELECTIONS = {  # how y_true and y_pred are taken from the frame (2-D: by their prefix)
+    "in-order": lambda t, p: ([f"{t}{j}" for j in range(4)], [f"{p}{j}" for j in range(4)]),
+    "reordered": lambda t, p: ([f"{t}{j}" for j in (2, 0, 3, 1)],
+                               [f"{p}{j}" for j in (1, 3, 0, 2)]),
+    "the same columns": lambda t, p: ([f"{t}{j}" for j in range(4)],) * 2,
+    "overlapping": lambda t, p: ([f"{t}{j}" for j in range(4)],
+                                 [f"{t}2", f"{t}3", f"{p}0", f"{p}1"]),
+}
+DASK_FRAMES = {  # (pandas frame) -> Dask dataframe
+    "from_pandas 1": lambda frame, dd: dd.from_pandas(frame, npartitions=1),
+    "from_pandas 3": lambda frame, dd: dd.from_pandas(frame, npartitions=3),
+    "from_pandas 50 (more than rows)": lambda frame, dd: dd.from_pandas(frame.iloc[:12],
+                                                                         npartitions=50),
+    "from_pandas unsorted": lambda frame, dd: dd.from_pandas(frame, npartitions=3, sort=False),
+    "repartitioned": lambda frame, dd: dd.from_pandas(frame, npartitions=3).repartition(
+        npartitions=5),
+    "filtered": lambda frame, dd: (lambda d: d[d.w > 0.4])(dd.from_pandas(frame,
+                                                                          npartitions=3)),
+    "map_partitions": lambda frame, dd: dd.from_pandas(frame, npartitions=3).map_partitions(
+        lambda part: part.copy()),
+    "from_array": lambda frame, dd: dd.from_array(
+        frame.drop(columns=["t", "p"]).to_numpy(), chunksize=9,
+        columns=list(frame.columns.drop(["t", "p"]))),
+}
+INDEXES = ("range", "shuffled", "duplicated", "strings")
+DASK_CASES = [(frames, index, case) for frames in DASK_FRAMES for index in INDEXES
+              for case in range(len(CASES))]
+# in the quick run, each way of making the frame once (other indexes and kinds: slow)
+DASK_QUICK = [(frames, INDEXES[k % 4], (2 * k + 1) % len(CASES))
+              for k, frames in enumerate(DASK_FRAMES) if k % 3 != 2]
+
+
+@pytest.mark.parametrize("frames, index, case", [
+    pytest.param(*values, marks=() if values in DASK_QUICK else SLOW,
+                 id=f"{values[0]}-{values[1]}-{'-'.join(map(str, CASES[values[2]][:2]))}")
+    for values in DASK_CASES])
+def test_dask_frame_columns_give_the_result_of_the_computed_frame(frames, index, case):
+    """Every kind, from Dask dataframes of any partitions (one; more than rows; unsorted;
+    repartitioned; filtered; mapped; from an array), any index (shuffled, duplicated,
+    strings), with columns selected in order, reordered, renamed, the same columns for
+    both targets or overlapping, with and without weights: the result of the in-memory
+    function on the frame Dask computes (classes sorted)."""
+    dd = pytest.importorskip("dask.dataframe")
+    kind, form, params = CASES[case]
+    rng = np.random.default_rng(case)
+    frame = _dask_source(rng, index=index)
+    if frames == "from_array" and form == "labels":
+        pytest.skip("an array of numbers holds no string labels")
+    source = DASK_FRAMES[frames](frame, dd)
+    computed = source.compute()
+    t, p = DASK_COLUMNS[form]
+    selections = list(SELECTIONS) if form != "labels" else ["labels"] * 2
+    for number, selection in enumerate(selections):  # renamed or not, weights or not
+        renamed, weights = bool((number + case) % 2), ("w" if number % 2 == 0 else None)
+
+        def result(data, selection=selection, renamed=renamed, weights=weights):
+            if form == "labels":
+                targets = data[t], data[p]
+            else:
+                names = [range(4), ["a", "b", "c", "d"]][renamed]
+                targets = tuple(data[c].rename(columns=dict(zip(c, names)))
+                                for c in SELECTIONS[selection](t, p))
+            return one_shot(kind, *targets, None if weights is None else data[weights],
+                            None, params)
+
+        expected = _outcome(result, computed)
+        assert expected[0] == "ok", expected[1]
+        _assert_same_outcome(_outcome(result, source), expected,
+                             where=f"{selection} renamed={renamed} {weights}")
+
+
+@pytest.mark.parametrize("n_partitions", [1, 3])
+def test_dask_frame_changed_after_from_pandas_reads_what_dask_computes(n_partitions):
+    """A pandas frame changed in place after ``from_pandas``: the library reads the frame
+    Dask computes (the columns are read from the frame's memory)."""
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(3)
+    frame = _dask_source(rng)
+    source = dd.from_pandas(frame, npartitions=n_partitions)
+    frame.iloc[:, 2:] = frame.iloc[::-1, 2:].to_numpy() * 3  # soft and indicator columns
+    frame.loc[frame.index[:10], "t"] = "emu"
+    soft_true, soft_pred = ([f"{c}{j}" for j in range(4)] for c in "sq")
+
+    def results(data):
+        return (sce.transport_confusion_matrix(data[soft_true], data[soft_pred].rename(
+                    columns=dict(zip(soft_pred, soft_true))), weighting="true"),
+                sce.transport_confusion_matrix(data["t"], data["p"], sample_weight=data["w"]))
+
+    computed = source.compute()
+    for got, expected in zip(results(source), results(computed)):
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["categorical", "string", "Float64", "Int64", "boolean"])
+def test_dask_frame_columns_of_pandas_extension_types(dtype):
+    """Categorical and pandas string labels, nullable Float64 scores and Int64 / boolean
+    indicators beside NumPy columns, from one Dask dataframe: the computed frame's result;
+    a missing value (pd.NA) refused naming the argument and its row, as on the frame."""
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(8)
+    frame = _dask_source(rng, 30)
+    if dtype in ("categorical", "string"):
+        kind = pd.CategoricalDtype(["dog", "cat", "bee", "ant", "eel"]) \
+            if dtype == "categorical" else "string"
+        frame = frame.astype({"t": kind, "p": kind})
+        true, pred = "t", "p"
+    else:
+        prefix = "s" if dtype == "Float64" else "i"
+        other = "q" if dtype == "Float64" else "k"
+        frame = frame.astype({f"{prefix}0": dtype, f"{other}2": dtype})
+        true, pred = ([f"{prefix}{j}" for j in range(4)], [f"{other}{j}" for j in range(4)])
+
+    def result(data):
+        y_true = data[true]
+        y_pred = data[pred] if isinstance(pred, str) else data[pred].rename(
+            columns=dict(zip(pred, true)))
+        return sce.transport_confusion_matrix(y_true, y_pred)
+
+    for n_partitions in (1, 4):
+        source = dd.from_pandas(frame, npartitions=n_partitions)
+        expected = result(source.compute())
+        np.testing.assert_allclose(result(source), expected, rtol=1e-12)
+        if dtype in ("categorical", "string"):
+            continue
+        missing = frame.copy()
+        missing.iloc[5, missing.columns.get_loc(true[0])] = pd.NA
+        with pytest.raises(ValueError, match=r"y_true contains nan \(first at row 5\)"):
+            result(dd.from_pandas(missing, npartitions=n_partitions))
+
+
+# --- 4. pandas' nullable numbers beside NumPy columns -------------------------------------------
+
+NULLABLE = {  # kind of targets -> {conversion: frame -> frame}
+    "soft": {"Float64 beside float64": lambda f: f.astype({0: "Float64", 2: "Float64"}),
+             "all Float64": lambda f: f.astype("Float64")},
+    "probabilities": {"Float64 beside float64": lambda f: f.astype({1: "Float64"}),
+                      "all Float64": lambda f: f.astype("Float64")},
+    "multilabel": {"Int64, boolean and UInt8 beside int": lambda f: f.astype(
+        {1: "Int64", 2: "boolean", 3: "UInt8"}), "all boolean": lambda f: f.astype("boolean")},
+}
+MISSING = {"soft": "Float64", "probabilities": "Float64", "multilabel": "Int64"}
+
+
+def _nullable_cases():
+    """(name, kind) of every registered function of 2-D targets, labels beside
+    probabilities included (wherever soft labels go)."""
+    return [pytest.param(name, kind, id=f"{name}-{kind}")
+            for name, entry in REGISTRY.items()
+            for kind in ("soft", "probabilities", "multilabel")
+            if (kind if kind != "probabilities" else "soft") in entry.targets]
+
+
+@pytest.mark.parametrize("variants", [False, pytest.param(True, marks=SLOW)],
+                         ids=["defaults", "variants"])
+@pytest.mark.parametrize("name, kind", _nullable_cases())
+def test_nullable_columns_read_as_their_numbers_and_na_refused_naming_the_row(name, kind,
+                                                                              variants):
+    """Every registered function of 2-D targets (and 1-D labels beside probabilities), with
+    its variants: frames of pandas' nullable numbers, mixed with NumPy columns, give the
+    NumPy frame's result; a pd.NA is refused as NaN, naming the argument and the row."""
+    from test_common import random_targets
+
+    rng = np.random.default_rng(9)
+    targets = random_targets(kind, rng)
+    entry = REGISTRY[name]
+
+    def framed(convert, missing=False):
+        frames = []
+        for y in targets:
+            if np.ndim(y) == 2:
+                y = convert(pd.DataFrame(y))
+                if missing:
+                    y = y.astype({1: MISSING[kind]})
+                    y.iloc[7, 1] = pd.NA
+            frames.append(y)
+        return target_inputs(entry.target_params, frames)
+
+    for keywords in (entry.variants if variants else [{}]):
+        expected = _outcome(call_on, name, framed(lambda f: f), **keywords)
+        assert expected[0] == "ok", expected[1]
+        for conversion, convert in NULLABLE[kind].items():
+            _assert_same_outcome(_outcome(call_on, name, framed(convert), **keywords),
+                                 expected, where=f"{conversion} {keywords}")
+    got = _outcome(call_on, name, framed(lambda f: f, missing=True))
+    first = next(param for param, y in zip(entry.target_params, targets) if np.ndim(y) == 2)
+    assert got[0] == "error"
+    assert got[1].startswith(f"ValueError: {first} contains nan (first at row 7)"), got[1]
+
+
+@pytest.mark.parametrize("kind", ["soft", "probabilities", "multilabel"])
+def test_accumulator_batches_of_nullable_frames_equal_numpy_batches(kind):
+    """The streaming API reads batches of nullable frames as the one-shot function does;
+    a batch with pd.NA is refused naming its row, and leaves the accumulator unchanged."""
+    from test_common import random_targets
+
+    rng = np.random.default_rng(10)
+    y_true, y_pred = random_targets(kind, rng, n_samples=30)
+    convert = next(iter(NULLABLE[kind].values()))
+
+    def batch(y, rows):
+        return convert(pd.DataFrame(y[rows])) if np.ndim(y) == 2 else y[rows]
+
+    labels = list(range(4)) if kind == "probabilities" else None
+    accumulator = ConfusionAccumulator("transport", labels=labels)
+    for rows in (slice(0, 11), slice(11, 30)):
+        accumulator.update(batch(y_true, rows), batch(y_pred, rows))
+    np.testing.assert_allclose(accumulator.result(), sce.transport_confusion_matrix(
+        y_true, y_pred, labels=labels), rtol=1e-12)
+    before = _state(accumulator)
+    bad = batch(y_pred, slice(0, 6)).astype({1: MISSING[kind]})
+    bad.iloc[4, 1] = pd.NA
+    with pytest.raises(ValueError, match=r"^y_pred contains nan \(first at row 4\)"):
+        accumulator.update(batch(y_true, slice(0, 6)), bad)
+    assert _state(accumulator) == before
+
+
+# --- 5. Resampling: the same draws whatever the memory budget and the threads ---------------
+
+
+@pytest.mark.parametrize("kind", ["labels", "multilabel", "soft", "probabilities"])
+def test_intervals_and_comparisons_do_not_depend_on_the_budget_or_the_threads(kind):
+    """With 60 classes and a budget of 1 MiB the resamples come in several batches drawn
+    into one reused buffer: the interval's bounds, its distribution and the comparison's
+    equal those of one batch, with any ``n_jobs``, with weights and with groups."""
+    from test_common import random_targets
+
+    rng = np.random.default_rng(12)
+    y_true, y_pred = random_targets(kind, rng, n_samples=120, n_classes=60)
+    _, other = random_targets(kind, rng, n_samples=120, n_classes=60)
+    extras = [{}, {"sample_weight": rng.random(120) + 0.5},
+              {"groups": rng.integers(0, 15, 120)}]
+    for number, extra in enumerate(extras):
+        method = ("percentile", "bca", "bayesian")[number]
+        keywords = dict(score="tcm_f1_macro", n_resamples=70, random_state=3, **extra)
+        expected = sce.score_confidence_interval(y_true, y_pred, method=method, **keywords)
+        for budget, n_jobs in ((1, None), (1, 2), (1024, 2)):
+            with sce.config_context(max_matrix_mib=budget):
+                got = sce.score_confidence_interval(y_true, y_pred, method=method,
+                                                    n_jobs=n_jobs, **keywords)
+            assert_same(got, expected, rtol=1e-12, atol=1e-13, where=f"{budget} {n_jobs}")
+        method = ("bootstrap", "permutation", "bayesian")[number]
+        expected = sce.compare_scores(y_true, y_pred, other, method=method, **keywords)
+        with sce.config_context(max_matrix_mib=1):
+            got = sce.compare_scores(y_true, y_pred, other, method=method, **keywords)
+        assert_same(got, expected, rtol=1e-12, atol=1e-13, where=method)
