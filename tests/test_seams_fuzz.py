@@ -308,8 +308,9 @@ def test_batches_in_any_order_and_merge_tree_give_the_one_shot_result(
 def _state(accumulator):
     """What an accumulator gives: its result (or its error), classes and count."""
     outcome = _outcome(accumulator.result)
+    classes = (accumulator.classes_.tolist() if hasattr(accumulator, "classes_") else None)
     return (outcome[0], np.asarray(outcome[1]).tolist() if outcome[0] == "ok" else outcome[1],
-            _outcome(lambda: accumulator.classes_.tolist()), accumulator.n_samples_seen_)
+            classes, accumulator.n_samples_seen_)
 
 
 one_hot, soft = np.array([[1, 0], [0, 1]]), np.array([[0.25, 0.75], [0.5, 0.5]])
@@ -319,6 +320,10 @@ REFUSED = {  # first batch, refused batch or accumulator, a good batch after it
     "labels after indicators": ((one_hot, one_hot), (["a"], ["b"]), (one_hot, one_hot)),
     "strings after numbers": (([1, 2], [1, 2]), (["a", "b"], ["a", "b"]), ([2, 3], [2, 1])),
     "NaN in a later batch": ((soft, soft), ([[np.nan, 1.0]], [[0.5, 0.5]]), (soft, one_hot)),
+    # refused as the one-shot function refuses an empty input (Dask's empty partitions are
+    # summed as nothing: they are not batches)
+    "an empty batch": ((one_hot, one_hot), (np.empty((0, 2)), np.empty((0, 2))),
+                       (soft, soft)),
 }
 
 
@@ -342,6 +347,34 @@ def test_a_refused_batch_or_merge_leaves_the_accumulator_as_it_was(case, how):
     accumulator.update(*after)
     expected = ConfusionAccumulator("transport").update(*first).update(*after)
     assert _state(accumulator) == _state(expected)
+
+
+def test_merging_an_accumulator_without_batches_changes_nothing():
+    accumulator = ConfusionAccumulator("transport").update(one_hot, soft)
+    before = _state(accumulator)
+    assert _state(accumulator.merge(ConfusionAccumulator("transport"))) == before
+    empty = ConfusionAccumulator("transport").merge(ConfusionAccumulator("transport"))
+    assert _state(empty)[:2] == ("error", "ValueError: no batch yet: call update first.")
+    assert _state(empty + accumulator) == before
+
+
+@pytest.mark.parametrize("kind", ["transport", "subpixel"])
+def test_accumulator_batches_held_column_by_column_equal_row_major_batches(kind):
+    """The streaming API over batches of a Fortran array or frames, each across a tile's
+    edge: the result of the C-ordered batches."""
+    rng = np.random.default_rng(13)
+    y_true, y_pred = _soft(rng, 4100, 3), _soft(rng, 4100, 3)
+    pieces = (slice(0, 2049), slice(2049, 4100))
+    for params in ({}, {"weighting": "true"}):
+        expected = ConfusionAccumulator(kind, **params)
+        for rows in pieces:
+            expected.update(y_true[rows], y_pred[rows])
+        for layout in (np.asfortranarray, pd.DataFrame):
+            got = ConfusionAccumulator(kind, **params)
+            for rows in pieces:
+                got.update(layout(y_true[rows]), layout(y_pred[rows]))
+            np.testing.assert_allclose(got.result(), expected.result(), rtol=1e-13,
+                                       atol=1e-13 * np.max(expected.result()))
 
 
 def test_a_refused_merge_names_the_other_accumulator():
@@ -629,6 +662,7 @@ def test_accumulator_batches_of_nullable_frames_equal_numpy_batches(kind):
 # --- 5. Resampling: the same draws whatever the memory budget and the threads ---------------
 
 
+@pytest.mark.filterwarnings("ignore::UserWarning")  # scores of classes never predicted
 @pytest.mark.parametrize("kind", ["labels", "multilabel", "soft", "probabilities"])
 def test_intervals_and_comparisons_do_not_depend_on_the_budget_or_the_threads(kind):
     """With 60 classes and a budget of 1 MiB the resamples come in several batches drawn
