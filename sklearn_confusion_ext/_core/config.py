@@ -157,12 +157,17 @@ def check_result_size(function, shape, what, remedy=_FEWER_CLASSES):
 # A block of resamples takes at most this much (or the budget, if smaller): resampled
 # results reduced blockwise never hold more than a block at once.
 _BLOCK_BYTES = 64 * 2 ** 20
+# ... and holds at most this many resamples: progress (verbose=) is counted block by block,
+# and a block of small resamples (a few instances or classes) as large as the bytes allow
+# held a whole long call (100,000 resamples of 5 instances: one block of 58 s, no line).
+BLOCK_RESAMPLES = 4096
 
 
 def resample_block(function, n_resamples, entries, what, remedy=_FEWER_CLASSES,
                    unit="resample"):
     """How many resamples of ``entries`` float64 values each ``function`` computes per
-    block: the blocks take at most ``max_matrix_mib`` (and 64 MiB), so the total asked for
+    block: the blocks take at most ``max_matrix_mib`` (and 64 MiB; and hold at most
+    ``BLOCK_RESAMPLES``), so the total asked for
     (``n_resamples``) never is allocated at once. Raise ``ValueError`` before anything is
     allocated where one resample alone (``what``; a ``unit``) is above the budget."""
     budget = _settings()["max_matrix_mib"]
@@ -175,11 +180,12 @@ def resample_block(function, n_resamples, entries, what, remedy=_FEWER_CLASSES,
             "sklearn_confusion_ext.set_config(max_matrix_mib=...) or "
             "config_context(max_matrix_mib=...) if the machine has the memory."
         )
-    return max(1, min(int(n_resamples), int(min(budget * 2 ** 20, _BLOCK_BYTES) // one)))
+    return max(1, min(int(n_resamples), BLOCK_RESAMPLES,
+                      int(min(budget * 2 ** 20, _BLOCK_BYTES) // one)))
 
 
 def _readable(n_bytes):
     for unit in ("KiB", "MiB", "GiB", "TiB"):
         n_bytes /= 1024
-        if n_bytes < 1024 or unit == "TiB":
-            return f"{n_bytes:.1f} {unit}"
+        if n_bytes < 1024 or unit == "TiB":  # 1.8e+36 TiB, not 37 digits
+            return f"{n_bytes:.1f} {unit}" if n_bytes < 1e6 else f"{n_bytes:.2g} {unit}"

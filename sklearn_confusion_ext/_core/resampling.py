@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .chunks import one_blas_thread, shared_pool, threads_for
-from .config import check_result_size, resample_block
+from .config import BLOCK_RESAMPLES, check_result_size, resample_block
 from .dask_collections import is_dask_collection
 from .kernels import compiled_kernels
 from .namespaces import foreign_namespace
@@ -106,7 +106,7 @@ def matrix_entries(shape):
 def _batch(n_samples, n_resamples, entries, owner):
     """Rows per batch of instance weights: 64 MiB of weights at most, and the resamples'
     matrices (``entries`` each) within the budget (:func:`~._core.config.resample_block`)."""
-    batch = max(1, _WEIGHT_ENTRIES // n_samples)
+    batch = max(1, min(BLOCK_RESAMPLES, _WEIGHT_ENTRIES // n_samples))
     if entries:
         side = int(round(entries ** 0.5))
         batch = min(batch, resample_block(owner, n_resamples, entries,

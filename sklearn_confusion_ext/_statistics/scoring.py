@@ -51,6 +51,7 @@ from .._scores import (
     binary_matrix,
     confusion_for_labels,
     precision_recall_fscore_from_confusion,
+    reported_classes,
 )
 from .._transport import TRANSPORT
 from .._transport_scores import transport_accuracy_score
@@ -79,6 +80,9 @@ class _Score:
     analytic: str = None
     average: str = None
     batched: object = None  # the same score of (n, C, C) matrices at once (no "none" class)
+    # batched(matrices, classes) also reads matrices with a "none" class: the score over
+    # the full matrix's ``classes`` (positions), those the data's score reports
+    batched_with_none: bool = False
     labels: object = None  # the score's labels=: beside 2-D scores, they name the columns
     on_cells: object = None  # a metric's equal _Score of the matrix, for 1-D labels
     n_jobs: object = None  # threads of the builders
@@ -164,7 +168,8 @@ def _named_score(name, params):
         batched = _batched_prfs(which, average, beta, zero_division) \
             if labels is None and average != "binary" else None
         return _Score(name, kind, builder, read, analytic=which, average=average,
-                      batched=batched, labels=labels, reader_for=for_data)
+                      batched=batched, batched_with_none=True, labels=labels,
+                      reader_for=for_data)
     measures = {
         "generalized_means": (generalized_means_from_confusion, 1,
                               {"r": 1.0, "average": "macro"}),
@@ -187,16 +192,19 @@ def _batched_accuracy(matrices):
 
 
 def _batched_prfs(which, average, beta, zero_division):
-    """Precision, recall or F-beta of ``(n, C, C)`` matrices over all their classes, with
+    """Precision, recall or F-beta of ``(n, C, C)`` matrices over all their classes (or
+    over ``classes``, positions into the full matrices of a kind with a "none" class), with
     :func:`precision_recall_fscore_from_confusion`'s conventions (checked against it on
     the data before use: see :meth:`_Data.of_full_counts`)."""
     fill = 0.0 if zero_division == "warn" else float(zero_division)
 
-    def read(matrices):
+    def read(matrices, classes=None):
         tp = np.diagonal(matrices, axis1=1, axis2=2)
         rows, columns = matrices.sum(axis=2), matrices.sum(axis=1)
         if average == "micro":
             tp, rows, columns = (x.sum(axis=1, keepdims=True) for x in (tp, rows, columns))
+        elif classes is not None:  # the classes reported (a "none" class left out or not)
+            tp, rows, columns = (x[:, classes] for x in (tp, rows, columns))
         beta2 = beta * beta
         numerator, denominator = {
             "precision": (tp, columns), "recall": (tp, rows),
@@ -381,7 +389,7 @@ class _Data:
 
     def estimate(self):
         if self.cells is not None and self._batched_agrees():  # as its resamples are read
-            return _scalar(self.score.batched(self.confusion.matrix[None])[0])
+            return _scalar(self._batched(self.confusion.matrix[None])[0])
         if self.confusion is not None:
             return self.score.of_confusion(self.confusion)
         return self.score.on_targets(self.y_true, self.y_pred, self.sample_weight)
@@ -427,15 +435,24 @@ class _Data:
         the score has a batched form that gives the score of the data (else one by one)."""
         shape = self.confusion.matrix.shape
         if self._batched_agrees():
-            return _stack(self.score.batched(matrices.reshape(-1, *shape)))
+            return _stack(self._batched(matrices.reshape(-1, *shape)))
         return _stack([self.score.of_confusion(replace(self.confusion, matrix=m.reshape(shape)))
                        for m in matrices])
 
+    def _batched(self, matrices):
+        """The score's batched form on full matrices of this data's shape: with a "none"
+        class, over the classes the data's score reports (its resamples' reader, ``for_data``
+        of :func:`_prfs_reader`, reports the "none" class where the data has mass in it)."""
+        if not self.confusion.has_none:
+            return self.score.batched(matrices)
+        return self.score.batched(matrices, reported_classes(self.confusion, "auto"))
+
     def _batched_agrees(self):
-        if self.score.batched is None or self.confusion.has_none:
+        if self.score.batched is None or (self.confusion.has_none
+                                          and not self.score.batched_with_none):
             return False
         if not hasattr(self, "_agrees"):
-            one = _stack(self.score.batched(self.confusion.matrix[None]))[0]
+            one = _stack(self._batched(self.confusion.matrix[None]))[0]
             self._agrees = np.allclose(one, _quiet(self.score.of_confusion, self.confusion),
                                        rtol=1e-12, atol=1e-12, equal_nan=True)
         return self._agrees
