@@ -123,6 +123,9 @@ HOSTILE = {
     "huge": lambda y, row: y.__setitem__(row, y[row] * 1e150),
     "denormal": lambda y, row: y.__setitem__(row, y[row] * 1e-310),
     "negative-zero": lambda y, row: y.__setitem__((row, 0), -0.0),
+    # beyond float32's kernel range (sums within 2**-20 .. 2**20), within float64's
+    "large": lambda y, row: y.__setitem__(row, y[row] * 1e7),
+    "small": lambda y, row: y.__setitem__(row, y[row] * 1e-8),
 }
 
 
@@ -131,7 +134,8 @@ SLOW = pytest.mark.slow
 
 @pytest.mark.parametrize("hostile, n_samples, row", [
     pytest.param(hostile, n_samples, row, id=f"{hostile}-{n_samples}-{row}", marks=(
-        () if (n_samples, hostile) in ((2049, "nan"), (2049, "empty"), (4097, "huge"))
+        () if (n_samples, hostile) in ((2049, "nan"), (2049, "empty"), (4097, "huge"),
+                                       (2048, "large"))
         else SLOW))
     for hostile in sorted(HOSTILE)
     for n_samples, row in ((1, 0), (2047, 2046), (2048, 2047), (2049, 2048), (4097, 2048),
@@ -689,3 +693,10 @@ def test_intervals_and_comparisons_do_not_depend_on_the_budget_or_the_threads(ki
         with sce.config_context(max_matrix_mib=1):
             got = sce.compare_scores(y_true, y_pred, other, method=method, **keywords)
         assert_same(got, expected, rtol=1e-12, atol=1e-13, where=method)
+    if kind != "labels":  # the report's intervals: 999 resamples in batches of 64
+        expected = sce.transport_classification_report(
+            y_true, y_pred, output_dict=True, confidence_level=0.9, random_state=0)
+        with sce.config_context(max_matrix_mib=1):
+            assert sce.transport_classification_report(
+                y_true, y_pred, output_dict=True, confidence_level=0.9,
+                random_state=0) == expected
