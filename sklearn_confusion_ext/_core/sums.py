@@ -24,10 +24,11 @@ from .validation import (
 
 # How the refusals name the piece added: a batch (update) or another sum (merge).
 _BATCH = {"subject": "the batch has", "previous": "the previous batches",
-          "labels": "the batch's class labels", "names": "the batch names"}
+          "labels": "the batch's class labels", "names": "the batch names",
+          "theirs": "the previous batches'"}
 _OTHER = {"subject": "the other accumulator has", "previous": "the batches here",
           "labels": "the other accumulator's class labels",
-          "names": "the other accumulator names"}
+          "names": "the other accumulator names", "theirs": "those of the batches here"}
 
 
 class ConfusionSum:
@@ -212,7 +213,7 @@ class ConfusionSum:
         if new:
             if len({isinstance(c, str) for c in self.classes + new}) > 1:
                 raise ValueError(f"{where['labels']} mix strings and numbers with "
-                                 f"{where['previous']}'.")
+                                 f"{where['theirs']}.")
             width = len(self.classes) + len(new) + self.has_none
             check_result_size("the sum of the batches", (len(self.sums), width, width),
                               f"{len(self.sums)} x {width} x {width} classes",
