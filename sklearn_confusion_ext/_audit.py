@@ -198,14 +198,21 @@ def audit_measure(measure, *, n_classes=2, max_n=8, n_trials=2000, random_state=
     True
     """
     n_classes, max_n, n_trials = int(n_classes), int(max_n), int(n_trials)
-    bound = _evaluation_bound(n_classes, max_n, n_trials)
-    if bound > max_evaluations:
-        fitting = [n for n in range(2, max_n) if
-                   _evaluation_bound(n_classes, n, n_trials) <= max_evaluations]
-        hint = f"max_n={fitting[-1]} fits; " if fitting else ""
+    bound = _evaluation_bound(n_classes, max_n, n_trials, max_evaluations)
+    if bound is None or bound > max_evaluations:
+        # The bound grows with max_n: the largest that fits is found going up from 2.
+        fitting = None
+        for n in range(2, max_n):
+            found = _evaluation_bound(n_classes, n, n_trials, max_evaluations)
+            if found is None or found > max_evaluations:
+                break
+            fitting = n
+        hint = f"max_n={fitting} fits; " if fitting is not None else ""
+        times = f"{bound:,}" if bound is not None else \
+            f"about 10^{_log_evaluation_bound(n_classes, max_n, n_trials) / math.log(10):.0f}"
         raise ValueError(
             f"audit_measure with n_classes={n_classes}, max_n={max_n} and n_trials={n_trials} "
-            f"may evaluate the measure {bound:,} times, more than max_evaluations="
+            f"may evaluate the measure {times} times, more than max_evaluations="
             f"{max_evaluations:,}; {hint}lower max_n or n_trials, or raise max_evaluations "
             "(each value is cached).")
     _check_measure_takes_labels(measure, n_classes)
@@ -235,9 +242,24 @@ def _check_measure_takes_labels(measure, n_classes):
     checked_measure_value(measure, value, f"the confusion matrix {matrix.tolist()}")
 
 
-def _evaluation_bound(m, max_n, n_trials):
-    """Most calls of the measure an audit can make (each matrix is evaluated once)."""
-    labelings = max((n for n in range(max_n + 1) if m ** n <= _MAX_LABELINGS), default=0)
+def _log_evaluation_bound(m, max_n, n_trials):
+    """The natural log of the largest terms of :func:`_evaluation_bound`, from ``lgamma``:
+    cheap however large ``m`` and ``max_n`` (their exact binomials and factorial are not)."""
+    log_matrices = (math.lgamma(max_n + 2 + m * m) - math.lgamma(m * m + 1)
+                    - math.lgamma(max_n + 2))
+    log_trials = math.log(n_trials) + math.lgamma(m + 1) if n_trials else -math.inf
+    return max(log_matrices, log_trials)
+
+
+def _evaluation_bound(m, max_n, n_trials, limit=None):
+    """Most calls of the measure an audit can make (each matrix is evaluated once); None
+    where it is certainly above ``limit``, by a factor ``e**100`` (its exact value is not
+    computed then: the binomials and factorial of a huge ``m`` or ``max_n`` take hours)."""
+    if limit is not None and _log_evaluation_bound(m, max_n, n_trials) > math.log(limit) + 100:
+        return None
+    labelings = 0  # the most elements whose every labeling is enumerated
+    while labelings < max_n and m ** (labelings + 1) <= _MAX_LABELINGS:
+        labelings += 1
     moves = len(_BASELINE_SIZES.get(m, [None])) * math.comb(m, 2) * len(_BASELINE_STEPS)
     return (math.comb(max_n + 1 + m * m, m * m) + math.comb(max_n + m * m, m * m)
             + n_trials * (math.factorial(m) + 3 * m * m + 3) + m ** (2 * labelings) + moves)

@@ -24,6 +24,7 @@ from ._classic_measures import (
     jaccard_from_confusion,
     matthews_corrcoef_from_confusion,
 )
+from ._core.config import check_result_size
 from ._core.params import validate_params
 from ._core.results import _result, _Tabulated, _UnpacksLikeScipy
 from ._core.validation import check_confusion_matrix, check_target_set
@@ -358,6 +359,7 @@ def indistinguishable_measures(measures=None, n=8, *, tolerance=1e-12):
     >>> [sorted(group) for group in indistinguishable_measures(n=4)]
     [['BA', 'CC', 'GM1', 'SBA', 'kappa']]
     """
+    _check_situations("indistinguishable_measures", n, measures, every_pair=False)
     names, situations = _binary_situations(measures, n)
     agree = None
     for scores in situations:
@@ -406,6 +408,7 @@ def discriminating_triplets(n=10, *, measures=None, tolerance=1e-12):
     >>> len(result.triplets) <= 6, bool((result.triplet_index >= 0).sum() == 8 * 7)
     (True, True)
     """
+    _check_situations("discriminating_triplets", n, measures, every_pair=True)
     names, situations = _binary_situations(measures, n)
     candidates, covers = [], []
     for (a1, matrices), scores in zip(_matrices_by_true_size(n), situations):
@@ -595,6 +598,27 @@ def _labelings(a1, matrix, n):
 def _triplet(a1, first, second, n):
     y_true, b1 = _labelings(a1, first, n)
     return y_true, b1, _labelings(a1, second, n)[1]
+
+
+def _check_situations(function, n, measures, every_pair):
+    """Refuse, before any work, an ``n`` whose binary confusion matrices (about
+    ``n**3 / 6``, each scored by every measure) take more than the memory budget, with,
+    for each number of true positives, the pairs of its matrices (``every_pair``: all of
+    them kept at once, as :func:`discriminating_triplets` chooses among them, with a
+    candidate triplet each)."""
+    n_measures = len(_BINARY) if measures is None else max(1, len(measures))
+    # matrices with a1 true positives: (a1 + 1)(n - a1 + 1) at most, a1 = 1 .. n - 1
+    total = (n + 2) * (n * (n + 1) // 2 - 1) - (n * (n + 1) * (2 * n + 1) // 6 - 1)
+    largest = ((n + 2) // 2) ** 2
+    if every_pair:  # all the pairs: the sum of m**2 / 2 over the a1, at most
+        pairs = float(largest) * total / 2
+        entries = total * n_measures + pairs * (n_measures ** 2 / 8 + 32)
+    else:  # the pairs of one a1 at a time
+        entries = total * n_measures + float(largest) ** 2 / 2 * n_measures ** 2 / 8
+    check_result_size(function, (entries,),
+                      f"the scores of {total:,} confusion matrices of n={n} elements by "
+                      f"{n_measures} measures, and their pairs",
+                      remedy="Pass a smaller n")
 
 
 def _binary_situations(measures, n):

@@ -10,6 +10,7 @@ import time
 import numpy as np
 
 from ._audit import AuditResult, checked_measure_value
+from ._core.config import check_result_size
 from ._core.params import CODEFRAME_SIZE, check_value, validate_params
 from ._quantification import project_prevalence
 
@@ -79,6 +80,10 @@ def audit_quantification_measure(measure, *, n_classes=(2, 3, 4), n_trials=2000,
     ['MAX', 'REL']
     """
     sizes = _codeframe_sizes(n_classes)
+    for size in sizes:  # a scenario holds a few prevalence vectors of its size
+        check_result_size("audit_quantification_measure", (8 * int(size),),
+                          f"the prevalence vectors of a codeframe of n_classes={size}",
+                          remedy="Pass smaller codeframe sizes (n_classes=)")
     audit = _QuantificationAudit(measure, sizes, int(n_trials),
                                  np.random.default_rng(random_state), int(verbose))
     return audit.run()

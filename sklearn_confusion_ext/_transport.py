@@ -427,14 +427,15 @@ class _TransportInstances(Instances):
                     *arguments, deficits, excesses, diagonal, scratch("tile", (4, tile)),
                     scratch("tile_values", (3, tile), dtype))
                 done = stop - rows.start
-                off_diagonal = (deficits[:, :done] @ excesses[:, :done].T).astype(np.float64)
+                off_diagonal = (deficits[:, :done] @ excesses[:, :done].T).astype(
+                    np.float64, copy=False)
             else:
                 shape = (rows.stop - rows.start, n_classes)
                 deficits = scratch("fused_deficit", shape, dtype)
                 excesses = scratch("fused_excess", shape, dtype)
                 stop = compiled.soft_plan_parts(*arguments, deficits, excesses, diagonal)
                 done = stop - rows.start
-                off_diagonal = (deficits[:done].T @ excesses[:done]).astype(np.float64)
+                off_diagonal = (deficits[:done].T @ excesses[:done]).astype(np.float64, copy=False)
             zeros = np.zeros(n_classes)
             sums = (diagonal, off_diagonal, zeros, zeros, np.asarray(0.0), np.asarray(0))
             if stop == rows.stop:

@@ -279,3 +279,128 @@ def test_mlcm_report_intervals_blocked_equal_unblocked():
     assert blocked == default
     low, high = default["micro avg"]["f1-score_low"], default["micro avg"]["f1-score_high"]
     assert low < default["micro avg"]["f1-score"] < high
+
+
+# --- Every open-ended integer parameter of the registry, at 10**12 -------------------------
+
+# Parameters whose work grows with them but not the memory it holds (streamed, or each
+# unit done and dropped): at 10**12 they run until stopped, as scikit-learn's do; within
+# the address-space limit.
+_TIME_ONLY = {("compare_scores", "n_resamples"), ("compare_cv", "n_repeats"),
+              ("PosteriorDifferenceDisplay.from_estimators", "n_repeats"),
+              ("evaluate_quantifier", "n_samples"),
+              ("audit_quantification_measure", "n_trials")}
+
+_SWEEP_CHILD = textwrap.dedent("""
+    import json, signal, sys, warnings
+    warnings.simplefilter("ignore")
+    sys.path.insert(0, sys.argv[1])
+    import matplotlib
+    matplotlib.use("Agg")
+    from test_common import call
+
+    import sklearn_confusion_ext as sce
+
+    class Stopped(Exception):
+        pass
+
+    def stop(*args):
+        raise Stopped()
+
+    signal.signal(signal.SIGALRM, stop)
+    for pair in sys.argv[2:]:
+        key, name = pair.split(":")
+        signal.alarm(3)
+        try:
+            result = call(key, **{name: 10 ** 12})
+            if hasattr(result, "__next__"):
+                next(result)
+            out = "ok"
+        except Stopped:
+            out = "stopped"
+        except MemoryError as error:
+            out = "MemoryError: " + str(error)
+        except Exception as error:
+            out = type(error).__name__ + ": " + str(error)
+        finally:
+            signal.alarm(0)
+            sce.set_config(max_matrix_mib=1024)  # set_config:max_matrix_mib raised it
+        print(json.dumps({"pair": pair, "out": out}), flush=True)
+""")
+
+
+def _open_integer_parameters():
+    from numbers import Integral
+
+    from test_common import PARAMETERS, public_keys
+
+    from sklearn_confusion_ext._core.params import Interval
+
+    return [f"{key}:{name}" for key in public_keys()
+            for name, constraints in PARAMETERS[key].items()
+            if isinstance(constraints, list) and any(
+                isinstance(c, Interval) and c.kind is Integral and c.right is None
+                for c in constraints)]
+
+
+@pytest.fixture(scope="module")
+def sweep_results():
+    """Each open-ended integer parameter of every registered callable at 10**12, its
+    other arguments minimal, in one child process under the address-space limit."""
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+           "MKL_NUM_THREADS": "1"}
+    pairs = _open_integer_parameters()
+    completed = subprocess.run(
+        [sys.executable, "-c", _SWEEP_CHILD, os.path.dirname(__file__), *pairs],
+        preexec_fn=_limit, capture_output=True, text=True, env=env, timeout=900)
+    results = {}
+    for line in completed.stdout.splitlines():
+        if line.startswith("{"):
+            result = json.loads(line)
+            results[result["pair"]] = result["out"]
+    return pairs, results, completed.stderr[-2000:]
+
+
+@pytest.mark.slow
+def test_every_size_growing_integer_is_checked_before_its_memory(sweep_results):
+    # Found by this sweep: the Bayesian tests' n_samples, n_chains and burn_in, the
+    # inconsistency searches' n and audit_quantification_measure's n_classes allocated
+    # (MemoryError of 224 GiB to 29 TiB), and audit_measure's n_classes and max_n hung in
+    # the exact count of its bound. Each is now refused, naming the argument.
+    pairs, results, stderr = sweep_results
+    assert len(pairs) > 50
+    missing = [pair for pair in pairs if pair not in results]
+    assert not missing, (missing, stderr)
+    memory = {pair: out for pair, out in results.items() if "MemoryError" in out}
+    assert not memory, memory
+    stopped = {pair for pair, out in results.items() if out == "stopped"}
+    assert stopped <= {f"{key}:{name}" for key, name in _TIME_ONLY}, stopped
+
+
+@pytest.mark.parametrize("call_it, names", [
+    (lambda: sce.bayesian_signed_rank_test(np.arange(5.0), np.arange(5.0)[::-1],
+                                           n_samples=10 ** 10), "n_samples=10000000000"),
+    (lambda: sce.bayesian_hierarchical_test(
+        np.random.default_rng(0).random((3, 5)), np.random.default_rng(1).random((3, 5)),
+        n_train=9, n_test=1, n_chains=10 ** 7), "n_chains=10000000"),
+    (lambda: sce.bayesian_hierarchical_test(
+        np.random.default_rng(0).random((3, 5)), np.random.default_rng(1).random((3, 5)),
+        n_train=9, n_test=1, burn_in=10 ** 12), "burn_in=1000000000000"),
+    (lambda: sce.indistinguishable_measures(n=400), "n=400"),
+    (lambda: sce.discriminating_triplets(n=10 ** 12), "n=1000000000000"),
+    (lambda: sce.audit_quantification_measure(sce.absolute_error, n_classes=10 ** 12),
+     "n_classes=1000000000000"),
+])
+def test_size_growing_arguments_are_refused_naming_them(call_it, names):
+    with pytest.raises(ValueError, match=f"{names}.*max_matrix_mib=1024"):
+        call_it()
+
+
+def test_audit_measure_refuses_huge_sizes_at_once():
+    # the bound's exact binomials and factorial of 10**12 classes took hours
+    from sklearn.metrics import accuracy_score
+
+    for keywords, found in [({"n_classes": 10 ** 12}, r"about 10\^"),
+                            ({"max_n": 10 ** 12}, "max_n=36 fits")]:
+        with pytest.raises(ValueError, match=found):
+            sce.audit_measure(accuracy_score, **keywords)

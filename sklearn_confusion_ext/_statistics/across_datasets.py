@@ -33,6 +33,7 @@ from dataclasses import KW_ONLY
 import numpy as np
 from scipy import special, stats
 
+from .._core.config import check_result_size
 from .._core.params import quoted, validate_params
 from .._core.results import _result, _shown, _Table, _Tabulated, _UnpacksLikeScipy
 from .._core.user_warnings import warn
@@ -42,8 +43,10 @@ POSTHOC_METHODS = ("nemenyi", "holm", "bonferroni-dunn")
 # Demsar (2006, Section 3.2.2): Friedman's chi-square follows its asymptotic distribution
 # "when N and k are big enough (as a rule of a thumb, N > 10 and k > 5)".
 MIN_DATASETS = 11
-# Dirichlet weights are drawn and summed in blocks of this many samples (bounded memory).
+# Dirichlet weights are drawn and summed in blocks of this many samples (bounded memory),
+# a block of at most _BLOCK_BYTES (where there are more than 2,000 data sets).
 _BLOCK = 4096
+_BLOCK_BYTES = 64 * 2 ** 20
 
 
 # --- The table of scores ------------------------------------------------------------------
@@ -625,7 +628,8 @@ def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.
         Weight of the prior pseudo-observation at 0 (``baycomp``'s ``prior``).
     n_samples : int, default=50000
         Posterior samples; the probabilities' Monte Carlo standard error is at most
-        ``0.5 / sqrt(n_samples)`` (0.002 by default).
+        ``0.5 / sqrt(n_samples)`` (0.002 by default). Samples above the memory budget
+        (``max_matrix_mib``, :func:`set_config`) are refused before any is drawn.
     greater_is_better : bool, default=True
         Whether a higher score is better (False: the differences change sign).
     random_state : int, numpy.random.Generator or None, default=None
@@ -681,11 +685,20 @@ def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.
     values, models, _ = _table(table, greater_is_better, names,
                                name="scores_a and scores_b")
     differences = values[:, 0] - values[:, 1]
+    n_walsh = differences.size + 1
+    # The result's samples and the two indicators of the Walsh averages, before any draw.
+    check_result_size("bayesian_signed_rank_test", (3 * n_samples + 2 * n_walsh ** 2,),
+                      f"n_samples={n_samples} posterior samples of 3 masses, and two "
+                      f"{n_walsh} x {n_walsh} tables of the data sets' pairs",
+                      remedy="Ask for fewer posterior samples (n_samples=)"
+                      if 3 * n_samples >= 2 * n_walsh ** 2 else "Compare fewer data sets")
+    # A block of Dirichlet weights takes at most _BLOCK_BYTES.
+    block = max(1, min(_BLOCK, _BLOCK_BYTES // (8 * n_walsh)))
     rng = np.random.default_rng(random_state)
     alphas = np.concatenate([[prior_strength], np.ones(differences.size)])
     samples = np.empty((n_samples, 3))
-    for start in range(0, n_samples, _BLOCK):
-        stop = min(n_samples, start + _BLOCK)
+    for start in range(0, n_samples, block):
+        stop = min(n_samples, start + block)
         weights = rng.dirichlet(alphas, stop - start)
         samples[start:stop] = _signed_rank_masses(differences, weights, rope)
     # The first region of the largest mass wins (a tie of a and b goes to a, as baycomp).
@@ -1236,7 +1249,8 @@ def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None,
         Markov chains, started apart; their agreement is checked (R-hat).
     burn_in : int, default=1000
         Draws discarded at the start of each chain (its first half also tunes the slice
-        sampler's widths).
+        sampler's widths). Draws above the memory budget (``max_matrix_mib``,
+        :func:`set_config`) are refused before any is made.
     greater_is_better : bool, default=True
         Whether a higher score is better (False: the differences change sign).
     random_state : int, numpy.random.Generator or None, default=None
@@ -1320,6 +1334,15 @@ def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None,
     elif len(names) != 2:
         raise ValueError(f"names must name the two models; got {len(names)} names.")
     models = tuple(str(name) for name in names)
+    # What the draws hold at once, before any: the draws kept of (mu0, sigma0, nu, delta)
+    # with the result's copies and samples, and the log-scales of the tuning half of the
+    # burn-in.
+    check_result_size(
+        "bayesian_hierarchical_test",
+        (n_chains * n_samples * (2 * n_datasets + 11) + 2 * n_chains * (burn_in // 2),),
+        f"n_chains={n_chains} chains of n_samples={n_samples} draws of "
+        f"{n_datasets + 3} parameters, and burn_in={burn_in}",
+        remedy="Ask for fewer draws (n_samples=, n_chains=, burn_in=)")
     differences = a - b if greater_is_better else b - a
     constant = _constant_rows(differences)
     if constant.all():
