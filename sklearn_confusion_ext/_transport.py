@@ -802,7 +802,8 @@ def _equal_masses(y_true, y_pred, true_norm, pred_norm, weights):
     Dense NumPy rows of one type whose norms and weights are far from the ends of the type
     keep ``y_true`` as it is (never copied, never written) and scale ``y_pred`` to its mass;
     other rows are L1-normalized (mass 1, empty rows zero). float32 rows are read as float64
-    beside weights that float32 cannot scale them by (:func:`float64_for_weights`).
+    beside weights that float32 cannot scale them by (:func:`float64_for_weights`) and
+    beside float64 rows (:meth:`~._core.validation.Targets.rows`).
     """
     y_true, y_pred = float64_for_weights(weights, y_true, y_pred)
     dense_rows = isinstance(y_true, np.ndarray) and isinstance(y_pred, np.ndarray)

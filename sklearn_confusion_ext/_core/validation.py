@@ -137,6 +137,13 @@ class Targets:
             return y_true, y_pred, np.ones(y_true.shape[0]), np.ones(y_pred.shape[0])
         y_true, y_pred = (csr_rows(y, rows) if sp.issparse(y) else mass_block(y[rows])
                           for y in (self.y_true, self.y_pred))
+        if isinstance(y_true, np.ndarray) and isinstance(y_pred, np.ndarray) and \
+                y_true.dtype != y_pred.dtype:
+            # float32 beside float64 in float64: the float32 side's norms, rows and common
+            # mass were rounded to float32 (6e-7 from the float64 result, 15 times the
+            # error of two float32 sides)
+            dtype = np.result_type(y_true, y_pred)
+            y_true, y_pred = y_true.astype(dtype, copy=False), y_pred.astype(dtype, copy=False)
         true_norm, pred_norm = (
             checked_row_sums(name, y, rows.start) if norm is None else norm[rows]
             for name, y, norm in (("y_true", y_true, self.true_norm),
