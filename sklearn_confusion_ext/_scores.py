@@ -165,13 +165,15 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
     support = true_sum
     if average == "micro":
         tp, true_sum, pred_sum = counts[:, confusion.selection].sum(axis=1, keepdims=True)
-    beta2 = beta * beta
+    beta2 = float(beta) * float(beta)  # inf beyond 1.3e154, without an overflow warning
     if beta2 == 1.0:  # F1: 1.0 * true_sum is true_sum
         f_numerator, f_denominator = 2.0 * tp, true_sum + pred_sum
-    elif math.isfinite(beta2):
+    elif beta2 <= 1e150:
         f_numerator, f_denominator = (1 + beta2) * tp, beta2 * true_sum + pred_sum
-    else:  # beta beyond 1e154: F-beta is recall to the last digit
-        f_numerator, f_denominator = tp, true_sum
+    else:  # divided through by 1 + beta^2 (its products overflow): F-beta is recall to the
+        # last digit, and 0 where only predicted mass is left (a class with no true mass)
+        f_numerator = tp
+        f_denominator = np.where(true_sum == 0, pred_sum, true_sum + pred_sum / (1 + beta2))
     scores = _ratios(np.array([tp, tp, f_numerator]),
                      np.array([pred_sum, true_sum, f_denominator]), zero_division)
     if average is None:

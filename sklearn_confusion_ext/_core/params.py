@@ -132,6 +132,8 @@ class Interval(Constraint):
     def is_satisfied_by(self, value):
         if not self.accepts_type(value) or not math.isfinite(value):
             return False
+        if isinstance(value, np.floating):  # compared in float64: NumPy 2 rounds a bound to
+            value = float(value)  # float32 beside a float32 (1 - 2**-52 read as 1.0)
         if self.left is not None and (value < self.left or (
                 value == self.left and self.closed in ("right", "neither"))):
             return False
@@ -541,6 +543,29 @@ POSITIVE_INT = Interval(Integral, 1, None)
 NON_NEGATIVE_INT = Interval(Integral, 0, None)
 PROBABILITY_LEVEL = Interval(Real, 0, 1, closed="neither")
 
+
+class ConfidenceLevel(Interval):
+    """A two-sided interval's level: in (0, 1) and at most ``1 - 2**-52``. Above it, the
+    upper tail ``(1 + level) / 2`` rounds to 1 in float64 and its normal quantile is
+    infinite (``score_confidence_interval(method="bca")`` failed in NumPy's percentile,
+    ``method="analytic"`` gave NaN ends, ``compare_scores(method="mcnemar")`` an infinite
+    end)."""
+
+    def __init__(self):
+        super().__init__(Real, 0, 1 - 2 ** -52, closed="right")
+
+    def __str__(self):
+        return "a finite real number in (0, 1), at most 1 - 2**-52 = 0.9999999999999998"
+
+    def invalid_values(self):
+        return super().invalid_values() + [1 - 2 ** -53]
+
+    def valid_values(self):
+        return PROBABILITY_LEVEL.valid_values()
+
+
+CONFIDENCE_LEVEL = ConfidenceLevel()
+
 TARGETS = {"y_true": [ARRAY], "y_pred": [ARRAY]}
 PARALLEL = {
     "n_jobs": [None, Interval(Integral, 1, None), Interval(Integral, None, -1)],
@@ -583,14 +608,14 @@ RANDOM_STATE = [None, RandomState()]
 # The intervals of a classification report's scores (None: no intervals).
 # verbose=: progress of a long resampling on standard error (0: none).
 VERBOSE = [Interval(Integral, 0, None)]
-REPORT_INTERVALS = {"confidence_level": [None, PROBABILITY_LEVEL],
+REPORT_INTERVALS = {"confidence_level": [None, CONFIDENCE_LEVEL],
                     "random_state": RANDOM_STATE, "verbose": VERBOSE}
 ESTIMATOR = [HasMethods("predict", description="a fitted estimator with predict")]
 # What every interval and comparison of a score takes.
 # Fewer than 10 resamples give no interval (nor a standard error of one resample).
 N_RESAMPLES = [Interval(Integral, 10, None)]
 UNCERTAINTY = {
-    "score": [str, CALLABLE], "confidence_level": [PROBABILITY_LEVEL],
+    "score": [str, CALLABLE], "confidence_level": [CONFIDENCE_LEVEL],
     "n_resamples": N_RESAMPLES, "sample_weight": [None, ARRAY],
     "random_state": RANDOM_STATE, "groups": [None, ARRAY], "verbose": VERBOSE,
     "kind": [None, Options("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic",
@@ -888,12 +913,12 @@ PARAMETERS = {
         **{name: [Interval(Real, None, None), NaN(), ARRAY]
            for name in ("estimate", "low", "high", "standard_error")},
         "distribution": [None, ARRAY], "method": [str],
-        "confidence_level": [PROBABILITY_LEVEL], "score": [None, str],
+        "confidence_level": [CONFIDENCE_LEVEL], "score": [None, str],
         "class_names": [None, ARRAY]},
     "ComparisonResult": {
         **{name: [Interval(Real, None, None), NaN()]
            for name in ("difference", "low", "high")},
-        "pvalue": PVALUE, "method": [str], "confidence_level": [PROBABILITY_LEVEL],
+        "pvalue": PVALUE, "method": [str], "confidence_level": [CONFIDENCE_LEVEL],
         "alternative": [str], "distribution": [None, ARRAY], "score": [None, str]},
     # Quantification (Sebastiani 2020)
     **{name: QUANTIFICATION_ERROR for name in (
@@ -1010,7 +1035,7 @@ PARAMETERS = {
         "y_true": [ARRAY], "y_pred": [ARRAY, dict],
         "score": [Options(*PER_CLASS_SCORE_NAMES)],
         "method": [Options("percentile", "basic", "bca", "bayesian", "analytic")],
-        "confidence_level": [PROBABILITY_LEVEL], "n_resamples": N_RESAMPLES,
+        "confidence_level": [CONFIDENCE_LEVEL], "n_resamples": N_RESAMPLES,
         "labels": [None, ARRAY], "sample_weight": [None, ARRAY],
         "random_state": RANDOM_STATE, "display_labels": [None, ARRAY], **FOREST_PLOT},
     "ScoreIntervalDisplay.plot": FOREST_PLOT,

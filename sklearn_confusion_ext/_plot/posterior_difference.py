@@ -42,6 +42,12 @@ def _name(name):
     return name if len(name) <= 30 else short_name(name)
 
 
+# The widest view of the axis: a rope up to the largest float (1.8e308) is drawn to here,
+# where the view's width and the steps of its grid stay finite (1.3 * rope overflowed to an
+# infinite axis limit, which matplotlib refuses).
+_FARTHEST = 1e300
+
+
 class PosteriorDifferenceDisplay:
     """The posterior of the mean difference of two models' scores, with the rope.
 
@@ -224,7 +230,7 @@ random_state, n_jobs, names
         if self.scale == 0:
             where = 0 if self.mean > rope else 2 if self.mean < -rope else 1
             ax.axvline(self.mean, color=_COLORS[where], linewidth=2.5, label=labels[where])
-            half = max(abs(self.mean), rope, 1e-3) * 1.5
+            half = min(max(abs(self.mean), rope, 1e-3) * 1.5, _FARTHEST)
             ax.set_xlim(-half, half)
             ax.set_yticks([])
             ax.text(self.mean, 0.5, " point mass (no spread)", rotation=90,
@@ -232,9 +238,11 @@ random_state, n_jobs, names
         else:
             posterior = stats.t(self.df, loc=self.mean, scale=self.scale)
             low, high = posterior.ppf([0.0005, 0.9995])
-            low, high = min(low, -1.3 * rope), max(high, 1.3 * rope)
+            reach = min(1.3 * rope, _FARTHEST)
+            low, high = min(low, -reach), max(high, reach)
             x = np.unique(np.concatenate([np.linspace(low, high, 801), [-rope, rope]]))
-            density = posterior.pdf(x)
+            with np.errstate(over="ignore", under="ignore"):  # far tails: density 0
+                density = posterior.pdf(x)
             ax.plot(x, density, color="black", linewidth=1.2)
             regions = (x >= rope, (x >= -rope) & (x <= rope), x <= -rope)
             for region, color, label in zip(regions, _COLORS, labels):

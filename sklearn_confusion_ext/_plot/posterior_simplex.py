@@ -361,8 +361,11 @@ class PosteriorSimplexDisplay:
         points = _grid_points(draws)
         log_density = dirichlet_logpdf(points, self.alpha[k])
         finite = log_density[np.isfinite(log_density)]
-        low = min(finite.min() if finite.size else np.inf, thresholds.min()) - 1
-        high = max(finite.max() if finite.size else -np.inf, thresholds.max()) + 1
+        low = min(finite.min() if finite.size else np.inf, thresholds.min())
+        high = max(finite.max() if finite.size else -np.inf, thresholds.max())
+        # one unit beyond, or more where one is below their rounding: parameters of 1e300
+        # give log densities of 1e287 (all rounding), where low - 1 == low
+        low, high = low - max(1.0, 1e-9 * abs(low)), high + max(1.0, 1e-9 * abs(high))
         log_density = np.nan_to_num(log_density, nan=high, posinf=high, neginf=low)
         xy = points @ _CORNERS
         triangulation = mtri.Triangulation(xy[:, 0], xy[:, 1])

@@ -810,6 +810,20 @@ def fold_sizes(n_train, n_test, n_values, each):
         if not (np.isfinite(array).all() and (array > 0).all()):
             raise ValueError(f"{name} must hold positive sizes; got {quoted(array)}.")
         sizes.append(array)
+    # The tests read the sizes through rho = n_test / (n_train + n_test), strictly between
+    # 0 and 1: sizes of scales so far apart that it rounds to 0 or 1 (n_train=5e-324, or
+    # n_test=1e300 beside n_train=9) leave no correlation to model.
+    with np.errstate(over="ignore", under="ignore"):
+        rho = sizes[1] / (sizes[0] + sizes[1])
+    outside = np.flatnonzero(~((rho >= np.finfo(float).tiny) & (rho < 1)))
+    if outside.size:
+        k = outside[0]
+        raise ValueError(
+            f"n_train and n_test must be sizes of comparable scale; {each} {k} has "
+            f"n_train={sizes[0][k]:.6g} and n_test={sizes[1][k]:.6g}, whose share "
+            f"n_test / (n_train + n_test) rounds to {float(rho[k]):g}, and it must lie "
+            "strictly between 0 and 1 (e.g. n_train=9, n_test=1 for 10-fold "
+            "cross-validation).")
     return sizes
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from scipy import integrate, optimize, special, stats
 
 from .._core.config import check_result_size
-from .._core.params import PRIOR_NAMES, validate_params
+from .._core.params import PRIOR_NAMES, quoted, validate_params
 from .._core.results import _Bare, _Table, _Tabulated
 from .._core.validation import (
     RENAMED_LABELS_ATTRIBUTE,
@@ -69,8 +69,9 @@ default=1.0
     given = confusion
     confusion = _check_confusion(confusion, allow_fractional)
     names = check_display_labels(display_labels, labels, confusion.shape[0], given)
-    return ConfusionPosterior(confusion + _check_prior(prior, confusion.shape),
-                              display_labels=names)
+    alpha = confusion + _check_prior(prior, confusion.shape)
+    _check_totals(alpha, "prior", prior)
+    return ConfusionPosterior(alpha, display_labels=names)
 
 
 class ConfusionPosterior(_Tabulated):
@@ -116,6 +117,7 @@ class ConfusionPosterior(_Tabulated):
                              f"shape {alpha.shape}.")
         if not np.isfinite(alpha).all() or alpha.min() <= 0:
             raise ValueError("alpha must hold finite positive Dirichlet parameters.")
+        _check_totals(alpha, "alpha")
         self.alpha = alpha
         self.display_labels = check_display_labels(display_labels, labels, alpha.shape[0])
 
@@ -563,7 +565,14 @@ def _beta_ppf(q, a, b):
         warnings.simplefilter("ignore", RuntimeWarning)  # boost's failures on old scipy
         if tiny.any():  # two-point distributions: the power-law tails, in logarithms
             quantiles[tiny] = _tiny_beta_ppf(q[tiny], a[tiny], b[tiny])
-        quantiles[~tiny] = stats.beta.ppf(q[~tiny], a[~tiny], b[~tiny])
+        # Both parameters huge: scipy's quantiles drift from 1e13 on (at 1e17 the upper
+        # 97.5% quantile lay 24 standard deviations out, at 1e50 below the lower one: a
+        # reversed interval), where the Beta is normal to within 1e-6 of a deviation.
+        huge = np.minimum(a, b) >= _HUGE_PARAMETER
+        plain = ~tiny & ~huge
+        quantiles[plain] = stats.beta.ppf(q[plain], a[plain], b[plain])
+        if huge.any():
+            quantiles[huge] = _normal_beta_ppf(q[huge], a[huge], b[huge])
         bad = ~np.isfinite(quantiles) & ~tiny
         if bad.any():
             quantiles[bad] = 1.0 - stats.beta.ppf(1.0 - q[bad], b[bad], a[bad])
@@ -576,6 +585,18 @@ def _beta_ppf(q, a, b):
             share = gamma / (gamma + large)
             quantiles[bad] = np.where(low, share, 1.0 - share)
     return np.clip(quantiles, 0.0, 1.0)
+
+
+# From here on both parameters of a Beta marginal: its quantiles are the normal ones.
+_HUGE_PARAMETER = 1e13
+
+
+def _normal_beta_ppf(q, a, b):
+    """Quantiles of ``Beta(a, b)`` with ``a, b >= 1e13`` from its normal limit: the mean
+    ``a / (a + b)`` plus ``z_q`` standard deviations (the skewness is below 1e-6 there)."""
+    total = a + b
+    mean, rest = a / total, b / total
+    return mean + stats.norm.ppf(q) * np.sqrt(mean * rest / (total + 1))
 
 
 def _dirichlet_rvs(rng, alpha, size):
@@ -593,6 +614,8 @@ def _dirichlet_rvs(rng, alpha, size):
 def _beta_hpd(a, b, level):
     """Shortest interval holding ``level`` of ``Beta(a, b)``."""
     beta = stats.beta(a, b)
+    if min(a, b) >= _HUGE_PARAMETER:  # a normal spike: symmetric, its HPD equal-tailed
+        return float(_beta_ppf((1 - level) / 2, a, b)), float(_beta_ppf((1 + level) / 2, a, b))
     if a <= 1 < b or (a <= 1 and b <= 1 and a <= b):
         return 0.0, float(_beta_ppf(level, a, b))
     if b <= 1:
@@ -618,6 +641,21 @@ def _check_confusion(confusion, allow_fractional):
     check_fractional(confusion, "confusion", allow_fractional,
                      "A Dirichlet-multinomial posterior")
     return confusion
+
+
+def _check_totals(alpha, name, value=None):
+    """Refuse Dirichlet parameters whose row total overflows float64: the means, variances
+    and intervals all divide by it (means of 0 and NaN variances at a total of inf)."""
+    with np.errstate(over="ignore"):
+        totals = alpha.sum(axis=1)
+    if not np.isfinite(totals).all():
+        k = int(np.flatnonzero(~np.isfinite(totals))[0])
+        shown = name if value is None or np.ndim(value) else f"{name}={quoted(value)}"
+        raise ValueError(
+            f"{shown} gives Dirichlet parameters whose total overflows float64 (row {k} "
+            f"sums to inf); the parameters of each row must sum below "
+            f"{np.finfo(float).max:.4g} (a scalar prior: below "
+            f"{np.finfo(float).max / alpha.shape[1]:.4g} for {alpha.shape[1]} classes).")
 
 
 def _check_prior(prior, shape):
