@@ -32,11 +32,11 @@ def _limit():
     resource.setrlimit(resource.RLIMIT_AS, (_LIMIT_BYTES, _LIMIT_BYTES))
 
 
-def extreme_values(interval):
+def extreme_values(interval, dtypes=(float, np.float64, np.float32)):
     """(label, value) pairs at the extremes ``interval`` (an ``Interval`` over Real) accepts,
     as Python floats, float64 and float32 scalars; each is accepted by ``interval``."""
     values = []
-    for dtype in (float, np.float64, np.float32):
+    for dtype in dtypes:
         finfo = np.finfo(np.float32 if dtype is np.float32 else np.float64)
         kind = np.float32 if dtype is np.float32 else np.float64
         tiny = kind(finfo.smallest_subnormal) if hasattr(finfo, "smallest_subnormal") \
@@ -68,12 +68,12 @@ def extreme_values(interval):
 
 
 _SWEEP_CHILD = textwrap.dedent("""
-    import json, signal, sys, warnings
+    import json, signal, sys, time, warnings
     sys.path.insert(0, sys.argv[1])
     import matplotlib
     matplotlib.use("Agg")
     import numpy as np
-    from test_common import PARAMETERS, call, numeric_leaves
+    from test_common import DISPLAYS, PARAMETERS, call, numeric_leaves
     from test_trust_extremes import extreme_values
     from numbers import Real
 
@@ -88,16 +88,23 @@ _SWEEP_CHILD = textwrap.dedent("""
 
     signal.signal(signal.SIGALRM, stop)
     for pair in sys.argv[3:]:
-        key, name = pair.split(":")
+        key, name, *extra = pair.split(":", 2)
+        extra = json.loads(extra[0]) if extra else {}
         intervals = [c for c in PARAMETERS[key][name]
                      if isinstance(c, Interval) and c.kind is Real]
-        for label, value in [v for interval in intervals for v in extreme_values(interval)]:
+        # Displays (a third of the time) take their numbers as the functions they call:
+        # Python floats and float32 there, float64 too elsewhere
+        dtypes = (float, np.float32) if key.partition(".")[0] in DISPLAYS else (
+            float, np.float64, np.float32)
+        for label, value in [v for interval in intervals
+                             for v in extreme_values(interval, dtypes)]:
             signal.alarm(int(sys.argv[2]))
+            started = time.perf_counter()
             caught = []
             try:
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
-                    result = call(key, **{name: value})
+                    result = call(key, **extra, **{name: value})
                     if hasattr(result, "__next__"):
                         result = next(result)
                     leaves = numeric_leaves(result)
@@ -116,8 +123,8 @@ _SWEEP_CHILD = textwrap.dedent("""
                 import matplotlib.pyplot as plt
                 plt.close("all")
             shown = sorted({w.category.__name__ + ": " + str(w.message)[:120] for w in caught})
-            print(json.dumps({"pair": pair, "value": label, "out": out, "warnings": shown}),
-                  flush=True)
+            print(json.dumps({"pair": pair, "value": label, "out": out, "warnings": shown,
+                              "seconds": time.perf_counter() - started}), flush=True)
 """)
 
 
@@ -128,10 +135,31 @@ def real_parameters():
 
     from sklearn_confusion_ext._core.params import Interval
 
-    return [f"{key}:{name}" for key in public_keys()
-            for name, constraints in PARAMETERS[key].items()
-            if isinstance(constraints, list) and any(
-                isinstance(c, Interval) and c.kind is Real for c in constraints)]
+    pairs = [f"{key}:{name}" for key in public_keys()
+             for name, constraints in PARAMETERS[key].items()
+             if isinstance(constraints, list) and any(
+                 isinstance(c, Interval) and c.kind is Real for c in constraints)]
+    return pairs + [f"{key}:{name}:{json.dumps({**_labels(key), **extra})}"
+                    for key, name, extra in _VARIANTS]
+
+
+def _labels(key):
+    """1-D labels for ``key``'s targets (the methods of the variants need them), as lists."""
+    from test_common import REGISTRY, SAMPLES, target_inputs
+
+    inputs = target_inputs(REGISTRY[key].target_params, SAMPLES["labels"])
+    return {**{name: np.asarray(value).tolist() for name, value in inputs.items()},
+            "score": "tcm_accuracy"}
+
+
+# The registry's minimal calls take one method of each interval; the level's extremes
+# reach the others' quantiles differently (bca's and analytic's normal quantile of the
+# upper tail, mcnemar's).
+_VARIANTS = [("score_confidence_interval", "confidence_level", {"method": method})
+             for method in ("basic", "bca", "bayesian", "analytic")] + [
+    ("score_confidence_interval", "prior", {"method": "bayesian"})] + [
+    ("compare_scores", "confidence_level", {"method": method})
+    for method in ("permutation", "bayesian", "mcnemar", "mcnemar-mid-p")]
 
 
 def run_sweep(pairs, alarm_s=_ALARM_S, timeout=600):
@@ -174,15 +202,20 @@ def test_every_real_parameter_at_its_accepted_extremes(sweep):
     # gave means of 0 and NaN variances, of 1e300 reversed credible intervals (the interval
     # Display refused them, the simplex Display failed in matplotlib); a
     # confidence_level of 1 - 2**-53 failed in NumPy's percentile (bca) or gave NaN ends
-    # (analytic); PosteriorDifferenceDisplay's rope of 1.8e308 gave infinite axis limits.
+    # (analytic); PosteriorDifferenceDisplay's rope of 1.8e308 gave infinite axis limits;
+    # score_confidence_interval(method="bayesian")'s prior of 1.8e308 gave NaN ends; NumPy
+    # warned of overflows inside the F-betas, the t-tests and the signed-rank test.
     pairs, results, stderr = sweep
     assert len(pairs) > 100
     seen = {result["pair"] for result in results}
     assert seen == set(pairs), (set(pairs) - seen, stderr)
     defects = []
     for result in results:
-        key, name = result["pair"].split(":")
+        key, name = result["pair"].split(":")[:2]
         out = result["out"]
+        leaked = [w for w in result["warnings"] if " encountered in " in w]
+        if leaked:  # an intermediate overflow or NaN of an accepted value
+            defects.append((result["pair"], result["value"], leaked))
         if out == "ok":
             continue
         if out.startswith(("ValueError:", "TypeError:")) and _names_it(out, name):
@@ -258,6 +291,18 @@ def test_huge_prior_intervals_are_normal_and_ordered(prior, method):
         np.testing.assert_allclose(upper, mean, rtol=1e-15)
 
 
+def test_bayesian_interval_prior_whose_total_overflows_is_refused():
+    # NumPy's Dirichlet drew NaN: NaN ends and standard error, without a warning
+    y, p = [0, 1, 2, 2, 1, 0, 2, 1], [0, 2, 2, 1, 1, 0, 2, 0]
+    with pytest.raises(ValueError, match=r"prior=1\.7e\+308 gives Dirichlet parameters whose "
+                                         r"total overflows float64 \(9 cells\)"):
+        sce.score_confidence_interval(y, p, score="tcm_accuracy", method="bayesian",
+                                      prior=1.7e308, n_resamples=20, random_state=0)
+    result = sce.score_confidence_interval(y, p, score="tcm_accuracy", method="bayesian",
+                                           prior=1e307, n_resamples=20, random_state=0)
+    assert result.low == result.high == pytest.approx(1 / 3)  # the prior's: 3 of 9 cells
+
+
 def test_confidence_level_whose_upper_tail_rounds_to_one_is_refused():
     # bca failed in NumPy's percentile, analytic gave NaN ends, mcnemar an infinite end
     y = np.arange(40) % 3
@@ -293,8 +338,14 @@ def test_displays_draw_extreme_priors_and_ropes():
     display = sce.PosteriorSimplexDisplay.from_confusion([[5, 1, 1], [1, 5, 1], [1, 1, 5]],
                                                          prior=1e300)
     assert np.isfinite(display.log_density_levels_).all()
-    display = sce.PosteriorDifferenceDisplay(mean=0.02, scale=0.01, df=9,
-                                             rope=1.7e308).plot()
-    low, high = display.ax_.get_xlim()
-    assert np.isfinite([low, high]).all() and low <= -1e300 and high >= 1e300
+    for rope in (1e300, 1.7e308):  # the rope shades the whole view, named in the legend
+        display = sce.PosteriorDifferenceDisplay(mean=0.02, scale=0.01, df=9,
+                                                 rope=rope).plot()
+        low, high = display.ax_.get_xlim()
+        assert -2 < low < -0.1 and 0.1 < high < 2
+        assert f"rope ±{rope:g}" in display.ax_.get_legend().get_texts()[1].get_text()
+    display = sce.PosteriorDifferenceDisplay(mean=0.02, scale=0.01, df=9, rope=0.2).plot()
+    assert display.ax_.get_xlim() == pytest.approx((-0.26, 0.26))  # the rope's ends shown
+    display = sce.PosteriorDifferenceDisplay(mean=0.02, scale=0.0, df=9, rope=1e300).plot()
+    assert display.ax_.get_xlim() == pytest.approx((-0.3, 0.3))
     plt.close("all")

@@ -42,10 +42,11 @@ def _name(name):
     return name if len(name) <= 30 else short_name(name)
 
 
-# The widest view of the axis: a rope up to the largest float (1.8e308) is drawn to here,
-# where the view's width and the steps of its grid stay finite (1.3 * rope overflowed to an
-# infinite axis limit, which matplotlib refuses).
-_FARTHEST = 1e300
+# The view reaches the rope's ends up to this many widths of the posterior (its 99.9%
+# range) beyond it; a wider rope shades the whole view (its width is in the legend). The
+# view reached 1.3 * rope: at rope=1.8e308 an infinite limit (refused by matplotlib), at
+# 1e300 a singular transform on matplotlib 3.5.
+_REACH = 10
 
 
 class PosteriorDifferenceDisplay:
@@ -114,8 +115,9 @@ class PosteriorDifferenceDisplay:
                 self.mean > 0) + 0.5 * (self.mean == 0)
             b = float(self.mean < -self.rope) if self.rope else 1.0 - a
             return a, 1.0 - a - b, b
-        a = float(stats.t.sf(self.rope, self.df, loc=self.mean, scale=self.scale))
-        b = float(stats.t.cdf(-self.rope, self.df, loc=self.mean, scale=self.scale))
+        with np.errstate(over="ignore"):  # a rope of 1e308: (rope - mean) / scale is inf
+            a = float(stats.t.sf(self.rope, self.df, loc=self.mean, scale=self.scale))
+            b = float(stats.t.cdf(-self.rope, self.df, loc=self.mean, scale=self.scale))
         return a, (max(0.0, 1.0 - a - b) if self.rope else 0.0), b
 
     @classmethod
@@ -224,23 +226,29 @@ random_state, n_jobs, names
         labels = (f"{name_a} better: {_probability(p_a)}",
                   f"equivalent (rope ±{rope:g}): {_probability(p_rope)}",
                   f"{name_b} better: {_probability(p_b)}")
-        if rope:
-            ax.axvspan(-rope, rope, color=_COLORS[1], alpha=0.15, linewidth=0)
+        if self.scale == 0:
+            spread = max(abs(self.mean), 1e-3)
+            low = -max(spread, min(rope, _REACH * spread)) * 1.5
+            high = -low
+        else:
+            posterior = stats.t(self.df, loc=self.mean, scale=self.scale)
+            low, high = posterior.ppf([0.0005, 0.9995])
+            reach = min(1.3 * rope, max(abs(low), abs(high)) + _REACH * (high - low))
+            low, high = min(low, -reach), max(high, reach)
+        if rope:  # drawn to just beyond the view where wider
+            band = min(rope, 2 * max(abs(low), abs(high)))
+            ax.axvspan(-band, band, color=_COLORS[1], alpha=0.15, linewidth=0)
         ax.axvline(0, color="0.3", linewidth=0.8)
         if self.scale == 0:
             where = 0 if self.mean > rope else 2 if self.mean < -rope else 1
             ax.axvline(self.mean, color=_COLORS[where], linewidth=2.5, label=labels[where])
-            half = min(max(abs(self.mean), rope, 1e-3) * 1.5, _FARTHEST)
-            ax.set_xlim(-half, half)
+            ax.set_xlim(low, high)
             ax.set_yticks([])
             ax.text(self.mean, 0.5, " point mass (no spread)", rotation=90,
                     va="center", fontsize="small", transform=ax.get_xaxis_transform())
         else:
-            posterior = stats.t(self.df, loc=self.mean, scale=self.scale)
-            low, high = posterior.ppf([0.0005, 0.9995])
-            reach = min(1.3 * rope, _FARTHEST)
-            low, high = min(low, -reach), max(high, reach)
-            x = np.unique(np.concatenate([np.linspace(low, high, 801), [-rope, rope]]))
+            edges = [edge for edge in (-rope, rope) if low <= edge <= high]
+            x = np.unique(np.concatenate([np.linspace(low, high, 801), edges]))
             with np.errstate(over="ignore", under="ignore"):  # far tails: density 0
                 density = posterior.pdf(x)
             ax.plot(x, density, color="black", linewidth=1.2)

@@ -592,8 +592,10 @@ def _signed_rank_masses(differences, weights, rope):
     ``(z_i + z_j) / 2`` of the differences ``z`` (0 prepended)."""
     z = np.concatenate([[0.0], differences])
     sums = z[:, None] + z[None, :]
-    above = _heaviside(sums, 2 * rope)
-    below = _heaviside(-sums, 2 * rope)
+    # 2 * rope in Python floats: inf beyond 9e307 (every finite sum within), where a NumPy
+    # scalar's product warned of an overflow
+    above = _heaviside(sums, 2 * float(rope))
+    below = _heaviside(-sums, 2 * float(rope))
     mass_above = np.einsum("si,ij,sj->s", weights, above, weights)
     mass_below = np.einsum("si,ij,sj->s", weights, below, weights)
     within = 1.0 - mass_below - mass_above if rope > 0 else np.zeros_like(mass_above)

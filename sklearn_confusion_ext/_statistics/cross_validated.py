@@ -419,8 +419,9 @@ def _bayesian(differences, ratio, rope):
             return a_better, 0.0, 1.0 - a_better, mean, 0.0, df
         return float(mean > rope), float(abs(mean) <= rope), float(mean < -rope), mean, 0.0, df
     scale = math.sqrt(differences.var(ddof=1) * (1 / n + ratio))
-    b_better = float(stats.t.cdf(-rope, df, loc=mean, scale=scale))
-    a_better = float(stats.t.sf(rope, df, loc=mean, scale=scale))
+    with np.errstate(over="ignore"):  # a rope of 1e308: (rope - mean) / scale is inf
+        b_better = float(stats.t.cdf(-rope, df, loc=mean, scale=scale))
+        a_better = float(stats.t.sf(rope, df, loc=mean, scale=scale))
     p_rope = 0.0 if rope == 0 else max(0.0, 1.0 - a_better - b_better)
     return a_better, p_rope, b_better, mean, scale, df
 

@@ -19,7 +19,7 @@ from sklearn.utils import _safe_indexing
 from .._core.config import resample_block
 from .._core.confusion import Confusion
 from .._core.dispatch import confusions
-from .._core.params import check_keywords
+from .._core.params import check_keywords, quoted
 from .._core.resampling import (
     batches_terms,
     cell_draws,
@@ -493,6 +493,14 @@ class _Data:
                               self.score.n_jobs))])
         if self.cells is not None:
             alpha = self.confusion.matrix.astype(float) + _prior(prior, self.confusion)
+            with np.errstate(over="ignore"):
+                total = alpha.sum()
+            if not np.isfinite(total):  # NumPy's Dirichlet draws NaN: NaN ends, silently
+                shown = "prior" if np.ndim(prior) else f"prior={quoted(prior)}"
+                raise ValueError(
+                    f"{shown} gives Dirichlet parameters whose total overflows float64 "
+                    f"({alpha.size} cells); they must sum below {np.finfo(float).max:.4g} "
+                    f"(a scalar prior: below {np.finfo(float).max / alpha.size:.4g} here).")
             if self.confusion.has_none:  # single labels never reach MLCM's "none" class
                 alpha[-1, :] = alpha[:, -1] = 0.0
             keep = np.flatnonzero(alpha.ravel() > 0)
