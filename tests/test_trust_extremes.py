@@ -250,6 +250,21 @@ def test_huge_beta_gives_recall_without_overflow(beta):
     np.testing.assert_allclose(f, recall, rtol=1e-15)
 
 
+@pytest.mark.parametrize("beta", [1e160, np.float64(1e300), np.float64(1.7e308)])
+def test_resampled_huge_beta_is_recall_without_warnings(beta):
+    # the batched F-beta of the resamples warned (overflow, invalid) and gave NaN, so the
+    # resamples were read one by one
+    y = np.arange(40) % 3
+    p = np.where(np.arange(40) % 5 == 0, (y + 1) % 3, y)
+    keywords = dict(n_resamples=20, random_state=0, method="percentile")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        f = sce.score_confidence_interval(y, p, score="tcm_f1_macro", beta=beta, **keywords)
+    recall = sce.score_confidence_interval(y, p, score="tcm_recall_macro", **keywords)
+    np.testing.assert_allclose(f.distribution, recall.distribution, rtol=1e-15)
+    assert f.estimate == pytest.approx(recall.estimate, rel=1e-15)
+
+
 @pytest.mark.parametrize("call_it", [
     lambda: sce.compare_cv_scores([0.8, 0.82, 0.79], [0.7, 0.75, 0.74], test="bayesian",
                                   n_train=5e-324, n_test=1),

@@ -197,6 +197,7 @@ def _batched_prfs(which, average, beta, zero_division):
     :func:`precision_recall_fscore_from_confusion`'s conventions (checked against it on
     the data before use: see :meth:`_Data.of_full_counts`)."""
     fill = 0.0 if zero_division == "warn" else float(zero_division)
+    beta2 = float(beta) * float(beta)  # inf beyond 1.3e154, without an overflow warning
 
     def read(matrices, classes=None):
         tp = np.diagonal(matrices, axis1=1, axis2=2)
@@ -205,11 +206,16 @@ def _batched_prfs(which, average, beta, zero_division):
             tp, rows, columns = (x.sum(axis=1, keepdims=True) for x in (tp, rows, columns))
         elif classes is not None:  # the classes reported (a "none" class left out or not)
             tp, rows, columns = (x[:, classes] for x in (tp, rows, columns))
-        beta2 = beta * beta
-        numerator, denominator = {
-            "precision": (tp, columns), "recall": (tp, rows),
-            "f1": ((1 + beta2) * tp, (1 + beta2) * tp + beta2 * (rows - tp) + (columns - tp)),
-        }[which]
+        if which == "precision":
+            numerator, denominator = tp, columns
+        elif which == "recall":
+            numerator, denominator = tp, rows
+        elif beta2 <= 1e150:
+            numerator = (1 + beta2) * tp
+            denominator = (1 + beta2) * tp + beta2 * (rows - tp) + (columns - tp)
+        else:  # divided through by 1 + beta^2, as precision_recall_fscore_from_confusion
+            numerator = tp
+            denominator = np.where(rows == 0, columns, rows + (columns - tp) / (1 + beta2))
         values = np.full(numerator.shape, fill)
         np.divide(numerator, denominator, out=values, where=denominator > 0)
         if average is None:
