@@ -149,7 +149,9 @@ def fbeta_from_confusion(matrix, *, beta=1.0, average="binary"):
     matrix : array-like of shape (n_classes, n_classes)
         Confusion matrix, rows true classes, columns predicted classes.
     beta : float, default=1.0
-        Weight of recall (``c11 / a1``) against precision (``c11 / b1``).
+        Weight of recall (``c11 / a1``) against precision (``c11 / b1``). Beyond 1e75
+        (``beta^2`` beyond 1e150) F-beta is computed divided through by ``1 + beta^2``:
+        recall to the last digit, and 0 where only false positives are left.
     average : {"binary", "micro", "macro", "weighted"}, default="binary"
         "binary" needs a 2 x 2 matrix (class 1 positive). Otherwise the one-vs-all binary
         matrices of Section 2 of the paper, over the classes present in either labeling,

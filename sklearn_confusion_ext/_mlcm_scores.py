@@ -135,7 +135,7 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
         ``"f1-score_high"``).
     zero_division, include_none
         As in :func:`mlcm_precision_recall_fscore_support`.
-    confidence_level : float in (0, 1), default=None
+    confidence_level : float in (0, 1), at most 1 - 2**-52, default=None
         If set, the bootstrap percentile interval of every score at this level,
         printed ``0.50 [0.36, 0.63]``: one pass of 999 resamples of the
         instances (instance weights; on 1-D labels without ``sample_weight``,

@@ -265,7 +265,9 @@ def precision_recall_fscore_support_from_confusion(confusion, *, labels=None, be
         counts are read from the whole matrix, as the one-shot functions read
         them, so pass a matrix over every class.
     beta : float, default=1.0
-        Weight of recall in the F-score.
+        Weight of recall in the F-score. Beyond 1e75 the F-score is computed divided
+        through by ``1 + beta^2``: recall to the last digit (0 for a class with predicted
+        mass and no true mass).
     average : {None, "micro", "macro", "weighted"}, default=None
         ``None`` returns per-class arrays; "micro" pools the counts of the
         reported classes ("none" included); "macro" averages per-class scores

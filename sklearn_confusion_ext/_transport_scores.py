@@ -199,7 +199,7 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
         ``"accuracy_high"`` beside it.
     zero_division, include_none
         As in :func:`transport_precision_recall_fscore_support`.
-    confidence_level : float in (0, 1), default=None
+    confidence_level : float in (0, 1), at most 1 - 2**-52, default=None
         If set, the bootstrap percentile interval of every score at this level,
         printed ``0.50 [0.36, 0.63]``: one pass of 999 resamples of the
         instances, all the report's scores read off each resampled matrix (on

@@ -1241,7 +1241,8 @@ def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None,
     n_train, n_test : int, float or array-like of shape (n_datasets,)
         The training and test sizes of the folds, one number each or one per data set;
         only the ratio enters, through the correlation of the folds ``rho = n_test /
-        (n_test + n_train)`` (``n_train=9, n_test=1`` for 10-fold cross-validation).
+        (n_test + n_train)`` (``n_train=9, n_test=1`` for 10-fold cross-validation),
+        which must lie strictly between 0 and 1 in float64 (else a ``ValueError``).
     rope : float, default=0.0
         Half-width of the region of practical equivalence, in units of the score (0.01:
         one point of accuracy). 0 gives two probabilities.

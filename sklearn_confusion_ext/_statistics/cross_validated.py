@@ -497,7 +497,8 @@ default="corrected_ttest"
         ``mean(n_test) / mean(n_train)`` enters (``n_train=9, n_test=1`` for 10-fold
         cross-validation). Folds whose test shares ``n_test / (n_train + n_test)`` differ
         by more than 0.1 are refused (pass single numbers to accept the ratio as an
-        approximation); 5x2cv's folds must test on 40% to 60% of their instances.
+        approximation); 5x2cv's folds must test on 40% to 60% of their instances. Sizes
+        whose share rounds to 0 or 1 in float64 (``n_train=1e-300, n_test=1``) are refused.
     rope : float, default=0.0
         ``"bayesian"`` only: half-width of the region of practical equivalence, in units
         of the score (0.01: one point of accuracy). 0 gives two probabilities.

@@ -37,7 +37,8 @@ def dirichlet_posterior(confusion, *, prior=1.0, display_labels=None, labels=Non
 default=1.0
         Dirichlet prior parameters: a positive scalar for every cell, "uniform" (1, the
         paper's noninformative prior), "perks" (``1 / n_classes``, Remark A1), or one
-        positive value per cell.
+        positive value per cell. The parameters of each row (counts plus prior) must sum
+        below the largest float (1.8e308), else a ``ValueError``.
     display_labels : array-like of shape (n_classes,), default=None
         Class names, kept for display (default ``0 .. n_classes - 1``).
     labels : array-like of shape (n_classes,), default=None
