@@ -321,3 +321,28 @@ def test_partitions_of_unequal_lengths_are_aligned_by_row(rng):
     assert true.npartitions == pred.npartitions
     np.testing.assert_array_equal(transport_confusion_matrix(true, pred),
                                   transport_confusion_matrix(y_true, y_pred))
+
+
+_REPEATED = """
+import numpy as np, dask.array as da, sklearn_confusion_ext as sce
+rng = np.random.default_rng(0)
+Y, P = rng.dirichlet(np.ones(20), 250_000), rng.dirichlet(np.ones(20), 250_000)
+dy, dp = da.from_array(Y, chunks=(62_500, 20)), da.from_array(P, chunks=(62_500, 20))
+print(*[sce.transport_confusion_matrix(dy, dp, n_jobs=1).tobytes().hex() for _ in range(6)])
+"""
+
+
+@pytest.mark.slow
+def test_repeated_calls_on_dask_threads_give_the_same_bits():
+    # Dask's threads run the blocks side by side; a block's products ran on one or two
+    # BLAS threads as another's limit happened to be in force: in a fresh process, six
+    # calls on the same arrays gave up to four results (about half the processes differed).
+    import subprocess
+    import sys
+
+    results = set()
+    for _ in range(3):  # fresh processes: the first calls differed
+        completed = subprocess.run([sys.executable, "-c", _REPEATED], capture_output=True,
+                                   text=True, timeout=300, check=True)
+        results |= set(completed.stdout.split())
+    assert len(results) == 1

@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .array_api import check_any_targets
+from .chunks import one_blas_thread
 from .kinds import KINDS, build
 from .sums import ConfusionSum
 from .validation import SOFT, _column_names, _is_missing
@@ -92,6 +93,22 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
     if n_jobs is None:
         n_jobs = 1  # Dask runs the blocks in parallel: threads within them oversubscribe
     settings = (kind, n_jobs, chunk_size, params, column_labels)
+    # BLAS on one thread for the whole computation: Dask runs the blocks side by side, and
+    # a block's products on one or two BLAS threads (as another call's limit, process-wide,
+    # happened to be in force) gave other last bits: six calls on the same arrays gave up
+    # to four results. A limit per block, set and lifted as blocks came and went, was not
+    # enough.
+    with one_blas_thread():
+        total = _total(dask, settings, true_kind, decided_by, named, forms, inputs,
+                       partitions, speculation, found_first)
+    if total.sums is None:
+        raise ValueError("y_true is empty; at least one sample is required.")
+    return tuple(total.confusions(labels))
+
+
+def _total(dask, settings, true_kind, decided_by, named, forms, inputs, partitions,
+           speculation, found_first):
+    """The :class:`ConfusionSum` of every block (:func:`dask_confusions`)."""
     total = None
     if partitions is not None:
         try:
@@ -112,9 +129,7 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
             settings = settings[:4] + (_labels_found(named),)
         total = _reduced(dask, settings, true_kind, decided_by,
                          [(rows, block, forms) for rows, block in _row_blocks(inputs)])
-    if total.sums is None:
-        raise ValueError("y_true is empty; at least one sample is required.")
-    return tuple(total.confusions(labels))
+    return total
 
 
 # How the message of a block's error begins (a block is read with rows counted from 0).
