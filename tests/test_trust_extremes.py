@@ -364,3 +364,15 @@ def test_displays_draw_extreme_priors_and_ropes():
     display = sce.PosteriorDifferenceDisplay(mean=0.02, scale=0.0, df=9, rope=1e300).plot()
     assert display.ax_.get_xlim() == pytest.approx((-0.3, 0.3))
     plt.close("all")
+
+
+def test_command_line_confidence_takes_the_functions_bound(tmp_path):
+    # the report's --confidence accepted 1 - 2**-53, which the intervals refuse
+    path = tmp_path / "labels.csv"
+    path.write_text("0,0\n1,1\n2,1\n0,0\n1,1\n2,2\n")
+    completed = subprocess.run(
+        [sys.executable, "-m", "sklearn_confusion_ext", "report", str(path),
+         "--confidence", repr(1 - 2 ** -53)], capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 2
+    assert ("argument --confidence: expected a finite real number in (0, 1), at most "
+            "1 - 2**-52 = 0.9999999999999998, got '0.9999999999999999'") in completed.stderr

@@ -1067,7 +1067,7 @@ PARAMETERS = {
                "format": [Options("text", "json")],
                "delimiter": [Options("auto", "comma", "tab", "semicolon", "whitespace",
                                      "none")],
-               "max_matrix_mib": [POSITIVE_INT], "confidence": [PROBABILITY_LEVEL],
+               "max_matrix_mib": [POSITIVE_INT], "confidence": [CONFIDENCE_LEVEL],
                "seed": [NON_NEGATIVE_INT], "most_confused": [NON_NEGATIVE_INT]},
 }
 
