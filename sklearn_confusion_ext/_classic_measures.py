@@ -31,6 +31,7 @@ from ._measures import (
     _resolved_ratio,
 )
 from ._scores import accuracy_from_confusion as _accuracy
+from ._scores import fbeta_terms
 from ._transport import transport_confusion
 
 
@@ -172,15 +173,9 @@ def fbeta_from_confusion(matrix, *, beta=1.0, average="binary"):
     >>> round(fbeta_from_confusion([[5, 1, 0], [2, 2, 1], [0, 0, 3]], average="macro"), 4)
     0.7088
     """
-    beta2 = float(beta) * float(beta)  # inf beyond beta = 1.3e154 (** raised OverflowError)
-
     def fbeta(tp, fn, fp):
-        if beta2 <= 1e150:
-            return _resolved_ratio((1 + beta2) * tp, (1 + beta2) * tp + beta2 * fn + fp, 1.0)
-        # Divided through by 1 + beta^2 (its products overflow): beta^2 / (1 + beta^2) is 1
-        # to the last digit, so F-beta is recall, and 0 where only false positives are left.
-        denominator = tp + fn + fp / (1 + beta2)
-        return _resolved_ratio(tp, np.where((tp + fn == 0) & (fp > 0), fp, denominator), 1.0)
+        numerator, denominator = fbeta_terms(tp, tp + fn, tp + fp, beta)
+        return _resolved_ratio(numerator, denominator, 1.0)
 
     return _binary_or_averaged(matrix, average, fbeta)
 

@@ -165,15 +165,7 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
     support = true_sum
     if average == "micro":
         tp, true_sum, pred_sum = counts[:, confusion.selection].sum(axis=1, keepdims=True)
-    beta2 = float(beta) * float(beta)  # inf beyond 1.3e154, without an overflow warning
-    if beta2 == 1.0:  # F1: 1.0 * true_sum is true_sum
-        f_numerator, f_denominator = 2.0 * tp, true_sum + pred_sum
-    elif beta2 <= 1e150:
-        f_numerator, f_denominator = (1 + beta2) * tp, beta2 * true_sum + pred_sum
-    else:  # divided through by 1 + beta^2 (its products overflow): F-beta is recall to the
-        # last digit, and 0 where only predicted mass is left (a class with no true mass)
-        f_numerator = tp
-        f_denominator = np.where(true_sum == 0, pred_sum, true_sum + pred_sum / (1 + beta2))
+    f_numerator, f_denominator = fbeta_terms(tp, true_sum, pred_sum, beta)
     scores = _ratios(np.array([tp, tp, f_numerator]),
                      np.array([pred_sum, true_sum, f_denominator]), zero_division)
     if average is None:
@@ -182,6 +174,20 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
         return (*scores[:, 0].tolist(), None)
     return (*_averages(scores, support if average == "weighted" else None, zero_division),
             None)
+
+
+def fbeta_terms(tp, true_sum, pred_sum, beta):
+    """Numerator and denominator of F-beta from the true positives and the true and
+    predicted masses (arrays alike): as scikit-learn, ``(1 + beta^2) tp`` over
+    ``beta^2 true + predicted``. Beyond ``beta = 1e75`` both are divided through by
+    ``1 + beta^2`` (its products overflow): F-beta is recall to the last digit, and 0
+    where only predicted mass is left (a class with no true mass)."""
+    beta2 = float(beta) * float(beta)  # inf beyond 1.3e154, without an overflow warning
+    if beta2 == 1.0:  # F1: 1.0 * true_sum is true_sum
+        return 2.0 * tp, true_sum + pred_sum
+    if beta2 <= 1e150:
+        return (1 + beta2) * tp, beta2 * true_sum + pred_sum
+    return tp, np.where(true_sum == 0, pred_sum, true_sum + pred_sum / (1 + beta2))
 
 
 # The scores of precision_recall_fscore_from_confusion, in order, and the mass whose absence

@@ -50,6 +50,7 @@ from .._scores import (
     accuracy_from_confusion,
     binary_matrix,
     confusion_for_labels,
+    fbeta_terms,
     precision_recall_fscore_from_confusion,
     reported_classes,
 )
@@ -197,7 +198,6 @@ def _batched_prfs(which, average, beta, zero_division):
     :func:`precision_recall_fscore_from_confusion`'s conventions (checked against it on
     the data before use: see :meth:`_Data.of_full_counts`)."""
     fill = 0.0 if zero_division == "warn" else float(zero_division)
-    beta2 = float(beta) * float(beta)  # inf beyond 1.3e154, without an overflow warning
 
     def read(matrices, classes=None):
         tp = np.diagonal(matrices, axis1=1, axis2=2)
@@ -210,12 +210,8 @@ def _batched_prfs(which, average, beta, zero_division):
             numerator, denominator = tp, columns
         elif which == "recall":
             numerator, denominator = tp, rows
-        elif beta2 <= 1e150:
-            numerator = (1 + beta2) * tp
-            denominator = (1 + beta2) * tp + beta2 * (rows - tp) + (columns - tp)
-        else:  # divided through by 1 + beta^2, as precision_recall_fscore_from_confusion
-            numerator = tp
-            denominator = np.where(rows == 0, columns, rows + (columns - tp) / (1 + beta2))
+        else:
+            numerator, denominator = fbeta_terms(tp, rows, columns, beta)
         values = np.full(numerator.shape, fill)
         np.divide(numerator, denominator, out=values, where=denominator > 0)
         if average is None:
