@@ -20,15 +20,15 @@ import textwrap
 
 import numpy as np
 import pytest
+from sweeps import limit_address_space, run_child
 
 import sklearn_confusion_ext as sce
 
 resource = pytest.importorskip("resource")
 
-# The child's address space: the interpreter, NumPy, SciPy and scikit-learn take about
-# 0.5 GiB of it; the unchecked allocations here take 1.1 GiB and more (the issue's 6.7 to
-# 20.7 GiB at 300 and 1,000 classes), blocks of 64 MiB a few copies of one.
-_LIMIT_BYTES = 1536 * 2 ** 20
+# The child's address space (sweeps.LIMIT_BYTES, 1.5 GiB): the unchecked allocations here
+# take 1.1 GiB and more (the issue's 6.7 to 20.7 GiB at 300 and 1,000 classes), blocks of
+# 64 MiB a few copies of one.
 
 # Each scenario runs in the child and prints one JSON line: {"name", "ok", "value" or
 # "error"}. The data: 2000 instances of 1-D labels over 120 classes (a 120 x 120 matrix,
@@ -86,18 +86,14 @@ _SCENARIOS = (
     + ["report-labels", "report-weighted", "protocol-sample_size", "protocol-n_samples"])
 
 
-def _limit():
-    resource.setrlimit(resource.RLIMIT_AS, (_LIMIT_BYTES, _LIMIT_BYTES))
-
-
 @pytest.fixture(scope="module")
 def child_results():
     """Every scenario, run once in one child process under the address-space limit."""
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
            "MKL_NUM_THREADS": "1"}
     completed = subprocess.run([sys.executable, "-c", _CHILD, *_SCENARIOS],
-                               preexec_fn=_limit, capture_output=True, text=True, env=env,
-                               timeout=600)
+                               preexec_fn=limit_address_space, capture_output=True,
+                               text=True, env=env, timeout=600)
     results = {}
     for line in completed.stdout.splitlines():
         if line.startswith("{"):
@@ -291,42 +287,27 @@ _TIME_ONLY = {("compare_scores", "n_resamples"), ("compare_cv", "n_repeats"),
               ("evaluate_quantifier", "n_samples"),
               ("audit_quantification_measure", "n_trials")}
 
-_SWEEP_CHILD = textwrap.dedent("""
-    import json, signal, sys, warnings
-    warnings.simplefilter("ignore")
-    sys.path.insert(0, sys.argv[1])
-    import matplotlib
-    matplotlib.use("Agg")
-    from test_common import call
-
-    import sklearn_confusion_ext as sce
-
-    class Stopped(Exception):
-        pass
-
-    def stop(*args):
-        raise Stopped()
-
-    signal.signal(signal.SIGALRM, stop)
-    for pair in sys.argv[2:]:
-        key, name = pair.split(":")
-        signal.alarm(3)
-        try:
-            result = call(key, **{name: 10 ** 12})
-            if hasattr(result, "__next__"):
-                next(result)
-            out = "ok"
-        except Stopped:
-            out = "stopped"
-        except MemoryError as error:
-            out = "MemoryError: " + str(error)
-        except Exception as error:
-            out = type(error).__name__ + ": " + str(error)
-        finally:
-            signal.alarm(0)
-            sce.set_config(max_matrix_mib=1024)  # set_config:max_matrix_mib raised it
-        print(json.dumps({"pair": pair, "out": out}), flush=True)
-""")
+_SWEEP_LOOP = """
+warnings.simplefilter("ignore")
+for pair in ARGS:
+    key, name = pair.split(":")
+    signal.alarm(ALARM_S)
+    try:
+        result = call(key, **{name: 10 ** 12})
+        if hasattr(result, "__next__"):
+            next(result)
+        out = "ok"
+    except Stopped:
+        out = "stopped"
+    except MemoryError as error:
+        out = "MemoryError: " + str(error)
+    except Exception as error:
+        out = type(error).__name__ + ": " + str(error)
+    finally:
+        signal.alarm(0)
+        sce.set_config(max_matrix_mib=1024)  # set_config:max_matrix_mib raised it
+    print(json.dumps({"pair": pair, "out": out}), flush=True)
+"""
 
 
 def _open_integer_parameters():
@@ -347,18 +328,9 @@ def _open_integer_parameters():
 def sweep_results():
     """Each open-ended integer parameter of every registered callable at 10**12, its
     other arguments minimal, in one child process under the address-space limit."""
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
-           "MKL_NUM_THREADS": "1"}
     pairs = _open_integer_parameters()
-    completed = subprocess.run(
-        [sys.executable, "-c", _SWEEP_CHILD, os.path.dirname(__file__), *pairs],
-        preexec_fn=_limit, capture_output=True, text=True, env=env, timeout=900)
-    results = {}
-    for line in completed.stdout.splitlines():
-        if line.startswith("{"):
-            result = json.loads(line)
-            results[result["pair"]] = result["out"]
-    return pairs, results, completed.stderr[-2000:]
+    results, stderr = run_child(_SWEEP_LOOP, pairs, timeout=900)
+    return pairs, {result["pair"]: result["out"] for result in results}, stderr
 
 
 @pytest.mark.slow

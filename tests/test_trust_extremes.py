@@ -14,22 +14,16 @@ under an alarm.
 
 import json
 import math
-import os
 import subprocess
 import sys
-import textwrap
 
 import numpy as np
 import pytest
+from sweeps import run_child
 
 resource = pytest.importorskip("resource")
 
-_LIMIT_BYTES = 1536 * 2 ** 20
 _ALARM_S = 3
-
-
-def _limit():
-    resource.setrlimit(resource.RLIMIT_AS, (_LIMIT_BYTES, _LIMIT_BYTES))
 
 
 def extreme_values(interval, dtypes=(float, np.float64, np.float32)):
@@ -67,65 +61,53 @@ def extreme_values(interval, dtypes=(float, np.float64, np.float32)):
     return values
 
 
-_SWEEP_CHILD = textwrap.dedent("""
-    import json, signal, sys, time, warnings
-    sys.path.insert(0, sys.argv[1])
-    import matplotlib
-    matplotlib.use("Agg")
-    import numpy as np
-    from test_common import DISPLAYS, PARAMETERS, call, numeric_leaves
-    from test_trust_extremes import extreme_values
-    from numbers import Real
+_SWEEP_LOOP = """
+import numpy as np
+from test_common import DISPLAYS, PARAMETERS, numeric_leaves
+from test_trust_extremes import extreme_values
+from numbers import Real
 
-    import sklearn_confusion_ext as sce
-    from sklearn_confusion_ext._core.params import Interval
+from sklearn_confusion_ext._core.params import Interval
 
-    class Stopped(Exception):
-        pass
-
-    def stop(*args):
-        raise Stopped()
-
-    signal.signal(signal.SIGALRM, stop)
-    for pair in sys.argv[3:]:
-        key, name, *extra = pair.split(":", 2)
-        extra = json.loads(extra[0]) if extra else {}
-        intervals = [c for c in PARAMETERS[key][name]
-                     if isinstance(c, Interval) and c.kind is Real]
-        # Displays (a third of the time) take their numbers as the functions they call:
-        # Python floats and float32 there, float64 too elsewhere
-        dtypes = (float, np.float32) if key.partition(".")[0] in DISPLAYS else (
-            float, np.float64, np.float32)
-        for label, value in [v for interval in intervals
-                             for v in extreme_values(interval, dtypes)]:
-            signal.alarm(int(sys.argv[2]))
-            started = time.perf_counter()
-            caught = []
-            try:
-                with warnings.catch_warnings(record=True) as caught:
-                    warnings.simplefilter("always")
-                    result = call(key, **extra, **{name: value})
-                    if hasattr(result, "__next__"):
-                        result = next(result)
-                    leaves = numeric_leaves(result)
-                    bad = sorted({("nan" if np.isnan(x) else "inf")
-                                  for leaf in leaves for x in np.ravel(leaf)
-                                  if not np.isfinite(x)})
-                out = "ok" if not bad else "nonfinite: " + ",".join(bad)
-            except Stopped:
-                out = "stopped"
-            except MemoryError as error:
-                out = "MemoryError: " + str(error)[:300]
-            except Exception as error:
-                out = type(error).__name__ + ": " + str(error)[:300]
-            finally:
-                signal.alarm(0)
-                import matplotlib.pyplot as plt
-                plt.close("all")
-            shown = sorted({w.category.__name__ + ": " + str(w.message)[:120] for w in caught})
-            print(json.dumps({"pair": pair, "value": label, "out": out, "warnings": shown,
-                              "seconds": time.perf_counter() - started}), flush=True)
-""")
+for pair in ARGS:
+    key, name, *extra = pair.split(":", 2)
+    extra = json.loads(extra[0]) if extra else {}
+    intervals = [c for c in PARAMETERS[key][name]
+                 if isinstance(c, Interval) and c.kind is Real]
+    # Displays (a third of the time) take their numbers as the functions they call:
+    # Python floats and float32 there, float64 too elsewhere
+    dtypes = (float, np.float32) if key.partition(".")[0] in DISPLAYS else (
+        float, np.float64, np.float32)
+    for label, value in [v for interval in intervals
+                         for v in extreme_values(interval, dtypes)]:
+        signal.alarm(ALARM_S)
+        started = time.perf_counter()
+        caught = []
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                result = call(key, **extra, **{name: value})
+                if hasattr(result, "__next__"):
+                    result = next(result)
+                leaves = numeric_leaves(result)
+                bad = sorted({("nan" if np.isnan(x) else "inf")
+                              for leaf in leaves for x in np.ravel(leaf)
+                              if not np.isfinite(x)})
+            out = "ok" if not bad else "nonfinite: " + ",".join(bad)
+        except Stopped:
+            out = "stopped"
+        except MemoryError as error:
+            out = "MemoryError: " + str(error)[:300]
+        except Exception as error:
+            out = type(error).__name__ + ": " + str(error)[:300]
+        finally:
+            signal.alarm(0)
+            import matplotlib.pyplot as plt
+            plt.close("all")
+        shown = sorted({w.category.__name__ + ": " + str(w.message)[:120] for w in caught})
+        print(json.dumps({"pair": pair, "value": label, "out": out, "warnings": shown,
+                          "seconds": time.perf_counter() - started}), flush=True)
+"""
 
 
 def real_parameters():
@@ -163,15 +145,7 @@ _VARIANTS = [("score_confidence_interval", "confidence_level", {"method": method
 
 
 def run_sweep(pairs, alarm_s=_ALARM_S, timeout=600):
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
-           "MKL_NUM_THREADS": "1"}
-    completed = subprocess.run(
-        [sys.executable, "-c", _SWEEP_CHILD, os.path.dirname(os.path.abspath(__file__)),
-         str(alarm_s), *pairs],
-        preexec_fn=_limit, capture_output=True, text=True, env=env, timeout=timeout)
-    results = [json.loads(line) for line in completed.stdout.splitlines()
-               if line.startswith("{")]
-    return results, completed.stderr[-2000:]
+    return run_child(_SWEEP_LOOP, pairs, alarm_s, timeout)
 
 
 # Non-finite numbers in a result that are a documented policy, by (key, name): none so far.
