@@ -508,3 +508,28 @@ def test_small_sample_weights_beside_large_masses(dtype, mass, weight):
     got = transport_confusion_matrix(y_true, y_pred, sample_weight=sample_weight)
     np.testing.assert_allclose(got / weight, expected / weight,
                                rtol=1e-5 if dtype == np.float32 else 1e-9)
+
+
+def test_empty_null_class_weighted_by_predictions():
+    """weighting="pred": an instance weighs its prediction's mass, an empty prediction 1 (as
+    an empty label weighs 1 with weighting="true"), so that it stays in the "none" column."""
+    got = transport_confusion_matrix([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 0], [0, 1]],
+                                     weighting="pred")
+    expected = np.zeros((3, 3))
+    expected[0, 0] = 1.0  # instance 0: found, weight |y_pred| = 1
+    expected[1, 2] = 1.0  # instance 1: no prediction, weight 1, in the none column
+    expected[0, 1] = expected[1, 1] = 0.5  # instance 2: half of class 0's mass moved to 1
+    np.testing.assert_array_equal(got, expected)
+    assert got.sum() == 3.0
+    # By hand (classes 0, 1, 2, none): |y_pred| = 3, 0 (weight 1), 1 and 2.
+    got = transport_confusion_matrix(EMPTY_TRUE, [[1, 1, 1], [0, 0, 0], [0, 1, 0], [1, 1, 0]],
+                                     weighting="pred")
+    expected = np.zeros((4, 4))
+    # instance 0: u = (1/2, 0, 1/2), v = (1/3, 1/3, 1/3), times 3.
+    expected[0, 0] = expected[2, 2] = 3 * 1 / 3
+    expected[0, 1] = expected[2, 1] = 3 * 1 / 6
+    expected[3, 3] = 1.0  # instance 1: neither a label nor a prediction, weight 1
+    expected[1, 1] = 1.0  # instance 2: exact, weight 1
+    expected[3, 0] = expected[3, 1] = 2 * 0.5  # instance 3: no label, weight |y_pred| = 2
+    np.testing.assert_allclose(got, expected, atol=1e-15)
+    assert got.sum() == pytest.approx(3 + 1 + 1 + 2)
