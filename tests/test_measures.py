@@ -315,3 +315,23 @@ def test_correlation_distance_forms_and_averages(rng):
     assert correlation_distance(y_true, y_pred, form="chord", average="macro") == \
         correlation_distance_from_confusion(confusion_matrix(y_true, y_pred), form="chord",
                                             average="macro")
+
+
+def test_symmetric_weighted_average_weighs_true_and_predicted_sizes_by_hand():
+    """average="symmetric_weighted": each class's one-vs-all GM_r weighted by its mean size
+    (a_i + b_i) / 2n, true and predicted sizes alike (here they differ: a = (12, 10, 10),
+    b = (20, 7, 5)), no class constant in either labeling."""
+    matrix = np.array([[10, 1, 1], [5, 5, 0], [5, 1, 4]])
+    true_sizes, pred_sizes = matrix.sum(axis=1), matrix.sum(axis=0)
+    for r in (-1.0, 1.0, 2.5):
+        scores = [direct_generalized_means(one_vs_all(matrix, k), r) for k in range(3)]
+        expected = np.dot(true_sizes + pred_sizes, scores) / (2 * matrix.sum())
+        assert generalized_means_from_confusion(matrix, r=r, average="symmetric_weighted") \
+            == pytest.approx(expected, rel=1e-12)
+        # and not the true sizes' weights alone ("weighted"): the two differ here
+        assert abs(expected - np.dot(true_sizes, scores) / matrix.sum()) > 0.01
+    y_true = np.repeat([0, 0, 0, 1, 1, 1, 2, 2, 2], matrix.ravel())
+    y_pred = np.repeat([0, 1, 2, 0, 1, 2, 0, 1, 2], matrix.ravel())
+    scores = [direct_generalized_means(one_vs_all(matrix, k), 1.0) for k in range(3)]
+    assert generalized_means_score(y_true, y_pred, average="symmetric_weighted") == \
+        pytest.approx(np.dot(true_sizes + pred_sizes, scores) / (2 * matrix.sum()), rel=1e-12)
