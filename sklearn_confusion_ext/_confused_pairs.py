@@ -112,6 +112,7 @@ def most_confused_pairs(confusion, *, display_labels=None, top=10, normalize=Non
         weighted or fractional matrix of any builder of this library.
     display_labels : array-like of shape (n_classes,), default=None
         Names of the classes, in the matrix's order; default ``0 .. n_classes - 1``.
+        Distinct, as printed (``1`` and ``"1"`` are one name), as the reports' names.
     top : int or None, default=10
         The most pairs returned; None: every nonzero off-diagonal cell.
     normalize : {None, "true", "pred", "all"}, default=None
@@ -127,6 +128,13 @@ def most_confused_pairs(confusion, *, display_labels=None, top=10, normalize=Non
         Iterates as ``ConfusedPair`` named tuples ``(true, predicted, count,
         fraction_of_true, fraction_of_predicted)``; ``to_frame()`` gives a DataFrame; its
         repr prints the table.
+
+    Raises
+    ------
+    ValueError
+        When ``display_labels`` repeat a name, or the errors (the off-diagonal cells) total
+        beyond the float64 range (about 1.8e308: divide the matrix by a constant). Cells
+        that large are otherwise read as any: the fractions are exact.
 
     See Also
     --------
@@ -158,17 +166,42 @@ fraction_of_predicted=0.5)
     matrix = check_confusion_matrix(confusion, "confusion")
     if display_labels is None:
         display_labels = frame_class_names(confusion)
-    names = np.asarray(check_class_names(display_labels, matrix.shape[0], "display_labels"),
-                       dtype=object)
+    names = np.asarray(check_class_names(display_labels, matrix.shape[0], "display_labels",
+                                       "The pairs are keyed by class name"), dtype=object)
     rows, columns = np.nonzero(matrix * (1 - np.eye(matrix.shape[0], dtype=bool)))
     counts = matrix[rows, columns]
-    true_totals, predicted_totals = matrix.sum(axis=1), matrix.sum(axis=0)
-    of_true = counts / true_totals[rows]  # nonzero: each holds the cell
-    of_predicted = counts / predicted_totals[columns]
+    of_true = _shares(matrix, rows, columns, axis=1)
+    of_predicted = _shares(matrix, rows, columns, axis=0)
+    total_confused = _total(counts)
+    if not np.isfinite(total_confused):
+        raise ValueError("The off-diagonal cells of confusion (its errors) total beyond the "
+                         "float64 range; divide confusion by a constant (the pairs' ranking "
+                         "and fractions do not change).")
     key = {"true": of_true, "pred": of_predicted}.get(normalize, counts)
     order = np.argsort(-key, kind="stable")[:top]
     return ConfusedPairsResult(
         true=names[rows[order]], predicted=names[columns[order]],
         count=counts[order].astype(np.float64), fraction_of_true=of_true[order],
         fraction_of_predicted=of_predicted[order], normalize=normalize,
-        n_confused=int(len(counts)), total_confused=float(counts.sum()))
+        n_confused=int(len(counts)), total_confused=total_confused)
+
+
+def _shares(matrix, rows, columns, axis):
+    """Each cell ``(rows, columns)`` as a fraction of its row's (``axis=1``) or column's
+    (``axis=0``) total. Each row (column) is first scaled by a power of two to a largest
+    cell in [0.5, 1): exact, so the fractions are those of the plain sums, and totals of
+    cells near the float64 maximum no longer overflow (their fractions were 0)."""
+    _, exponents = np.frexp(matrix.max(axis=axis, keepdims=True))
+    scaled = np.ldexp(matrix, -exponents)
+    totals = scaled.sum(axis=axis)
+    return scaled[rows, columns] / totals[rows if axis == 1 else columns]  # nonzero: a cell
+
+
+def _total(values):
+    """The sum of non-negative ``values``, summed scaled by a power of two: infinite only
+    where the sum itself is beyond the float64 range (no NumPy overflow warning)."""
+    if not len(values):
+        return 0.0
+    _, exponent = np.frexp(values.max())
+    with np.errstate(over="ignore"):
+        return float(np.ldexp(np.ldexp(values, -exponent).sum(), exponent))

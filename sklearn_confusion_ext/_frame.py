@@ -9,7 +9,7 @@ import scipy.sparse as sp
 
 from ._core.confusion import NONE_LABEL
 from ._core.params import quoted, validate_params
-from ._core.validation import check_confusion_matrix, check_target_set
+from ._core.validation import check_confusion_matrix, check_distinct_names, check_target_set
 
 
 @validate_params()
@@ -45,7 +45,8 @@ def confusion_frame(confusion, *, labels=None, y_true=None, y_pred=None):
     ------
     ValueError
         When the matrix is not square, or the classes do not number its rows (or its rows
-        less the "none" row).
+        less the "none" row), or ``labels`` repeat a name (as printed: ``1`` and ``"1"``
+        too), or name a class "none" beside the matrix's "none" row.
     ImportError
         When pandas is not installed.
 
@@ -108,7 +109,13 @@ def confusion_frame(confusion, *, labels=None, y_true=None, y_pred=None):
     if classes is None:
         classes = list(range(n))
     classes = [name.item() if isinstance(name, np.generic) else name for name in classes]
+    check_distinct_names(classes, "labels", "The frame's rows and columns are keyed by class "
+                                            "name")
     if len(classes) + 1 == n:
+        if NONE_LABEL in map(str, classes):
+            raise ValueError(f"labels name a class {NONE_LABEL!r}, the name of the matrix's "
+                             f"extra row and column (instances of no class); pass labels "
+                             f"without {NONE_LABEL!r}.")
         classes.append(NONE_LABEL)
     elif len(classes) != n:
         raise ValueError(f"The matrix has {n} rows but the classes are {len(classes)} "

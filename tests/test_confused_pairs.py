@@ -1,5 +1,7 @@
 """The most-confused class pairs: a ranked table of the off-diagonal cells."""
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.metrics import confusion_matrix
@@ -108,3 +110,42 @@ def test_displays_write_counts_under_normalized_values(display, normalize):
     assert cls.from_predictions(y_true, y_pred, include_counts=True,
                                 colorbar=False).text_[0, 0].get_text() == "4"
     plt.close("all")
+
+
+def test_cells_near_the_float64_maximum_keep_their_fractions():
+    # the row and column totals overflowed: fractions of 0, NumPy's overflow warnings, and
+    # total_confused refused under its own name, an internal one
+    matrix = np.array([[1e308, 5e307, 0.0], [1e307, 1.7e308, 1.0], [1.0, 1.0, 1.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = sce.most_confused_pairs(matrix, top=None)
+    scaled = sce.most_confused_pairs(matrix / 2.0 ** 1000, top=None)
+    np.testing.assert_array_equal(result.fraction_of_true, scaled.fraction_of_true)
+    np.testing.assert_array_equal(result.fraction_of_predicted, scaled.fraction_of_predicted)
+    assert result[0][:3] == (0, 1, 5e307) and result[0].fraction_of_true == 5e307 / 1.5e308
+    assert result.total_confused == 5e307 + 1e307 + 3.0
+    tiny = sce.most_confused_pairs([[5e-324, 5e-324], [0.0, 5e-324]])
+    assert tiny[0][3:] == (0.5, 0.5)
+
+
+def test_errors_beyond_the_float64_range_are_refused_naming_confusion():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError) as caught:
+            sce.most_confused_pairs([[1.0, 1e308], [1e308, 1.0]])
+    message = str(caught.value)
+    assert message == ("The off-diagonal cells of confusion (its errors) total beyond the "
+                       "float64 range; divide confusion by a constant (the pairs' ranking and "
+                       "fractions do not change).")
+
+
+@pytest.mark.parametrize("names", [["a", "b", "a"], ["1", "b", 1]])
+def test_repeated_class_names_are_refused_as_the_reports_refuse_them(names):
+    # a "confused pair" true='a', predicted='a' was reported
+    with pytest.raises(ValueError, match=r"^The pairs are keyed by class name, and "
+                                         r"display_labels repeat \[('1'|'a')\]; pass "
+                                         r"display_labels with distinct names\.$"):
+        sce.most_confused_pairs(np.ones((3, 3)), display_labels=names)
+    with pytest.raises(ValueError, match=r"^The report's rows are keyed by class name, and "
+                                         r"target_names repeat"):
+        sce.transport_classification_report([0, 1, 2], [0, 1, 1], target_names=names)

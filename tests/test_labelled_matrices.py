@@ -67,3 +67,15 @@ def test_displays_title_their_panels_by_the_frame():
         titles = [ax.get_title() for ax in np.ravel(drawn.axes_) if ax.get_title()]
         assert titles and all(any(name in title for name in NAMES) for title in titles)
         plt.close("all")
+
+
+@pytest.mark.parametrize("labels", [["cat", "dog", "cat"], [1, "1", 2]])
+def test_repeated_labels_are_refused_as_the_reports_refuse_them(labels):
+    # a frame with two rows and two columns of one name was returned
+    with pytest.raises(ValueError, match=r"^The frame's rows and columns are keyed by class "
+                                         r"name, and labels repeat \[('cat'|'1')\]; pass labels "
+                                         r"with distinct names\.$"):
+        sce.confusion_frame(np.array(COUNTS), labels=labels)
+    with pytest.raises(ValueError, match=r"labels name a class 'none', the name of the "
+                                         r"matrix's extra row and column"):
+        sce.confusion_frame(np.ones((4, 4)), labels=["cat", "none", "owl"])

@@ -9,6 +9,7 @@ checked sample weights. Bad input raises ``ValueError`` naming the argument,
 before any work is done.
 """
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from numbers import Integral
@@ -308,14 +309,28 @@ def check_counted(matrix, labels=None, sample_weight=None):
                      "the measure needs at least one counted instance.")
 
 
-def check_class_names(labels, n_classes, name="labels"):
-    """Names for the ``n_classes`` rows of a matrix: ``0 .. n_classes - 1`` by default."""
+def check_class_names(labels, n_classes, name="labels",
+                      keyed="The rows are keyed by class name"):
+    """Names for the ``n_classes`` rows of a matrix: ``0 .. n_classes - 1`` by default; the
+    names must be distinct (see :func:`check_distinct_names`, ``keyed`` opening its message)."""
     if labels is None:
         return list(range(n_classes))
     labels = list(labels)
     if len(labels) != n_classes:
         raise ValueError(f"{name} has {len(labels)} names for {n_classes} classes.")
+    check_distinct_names(labels, name, keyed)
     return labels
+
+
+def check_distinct_names(names, name, keyed="The rows are keyed by class name"):
+    """Refuse names that two classes share (as printed: ``1`` and ``"1"`` too), with the
+    reports' message: a table keyed by class name would show two classes as one (a
+    "confused pair" of a class with itself)."""
+    counts = Counter(str(value) for value in names)
+    repeated = sorted(value for value, count in counts.items() if count > 1)
+    if repeated:
+        raise ValueError(f"{keyed}, and {name} repeat {repeated}; pass {name} with distinct "
+                         "names.")
 
 
 LABELS_RENAMED = "labels was renamed display_labels in 0.1 and will be removed in 0.2."
@@ -802,11 +817,39 @@ def _numpy_of_nullable(name, y):
         return frame
     numpy_dtype = getattr(getattr(y, "dtype", None), "numpy_dtype", None)
     if numpy_dtype is None or not hasattr(y, "to_numpy"):
-        return np.asarray(y)
+        return as_numpy(name, y)
     if np.asarray(y.isna() if hasattr(y, "isna") else np.isnan(y)).any():
         raise ValueError(f"{name} has missing values (pandas.NA); every sample needs a "
                          "class label.")
     return y.to_numpy(dtype=numpy_dtype)
+
+
+def as_numpy(name, y, expected="1-D class labels or an (n_samples, n_classes) array"):
+    """``np.asarray(y)``; a ragged nested list, which NumPy refuses with its own words
+    ("inhomogeneous shape"), raises ``ValueError`` naming ``name``, the first row whose
+    length differs and what is ``expected``."""
+    try:
+        return np.asarray(y)
+    except ValueError:
+        if not isinstance(y, (list, tuple)):
+            raise
+    lengths = [len(row) if hasattr(row, "__len__") and not isinstance(row, (str, bytes))
+               else None for row in y]
+    first = lengths[0]
+    row = next((i for i, length in enumerate(lengths) if length != first), None)
+    if row is None:  # the rows agree: the raggedness lies deeper
+        found = "its rows hold sequences of different lengths"
+    else:
+        found = (f"row 0 {_length_words(first)} but row {row} "
+                 f"{_length_words(lengths[row])}")
+    raise ValueError(f"{name} is a ragged list: {found}; expected {expected}, every row of "
+                     "the same length.") from None
+
+
+def _length_words(length):
+    if length is None:
+        return "is a single value"
+    return f"has {length} value{'s' if length != 1 else ''}"
 
 
 def _numpy_of_nullable_frame(y):
@@ -1008,7 +1051,7 @@ def check_sample_weight(sample_weight, n_samples):
     """``None``, or ``n_samples`` finite non-negative float64 weights (else ValueError)."""
     if sample_weight is None:
         return None
-    weight = np.asarray(sample_weight)
+    weight = as_numpy("sample_weight", sample_weight, "one weight per sample")
     if weight.ndim == 0 or weight.dtype.kind not in "biuf":
         raise ValueError(
             f"sample_weight must be a 1-D array of {n_samples} non-negative "
@@ -1425,23 +1468,25 @@ def check_label_list(labels, present=None):
     on any device, is read on the host."""
     if hasattr(labels, "__dlpack__") and not isinstance(labels, np.ndarray):
         labels = to_numpy(labels)
-    raw, labels = labels, np.asarray(labels)
+    raw, labels = labels, as_numpy("labels", labels, "a 1-D list of class labels")
     if labels.dtype.kind in "US" and not hasattr(raw, "dtype"):
         _check_strings_only("labels", np.asarray(raw, dtype=object))
     if labels.ndim != 1 or labels.size == 0:
         raise ValueError("labels must be a non-empty 1-D list of class labels; got "
                          f"{quoted(labels)}.")
-    if present is not None and (labels.dtype.kind in "USO") != (present.dtype.kind in "USO"):
-        raise ValueError(
-            f"labels holds {labels.dtype.kind in 'USO' and 'strings' or 'numbers'} "
-            f"but the targets hold {present.dtype.kind in 'USO' and 'strings' or 'numbers'}."
-        )
-    if labels.dtype.kind == "O":
+    if labels.dtype.kind in "Of":  # None or NaN first: it is neither a string nor a number
         missing = [value for value in labels.tolist() if value is None or _is_missing(value)]
         if missing:
             raise ValueError(f"labels holds a missing value ({quoted(missing[0])}), which is "
                              "no class label; list the classes to report.")
+    if labels.dtype.kind == "O":
         _check_object_labels("labels", labels)
+    if present is not None and _holds_strings(labels) != _holds_strings(present):
+        kinds = {True: "strings", False: "numbers"}
+        raise ValueError(
+            f"labels holds {kinds[_holds_strings(labels)]} ({quoted(labels.tolist())}) but the "
+            f"targets hold {kinds[_holds_strings(present)]} ({quoted(present.tolist())}); "
+            "labels= lists class labels as the targets hold them.")
     try:
         unique, counts = np.unique(labels, return_counts=True)
     except TypeError as exc:
@@ -1451,6 +1496,14 @@ def check_label_list(labels, present=None):
         raise ValueError(f"labels must be unique; {quoted(unique[counts > 1].tolist())} "
                          "repeated.")
     return labels
+
+
+def _holds_strings(labels):
+    """Whether checked class labels (not both strings and numbers) are strings: by dtype,
+    or by value for an object array (pandas' object columns, a list with None)."""
+    if labels.dtype.kind == "O":
+        return labels.size > 0 and isinstance(labels.flat[0], (str, bytes))
+    return labels.dtype.kind in "US"
 
 
 def _check_matrix_targets(names, targets, labels, defer_value_checks, columns=None):
