@@ -410,3 +410,93 @@ def test_labels_name_the_columns_of_named_frames_in_every_function(name):
     else:
         np.testing.assert_allclose(np.asarray(by_name, dtype=float),
                                    np.asarray(by_position, dtype=float))
+
+
+# --- 8. Ragged lists, missing labels and group ids (issue 35) -----------------------------------
+
+
+def _ragged(values):
+    """``values`` (1-D labels or 2-D rows) as a list whose second row is one value longer."""
+    rows = [list(row) if np.ndim(row) else [row] for row in np.asarray(values).tolist()]
+    rows[1] = rows[1] + rows[1][:1]
+    return rows
+
+
+@pytest.mark.parametrize("name, kind", cases())
+def test_a_ragged_list_is_refused_naming_the_argument(name, kind):
+    """Each target of every registered function of sample targets, given as a ragged list,
+    is refused naming that argument and the rows whose lengths differ (NumPy's own words,
+    "inhomogeneous shape", named nothing)."""
+    from test_common import random_inputs
+
+    inputs = random_inputs(name, kind, np.random.default_rng(0))
+    entry = REGISTRY[name]
+    for target in entry.target_params:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(ValueError, match=rf"{target} is a ragged list: row 0 has "
+                               r"(\d+) values? but row 1 has \d+ values; expected"):
+                getattr(sce, name)(**{**inputs, **entry.fixed, target: _ragged(inputs[target])})
+
+
+def test_ragged_weights_and_labels_name_their_argument():
+    y = [0, 1, 2, 1]
+    with pytest.raises(ValueError, match="sample_weight is a ragged list: row 0 has 1 value "
+                                         "but row 1 has 2 values; expected one weight"):
+        sce.transport_confusion_matrix(y, y, sample_weight=[[1], [1, 2], [1], [1]])
+    with pytest.raises(ValueError, match="labels is a ragged list: row 0 is a single value "
+                                         "but row 1 has 2 values"):
+        sce.transport_confusion_matrix(y, y, labels=[0, [1, 2]])
+
+
+@pytest.mark.parametrize("labels, targets", [([0, None], [0, 1, 0]), ([0, np.nan], [0, 1, 0]),
+                                             (["a", None], ["a", "b", "a"])])
+def test_a_missing_label_is_named_missing(labels, targets):
+    """``labels=[0, None]`` said "labels holds strings" (its object dtype read as strings)."""
+    with pytest.raises(ValueError, match=r"labels holds a missing value \((None|nan)\)"):
+        sce.transport_confusion_matrix(targets, targets, labels=labels)
+
+
+def test_labels_of_numbers_in_an_object_array_are_numbers():
+    y = [0, 1, 2, 1]
+    np.testing.assert_array_equal(
+        sce.transport_confusion_matrix(y, y, labels=np.array([2, 0], dtype=object)),
+        sce.transport_confusion_matrix(y, y, labels=[2, 0]))
+    with pytest.raises(ValueError, match=r"labels holds numbers \(\[0, 1\]\) but the targets "
+                                         r"hold strings \(\['a', 'b'\]\); labels= lists"):
+        sce.transport_confusion_matrix(["a", "b"], ["b", "a"], labels=[0, 1])
+
+
+def _resampling_with_groups():
+    """The registered functions that resample whole groups (``groups=`` of sample targets)."""
+    from sklearn_confusion_ext._core.params import PARAMETERS
+
+    return [name for name, entry in REGISTRY.items() if "groups" in PARAMETERS.get(name, {})
+            and set(entry.targets) & {"labels", "multilabel", "soft"}]
+
+
+def test_the_group_resampling_functions_are_found():
+    assert {"score_confidence_interval", "compare_scores"} <= set(_resampling_with_groups())
+
+
+@pytest.mark.parametrize("name", _resampling_with_groups())
+def test_group_ids_are_told_apart_as_python_tells_them(name):
+    """``groups=[1, "1", 2, "2"] * 10`` is four groups (NumPy reads the list as the strings
+    "1" and "2": two groups, silently); ids that cannot be hashed are refused naming groups
+    (a bare ``unhashable type: 'dict'``), and so is a ragged list."""
+    from test_common import random_inputs
+
+    entry = REGISTRY[name]
+    inputs = {**random_inputs(name, "labels", np.random.default_rng(0)), **entry.fixed,
+              "n_resamples": 50}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mixed, four, two = (repr(getattr(sce, name)(**inputs, groups=groups)) for groups in
+                            ([1, "1", 2, "2"] * 10, [0, 1, 2, 3] * 10, [0, 0, 1, 1] * 10))
+    assert mixed == four and mixed != two
+    with pytest.raises(TypeError, match=r"groups holds a dict at row 0 \(\{'a': 1\}\), which "
+                                        "cannot be a group id"):
+        getattr(sce, name)(**inputs, groups=[{"a": 1}, {"b": 2}] * 20)
+    with pytest.raises(ValueError, match="groups must be a 1-D list of group ids, one per "
+                                         "instance; it holds sequences of different lengths"):
+        getattr(sce, name)(**inputs, groups=[[1, 2], [3]] * 20)

@@ -240,11 +240,13 @@ def instance_weights(rng, n_samples, n_resamples, bayesian, entries=0, owner=Non
 
 def check_groups(groups, n_samples, owner):
     """``(codes, n_groups)`` of ``groups`` (one group id per instance; None: None),
-    refused before any work, naming it: another length, a missing id (NaN, None), or a
-    single group (nothing to resample)."""
+    refused before any work, naming it: another length, a ragged list, a missing id (NaN,
+    None), an id that is not hashable (a dict, a list), or a single group (nothing to
+    resample). Ids are told apart as Python tells them apart: ``1`` and ``"1"`` are two
+    groups (NumPy reads a list of both as the strings ``"1"``)."""
     if groups is None:
         return None
-    values = np.asarray(groups)
+    values = _group_ids(groups)
     if values.ndim != 1 or len(values) != n_samples:
         raise ValueError(f"groups must hold one group id per instance, {n_samples} in all; "
                          f"got an array of shape {values.shape}.")
@@ -261,8 +263,7 @@ def check_groups(groups, n_samples, owner):
     try:
         _, codes = np.unique(values, return_inverse=True)
     except TypeError:  # ids of unorderable types: numbered by first appearance
-        seen = {}
-        codes = np.array([seen.setdefault(value, len(seen)) for value in values.tolist()])
+        codes = _codes_by_appearance(values.tolist())
     codes = codes.reshape(-1).astype(np.intp)
     n_groups = int(codes.max()) + 1 if n_samples else 0
     if n_groups < 2:
@@ -270,6 +271,44 @@ def check_groups(groups, n_samples, owner):
                          f"{n_groups} group{'s' if n_groups != 1 else ''}: give at least 2 "
                          "groups, or leave groups=None to resample the instances.")
     return codes, n_groups
+
+
+def _group_ids(groups):
+    """``groups`` as a NumPy array: NumPy's reading, except for a list that NumPy reads as
+    strings while it holds numbers too (``[1, "1"]``), kept as the objects given."""
+    try:
+        values = np.asarray(groups)
+    except ValueError:  # NumPy refuses ragged nested lists
+        raise ValueError("groups must be a 1-D list of group ids, one per instance; it holds "
+                         "sequences of different lengths (a ragged list).") from None
+    if values.dtype.kind in "US" and values.ndim == 1 and not hasattr(groups, "dtype"):
+        given = list(groups)
+        if not all(isinstance(value, (str, bytes, np.str_, np.bytes_)) for value in given):
+            values = np.empty(len(given), dtype=object)
+            values[:] = given
+    return values
+
+
+def _codes_by_appearance(ids):
+    """The code of each id, numbered in the order the ids first appear; ``TypeError`` naming
+    ``groups`` for an id that is not hashable."""
+    seen = {}
+    try:
+        return np.array([seen.setdefault(value, len(seen)) for value in ids], dtype=np.intp)
+    except TypeError:
+        row, value = next((row, value) for row, value in enumerate(ids)
+                          if not _hashable(value))
+        raise TypeError(f"groups holds a {type(value).__name__} at row {row} ({value!r:.60}), "
+                        "which cannot be a group id: ids must be hashable (numbers or strings); "
+                        "give each instance its group's number or name.") from None
+
+
+def _hashable(value):
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def group_weights(rng, groups, n_resamples, bayesian, entries=0, owner=None, n_jobs=None):

@@ -238,8 +238,12 @@ default="bootstrap"
 
 def _target_kind(y):
     """"labels" (1-D), "indicator" (2-D of 0 and 1) or "scores" (other 2-D); None where
-    it cannot be read before validation (dok and lil sparse formats)."""
-    if np.ndim(y) != 2 or np.shape(y)[1] == 1:
+    it cannot be read before validation (dok and lil sparse formats, ragged lists)."""
+    try:
+        ndim = np.ndim(y)
+    except ValueError:  # a ragged list, refused by the validation naming it
+        return None
+    if ndim != 2 or np.shape(y)[1] == 1:
         return "labels"
     if sp.issparse(y):
         # Read before validation: only the stored values, never SciPy's compiled code (a

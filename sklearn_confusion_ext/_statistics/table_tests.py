@@ -19,6 +19,7 @@ from .._core.results import _result, _Tabulated, _UnpacksLikeScipy
 from .._core.user_warnings import warn
 from .._core.validation import (
     RENAMED_LABELS_ATTRIBUTE,
+    as_numpy,
     check_confusion_matrix,
     check_display_labels,
     check_sample_weight,
@@ -254,7 +255,7 @@ def mcnemar_table(y_true, y_pred_a, y_pred_b, *, sample_weight=None):
 def _paired_labels(y_true, y_pred_a, y_pred_b):
     """The three targets as 1-D labels checked as the builders check them (one set of
     classes): their one-hot CSR rows."""
-    dims = {name: np.ndim(y) for name, y in
+    dims = {name: np.ndim(as_numpy(name, y)) for name, y in
             (("y_true", y_true), ("y_pred_a", y_pred_a), ("y_pred_b", y_pred_b))}
     for name, ndim in dims.items():
         if ndim != 1:
