@@ -440,16 +440,18 @@ MLCM = register(MatrixKind("mlcm", "mlcm", {}, _BinaryInstances,
                            block=lambda params: _linear_block(_heydarian_terms),
                            finish=finish_matrix, terms=lambda params: _heydarian_terms,
                            classic_on_labels=lambda params: True, compact_integers=True,
-                           deferred_checks=_values_deferred, row_bytes=_row_bytes))
+                           deferred_checks=_values_deferred, row_bytes=_row_bytes,
+                           target_kinds=("multilabel",)))
 MLCM_KRSTINIC = register(MatrixKind("mlcm_krstinic", "mlcm", {}, _BinaryInstances,
                                     block=lambda params: _linear_block(_krstinic_terms),
                                     finish=finish_matrix,
                                     terms=lambda params: _krstinic_terms,
                                     classic_on_labels=lambda params: True,
-                                    deferred_checks=_values_deferred, row_bytes=_row_bytes))
+                                    deferred_checks=_values_deferred, row_bytes=_row_bytes,
+                                    target_kinds=("multilabel",)))
 MLCT = register(MatrixKind(
     "mlct", "multilabel_confusion_tensor", {"unique": True}, _BinaryInstances,
     block=lambda params: _tensor_block_unique if params["unique"] else _tensor_block,
     finish=finish_tensor, n_matrices=2, classic_on_labels=lambda params: True,
-    deferred_checks=_values_deferred))
+    deferred_checks=_values_deferred, target_kinds=("multilabel",)))
 _MLCM_METHODS = {"heydarian": MLCM, "krstinic": MLCM_KRSTINIC}

@@ -1006,4 +1006,4 @@ CLASSIC = register(MatrixKind(
     "classic", "transport_confusion_matrix", {}, _classic_instances,
     block=lambda params: _plan_block, finish=finish_matrix,
     deferred_checks=lambda params: True, classic_on_labels=lambda params: True,
-    terms=lambda params: _plan_terms))
+    terms=lambda params: _plan_terms, target_kinds=()))

@@ -89,7 +89,7 @@ def test_new_classes_in_later_batches_and_mismatches():
 @pytest.mark.parametrize("labels, batches, match", [
     (["z"], [(["a"], ["z"]), (["b"], ["b"])], r"None of labels \['z'\] appear in y_true"),
     (["a", "a"], [(["a"], ["b"])], "labels must be unique"),
-    ([1], [(["a"], ["b"])], "labels holds numbers but the targets hold strings"),
+    ([1], [(["a"], ["b"])], r"labels holds numbers \(\[1\]\) but the targets hold strings"),
     ([3], [([[1, 0]], [[0, 1]])], r"labels must be column indices in \[0, 2\)"),
 ])
 def test_labels_are_checked_as_the_one_shot_functions_check_them(labels, batches, match):
@@ -382,8 +382,9 @@ def test_merged_into_an_empty_accumulator_the_classes_keep_the_one_shot_order(
     ({"n_classes": 3}, {}, "n_classes 3 here, None in other"),
 ])
 def test_accumulators_of_other_labels_never_merge_in_either_order(left, right, match):
-    a = ConfusionAccumulator("classic", **left).update([0], [0])
-    b = ConfusionAccumulator("classic", **right).update([2], [2])
+    kind = "transport" if "n_classes" in left else "classic"  # classic takes no n_classes
+    a = ConfusionAccumulator(kind, **left).update([0], [0])
+    b = ConfusionAccumulator(kind, **right).update([2], [2])
     with pytest.raises(ValueError, match=match):
         a + b
     with pytest.raises(ValueError, match="differ in"):
@@ -447,13 +448,15 @@ def test_accumulators_beyond_the_memory_budget_are_refused_when_built(kind):
 
     n_matrices = KINDS[kind].n_matrices
     fits = 250 if n_matrices == 1 else 170  # 0.48 / 0.44 MiB, below the 1 MiB budget
+    two_dimensional = bool(KINDS[kind].target_kinds)  # n_classes: the width of 2-D targets
     with config_context(max_matrix_mib=1):
-        for options in ({"labels": range(400)}, {"n_classes": 400}):
+        for options in ({"labels": range(400)}, {"n_classes": 400})[:1 + two_dimensional]:
             with pytest.raises(ValueError, match=r"ConfusionAccumulator\(kind='.*budget of "
                                                  r"max_matrix_mib=1 MiB"):
                 ConfusionAccumulator(kind, **options)
         ConfusionAccumulator(kind, labels=range(fits))
-        ConfusionAccumulator(kind, n_classes=fits - 1)
+        if two_dimensional:
+            ConfusionAccumulator(kind, n_classes=fits - 1)
         if n_matrices > 1:  # two matrices of 260 classes do not fit (one does)
             with pytest.raises(ValueError, match="2 matrices of at least 260 x 260"):
                 ConfusionAccumulator(kind, labels=range(260))
@@ -486,3 +489,52 @@ with sce.config_context(max_matrix_mib=100):
                           timeout=120, env=environment)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split("\n")[:2] == ["refused when built", "refused when read"]
+
+
+@pytest.mark.parametrize("left", sorted(KINDS))
+@pytest.mark.parametrize("right", sorted(KINDS))
+def test_accumulators_of_other_kinds_are_refused_naming_both(left, right):
+    # a kind with a parameter the other lacks raised KeyError: "'weighting='"
+    if left == right:
+        return
+    a, b = ConfusionAccumulator(left), ConfusionAccumulator(right)
+    for here, other in ((a, b), (b, a)):
+        with pytest.raises(ValueError, match=rf"differ in kind '{here.kind}' here, "
+                                             rf"'{other.kind}' in other"):
+            here.merge(other)
+    with pytest.raises(ValueError, match=r"differ in kind 'transport' here, 'classic' in "
+                                         r"other; weighting='uniform' here, kind='classic' "
+                                         r"takes no weighting in other; empty='null_class' "
+                                         r"here, kind='classic' takes no empty in other\."):
+        ConfusionAccumulator("transport").merge(ConfusionAccumulator("classic"))
+    with pytest.raises(ValueError, match=r"differ in weighting='true' here, "
+                                         r"weighting='uniform' in other\."):
+        ConfusionAccumulator("transport", weighting="true").merge(ConfusionAccumulator())
+
+
+BATCHES = {"labels": ([0, 1, 1], [0, 1, 0]),
+           "multilabel": ([[1, 0], [0, 1], [1, 1]], [[1, 0], [1, 1], [0, 1]]),
+           "soft": ([[0.5, 0.5], [0.0, 1.0]], [[1.0, 0.0], [0.2, 0.8]])}
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("settings", [{"target_kind": "multilabel"}, {"target_kind": "soft"},
+                                      {"n_classes": 2}])
+def test_settings_no_batch_can_meet_are_refused_when_built(kind, settings):
+    # kind='classic' with target_kind or n_classes was built, then refused every batch at
+    # update; the multi-label kinds took target_kind='soft' and read the batches as 0/1
+    # indicators
+    readings = KINDS[kind].target_kinds
+    declared = settings.get("target_kind", "multilabel")
+    if declared not in readings:
+        with pytest.raises(ValueError, match=rf"kind='{kind}' takes .*{next(iter(settings))}="):
+            ConfusionAccumulator(kind, **settings)
+        return
+    accepted = []
+    for form, (y_true, y_pred) in BATCHES.items():
+        try:
+            ConfusionAccumulator(kind, **settings).update(y_true, y_pred).result()
+        except ValueError:
+            continue
+        accepted.append(form)
+    assert declared in accepted, accepted

@@ -63,7 +63,11 @@ default="transport"
     Raises
     ------
     ValueError
-        If the result cannot fit the memory budget (``max_matrix_mib``, see
+        If the settings admit no batch, refused here rather than at the first
+        :meth:`update`: ``kind="classic"`` (1-D class labels) with ``n_classes`` or
+        ``target_kind``, or a multi-label kind (``"mlcm"``, ``"mlcm_krstinic"``,
+        ``"mlct"``: 0/1 indicators) with ``target_kind="soft"``. If the result cannot fit
+        the memory budget (``max_matrix_mib``, see
         :func:`set_config`): the matrices have at least as many classes as ``labels``
         lists (``n_classes`` plus "none" for 2-D targets); checked here, before any batch,
         and again by :meth:`result` before it adds the listed classes no batch held.
@@ -100,6 +104,7 @@ default="transport"
         declaration = PARAMETERS[KINDS[kind].function]
         check_params(f"ConfusionAccumulator(kind={kind!r})", params,
                      {name: declaration[name] for name in KINDS[kind].parameters})
+        _check_target_kind(kind, n_classes, target_kind)
         if labels is not None:
             check_label_list(labels)
         _check_size(kind, n_classes, labels)
@@ -251,11 +256,10 @@ default="transport"
         self
         """
         mine, theirs = self._settings(), other._settings()
-        different = [name for name in mine if mine[name] != theirs[name]]
+        different = [name for name in {**mine, **theirs}
+                     if name not in mine or name not in theirs or mine[name] != theirs[name]]
         if different:
-            shown = "; ".join(name[:-1] if name.endswith("=") else
-                              f"{name} {quoted(mine[name])} here, {quoted(theirs[name])} in "
-                              "other" for name in different)
+            shown = "; ".join(_difference(name, self, other) for name in different)
             raise ValueError(
                 "only accumulators of the same kind and parameters merge (the same labels, "
                 "n_classes and weighting: a sum over other classes or weights would depend "
@@ -332,6 +336,37 @@ def _fingerprint(value):
     except TypeError:  # not weakly referenceable: this object only
         return "token:" + uuid.uuid4().hex
 
+
+
+def _difference(name, mine, theirs):
+    """How two accumulators differ in a setting of :meth:`ConfusionAccumulator._settings`
+    (a parameter's name ends with "=": its values, never its fingerprint)."""
+    if not name.endswith("="):
+        return (f"{name} {quoted(mine._settings()[name])} here, "
+                f"{quoted(theirs._settings()[name])} in other")
+    name = name[:-1]
+    values = [f"{name}={quoted(accumulator.params[name])} {where}"
+              if name in accumulator.params
+              else f"kind={accumulator.kind!r} takes no {name} {where}"
+              for accumulator, where in ((mine, "here"), (theirs, "in other"))]
+    return ", ".join(values)
+
+
+def _check_target_kind(kind, n_classes, target_kind):
+    """Refuse, when the accumulator is built, a reading of 2-D targets that ``kind`` does not
+    take (its :class:`~.kinds.MatrixKind`'s ``target_kinds``): every batch would be refused."""
+    readings = KINDS[kind].target_kinds
+    if not readings and (n_classes is not None or target_kind is not None):
+        given = (f"n_classes={n_classes!r} (the width of 2-D targets)" if target_kind is None
+                 else f"target_kind={target_kind!r} (a reading of 2-D y_true)")
+        raise ValueError(f"kind={kind!r} takes 1-D class labels, and {given} declares 2-D "
+                         "targets; leave it None, or use kind='transport' for 2-D targets.")
+    if target_kind is not None and target_kind not in readings:
+        takers = [name for name, other in KINDS.items() if target_kind in other.target_kinds]
+        raise ValueError(f"kind={kind!r} takes 0/1 indicators, and target_kind="
+                         f"{target_kind!r} declares soft labels, which only "
+                         f"{' and '.join(f'kind={name!r}' for name in takers)} read; pass "
+                         "target_kind='multilabel' or None, or another kind.")
 
 
 def _check_size(kind, n_classes, labels):

@@ -75,6 +75,10 @@ class MatrixKind:
         ``terms(params)`` -> ``f(*instances.read(rows)[0])`` giving the block as
         :class:`~.terms.Terms`, for kinds of one matrix written that way: their matrices
         under many instance weightings are then built at once (the bootstrap's resamples).
+    target_kinds : tuple of str
+        The readings of 2-D ``y_true`` the kind takes (``"multilabel"``, ``"soft"``; none:
+        1-D class labels only); :class:`ConfusionAccumulator` refuses a ``target_kind``
+        outside them when it is built.
     """
 
     name: str
@@ -90,6 +94,7 @@ class MatrixKind:
     classic_on_labels: object = field(default=lambda params: False)
     compact_integers: bool = False
     terms: object = None
+    target_kinds: tuple = ("multilabel", "soft")
 
 
 def register(kind):
