@@ -278,3 +278,54 @@ def test_figure_size_and_y_train_are_checked():
     with pytest.raises(ValueError, match="pass order='test-training'"):
         TransportConfusionMatrixDisplay.from_predictions([0, 1], [0, 1], y_train=[0, 1])
     plt.close("all")
+
+
+@pytest.mark.parametrize("display", [TransportConfusionMatrixDisplay, MLCMDisplay])
+def test_the_image_and_the_cells_are_the_matrix_not_its_transpose(display):
+    """What is drawn is the matrix: the image's array (rows true classes), each cell's text
+    at x = predicted, y = true, and the tick labels. The numbers come from scikit-learn
+    (TCM of labels) and mlcm; an image drawn transposed beside right texts failed nothing
+    before."""
+    if display is TransportConfusionMatrixDisplay:
+        y_true = ["cat", "cat", "cat", "dog", "dog", "fox", "fox", "fox", "fox"]
+        y_pred = ["cat", "dog", "dog", "dog", "fox", "fox", "cat", "fox", "fox"]
+        expected = confusion_matrix(y_true, y_pred).astype(float)  # not symmetric
+        names = ["cat", "dog", "fox"]
+    else:
+        y_true, y_pred = [[1, 1, 0], [0, 1, 0], [0, 0, 1]], [[1, 0, 1], [1, 1, 0], [0, 0, 0]]
+        expected = mlcm(y_true, y_pred)
+        names = ["0", "1", "2", "none"]
+    assert not np.array_equal(expected, expected.T)
+    drawn = display.from_predictions(y_true, y_pred)
+    np.testing.assert_array_equal(drawn.im_.get_array(), expected)
+    for (i, j), text in np.ndenumerate(drawn.text_):
+        assert text.get_position() == (j, i)
+        assert text.get_text() == f"{expected[i, j]:.0f}"
+    assert _tick_labels(drawn.ax_.yaxis) == _tick_labels(drawn.ax_.xaxis) == names
+    assert drawn.ax_.get_ylim() == (len(names) - 0.5, -0.5)  # row 0 on top
+    # Normalized over the true rows: the image holds the rates, the cells their text.
+    rates = display.from_predictions(y_true, y_pred, normalize="true")
+    totals = expected.sum(axis=1, keepdims=True)
+    expected_rates = np.divide(expected, totals, out=np.zeros_like(expected),
+                               where=totals > 0)
+    np.testing.assert_allclose(rates.im_.get_array(), expected_rates, rtol=1e-15)
+    assert [[t.get_text() for t in row] for row in rates.text_] == [
+        [f"{v:.2f}" if v else "0" for v in row] for row in expected_rates]
+
+
+def test_rows_and_columns_ordered_apart_are_drawn_with_their_names():
+    """order="test-training": rows by test prevalence, columns by training prevalence; the
+    image, the texts and both axes' names follow their own orders."""
+    y_test = np.array(["b", "a", "b", "c", "b", "a"])
+    y_pred = np.array(["b", "a", "c", "c", "b", "b"])
+    y_train = np.array(["c", "c", "c", "a", "b"])
+    display = TransportConfusionMatrixDisplay.from_predictions(
+        y_test, y_pred, order="test-training", y_train=y_train)
+    full = confusion_matrix(y_test, y_pred, labels=["a", "b", "c"])
+    rows, columns = [1, 0, 2], [2, 0, 1]  # b, a, c and c, a, b
+    np.testing.assert_array_equal(display.im_.get_array(), full[np.ix_(rows, columns)])
+    for (i, j), text in np.ndenumerate(display.text_):
+        assert text.get_position() == (j, i)
+        assert text.get_text() == str(full[rows[i], columns[j]])
+    assert _tick_labels(display.ax_.yaxis) == ["b", "a", "c"]
+    assert _tick_labels(display.ax_.xaxis) == ["c", "a", "b"]
