@@ -171,6 +171,25 @@ def test_no_discordant_pairs_warn_and_give_no_evidence():
         assert (result.statistic, result.pvalue) == (0.0, 1.0)
 
 
+def test_mid_p_without_discordant_pairs_is_its_formula_at_n_zero():
+    # T ~ B(0, 1/2) is 0: P[T <= 0] - P[T = 0] / 2 = 1/2 each side, 2 min(1, 1) - 1 = 1
+    # two-sided (it gave 1 for every side, the one-sided mid-p values summing to 2)
+    pvalues = {}
+    for alternative in ("two-sided", "less", "greater"):
+        with pytest.warns(UserWarning, match="no discordant pairs"):
+            result = mcnemar_test([[5, 0], [0, 7]], exact="mid-p", alternative=alternative)
+        assert result.statistic == 0.0
+        pvalues[alternative] = result.pvalue
+    assert pvalues == {"two-sided": 1.0, "less": 0.5, "greater": 0.5}
+    # the sides agree as for every n: one-sided values sum to 1, two-sided twice the smaller
+    assert pvalues["less"] + pvalues["greater"] == 1.0
+    assert pvalues["two-sided"] == min(1.0, 2 * min(pvalues["less"], pvalues["greater"]))
+    for b, c in ((0, 1), (3, 2)):
+        less, greater = (mcnemar_test([[5, b], [c, 7]], exact="mid-p", alternative=side).pvalue
+                         for side in ("less", "greater"))
+        assert less + greater == pytest.approx(1.0, abs=1e-15)
+
+
 def test_uninformative_classes_are_dropped_and_disconnected_groups_refused():
     table = np.array([[10, 2, 0, 0], [5, 8, 0, 0], [0, 0, 7, 0], [0, 0, 0, 0]])
     with pytest.warns(UserWarning, match=r"Classes \[2, 3\]"):

@@ -168,9 +168,15 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
 
     Notes
     -----
-    With no discordant pairs the test has no information: every variant returns
-    statistic 0 and p-value 1 with a warning (statsmodels returns an infinite statistic
-    and p-value 0 with the correction, declaring two identical classifiers different).
+    With no discordant pairs (``n = n_12 + n_21 = 0``) the test has no information: every
+    variant returns statistic 0 with a warning, and the p-value its formula gives for
+    ``T ~ B(0, 1/2)``, a point mass at 0: 1 for the exact tests and the chi-square tests;
+    for the mid-p test 1 two-sided and 1/2 one-sided (``P[T <= 0] - P[T = 0] / 2 =
+    1 - 1/2``, either side). The mid-p value is the mean of the randomized exact p-value,
+    which with nothing observed is uniform on [0, 1]; as for every ``n``, its two one-sided
+    values sum to 1 and the two-sided value is twice the smaller. Neither rejects at any
+    level below 1/2. (statsmodels returns an infinite statistic and p-value 0 with the
+    correction, declaring two identical classifiers different.)
 
     Where ``d^2`` overflows or underflows, the asymptotic statistic is computed as
     ``d (d / (n_12 + n_21))``, so it stays finite for huge (up to the largest float) and
@@ -203,9 +209,15 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
              "chi-square, continuity-corrected" if correction else "chi-square",
              "alternative": alternative}
     if discordant == 0:
+        # T ~ B(0, 1/2) is 0: the exact and asymptotic p-values are 1; the mid-p formula
+        # gives 1/2 to each side (1 - 1/2) and 1 two-sided, as for every n: the one-sided
+        # mid-p values sum to 1 and the two-sided is twice the smaller.
+        pvalue = 0.5 if exact == "mid-p" and alternative != "two-sided" else 1.0
         warn("The table has no discordant pairs (both off-diagonal cells are 0): McNemar's "
-             "test has no information; statistic 0, p-value 1.")
-        return McNemarResult(0.0, 1.0, **named)
+             f"test has no information; statistic 0, p-value {pvalue:g}"
+             + (" (the mid-p value of either side: P[T <= 0] - P[T = 0] / 2 with T ~ "
+                "B(0, 1/2))." if pvalue != 1 else "."))
+        return McNemarResult(0.0, pvalue, **named)
     if exact == "mid-p":
         return McNemarResult(float(upper), float(_mid_p(upper, discordant, alternative)),
                              **named)
