@@ -184,11 +184,11 @@ def test_bayesian_signed_rank_against_baycomp(shift, rope):
     b = a - shift + rng.normal(0, 0.02, 15)
     ours = sce.bayesian_signed_rank_test(a, b, rope=rope, random_state=0)
     test = baycomp.SignedRankTest(a, b, rope, nsamples=50000, random_state=0)
-    reference = test.probs(with_rope=True)
-    expected = reference if rope > 0 else (reference[0], reference[2])
+    # baycomp's three shares (p_rope 0 where rope is 0): the order ours unpacks to
+    expected = test.probs(with_rope=True)
     # Monte Carlo: two independent estimates of 50,000 samples each, 5 standard errors
     assert tuple(ours) == pytest.approx(expected, abs=5 * math.sqrt(0.5 / 50000))
-    assert len(ours) == (3 if rope > 0 else 2)
+    assert len(ours) == 3 and (rope > 0 or ours.p_rope == 0)
     assert sum(ours) == pytest.approx(1.0)
 
 
@@ -205,6 +205,95 @@ def test_bayesian_signed_rank_is_reproducible_and_oriented():
     assert tuple(losses) == tuple(first)
     wide = sce.bayesian_signed_rank_test(a, b, rope=0.05, random_state=3, n_samples=2000)
     assert wide.p_rope == 1.0
+
+
+TEN = np.array([0.91, 0.85, 0.78, 0.88, 0.93, 0.70, 0.82, 0.95, 0.66, 0.87])
+
+
+@pytest.mark.parametrize("greater_is_better", [True, False])
+def test_bayesian_signed_rank_of_identical_models_favours_neither(greater_is_better):
+    # every sample's masses tie at (1/2, 0, 1/2): the tie went to a (argmax), P(a) = 1.0
+    result = sce.bayesian_signed_rank_test(TEN, TEN, random_state=0, n_samples=1000,
+                                           greater_is_better=greater_is_better)
+    assert tuple(result) == (0.5, 0.0, 0.5)
+    # a's and b's masses equal in every sample, to the last bit
+    np.testing.assert_array_equal(result.samples[:, 0], result.samples[:, 2])
+    np.testing.assert_allclose(result.samples, np.tile([0.5, 0.0, 0.5], (1000, 1)),
+                               atol=1e-14)
+    within = sce.bayesian_signed_rank_test(TEN, TEN, rope=0.01, random_state=0,
+                                           n_samples=1000)
+    assert tuple(within) == (0.0, 1.0, 0.0)
+
+
+def test_bayesian_signed_rank_one_differing_dataset_decides_every_sample():
+    # the documented reading of rope=0: nine ties weigh alike on both sides, so the one
+    # data set that differs decides each sample, in its own direction (as baycomp)
+    for shift, expected in ((0.01, (0.0, 0.0, 1.0)), (-0.01, (1.0, 0.0, 0.0))):
+        b = TEN.copy()
+        b[3] += shift
+        result = sce.bayesian_signed_rank_test(TEN, b, random_state=0, n_samples=1000)
+        assert tuple(result) == expected
+        assert (result.samples[:, 2] > result.samples[:, 0]).all() == (shift > 0)
+        mirrored = sce.bayesian_signed_rank_test(b, TEN, random_state=0, n_samples=1000)
+        assert tuple(mirrored) == expected[::-1]
+    # with a rope, the ties count as equivalence
+    b = TEN.copy()
+    b[3] += 0.01
+    assert sce.bayesian_signed_rank_test(TEN, b, rope=0.02, random_state=0,
+                                         n_samples=1000).p_rope == 1.0
+
+
+def test_tied_regions_share_the_sample():
+    from sklearn_confusion_ext._statistics.across_datasets import _winning_shares
+
+    samples = [[0.5, 0.0, 0.5], [0.2, 0.6, 0.2], [0.7, 0.1, 0.2], [0.4, 0.4, 0.2],
+               [1 / 3, 1 / 3, 1 / 3]]
+    np.testing.assert_allclose(_winning_shares(samples), np.array(
+        [0.5 + 1 + 0.5 + 1 / 3, 1 + 0.5 + 1 / 3, 0.5 + 1 / 3]) / 5, rtol=1e-15)
+
+
+@pytest.mark.parametrize("alpha", [1e-10, 9.9e-11, 1e-20, 1e-300, 5e-324])
+def test_posthoc_critical_differences_at_tiny_levels(alpha):
+    # alpha=1e-20 raised about "the 'critical_difference' parameter of
+    # FriedmanPosthocResult" (scipy's quantile at 1 - alpha is infinite, capped at 100 at
+    # its isf); below 1e-10 the quantile of the Bonferroni bound of the range's tail
+    nemenyi = sce.friedman_posthoc(PAPER, alpha=alpha)
+    k, se = 4, math.sqrt(4 * 5 / (6 * 14))
+    bound = stats.norm.isf(alpha / (k * (k - 1))) * se if alpha > 1e-300 else None
+    reference = stats.studentized_range.isf(alpha, k, np.inf) / math.sqrt(2) * se
+    if alpha >= 1e-10:
+        assert nemenyi.critical_difference == pytest.approx(reference, rel=1e-12)
+    elif bound is not None:
+        assert nemenyi.critical_difference == pytest.approx(bound, rel=1e-12)
+    assert math.isfinite(nemenyi.critical_difference) and not nemenyi.significant.any()
+    dunn = sce.friedman_posthoc(PAPER, alpha=alpha, method="bonferroni-dunn", control=0)
+    assert math.isfinite(dunn.critical_difference)
+    assert dunn.critical_difference < nemenyi.critical_difference
+    # the bound and scipy's quantile meet at 1e-10, 2 to 100 models
+    for models in (2, 3, 10, 100):
+        scipy_q = stats.studentized_range.isf(1e-10, models, np.inf) / math.sqrt(2)
+        assert stats.norm.isf(1e-10 / (models * (models - 1))) == pytest.approx(
+            scipy_q, rel=1.2e-5)
+
+
+def test_a_refused_result_field_names_the_public_argument(monkeypatch):
+    # the general cause: a result checks its fields, and a value the function computed
+    # from an argument was refused under the result's name
+    from sklearn_confusion_ext._statistics import across_datasets
+
+    monkeypatch.setattr(across_datasets, "_nemenyi_quantile", lambda alpha, k: math.inf)
+    with pytest.raises(ValueError, match=r"^friedman_posthoc: alpha=0\.05 gives a critical "
+                                         r"difference of inf, which must be None or a "
+                                         r"finite real number >= 0") as caught:
+        sce.friedman_posthoc(PAPER)
+    assert "FriedmanPosthocResult" not in str(caught.value)
+    # a result built by its caller names its own fields, as before
+    with pytest.raises(ValueError, match="'critical_difference' parameter of "
+                                         "FriedmanPosthocResult"):
+        sce.FriedmanPosthocResult(
+            pvalue=np.eye(2), statistic=np.zeros((2, 2)), significant=np.eye(2, dtype=bool),
+            average_ranks=np.ones(2), critical_difference=math.inf, standard_error=1.0,
+            method="nemenyi", alpha=0.05, models=("a", "b"))
 
 
 def test_dataframe_names_models_and_datasets():

@@ -332,7 +332,10 @@ def test_reproducible_with_random_state_and_unpacks():
                                                 first.p_b_better)
     assert p_a_better + p_rope + p_b_better == pytest.approx(1.0)
     no_rope = _quick(a, b)
-    assert len(no_rope) == 2 and no_rope.p_rope == 0.0
+    # three probabilities whatever rope (it unpacked to two where rope was 0)
+    assert len(no_rope) == 3 and tuple(no_rope) == (no_rope.p_a_better, 0.0,
+                                                     no_rope.p_b_better)
+    assert no_rope.next_dataset[1] == 0.0 and (no_rope.samples[:, 1] == 0).all()
     assert no_rope.samples.shape == (800, 3) and first.draws["delta"].shape == (800, 8)
 
 

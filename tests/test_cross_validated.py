@@ -145,6 +145,14 @@ def test_one_sided_pvalues_split_the_two_sided(seed):
 # --- baycomp: the Bayesian correlated t-test ------------------------------------------------
 
 
+def three(probabilities):
+    """baycomp's probabilities in the order ours unpack to, whatever rope: baycomp gives
+    two where rope is 0, ours (p_a_better, 0, p_b_better)."""
+    probabilities = tuple(probabilities)
+    return probabilities if len(probabilities) == 3 else (
+        probabilities[0], 0.0, probabilities[1])
+
+
 @pytest.mark.parametrize("rope", [0.0, 0.01, 0.05])
 @pytest.mark.parametrize("n_splits, n_repeats, seed", [(10, 1, 0), (10, 10, 1), (5, 3, 2),
                                                         (2, 5, 3)])
@@ -154,8 +162,8 @@ def test_bayesian_correlated_ttest_reproduces_baycomp(n_splits, n_repeats, seed,
     result = sce.compare_cv_scores(a, b, test="bayesian", rope=rope, n_train=n_splits - 1,
                                    n_test=1)
     expected = baycomp.two_on_single(a, b, rope=rope, runs=n_repeats)
-    np.testing.assert_allclose(tuple(result), expected, rtol=1e-10, atol=1e-15)
-    assert len(result) == (2 if rope == 0 else 3)
+    np.testing.assert_allclose(tuple(result), three(expected), rtol=1e-10, atol=1e-15)
+    assert len(result) == 3
     posterior = baycomp.CorrelatedTTest(a, b, rope=rope, runs=n_repeats)
     # baycomp's difference is b - a; ours a - b
     assert result.mean == pytest.approx(-posterior.mean)
@@ -185,7 +193,7 @@ def test_identical_scores_give_no_difference_with_a_warning(test):
     with pytest.warns(RuntimeWarning, match="variance|spread"):
         result = sce.compare_cv_scores(scores, scores, test=test, n_train=1, n_test=1)
     if test == "bayesian":
-        assert tuple(result) == (0.5, 0.5) and result.scale == 0.0
+        assert tuple(result) == (0.5, 0.0, 0.5) and result.scale == 0.0
         with pytest.raises(ValueError, match="point mass"):
             result.posterior()
     else:
@@ -199,7 +207,7 @@ def test_constant_nonzero_difference_is_infinite_with_a_warning(test):
     with pytest.warns(RuntimeWarning, match="spread"):
         result = sce.compare_cv_scores(a, b, test=test, n_train=1, n_test=1)
     if test == "bayesian":
-        assert tuple(result) == (1.0, 0.0)
+        assert tuple(result) == (1.0, 0.0, 0.0)
         with pytest.warns(RuntimeWarning):
             within = sce.compare_cv_scores(a, b, test=test, n_train=1, n_test=1, rope=0.2)
         assert tuple(within) == (0.0, 1.0, 0.0)
@@ -229,7 +237,8 @@ def test_degenerate_posterior_follows_baycomp():
         with pytest.warns(RuntimeWarning):
             result = sce.compare_cv_scores(a, b, test="bayesian", rope=rope, n_train=9,
                                            n_test=1)
-        np.testing.assert_allclose(tuple(result), baycomp.two_on_single(a, b, rope=rope))
+        np.testing.assert_allclose(tuple(result),
+                                   three(baycomp.two_on_single(a, b, rope=rope)))
 
 
 # --- Clear errors ---------------------------------------------------------------------------
@@ -434,6 +443,41 @@ def test_cross_validate_results_are_read_with_their_folds():
                            cv=KFold(5, shuffle=True, random_state=1), return_indices=True)
     with pytest.raises(ValueError, match="different folds"):
         sce.compare_cv_scores(linear, other, scoring="f1")
+
+
+@pytest.mark.parametrize("scoring", [None, "f1"])
+def test_dicts_of_different_scores_are_refused_naming_both_keys(scoring):
+    # test_score beside test_f1 was compared silently and labelled score='f1'
+    a, b = scores_of(0)
+    with pytest.raises(ValueError, match=r"scores_a and scores_b hold different scores: "
+                                         r"'test_score' in scores_a and 'test_f1' in "
+                                         r"scores_b"):
+        sce.compare_cv_scores({"test_score": a}, {"test_f1": b}, n_train=9, n_test=1,
+                              scoring=scoring)
+    same = sce.compare_cv_scores({"test_f1": a}, {"test_f1": b}, n_train=9, n_test=1)
+    assert same.score == "f1" and tuple(same) == tuple(
+        sce.compare_cv_scores(a, b, n_train=9, n_test=1))
+
+
+def test_5x2cv_ttest_says_which_difference_its_statistic_tests():
+    # Dietterich's t is d_11 / sqrt(mean s_i^2): its sign is the first fold's, which the
+    # repr printed beside the mean of all ten with no word on it
+    rng = np.random.default_rng(3)
+    a = rng.normal(0.8, 0.02, 10)
+    b = a + rng.normal(0, 0.02, 10)
+    result = sce.compare_cv_scores(a, b, test="5x2cv_ttest")
+    d = (a - b).reshape(5, 2)
+    assert result.tested_difference == d[0, 0] and result.difference == pytest.approx(d.mean())
+    assert np.sign(result.statistic) == np.sign(d[0, 0]) != np.sign(result.difference)
+    assert (f"tested_difference={result.tested_difference:.4g} (d_11, the first fold's), "
+            f"difference={result.difference:.4g} (mean of the 10 folds)") in repr(result)
+    ftest = sce.compare_cv_scores(a, b, test="5x2cv_ftest")
+    assert ftest.tested_difference is None
+    assert "tested_difference=None (F sums the 10 squared differences)" in repr(ftest)
+    for test in ("corrected_ttest", "naive_ttest"):
+        other = sce.compare_cv_scores(a, b, test=test, n_train=9, n_test=1)
+        assert other.tested_difference == other.difference
+        assert "tested_difference" not in repr(other)
 
 
 def test_multilabel_and_soft_targets():

@@ -861,7 +861,8 @@ PARAMETERS = {
         "score": [str], "models": [tuple], "alternative": [Options("two-sided", "greater",
                                                                    "less")],
         "difference": [Interval(Real, None, None)], "scores_a": [ARRAY],
-        "scores_b": [ARRAY], "n_train": [None, ARRAY], "n_test": [None, ARRAY]},
+        "scores_b": [ARRAY], "n_train": [None, ARRAY], "n_test": [None, ARRAY],
+        "tested_difference": [None, Interval(Real, None, None)]},
     "BayesianCorrelatedTTestResult": {
         **{name: [Interval(Real, 0, 1)] for name in ("p_a_better", "p_rope", "p_b_better")},
         "rope": [Interval(Real, 0, None)], "mean": [Interval(Real, None, None)],

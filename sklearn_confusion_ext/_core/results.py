@@ -9,8 +9,11 @@ One implementation serves every result: a class declares what its summary line s
 :meth:`_Summarized._summary` / :meth:`_Summarized._table`.
 """
 
+import functools
 import html
 import math
+import re
+import sys
 from dataclasses import dataclass, fields, is_dataclass
 from numbers import Integral, Real
 
@@ -31,15 +34,74 @@ MAX_ITEMS = 6
 
 def _result(**options):
     """A frozen dataclass whose constructor checks its fields against ``PARAMETERS``;
-    a :class:`_Summarized` result keeps its repr (the dataclass's would print every array)."""
+    a :class:`_Summarized` result keeps its repr (the dataclass's would print every array).
+
+    A field refused while a function of the package builds the result is no error of the
+    caller's about that field, which the caller never named: it is re-raised naming the
+    public function and the argument that led to it (``_field_arguments``: field ->
+    the public arguments it is computed from), see :func:`_refused_field`.
+    """
 
     def decorate(cls):
         settings = ({"repr": False} if issubclass(cls, _Summarized) else {}) | options
         cls = dataclass(frozen=True, **settings)(cls)
-        cls.__init__ = validate_params(cls.__name__)(cls.__init__)
+        validated = validate_params(cls.__name__)(cls.__init__)
+
+        @functools.wraps(validated)
+        def __init__(self, *args, **kwargs):
+            try:
+                validated(self, *args, **kwargs)
+            except (TypeError, ValueError) as error:
+                refused = _refused_field(cls, error, sys._getframe(1))
+                if refused is None:
+                    raise
+                raise refused from None
+
+        cls.__init__ = __init__
         return cls
 
     return decorate
+
+
+_REFUSED = re.compile(r"The '(\w+)' parameter of \w+ must be (.*); got (.*)\.$", re.DOTALL)
+
+
+def _refused_field(cls, error, frame):
+    """The error to raise for ``error``, a field of ``cls`` refused, where the package built
+    the result (``frame`` is where it was built); None where the caller built it (its own
+    arguments are the fields, and the error names them as it is).
+
+    The error names the outermost public function of the package on the stack (the call
+    the user made) and, where ``cls._field_arguments`` maps the field to the arguments it
+    is computed from, those arguments with their values: ``friedman_posthoc: alpha=1e-20
+    gives a critical difference of inf; ...``. A field without such a map is a value the
+    function should have refused an argument for: the error says so.
+    """
+    package = __name__.partition(".")[0]
+    if not frame.f_globals.get("__name__", "").startswith(package + "."):
+        return None
+    match = _REFUSED.match(str(error))
+    if match is None:
+        return None
+    field, expected, got = match.groups()
+    public, arguments = frame.f_code.co_name, {}
+    names = set(getattr(sys.modules.get(package), "__all__", ()))
+    while frame is not None:
+        if (frame.f_globals.get("__name__", "").startswith(package + ".")
+                and frame.f_code.co_name in names):
+            public, arguments = frame.f_code.co_name, frame.f_locals
+        frame = frame.f_back
+    given = [name for name in getattr(cls, "_field_arguments", {}).get(field, ())
+             if name in arguments]
+    what = field.replace("_", " ")
+    if given:
+        shown = ", ".join(f"{name}={_cut(repr(arguments[name]), 60)}" for name in given)
+        return type(error)(f"{public}: {shown} gives a {what} of {got}, which must be "
+                           f"{expected}: pass {' and '.join(given)} within the reach of "
+                           "this computation.")
+    return type(error)(f"{public}: these arguments give a {what} of {got}, which must be "
+                       f"{expected}; {public} should have refused the argument that leads "
+                       "there. Please report this call.")
 
 
 def _cut(text, limit=MAX_CELL):
@@ -277,7 +339,8 @@ class _Tabulated(_Summarized):
         Examples
         --------
         >>> from sklearn_confusion_ext import dirichlet_posterior
-        >>> posterior = dirichlet_posterior([[8, 2], [1, 9]], display_labels=["cat", "dog"])
+        >>> posterior = dirichlet_posterior([[8, 2], [1, 9]], prior=1.0,
+        ...                                 display_labels=["cat", "dog"])
         >>> posterior.to_frame()[["recall_mean", "most_confused_with"]].round(3)
                 recall_mean most_confused_with
         actual

@@ -342,6 +342,7 @@ class FriedmanPosthocResult(_Tabulated):
     n_datasets: int = 2
 
     _summary_fields = ("method", "alpha", "critical_difference", "control", "n_datasets")
+    _field_arguments = {"critical_difference": ("alpha",)}
     _table_index = "models"
     _table_index_name = "model"
     _table_matrix = "pvalue"
@@ -385,9 +386,25 @@ def _holm(pvalues):
     return result
 
 
+# Below this level scipy's studentized range (its tail computed as 1 - cdf) loses its
+# digits: its quantile is capped at 100, or infinite, below 1e-16. There the quantile is
+# that of the Bonferroni bound of the range's tail, k (k - 1) / 2 pairs' two-sided normal
+# tails, which the tail approaches as q grows: within 1.2e-5 relative of scipy's quantile
+# at 1e-10 for 2 to 100 models, closer below.
+_RANGE_TAIL = 1e-10
+
+
+def _normal_isf(alpha, divisor):
+    """The normal quantile of the upper tail ``alpha / divisor``, finite for every alpha
+    in (0, 1) (a quotient below the smallest float read through its logarithm)."""
+    return -float(special.ndtri_exp(math.log(alpha) - math.log(divisor)))
+
+
 def _nemenyi_quantile(alpha, n_models):
     """``q_alpha`` of Demsar's Table 5(a): the studentized range quantile over sqrt(2)."""
-    return float(stats.studentized_range.ppf(1 - alpha, n_models, np.inf)) / math.sqrt(2)
+    if alpha >= _RANGE_TAIL:
+        return float(stats.studentized_range.isf(alpha, n_models, np.inf)) / math.sqrt(2)
+    return _normal_isf(alpha, n_models * (n_models - 1))
 
 
 @validate_params()
@@ -495,7 +512,7 @@ def friedman_posthoc(scores, *, method="nemenyi", control=None, alpha=0.05,
             adjusted = _holm(raw)
         else:
             adjusted = np.minimum(1.0, raw * len(pairs))
-            cd = float(stats.norm.isf(alpha / (2 * len(pairs)))) * se
+            cd = _normal_isf(alpha, 2 * len(pairs)) * se
         significant_pairs = adjusted < alpha
     pvalue = np.full((n_models, n_models), np.nan if c is not None else 1.0)
     np.fill_diagonal(pvalue, 1.0)
@@ -530,15 +547,16 @@ def _control_index(control, models):
 class BayesianSignedRankResult(_UnpacksLikeScipy):
     """Result of :func:`bayesian_signed_rank_test`.
 
-    Unpacks like ``baycomp.two_on_multiple``: ``p_a_better, p_rope, p_b_better = result``
-    where ``rope > 0``, and ``p_a_better, p_b_better = result`` where ``rope == 0``.
+    Unpacks to three probabilities whatever ``rope``:
+    ``p_a_better, p_rope, p_b_better = result`` (``p_rope`` is 0 where ``rope`` is 0).
 
     Parameters
     ----------
     p_a_better, p_rope, p_b_better : float
         The posterior probability that model a is better, that the two are practically
         equivalent, and that model b is better: the share of the posterior samples in which
-        that region holds the largest mass (0 for ``p_rope`` where ``rope`` is 0).
+        that region holds the largest mass, a sample whose largest mass two regions share
+        counting half to each (0 for ``p_rope`` where ``rope`` is 0).
     rope : float
         Half-width of the region of practical equivalence, in units of the score.
     samples : ndarray of shape (n_samples, 3)
@@ -573,12 +591,22 @@ class BayesianSignedRankResult(_UnpacksLikeScipy):
 
     _summary_fields = ("p_a_better", "p_rope", "p_b_better", "rope", "models",
                        "n_datasets")
+    _unpacked = ("p_a_better", "p_rope", "p_b_better")
 
-    @property
-    def _unpacked(self):
-        if self.rope == 0:
-            return ("p_a_better", "p_b_better")
-        return ("p_a_better", "p_rope", "p_b_better")
+
+def _winning_shares(samples):
+    """The share of the rows of ``samples`` (masses of the regions: a better, equivalent, b
+    better) in which each region holds the largest mass, a row whose largest mass two or
+    three regions share exactly counting 1/2 or 1/3 to each.
+
+    Benavoli et al. (2017, Section 5) read the probability of a region as that of its mass
+    being the largest; where masses tie (identical models: every difference 0, each side
+    half the mass) no region is larger, and a tie broken towards the first region (NumPy's
+    argmax, baycomp's rounding) made identical models read "a better" with probability 1.
+    """
+    samples = np.asarray(samples, dtype=float)
+    largest = samples == samples.max(axis=1, keepdims=True)
+    return (largest / largest.sum(axis=1, keepdims=True)).mean(axis=0)
 
 
 def _heaviside(values, threshold):
@@ -616,7 +644,9 @@ def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.
     ``sum_ij w_i w_j [z_i + z_j > 2 rope]`` on "model a better" (the signed-rank statistic's
     posterior), likewise below ``-2 rope`` for model b, and the rest on practical
     equivalence. The probabilities reported are the shares of samples in which each region
-    holds the largest mass, as in ``baycomp``.
+    holds the largest mass, as in ``baycomp``; a sample in which two regions hold the same
+    largest mass counts half to each (baycomp's rounding and NumPy's argmax gave it to
+    model a: identical models read "a better" with probability 0.68 and 1).
 
     Parameters
     ----------
@@ -625,7 +655,8 @@ def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.
         the same order: two columns of the table of :func:`friedman_test`.
     rope : float, default=0.0
         Half-width of the region of practical equivalence, in units of the score (0.01:
-        one point of accuracy). 0 gives two probabilities.
+        one point of accuracy). With 0, ``p_rope`` is 0 and there is no equivalence to
+        conclude (see Notes).
     prior_strength : float, default=0.5
         Weight of the prior pseudo-observation at 0 (``baycomp``'s ``prior``).
     n_samples : int, default=50000
@@ -649,6 +680,16 @@ def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.
     The test uses the per-data-set scores only, not their cross-validation variance
     (:func:`bayesian_hierarchical_test` models the folds too). The data sets are assumed
     independent.
+
+    Ties: a pair of data sets whose differences sum to exactly ``2 rope`` (to 0 with
+    ``rope=0``) puts half its mass on each side, as the signed-rank statistic counts ties.
+    Identical models (every difference 0) thus give every sample the masses
+    ``(1/2, 0, 1/2)`` with ``rope=0``, so that ``p_a_better = p_b_better = 0.5``, and
+    ``p_rope = 1`` with any ``rope > 0``. With ``rope=0`` tied data sets weigh equally on
+    both sides and cannot count as equivalence: the data sets that differ decide every
+    sample, and one data set of ten in which a is better, the nine others tied, gives
+    ``p_a_better = 1``. Pass a ``rope`` (Benavoli et al. recommend one) for ties to count
+    as practical equivalence.
 
     Examples
     --------
@@ -703,9 +744,8 @@ def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.
         stop = min(n_samples, start + block)
         weights = rng.dirichlet(alphas, stop - start)
         samples[start:stop] = _signed_rank_masses(differences, weights, rope)
-    # The first region of the largest mass wins (a tie of a and b goes to a, as baycomp).
-    winners = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_samples
-    a_better, p_rope, b_better = (float(p) for p in winners)
+    # The region of the largest mass wins; regions of equal largest mass share the sample.
+    a_better, p_rope, b_better = (float(p) for p in _winning_shares(samples))
     return BayesianSignedRankResult(
         p_a_better=a_better, p_rope=p_rope, p_b_better=b_better, rope=float(rope),
         samples=samples, prior_strength=float(prior_strength),
@@ -1050,25 +1090,38 @@ def _diagnostics(draws):
 class BayesianHierarchicalResult(_UnpacksLikeScipy, _Tabulated):
     """Result of :func:`bayesian_hierarchical_test`.
 
-    Unpacks like ``baycomp.two_on_multiple``: ``p_a_better, p_rope, p_b_better = result``
-    where ``rope > 0``, and ``p_a_better, p_b_better = result`` where ``rope == 0``.
+    Unpacks to three probabilities whatever ``rope``:
+    ``p_a_better, p_rope, p_b_better = result`` (``p_rope`` is 0 where ``rope`` is 0).
+
+    Two kinds of probability are reported; they answer different questions:
+
+    * ``p_a_better``, ``p_rope``, ``p_b_better`` (as baycomp reports them): the share of
+      the posterior draws of ``(mu0, sigma0, nu)`` in which "a better" (or "equivalent",
+      or "b better") is the *most probable* region for the difference on a new data set.
+      It is a probability about which region wins, not the probability that a is better;
+    * ``next_dataset``: the probability that model a is better (or the two equivalent, or
+      b better) on a new data set, the posterior predictive mass of each region. The two
+      differ: ``p_a_better`` near 1 with ``next_dataset[0]`` near 0.5 means that a is
+      more likely than not the better one on the next data set, and little more.
 
     Parameters
     ----------
     p_a_better, p_rope, p_b_better : float
-        For the difference ``a - b`` on a new data set (the posterior predictive
-        ``t_nu(mu0, sigma0)``): the share of the posterior draws in which the region right
-        of ``rope`` (model a better), within ``[-rope, rope]`` (practically equivalent) or
-        left of ``-rope`` (model b better) holds the largest probability, as baycomp
-        reports them.
+        The share of the posterior draws in which the region right of ``rope`` (model a
+        better), within ``[-rope, rope]`` (practically equivalent) or left of ``-rope``
+        (model b better) holds the largest probability for a new data set's difference
+        ``a - b`` (the predictive ``t_nu(mu0, sigma0)`` of the draw); a draw in which two
+        regions tie counts half to each. Not the probability that a is better on a new
+        data set: that is ``next_dataset[0]``.
     rope : float
         Half-width of the region of practical equivalence, in units of the score.
     samples : ndarray of shape (n_chains * n_samples, 3)
         For each posterior draw, the probabilities of the three regions for a new data
         set's difference, chain after chain.
     next_dataset : ndarray of shape (3,)
-        The posterior predictive probabilities of the three regions for a new data set's
-        difference (the mean of ``samples``).
+        The probabilities that model a is better, that the two are equivalent and that
+        model b is better on a new data set: the posterior predictive masses of the three
+        regions (the mean of ``samples``).
     mean_difference : ndarray of shape (3,)
         The posterior probabilities that the mean difference ``mu0`` lies in each region.
     draws : dict of ndarray
@@ -1138,14 +1191,9 @@ class BayesianHierarchicalResult(_UnpacksLikeScipy, _Tabulated):
     n_folds: int
     datasets: object = None
 
-    _summary_fields = ("p_a_better", "p_rope", "p_b_better", "rope", "models", "n_datasets",
-                       "n_folds", "rhat", "ess")
-
-    @property
-    def _unpacked(self):
-        if self.rope == 0:
-            return ("p_a_better", "p_b_better")
-        return ("p_a_better", "p_rope", "p_b_better")
+    _summary_fields = ("p_a_better", "p_rope", "p_b_better", "next_dataset", "rope",
+                       "models", "n_datasets", "n_folds", "rhat", "ess")
+    _unpacked = ("p_a_better", "p_rope", "p_b_better")
 
     def _table(self):
         index = self.datasets if self.datasets is not None else range(self.n_datasets)
@@ -1227,9 +1275,12 @@ def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None,
     normal around the data set's difference ``delta_i`` (the Bayesian correlated t-test's
     model, :func:`compare_cv_scores`), and the ``delta_i`` are drawn from a Student t
     ``t_nu(mu0, sigma0)`` over data sets. Each data set's estimate is shrunk towards the
-    others, and the posterior predictive of the difference on a new data set,
-    ``t_nu(mu0, sigma0)``, is read as the probabilities that model a is better (beyond
-    ``rope``), that the two are practically equivalent, and that model b is better.
+    others. The posterior predictive of the difference on a new data set,
+    ``t_nu(mu0, sigma0)``, gives the probabilities that model a is better there (beyond
+    ``rope``), that the two are practically equivalent, and that model b is better
+    (``next_dataset``); the probabilities the result unpacks to (``p_a_better``...) are,
+    as baycomp's, the shares of the posterior draws in which each region is the most
+    probable of the three.
 
     Parameters
     ----------
@@ -1245,7 +1296,7 @@ def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None,
         which must lie strictly between 0 and 1 in float64 (else a ``ValueError``).
     rope : float, default=0.0
         Half-width of the region of practical equivalence, in units of the score (0.01:
-        one point of accuracy). 0 gives two probabilities.
+        one point of accuracy). With 0, ``p_rope`` is 0.
     n_samples : int, default=2000
         Posterior draws kept per chain.
     n_chains : int, default=4
@@ -1264,8 +1315,10 @@ def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None,
     Returns
     -------
     BayesianHierarchicalResult
-        ``p_a_better``, ``p_rope``, ``p_b_better`` (for a new data set, as baycomp),
-        ``next_dataset`` (the posterior predictive probabilities), ``mean_difference``
+        ``p_a_better``, ``p_rope``, ``p_b_better`` (the shares of the posterior draws in
+        which each region is the most probable for a new data set, as baycomp),
+        ``next_dataset`` (the probabilities that a is better, that the two are equivalent
+        and that b is better on a new data set: the posterior predictive), ``mean_difference``
         (the posterior of ``mu0``), the per-data-set ``shrunken`` estimates and the
         ``draws``; ``to_frame()`` gives the data sets.
 
@@ -1320,8 +1373,9 @@ def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None,
     >>> round(p_a_better, 2), round(p_rope, 2), round(p_b_better, 2)
     (1.0, 0.0, 0.0)
 
-    On a new data set, the forest is better by more than a point with probability about
-    0.8, and the two are equivalent with probability about 0.1:
+    In every posterior draw "forest better" is the most probable region for a new data
+    set (``p_a_better`` is 1); the probability that the forest is better on a new data
+    set, by more than a point, is about 0.8, and that the two are equivalent about 0.1:
 
     >>> result.next_dataset.round(1).tolist()
     [0.8, 0.1, 0.0]
@@ -1373,16 +1427,18 @@ def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None,
     rope_z = rope / scale
     b_mass = special.stdtr(nu, (-rope_z - mu0) / sigma0)
     a_mass = special.stdtr(nu, (mu0 - rope_z) / sigma0)
-    samples = np.column_stack([a_mass, np.clip(1 - a_mass - b_mass, 0, 1), b_mass])
-    # The first region of the largest probability wins (as the signed-rank test).
-    winners = np.bincount(np.argmax(samples, axis=1), minlength=3) / samples.shape[0]
+    # With rope 0 the middle region is empty (1 - a - b is only rounding there).
+    within = np.clip(1 - a_mass - b_mass, 0, 1) if rope > 0 else np.zeros_like(a_mass)
+    samples = np.column_stack([a_mass, within, b_mass])
+    # The region of the largest probability wins, ties shared (as the signed-rank test).
+    winners = _winning_shares(samples)
     if rhat > RHAT_LIMIT or ess < ESS_PER_CHAIN * n_chains:
         warn(f"bayesian_hierarchical_test: the chains have not mixed (R-hat {rhat:.3f}, "
              f"limit {RHAT_LIMIT}; effective sample size {ess:.0f}, wanted "
              f"{ESS_PER_CHAIN * n_chains}); the probabilities are unreliable. Increase "
              "n_samples and burn_in.", RuntimeWarning)
     return BayesianHierarchicalResult(
-        p_a_better=float(winners[0]), p_rope=float(winners[1]) if rope > 0 else 0.0,
+        p_a_better=float(winners[0]), p_rope=float(winners[1]),
         p_b_better=float(winners[2]), rope=float(rope), samples=samples,
         next_dataset=samples.mean(axis=0), mean_difference=_regions(mu0, rope_z),
         draws={"mu0": mu0 * scale, "sigma0": sigma0 * scale, "nu": nu, "delta": delta},

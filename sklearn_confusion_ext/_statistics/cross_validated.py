@@ -37,7 +37,7 @@ import numpy as np
 from scipy import stats
 
 from .._core.params import quoted, validate_params
-from .._core.results import _result, _Table, _Tabulated, _UnpacksLikeScipy
+from .._core.results import _Bare, _number, _result, _Table, _Tabulated, _UnpacksLikeScipy
 from .._core.user_warnings import warn
 
 TESTS = ("corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest")
@@ -108,6 +108,12 @@ class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
         The per-fold scores, in fold order (for 5x2cv: repetition by repetition).
     n_train, n_test : ndarray of shape (n_folds,) or None
         The training and test sizes of each fold, where known.
+    tested_difference : float or None, default=None
+        The difference whose sign and size the statistic tests: the mean difference
+        (``difference``) for the corrected and naive t-tests; the first fold's difference
+        ``d_11`` for Dietterich's 5x2cv t-test, whose statistic is
+        ``d_11 / sqrt(sum_i s_i^2 / 5)`` (so its sign can differ from ``difference``'s);
+        None for Alpaydin's F-test, whose statistic sums the ten squared differences.
 
     Attributes
     ----------
@@ -116,9 +122,10 @@ class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
 
     Notes
     -----
-    The repr is one line naming the test, the score and the models; ``to_frame()`` gives
-    the folds as a pandas DataFrame (columns ``scores_a``, ``scores_b``, ``difference``,
-    ``n_train``, ``n_test``).
+    The repr is one line naming the test, the score and the models; for the 5x2cv tests
+    it says which difference the statistic tests (``tested_difference``) beside the mean
+    ``difference``. ``to_frame()`` gives the folds as a pandas DataFrame (columns
+    ``scores_a``, ``scores_b``, ``difference``, ``n_train``, ``n_test``).
 
     Examples
     --------
@@ -143,10 +150,26 @@ class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
     scores_b: object
     n_train: object = None
     n_test: object = None
+    tested_difference: object = None
 
     # The repr's line: the test, what it compared, its figures (never the per-fold arrays)
     _summary_fields = ("test", "score", "models", "statistic", "pvalue", "df", "difference",
                        "alternative")
+
+    def _summary(self):
+        """The summary line; for the 5x2cv tests, with the difference the statistic tests
+        before the mean ``difference`` (Dietterich's t tests the first fold's only)."""
+        summary = super()._summary()
+        if self.test == "5x2cv_ttest" and self.tested_difference is not None:
+            note = f"{_number(self.tested_difference)} (d_11, the first fold's)"
+        elif self.test == "5x2cv_ftest":
+            note = "None (F sums the 10 squared differences)"
+        else:
+            return summary
+        at = [name for name, _ in summary].index("difference")
+        summary[at:at + 1] = [("tested_difference", _Bare(note)), (
+            "difference", _Bare(f"{_number(self.difference)} (mean of the 10 folds)"))]
+        return summary
 
 
 @_result()
@@ -154,8 +177,10 @@ class BayesianCorrelatedTTestResult(_UnpacksLikeScipy, _PerFold):
     """Result of the Bayesian correlated t-test (``test="bayesian"`` of :func:`compare_cv`
     and :func:`compare_cv_scores`).
 
-    Unpacks like ``baycomp.two_on_single``: ``p_a_better, p_rope, p_b_better = result``
-    where ``rope > 0``, and ``p_a_better, p_b_better = result`` where ``rope == 0``.
+    Unpacks to three probabilities whatever ``rope``:
+    ``p_a_better, p_rope, p_b_better = result`` (``p_rope`` is 0 where ``rope`` is 0), not
+    to a statistic and a p-value as the frequentist tests' results do: ``statistic,
+    pvalue = result`` raises ``ValueError`` (too many values to unpack).
 
     Parameters
     ----------
@@ -224,12 +249,8 @@ class BayesianCorrelatedTTestResult(_UnpacksLikeScipy, _PerFold):
     test = "bayesian"
     _summary_fields = ("test", "score", "models", "p_a_better", "p_rope", "p_b_better", "rope",
                        "mean", "scale", "df")
-
-    @property
-    def _unpacked(self):
-        if self.rope == 0:
-            return ("p_a_better", "p_b_better")
-        return ("p_a_better", "p_rope", "p_b_better")
+    _unpacked = ("p_a_better", "p_rope", "p_b_better")
+    _field_arguments = {"rho": ("n_train", "n_test"), "scale": ("n_train", "n_test")}
 
     def posterior(self):
         """The posterior of the mean difference, a frozen ``scipy.stats.t``.
@@ -247,11 +268,11 @@ class BayesianCorrelatedTTestResult(_UnpacksLikeScipy, _PerFold):
 
 
 def _scores_of(scores, name, scoring):
-    """The per-fold scores (a 1-D or (n_repeats, n_splits) array) and the folds' indices
-    (``{"train": [...], "test": [...]}``, or None) of ``scores``: an array, or
-    ``cross_validate``'s result dict."""
+    """The per-fold scores (a 1-D or (n_repeats, n_splits) array), the folds' indices
+    (``{"train": [...], "test": [...]}``, or None) and the key read (None for an array) of
+    ``scores``: an array, or ``cross_validate``'s result dict."""
     if not isinstance(scores, Mapping):
-        return scores, None
+        return scores, None, None
     keys = [key for key in scores if isinstance(key, str) and key.startswith("test_")]
     if scoring is not None and not callable(scoring):
         key = f"test_{scoring}"
@@ -270,7 +291,7 @@ def _scores_of(scores, name, scoring):
         raise ValueError(f"{name} is a dict without one test score to compare: its test "
                          f"scores are {keys}; pass scoring= naming one (scoring='f1' reads "
                          "'test_f1'), or the array itself.")
-    return scores[key], scores.get("indices")
+    return scores[key], scores.get("indices"), key
 
 
 def _check_scores(scores_a, scores_b, test):
@@ -452,14 +473,17 @@ def _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score
         return BayesianCorrelatedTTestResult(
             p_a_better=a_better, p_rope=p_rope, p_b_better=b_better, rope=float(rope),
             mean=mean, scale=scale, df=df, rho=ratio / (1 + ratio), **common)
+    difference = float(differences.mean())
     if test in _FIVE_BY_TWO:
         statistic, pvalue, df = _five_by_two(differences, test, alternative)
+        tested = float(differences[0]) if test == "5x2cv_ttest" else None
     else:
         ratio = 0.0 if test == "naive_ttest" else ratio
         statistic, pvalue, df = _t_test(differences, ratio, test, alternative)
+        tested = difference
     return CrossValidatedTestResult(
         float(statistic), float(pvalue), df=df, test=test, alternative=alternative,
-        difference=float(differences.mean()), **common)
+        difference=difference, tested_difference=tested, **common)
 
 
 # --- From per-fold scores -------------------------------------------------------------------
@@ -482,7 +506,8 @@ def compare_cv_scores(scores_a, scores_b, *, test="corrected_ttest", n_train=Non
         ``RepeatedKFold`` and ``RepeatedStratifiedKFold``). A dict is ``cross_validate``'s
         result: ``scoring`` names its ``test_*`` key (needed where it holds several), and
         the fold sizes are read from its ``indices`` where it was called with
-        ``return_indices=True``.
+        ``return_indices=True``. Two dicts must hold the same score: keys that differ
+        (``test_score`` beside ``test_f1``) are refused, as folds that differ are.
     test : {"corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest"}, \
 default="corrected_ttest"
         ``"corrected_ttest"``: Nadeau and Bengio's corrected resampled t-test, for
@@ -501,7 +526,7 @@ default="corrected_ttest"
         whose share rounds to 0 or 1 in float64 (``n_train=1e-300, n_test=1``) are refused.
     rope : float, default=0.0
         ``"bayesian"`` only: half-width of the region of practical equivalence, in units
-        of the score (0.01: one point of accuracy). 0 gives two probabilities.
+        of the score (0.01: one point of accuracy). With 0, ``p_rope`` is 0.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         "greater": model a scores higher. The F-test and the Bayesian test are two-sided.
     scoring : str or callable, default=None
@@ -566,9 +591,14 @@ default="corrected_ttest"
             keys = [key for key in scores if isinstance(key, str) and
                     key.startswith("test_")] if isinstance(scores, Mapping) else []
             score = keys[0][len("test_"):] if len(keys) == 1 else score
-    (scores_a, folds_a), (scores_b, folds_b) = (
+    (scores_a, folds_a, key_a), (scores_b, folds_b, key_b) = (
         _scores_of(scores, name, scoring)
         for name, scores in (("scores_a", scores_a), ("scores_b", scores_b)))
+    if key_a is not None and key_b is not None and key_a != key_b:
+        raise ValueError(f"scores_a and scores_b hold different scores: {key_a!r} in scores_a "
+                         f"and {key_b!r} in scores_b. Compare one score of both models: "
+                         "cross_validate both with the same scoring (or pass the arrays "
+                         "themselves).")
     if folds_a is not None and folds_b is not None and (
             len(folds_a["test"]) != len(folds_b["test"]) or any(
                 not np.array_equal(np.sort(i), np.sort(j))
