@@ -221,3 +221,43 @@ def test_cli_shows_progress_on_a_terminal_only(monkeypatch):
     assert _progress() == 1
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
     assert _progress() == 0
+
+
+# --- The resampling weights themselves ----------------------------------------------------
+
+
+@pytest.mark.parametrize("n_values", [2, 7, 60])
+def test_bayesian_bootstrap_weights_are_flat_dirichlet_scaled_to_the_count(n_values):
+    """Rubin's Bayesian bootstrap: the weights of the n instances (or groups) are n times a
+    flat Dirichlet draw, so each row sums to n (not 1: a matrix of the weighted instances
+    holds n of them, as a bootstrap resample does) and each weight / n is Beta(1, n - 1)
+    (scipy.stats.kstest over every drawn weight). The bootstrap's counts of draws sum to
+    n and each is Binomial(n, 1/n)."""
+    from scipy import stats
+
+    from sklearn_confusion_ext._core.resampling import group_weights, instance_weights
+
+    n_resamples = 4000
+    weights = np.concatenate(list(instance_weights(np.random.default_rng(1), n_values,
+                                                   n_resamples, True)))
+    assert weights.shape == (n_resamples, n_values) and (weights > 0).all()
+    np.testing.assert_allclose(weights.sum(axis=1), n_values, rtol=1e-12)
+    assert stats.kstest(weights.ravel() / n_values, stats.beta(1, n_values - 1).cdf,
+                        ).pvalue > 1e-3
+    counts = np.concatenate(list(instance_weights(np.random.default_rng(1), n_values,
+                                                  n_resamples, False)))
+    np.testing.assert_array_equal(counts.sum(axis=1), n_values)
+    assert (counts == np.round(counts)).all()
+    expected = stats.binom(n_values, 1 / n_values)
+    np.testing.assert_allclose(counts.mean(), expected.mean(), atol=4 * np.sqrt(
+        expected.var() / counts.size))
+    # Whole groups (here 4 groups of 3 instances and 1 of 2): each group's instances share
+    # its weight, and the groups' weights sum to the number of groups.
+    codes = np.repeat(np.arange(5), [3, 3, 3, 3, 2])
+    for bayesian in (True, False):
+        drawn = np.concatenate(list(group_weights(np.random.default_rng(2), (codes, 5), 500,
+                                                  bayesian)))
+        assert drawn.shape == (500, codes.size)
+        first = drawn[:, [0, 3, 6, 9, 12]]
+        np.testing.assert_array_equal(drawn, first[:, codes])
+        np.testing.assert_allclose(first.sum(axis=1), 5, rtol=1e-12)
