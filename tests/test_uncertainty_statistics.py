@@ -121,26 +121,51 @@ def test_weighted_recall_has_no_analytic_interval_and_says_which_apply():
                                   method="analytic")
 
 
-def test_wilson_intervals_equal_statsmodels():
+def _modified_wilson(successes, n, alpha):
+    """statsmodels' Wilson interval with Brown, Cai and DasGupta's (2001, 4.1.1) ends
+    one to x* successes or failures from a bound: the one-sided Poisson bound."""
     proportion = pytest.importorskip("statsmodels.stats.proportion")
+    low, high = proportion.proportion_confint(successes, n, alpha=alpha, method="wilson")
+    near = 2 if n <= 50 else 3
+    if 1 <= successes <= near:
+        low = stats.chi2.ppf(alpha, 2 * successes) / (2 * n)
+    if 1 <= n - successes <= near:
+        high = 1 - stats.chi2.ppf(alpha, 2 * (n - successes)) / (2 * n)
+    return low, high
+
+
+def test_wilson_intervals_equal_statsmodels():
     rng = np.random.default_rng(1)
-    for n_samples, accuracy in [(20, 0.9), (57, 0.5), (400, 0.97)]:
+    for n_samples, accuracy in [(20, 0.9), (57, 0.5), (400, 0.97), (10, 0.9), (80, 0.97)]:
         y_true, y_pred = binary_labels(rng, n_samples, accuracy)
         for level in (0.9, 0.95, 0.99):
             result = score_confidence_interval(y_true, y_pred, score="tcm_accuracy",
                                                method="analytic", confidence_level=level)
-            low, high = proportion.proportion_confint(np.sum(y_true == y_pred), n_samples,
-                                                      alpha=1 - level, method="wilson")
+            low, high = _modified_wilson(np.sum(y_true == y_pred), n_samples, 1 - level)
             np.testing.assert_allclose([result.low, result.high], [low, high], rtol=1e-12)
             # binary recall: Wilson on the positive row
             result = score_confidence_interval(y_true, y_pred, score="tcm_recall",
                                                average="binary", method="analytic",
                                                confidence_level=level)
             positives = y_true == 1
-            low, high = proportion.proportion_confint(np.sum(y_pred[positives] == 1),
-                                                      positives.sum(), alpha=1 - level,
-                                                      method="wilson")
+            low, high = _modified_wilson(np.sum(y_pred[positives] == 1), positives.sum(),
+                                         1 - level)
             np.testing.assert_allclose([result.low, result.high], [low, high], rtol=1e-12)
+
+
+def test_wilson_is_modified_near_the_bounds_only():
+    # 9 of 10 right: Wilson's upper end 0.982 misses a true 0.99 (its coverage there is
+    # 90 %); the Poisson end is 1 - chi2_2(0.05) / 20. Far from the bounds: Wilson's.
+    y_true = np.zeros(10, dtype=int)
+    result = score_confidence_interval(y_true, np.r_[np.zeros(9, int), 1], score="tcm_accuracy",
+                                       method="analytic")
+    assert result.high == pytest.approx(1 - stats.chi2.ppf(0.05, 2) / 20, rel=1e-12)
+    assert result.high > 0.99
+    z = stats.norm.ppf(0.975)
+    result = score_confidence_interval(y_true, np.r_[np.zeros(5, int), np.ones(5, int)],
+                                       score="tcm_accuracy", method="analytic")
+    half = z / (1 + z ** 2 / 10) * np.sqrt(0.25 / 10 + z ** 2 / 400)
+    assert result.low == pytest.approx(0.5 - half, rel=1e-12)
 
 
 # --- Cell-multinomial resampling against instance resampling ------------------------------
@@ -467,3 +492,29 @@ def test_mcnemar_on_multilabel_targets_is_refused():
     y = np.array([[1, 0], [1, 1], [0, 1], [0, 0]])
     with pytest.raises(ValueError, match="1-D"):
         compare_scores(y, y, y[::-1], method="mcnemar")
+
+
+def test_bayesian_bootstrap_pvalues_equal_the_exact_posterior_of_the_difference():
+    """The Bayesian bootstrap of an accuracy difference has an exact posterior: with k
+    instances where only a is right and m where only b is, the difference's sign is that
+    of G_k - G_m (sums of the instances' exponential weights, gammas of shapes k and m),
+    so P[difference <= 0] = P[Beta(k, m) <= 1/2] (scipy.stats.beta). One-sided p-values
+    are that posterior side, the two-sided one twice the smaller side; each within 4
+    Monte Carlo standard errors of 9,999 draws."""
+    k, m, ties = 9, 3, 14  # ties: both right or both wrong
+    y_true = np.zeros(k + m + ties, dtype=int)
+    y_pred_a = np.r_[np.zeros(k), np.ones(m), np.zeros(ties // 2), np.ones(ties // 2)]
+    y_pred_b = np.r_[np.ones(k), np.zeros(m), np.zeros(ties // 2), np.ones(ties // 2)]
+    at_most_zero = stats.beta.cdf(0.5, k, m)  # P[a - b <= 0]: 0.0327
+    expected = {"greater": at_most_zero, "less": 1 - at_most_zero,
+                "two-sided": 2 * min(at_most_zero, 1 - at_most_zero)}
+    n_resamples = 9_999
+    for alternative, pvalue in expected.items():
+        result = compare_scores(y_true, y_pred_a, y_pred_b, score="tcm_accuracy",
+                                method="bayesian", alternative=alternative,
+                                n_resamples=n_resamples, random_state=3)
+        assert result.difference == pytest.approx((k - m) / y_true.size)
+        side = min(pvalue, 1.0) / (2 if alternative == "two-sided" else 1)
+        error = (2 if alternative == "two-sided" else 1) * np.sqrt(
+            side * (1 - side) / n_resamples)
+        assert result.pvalue == pytest.approx(pvalue, abs=4 * error), alternative
