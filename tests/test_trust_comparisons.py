@@ -74,7 +74,16 @@ def test_identical_predictions_have_pvalue_one(method, kind, alternative):
         warnings.simplefilter("error", RuntimeWarning)  # a difference always 0 is no edge
         result = _compare(y_true, y_pred, y_pred, method, alternative=alternative)
     assert result.difference == 0.0
-    assert result.pvalue == 1.0
+    # McNemar's mid-p test without discordant pairs: its formula's 1/2 each side (the two
+    # sides summing to 1, as for every n; documented in mcnemar_test), 1 two-sided
+    midpoint = method == "mcnemar-mid-p" and alternative != "two-sided"
+    assert result.pvalue == (0.5 if midpoint else 1.0)
+    table = sce.mcnemar_table(y_true, y_pred, y_pred) if kind == "labels" else None
+    if method.startswith("mcnemar"):
+        with pytest.warns(UserWarning, match="no discordant pairs"):
+            direct = sce.mcnemar_test(table, exact="mid-p" if "mid-p" in method else True,
+                                      alternative=alternative)
+        assert direct.pvalue == result.pvalue
 
 
 @pytest.mark.parametrize("method, kind", CASES)

@@ -137,7 +137,9 @@ default="bootstrap"
         :func:`mcnemar_table` and :func:`mcnemar_test` (exact) and a Wald interval of the
         paired difference of proportions; its counts are instances, so ``sample_weight``
         must hold frequencies (integers). ``"mcnemar-mid-p"``: the same with McNemar's
-        mid-p test (``mcnemar_test(table, exact="mid-p")``, Fagerland et al. 2013).
+        mid-p test (``mcnemar_test(table, exact="mid-p")``, Fagerland et al. 2013). Where
+        the two predictions never differ in being right, the p-value is
+        :func:`mcnemar_test`'s without discordant pairs: 1, and 1/2 one-sided with mid-p.
     confidence_level : float, default=0.95
     n_resamples : int, default=9999
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
@@ -523,12 +525,11 @@ def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confid
     difference = (only_a - only_b) / n
     se = np.sqrt(max(only_a + only_b - (only_a - only_b) ** 2 / n, 0.0)) / n
     z = special.ndtri(1 - alpha / 2)
-    if only_a + only_b == 0:
-        pvalue = 1.0
-    else:  # mcnemar_test reads n_12 = a right and b wrong against n_21 (exact: counts)
-        exact = True if method == "mcnemar" else "mid-p"
-        pvalue = float(_quiet(lambda: mcnemar_test(table, exact=exact,
-                                                   alternative=alternative).pvalue))
+    # mcnemar_test reads n_12 = a right and b wrong against n_21 (exact: counts); with no
+    # discordant pairs its p-value (1, the mid-p's one-sided 1/2) is documented there
+    exact = True if method == "mcnemar" else "mid-p"
+    pvalue = float(_quiet(lambda: mcnemar_test(table, exact=exact,
+                                               alternative=alternative).pvalue))
     return ComparisonResult(difference=float(difference), low=float(difference - z * se),
                             high=float(difference + z * se), pvalue=pvalue, method=method,
                             confidence_level=confidence_level, alternative=alternative,
