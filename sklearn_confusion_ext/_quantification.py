@@ -774,19 +774,8 @@ class QuantificationScorer:
                              "problem (Sebastiani 2020, Section 2).")
         classes = np.asarray(estimator.classes_ if self.labels is None else self.labels)
         true = prevalence(y_true, labels=classes, sample_weight=sample_weight)
-        if self.method == "classify_and_count":
-            predicted = prevalence(estimator.predict(X), labels=classes,
-                                   sample_weight=sample_weight)
-        else:
-            probabilities = np.asarray(estimator.predict_proba(X))
-            positions = [int(np.flatnonzero(estimator.classes_ == c)[0])
-                         if np.isin(c, estimator.classes_) else None for c in classes]
-            columns = np.column_stack([probabilities[:, k] if k is not None
-                                       else np.zeros(len(probabilities)) for k in positions])
-            weights = np.ones(len(columns)) if sample_weight is None else \
-                np.asarray(sample_weight, dtype=np.float64)
-            predicted = weights @ columns / weights.sum()
-            predicted = predicted / predicted.sum()
+        predicted = _PREVALENCE_ESTIMATES[self.method](estimator, X, classes, "estimator",
+                                                       sample_weight)
         params = dict(self.error_params)
         if _AUTO.is_satisfied_by(params.get("eps")):
             params["eps"] = 1 / (2 * n_samples)
@@ -923,7 +912,9 @@ def prevalence_protocol_samples(y, *, n_samples=100, sample_size=None, protocol=
     y = np.asarray(y)
     if y.ndim != 1 or y.size == 0:
         raise ValueError(f"y must be non-empty 1-D class labels; got shape {y.shape}.")
-    classes, codes = np.unique(y, return_inverse=True)
+    # checked as every function checks labels (a missing label, strings beside numbers, NaN)
+    targets = check_target_set({"y": y}, one_hot=False)
+    classes, codes = np.asarray(targets.classes), targets.codes[0]
     members = [np.flatnonzero(codes == k) for k in range(len(classes))]
     size = len(y) if sample_size is None else int(sample_size)
     # each sample is an array of `size` positions (8 bytes each, as float64): checked here,
@@ -1087,6 +1078,20 @@ def evaluate_quantifier(quantifier, X, y, *, method="auto", protocol="artificial
         ``errors`` per sample, the prevalence vectors, ``mean()``, ``std()``; its repr and
         ``to_frame()`` give each error's mean, standard deviation, median and range.
 
+    Raises
+    ------
+    TypeError
+        Before any sample is drawn, when ``quantifier`` lacks what ``method`` calls
+        (``quantify`` or a call, ``predict``, ``predict_proba`` and ``classes_``).
+    ValueError
+        When what the quantifier returns on a sample is no prevalence vector over the
+        classes (``quantifier.quantify(X)`` or ``quantifier(X)``: a vector of
+        ``n_classes`` non-negative numbers summing to 1 within 1e-6), or its predictions
+        are not one label of the classes per row (``quantifier.predict(X)``), or its
+        probabilities not a non-negative ``(n_rows, len(classes_))`` array
+        (``quantifier.predict_proba(X)``); the message names the call and quotes what it
+        returned.
+
     Examples
     --------
     >>> from sklearn.datasets import load_iris
@@ -1115,6 +1120,7 @@ def evaluate_quantifier(quantifier, X, y, *, method="auto", protocol="artificial
     if method == "auto":
         method = ("quantify" if hasattr(quantifier, "quantify") or not hasattr(
             quantifier, "predict") else "classify_and_count")
+    _check_estimator(quantifier, method, "quantifier")
     estimate = _PREVALENCE_ESTIMATES[method]
     true, predicted = [], []
     for sample in samples:
@@ -1136,30 +1142,109 @@ def _rows(X, positions):
     return X.iloc[positions] if hasattr(X, "iloc") else X[positions]
 
 
-def _quantified(quantifier, X, classes):
-    method = getattr(quantifier, "quantify", quantifier)
-    if not callable(method):
-        raise TypeError(f"quantifier must have quantify(X) or be callable; got "
-                        f"{type(quantifier).__name__}.")
-    estimate = np.asarray(method(X), dtype=np.float64).ravel()
-    if estimate.shape != (len(classes),):
-        raise ValueError(f"quantifier returned {estimate.shape[0]} prevalences for "
-                         f"{len(classes)} classes {quoted(list(classes))}; pass labels= in "
-                         "the order it returns them.")
+def _check_estimator(estimator, method, name):
+    """Refuse, before any sample is drawn, an ``estimator`` (the argument ``name``) that
+    lacks what ``method`` calls."""
+    if method == "quantify":
+        if not callable(getattr(estimator, "quantify", estimator)):
+            raise TypeError(f"method='quantify' calls {name}.quantify(X) or {name}(X); got "
+                            f"{type(estimator).__name__}, which has no quantify method and "
+                            "is not callable.")
+        return
+    needed = "predict" if method == "classify_and_count" else "predict_proba"
+    for attribute in (needed, *(("classes_",) if needed == "predict_proba" else ())):
+        if not hasattr(estimator, attribute):
+            raise TypeError(f"method={method!r} reads {name}.{attribute}; got "
+                            f"{type(estimator).__name__}, which has none (pass a fitted "
+                            "classifier, or another method).")
+
+
+def _described(value):
+    """What an estimator returned, for a message: its type and a short repr."""
+    return f"{type(value).__name__} {quoted(value, 80)}"
+
+
+def _quantified(quantifier, X, classes, name="quantifier"):
+    method = getattr(quantifier, "quantify", None)
+    source = f"{name}.quantify(X)" if method is not None else f"{name}(X)"
+    returned = (method or quantifier)(X)
+    expected = (f"expected {len(classes)} prevalences (non-negative, summing to 1) over the "
+                f"classes {quoted(np.asarray(classes).tolist())}, in their order")
+    try:
+        estimate = np.asarray(returned, dtype=np.float64)
+    except (TypeError, ValueError):
+        hint = ("; for a mapping, return its values in the order of the classes"
+                if isinstance(returned, dict) else "")
+        raise ValueError(f"{source} returned {_described(returned)}, which is no vector of "
+                         f"numbers; {expected}{hint}.") from None
+    if estimate.ndim > 1 and max(estimate.shape) != estimate.size:
+        raise ValueError(f"{source} returned an array of shape {estimate.shape}; {expected}.")
+    estimate = estimate.ravel()
+    if estimate.shape != (len(classes),) or returned is None:
+        found = "None" if returned is None else f"{estimate.size} prevalences"
+        raise ValueError(f"{source} returned {found} for {len(classes)} classes; {expected}; "
+                         "pass labels= in the order it returns them.")
+    return _checked_estimate(estimate, source, expected)
+
+
+def _checked_estimate(estimate, source, expected):
+    """``estimate`` (prevalences an estimator gave), refused where it is no distribution."""
+    if not np.isfinite(estimate).all() or (estimate < 0).any():
+        problem = "non-finite" if not np.isfinite(estimate).all() else "negative"
+        raise ValueError(f"{source} returned {problem} prevalences "
+                         f"{quoted(estimate.tolist())}; {expected}.")
+    if abs(estimate.sum() - 1) > _SUM_TOLERANCE:
+        raise ValueError(f"{source} returned prevalences {quoted(estimate.tolist())} summing "
+                         f"to {estimate.sum():g}; {expected}.")
     return estimate
 
 
-def _classified_and_counted(classifier, X, classes):
-    return prevalence(classifier.predict(X), labels=classes)
+def _classified_and_counted(classifier, X, classes, name="quantifier", sample_weight=None):
+    predicted = np.asarray(classifier.predict(X))
+    n_rows, source = _n_rows(X), f"{name}.predict(X)"
+    if predicted.ndim != 1 or len(predicted) != n_rows:
+        raise ValueError(f"{source} returned an array of shape {predicted.shape} for {n_rows} "
+                         "rows of X; expected one class label per row.")
+    classes = np.asarray(classes).tolist()
+    known = set(classes)
+    unknown = sorted({label for label in predicted.tolist() if label not in known}, key=str)
+    if unknown:
+        raise ValueError(f"{source} returned labels {quoted(unknown)} that are not among the "
+                         f"classes {quoted(classes)}; pass labels= with every class the "
+                         "classifier predicts.")
+    return prevalence(predicted, labels=classes, sample_weight=sample_weight)
 
 
-def _probabilities_averaged(classifier, X, classes):
-    probabilities = np.asarray(classifier.predict_proba(X), dtype=np.float64)
-    known = list(np.asarray(classifier.classes_))
-    columns = [probabilities[:, known.index(c)] if c in known else np.zeros(len(probabilities))
-               for c in classes]
-    estimate = np.column_stack(columns).mean(axis=0)
+def _probabilities_averaged(classifier, X, classes, name="quantifier", sample_weight=None):
+    returned = classifier.predict_proba(X)
+    known = np.asarray(classifier.classes_).tolist()
+    n_rows, source = _n_rows(X), f"{name}.predict_proba(X)"
+    expected = (f"expected an array of shape ({n_rows}, {len(known)}): non-negative "
+                f"probabilities, a row per row of X, a column per class of {name}.classes_")
+    try:
+        probabilities = np.asarray(returned, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{source} returned {_described(returned)}, which is no array of "
+                         f"numbers; {expected}.") from None
+    if probabilities.shape != (n_rows, len(known)):
+        raise ValueError(f"{source} returned an array of shape {probabilities.shape}; "
+                         f"{expected}.")
+    if not np.isfinite(probabilities).all() or (probabilities < 0).any():
+        problem = "non-finite" if not np.isfinite(probabilities).all() else "negative"
+        raise ValueError(f"{source} returned {problem} probabilities; {expected}.")
+    columns = np.column_stack([probabilities[:, known.index(c)] if c in known
+                               else np.zeros(n_rows) for c in np.asarray(classes).tolist()])
+    weights = np.ones(n_rows) if sample_weight is None else \
+        np.asarray(sample_weight, dtype=np.float64)
+    estimate = weights @ columns / weights.sum()
+    if not estimate.sum() > 0:
+        raise ValueError(f"{source} gives the classes {quoted(np.asarray(classes).tolist())} "
+                         f"no probability on these rows; {expected}, summing to 1.")
     return estimate / estimate.sum()
+
+
+def _n_rows(X):
+    return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
 _PREVALENCE_ESTIMATES = {"quantify": _quantified, "classify_and_count": _classified_and_counted,

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.base import BaseEstimator
 from sklearn.datasets import load_iris, make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_score
@@ -225,6 +226,11 @@ def test_invalid_parameters_name_the_function_and_the_parameter(call, error, mat
     ({"random_state": "seed"}, TypeError, r"'random_state' parameter"),
     ({"y": [[0, 1]]}, ValueError, r"y must be non-empty 1-D class labels; got shape \(1, 2\)"),
     ({"y": []}, ValueError, r"y must be non-empty 1-D class labels; got shape \(0,\)"),
+    # a bare TypeError of NumPy's sort ("'<' not supported ..."), or NaN counted as a class
+    ({"y": np.array([None, 1, 2], dtype=object)}, ValueError,
+     r"^y contains a missing class label \(None\)"),
+    ({"y": np.array(["a", 1], dtype=object)}, ValueError, r"^y mixes strings and numbers"),
+    ({"y": [0.0, 1.0, np.nan]}, ValueError, r"^y contains NaN"),
 ])
 def test_protocol_checks_when_called_not_at_the_first_sample(keywords, error, match):
     # The call raises: no next() is needed (it used to be a generator function).
@@ -541,3 +547,127 @@ def test_evaluate_quantifier_refuses_labels_missing_a_class_and_a_short_vector()
         sce.evaluate_quantifier(lambda rows: [0.5, 0.5], X, y, labels=[0, 1], n_samples=2)
     with pytest.raises(ValueError, match="returned 2 prevalences for 3 classes"):
         sce.evaluate_quantifier(lambda rows: [0.5, 0.5], X, y, n_samples=2)
+
+
+QUANTIFIER_OUTPUTS = {  # what a quantifier returned, and what the message must say of it
+    "dict": ({0: 0.2, 1: 0.3, 2: 0.5}, r"returned dict \{0: 0\.2, 1: 0\.3, 2: 0\.5\}, which is "
+                                        r"no vector of numbers; expected 3 prevalences"),
+    "strings": (["a", "b", "c"], r"returned list \['a', 'b', 'c'\], which is no vector"),
+    "None": (None, r"returned None for 3 classes"),
+    "short": ([0.5, 0.5], r"returned 2 prevalences for 3 classes"),
+    "matrix": (np.eye(3) / 3, r"returned an array of shape \(3, 3\)"),
+    "negative": ([-0.1, 0.6, 0.5], r"returned negative prevalences \[-0\.1, 0\.6, 0\.5\]"),
+    "nan": ([np.nan, 0.5, 0.5], r"returned non-finite prevalences \[nan, 0\.5, 0\.5\]"),
+    "counts": ([10, 10, 10], r"returned prevalences \[10\.0, 10\.0, 10\.0\] summing to 30"),
+}
+
+
+class _Quantifier:
+    def __init__(self, output):
+        self.output = output
+
+    def quantify(self, X):
+        return self.output
+
+
+@pytest.mark.parametrize("output", sorted(QUANTIFIER_OUTPUTS))
+@pytest.mark.parametrize("form", ["callable", "quantify"])
+def test_a_bad_quantifier_output_is_named_as_the_user_passed_it(output, form):
+    # named p_pred (an argument of the errors, not of evaluate_quantifier), or a bare
+    # float() error for a dict or strings
+    import sklearn_confusion_ext as sce
+
+    returned, match = QUANTIFIER_OUTPUTS[output]
+    quantifier = (lambda rows: returned) if form == "callable" else _Quantifier(returned)
+    source = r"quantifier\(X\) " if form == "callable" else r"quantifier\.quantify\(X\) "
+    X, y = np.arange(12.0)[:, None], [0, 1, 2] * 4
+    with pytest.raises(ValueError, match="^" + source + match) as caught:
+        sce.evaluate_quantifier(quantifier, X, y, n_samples=2, random_state=0)
+    message = str(caught.value)
+    assert "over the classes [0, 1, 2], in their order" in message, message
+    assert "p_pred" not in message and "p_true" not in message
+
+
+class _Classifier(BaseEstimator):
+    """A fitted classifier whose predictions are given."""
+
+    def __init__(self, predict=None, predict_proba=None, classes=(0, 1, 2)):
+        self.classes_ = np.asarray(classes)
+        self._predict, self._predict_proba = predict, predict_proba
+        self.calls = 0
+
+    def fit(self, X, y):  # scikit-learn's check_is_fitted asks for one
+        return self
+
+    def predict(self, X):
+        self.calls += 1
+        return self._predict(len(X))
+
+    def predict_proba(self, X):
+        self.calls += 1
+        return self._predict_proba(len(X))
+
+
+CLASSIFIER_OUTPUTS = {  # (method, classifier, the message)
+    "labels of no class": ("classify_and_count", _Classifier(lambda n: np.full(n, 7)),
+                           r"quantifier\.predict\(X\) returned labels \[7\] that are not among "
+                           r"the classes \[0, 1, 2\]"),
+    "a label too many": ("classify_and_count", _Classifier(lambda n: np.zeros(n + 1, int)),
+                         r"quantifier\.predict\(X\) returned an array of shape \(7,\) for 6 "
+                         r"rows of X"),
+    "a column short": ("probabilistic_classify_and_count",
+                       _Classifier(predict_proba=lambda n: np.full((n, 2), 0.5)),
+                       r"quantifier\.predict_proba\(X\) returned an array of shape \(6, 2\); "
+                       r"expected an array of shape \(6, 3\)"),
+    "negative": ("probabilistic_classify_and_count",
+                 _Classifier(predict_proba=lambda n: -np.ones((n, 3))),
+                 r"quantifier\.predict_proba\(X\) returned negative probabilities"),
+    "nan": ("probabilistic_classify_and_count",
+            _Classifier(predict_proba=lambda n: np.full((n, 3), np.nan)),
+            r"quantifier\.predict_proba\(X\) returned non-finite probabilities"),
+    "zeros": ("probabilistic_classify_and_count",
+              _Classifier(predict_proba=lambda n: np.zeros((n, 3))),
+              r"quantifier\.predict_proba\(X\) gives the classes \[0, 1, 2\] no probability"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CLASSIFIER_OUTPUTS))
+def test_a_bad_classifier_output_is_named_as_the_user_passed_it(case):
+    # an IndexError (a column short), p_pred (NaN, zeros), "None of labels ... appear in y"
+    # (labels of no class); a prediction too many and negative probabilities were accepted
+    import sklearn_confusion_ext as sce
+
+    method, classifier, match = CLASSIFIER_OUTPUTS[case]
+    X, y = np.arange(12.0)[:, None], [0, 1, 2] * 4
+    with pytest.raises(ValueError, match=match):
+        sce.evaluate_quantifier(classifier, X, y, method=method, n_samples=2, sample_size=6,
+                                random_state=0)
+
+
+@pytest.mark.parametrize("case", sorted(CLASSIFIER_OUTPUTS))
+def test_the_quantification_scorer_names_a_bad_estimator_output(case):
+    import sklearn_confusion_ext as sce
+
+    method, classifier, match = CLASSIFIER_OUTPUTS[case]
+    scorer = sce.make_quantification_scorer(sce.absolute_error, method=method)
+    with pytest.raises(ValueError, match=match.replace("quantifier", "estimator")):
+        scorer(classifier, np.zeros((6, 1)), np.array([0, 1, 2] * 2))
+
+
+@pytest.mark.parametrize("method, missing", [("quantify", "quantify"),
+                                             ("probabilistic_classify_and_count",
+                                              "predict_proba")])
+def test_a_method_the_quantifier_lacks_is_refused_before_any_sample(method, missing):
+    import sklearn_confusion_ext as sce
+
+    class OnlyPredict:
+        calls = 0
+
+        def predict(self, X):
+            OnlyPredict.calls += 1
+            return np.zeros(len(X), int)
+
+    with pytest.raises(TypeError, match=rf"method='{method}' .*quantifier\.{missing}"):
+        sce.evaluate_quantifier(OnlyPredict(), np.zeros((6, 1)), [0, 1, 2] * 2, method=method,
+                                n_samples=2)
+    assert OnlyPredict.calls == 0
