@@ -266,8 +266,8 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
     Examples
     --------
     >>> from sklearn_confusion_ext import subpixel_confusion_matrix
-    >>> lower, upper = subpixel_confusion_matrix([[2, 1, 0, 0]], [[0, 0, 1, 2]],
-    ...                                          empty="error")
+    >>> lower, upper = subpixel_confusion_matrix([[2.0, 1.0, 0.0, 0.0]],
+    ...                                          [[0.0, 0.0, 1.0, 2.0]], empty="error")
     >>> lower.round(3)
     array([[0.   , 0.   , 0.   , 0.333],
            [0.   , 0.   , 0.   , 0.   ],
@@ -282,7 +282,7 @@ def subpixel_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform
     The same intervals as centre and half-width (Table 6c's form):
 
     >>> center, half_width = subpixel_confusion_matrix(
-    ...     [[2, 1, 0, 0]], [[0, 0, 1, 2]], empty="error", form="center")
+    ...     [[2.0, 1.0, 0.0, 0.0]], [[0.0, 0.0, 1.0, 2.0]], empty="error", form="center")
     >>> center[0].round(3), half_width[0].round(3)
     (array([0.   , 0.   , 0.167, 0.5  ]), array([0.   , 0.   , 0.167, 0.167]))
     """

@@ -272,11 +272,39 @@ def test_a_row_of_labels_is_refused(as_row):
 
 def test_one_instance_of_soft_labels_stays_one_instance():
     row = np.array([[0.2, 0.5, 0.3]])
-    np.testing.assert_allclose(sce.transport_confusion_matrix(row, row),
-                               np.diag([0.2, 0.5, 0.3]))
-    # a single row of integer masses beside another (the papers' examples) too
-    lower, _ = sce.subpixel_confusion_matrix([[2, 1, 0, 0]], [[0, 0, 1, 2]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # floats, and 0/1 indicators: no warning
+        np.testing.assert_allclose(sce.transport_confusion_matrix(row, row),
+                                   np.diag([0.2, 0.5, 0.3]))
+        assert sce.transport_accuracy_score([[1, 1, 0]], [[1, 0, 1]]) == 0.5
+        lower, _ = sce.subpixel_confusion_matrix([[2.0, 1, 0, 0]], [[0.0, 0, 1, 2]])
     assert lower[0, 3] == pytest.approx(1 / 3) and lower.sum() == pytest.approx(1 / 3)
+    # a single row of integer masses beside another (the papers' examples) too, warned
+    with pytest.warns(UserWarning, match="y_true and y_pred are single rows of 4 integers"):
+        integer_lower, _ = sce.subpixel_confusion_matrix([[2, 1, 0, 0]], [[0, 0, 1, 2]])
+    np.testing.assert_array_equal(integer_lower, lower)
+
+
+@pytest.mark.parametrize("name, kind", [case for case in cases(kinds=("labels",))
+                                        if len(REGISTRY[case.values[0]].target_params) > 1])
+def test_rows_of_integer_labels_on_every_side_warn_or_are_refused(name, kind):
+    """``f(y.reshape(1, -1), p.reshape(1, -1))`` of 7 labels of 3 classes is one instance of
+    7 classes to a function of 2-D targets (a (7, 7) matrix, silently), where scikit-learn
+    refuses a row of labels: it warns, naming the 1-D fix, or is refused naming a target."""
+    from test_common import random_inputs
+
+    entry = REGISTRY[name]
+    inputs = random_inputs(name, kind, np.random.default_rng(0))
+    rows = {key: np.asarray(value)[:7].reshape(1, -1) for key, value in inputs.items()}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            getattr(sce, name)(**rows, **entry.fixed)
+        except (ValueError, TypeError) as error:
+            assert any(target in str(error) for target in entry.target_params), error
+            return
+    assert [w for w in caught if "are single rows of 7 integers" in str(w.message)
+            and ".ravel()), as scikit-learn requires" in str(w.message)], name
 
 
 def test_masked_arrays_are_refused_unless_nothing_is_masked():

@@ -691,17 +691,38 @@ def _refuse_label_rows(names, targets, raw):
     """A ``(1, n)`` row of ``n > 1`` values read as a row of class labels is refused, as
     scikit-learn refuses it: an ``np.matrix`` (``np.matrix(y)``), or a row beside ``n``
     1-D labels (``y.reshape(1, -1)``). A single row beside another single row stays one
-    instance of soft labels or indicators (the papers' worked examples are such rows)."""
+    instance of soft labels or indicators (the papers' worked examples are such rows), with
+    a warning where both hold integers and one an integer other than 0 and 1: ``n`` class
+    labels of three or more classes reshaped to rows look the same (0/1 rows are one
+    instance of multi-label indicators, as a row selected from a matrix of them)."""
     lengths = {y.shape[0] for y in targets if y.ndim == 1}
+    rows = []
     for name, y, original in zip(names, targets, raw):
-        if y.ndim == 2 and y.shape[0] == 1 and y.shape[1] > 1 and (
-                isinstance(original, np.matrix) or y.shape[1] in lengths):
-            raise ValueError(
-                f"{name} is a single row of shape {y.shape}, read as one instance of "
-                f"{y.shape[1]} classes, but it looks like a row of {y.shape[1]} class labels "
-                f"({'an np.matrix' if isinstance(original, np.matrix) else 'beside labels'}); "
-                f"pass labels 1-D ({name}.ravel()), as scikit-learn does (one instance of "
-                "soft labels: a 2-D ndarray beside another).")
+        if y.ndim == 2 and y.shape[0] == 1 and y.shape[1] > 1:
+            rows.append((name, original))
+            if isinstance(original, np.matrix) or y.shape[1] in lengths:
+                raise ValueError(
+                    f"{name} is a single row of shape {y.shape}, read as one instance of "
+                    f"{y.shape[1]} classes, but it looks like a row of {y.shape[1]} class "
+                    "labels ("
+                    f"{'an np.matrix' if isinstance(original, np.matrix) else 'beside labels'}"
+                    f"); pass labels 1-D ({name}.ravel()), as scikit-learn does (one instance "
+                    "of soft labels: a 2-D ndarray beside another).")
+    if len(rows) == len(targets) > 1 and all(_given_dtype(y).kind in "iu" for _, y in rows) \
+            and not all(_only_zeros_and_ones(y) for y in targets):
+        shown = " and ".join(name for name, _ in rows)
+        n_classes = targets[0].shape[1]
+        warn(f"{shown} are single rows of {n_classes} integers, read as one instance of "
+             f"{n_classes} classes (integer masses). If they are the class "
+             f"labels of {n_classes} instances, pass them 1-D ({rows[0][0]}.ravel()), as "
+             "scikit-learn requires (it refuses a row of labels). One instance of masses "
+             "given as floats does not warn.")
+
+
+def _given_dtype(y):
+    """The dtype a target was given in (a list: NumPy's reading of it; read for one row)."""
+    dtype = getattr(y, "dtype", None)
+    return dtype if isinstance(dtype, np.dtype) else np.asarray(y).dtype
 
 
 def _as_target(name, y, compact=False):
