@@ -166,3 +166,23 @@ def test_maximal_agreement_on_diagonal_matrices_only(matrix):
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_weighted_kappa_linear_and_quadratic_by_hand_and_against_scikit_learn(rng):
+    """Matrix [[1, 1, 0], [0, 2, 0], [0, 0, 1]] (n = 5): one disagreement at distance 1;
+    chance disagreement sum_ij w_ij a_i b_j / n = 3.8 with linear weights |i - j| and 5.0
+    with quadratic ones (i - j)^2, so kappa is 1 - 1/3.8 = 14/19 and 1 - 1/5 = 4/5."""
+    y_true, y_pred = [0, 0, 1, 1, 2], [0, 1, 1, 1, 2]
+    assert cohen_kappa_score(y_true, y_pred, weights="linear") == pytest.approx(14 / 19,
+                                                                                rel=1e-12)
+    assert cohen_kappa_score(y_true, y_pred, weights="quadratic") == pytest.approx(4 / 5,
+                                                                                   rel=1e-12)
+    for n_classes in (3, 4, 6):
+        for _ in range(5):
+            y_true, y_pred = _labelings(rng, n_classes)
+            values = {}
+            for weights in ("linear", "quadratic"):
+                values[weights] = cohen_kappa_score(y_true, y_pred, weights=weights)
+                assert values[weights] == pytest.approx(
+                    metrics.cohen_kappa_score(y_true, y_pred, weights=weights), abs=1e-12)
+            assert values["linear"] != pytest.approx(values["quadratic"], abs=1e-6)
