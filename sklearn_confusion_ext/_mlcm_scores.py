@@ -111,7 +111,8 @@ def mlcm_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=Non
 def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None,
                                sample_weight=None, digits=2, output_dict=False,
                                zero_division="warn", include_none="auto", method="heydarian",
-                               confidence_level=None, random_state=None, verbose=0):
+                               confidence_level=None, interval_method="percentile",
+                               n_resamples=999, random_state=None, verbose=0):
     """Per-class and averaged scores of the MLCM, laid out as the paper's Table 12.
 
     One row per class (precision, recall, F1-score, weight = the MLCM row
@@ -136,12 +137,21 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
     zero_division, include_none
         As in :func:`mlcm_precision_recall_fscore_support`.
     confidence_level : float in (0, 1), at most 1 - 2**-52, default=None
-        If set, the bootstrap percentile interval of every score at this level,
-        printed ``0.50 [0.36, 0.63]``: one pass of 999 resamples of the
+        If set, an interval of every score at this level, printed
+        ``0.50 [0.36, 0.63]``: one pass of ``n_resamples`` resamples of the
         instances (instance weights; on 1-D labels without ``sample_weight``,
         the confusion cells), all the report's scores read off each resampled
-        MLCM, as :func:`score_confidence_interval` with ``method="percentile"``
-        and ``n_resamples=999`` draws them. ``None``: no intervals.
+        MLCM, as :func:`score_confidence_interval` with the same ``method`` and
+        ``n_resamples`` draws them. ``None``: no intervals.
+    interval_method : {"percentile", "basic", "bca", "bayesian"}, default="percentile"
+        How the intervals are made from the resamples, as in
+        :func:`score_confidence_interval`'s ``method`` ("bayesian": on 1-D labels the
+        Dirichlet posterior of the cells without a prior, otherwise the Bayesian
+        bootstrap). A score that takes one value in every resample (a class 100 %
+        right) gets Wilson's score interval of its trials instead of a point, with a
+        :class:`~sklearn_confusion_ext.exceptions.DegenerateIntervalWarning`.
+    n_resamples : int, default=999
+        Resamples (or posterior draws) of the intervals.
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the resampling (with ``confidence_level``).
     verbose : int, default=0
@@ -187,8 +197,8 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
         intervals = report_intervals(
             y_true, y_pred, sample_weight, confusion, confusion, _MLCM_METHODS[method], {},
             zero_division=zero_division, include_none=include_none,
-            confidence_level=confidence_level, random_state=random_state,
-            verbose=verbose)
+            confidence_level=confidence_level, method=interval_method,
+            n_resamples=n_resamples, random_state=random_state, verbose=verbose)
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division, include_none=include_none, support_name="weight",

@@ -16,6 +16,13 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from ._core.arrays import to_numpy
+from ._core.bounds import (
+    bca_interval,
+    honest_bounds,
+    percentile_interval,
+    proportion_trials,
+)
+from ._core.config import resample_block
 from ._core.confusion import Confusion, class_counts, every_class
 from ._core.dispatch import confusions
 from ._core.params import quoted, validate_params
@@ -25,6 +32,7 @@ from ._core.resampling import (
     batches_terms,
     cell_draws,
     cell_matrices,
+    full_blocks,
     grouped_rows,
     instance_weights,
     label_cells,
@@ -532,18 +540,24 @@ def _format_report(report, names, digits, support_name):
 
 def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, params, *,
                      column_labels=None, zero_division, include_none, confidence_level,
-                     random_state, verbose=0):
-    """``(low, high)``, each of shape ``(n_rows, 3)``: the bootstrap percentile intervals of
-    every score of the report of ``confusion`` (``full``, before ``labels=``; of ``kind``
-    with ``params``), from :data:`REPORT_RESAMPLES` resamples whose scores are all read at
-    once (:func:`~._scores.report_reader`).
+                     random_state, method="percentile", n_resamples=REPORT_RESAMPLES,
+                     verbose=0):
+    """``(low, high)``, each of shape ``(n_rows, 3)``: the intervals of every score of the
+    report of ``confusion`` (``full``, before ``labels=``; of ``kind`` with ``params``), by
+    ``method`` ("percentile", "basic", "bca" or "bayesian"), from ``n_resamples``
+    resamples whose scores are all read at once (:func:`~._scores.report_reader`). A
+    score at its bound in every resample (a class 100 % right) gets Wilson's interval of
+    its trials, with a warning (:func:`~._core.bounds.honest_bounds`).
 
     1-D labels without ``sample_weight``: the cells of ``full`` are resampled (a
-    multinomial draw), never the instances. Otherwise the instances are resampled and the
-    full matrices of all resamples built at once (:func:`cell_matrices`,
-    :func:`resampled_matrices`), or one by one for targets of another array library or
-    Dask. The draws are those of :func:`score_confidence_interval`
-    (``method="percentile"``, ``n_resamples=999``) with the same ``random_state``.
+    multinomial draw; for "bayesian" the Dirichlet posterior of the cells, no prior),
+    never the instances, and BCa's jackknife leaves out one instance of each cell.
+    Otherwise the instances are resampled (for "bayesian" weighted by the Bayesian
+    bootstrap, for BCa's jackknife left out in 100 groups) and the full matrices of all
+    resamples built at once (:func:`cell_matrices`, :func:`resampled_matrices`), or one by
+    one for targets of another array library or Dask. The draws of "percentile" are those
+    of :func:`score_confidence_interval` with the same ``random_state`` and
+    ``n_resamples``.
     """
     read = report_reader(confusion, zero_division=zero_division, include_none=include_none)
     rng = np.random.default_rng(random_state)
@@ -551,44 +565,103 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
     two_dimensional = any(np.ndim(y) == 2 and np.shape(y)[1] > 1 for y in (y_true, y_pred))
     single_label = full.true_classes is not None and not two_dimensional
     owner = "the report's intervals (confidence_level=)"
-    progress = Progress(verbose, REPORT_RESAMPLES, "classification report intervals")
-    if single_label and sample_weight is None:
-        values = np.concatenate([
-            read(block.reshape(-1, *shape))
-            for block in progress.track(cell_draws(full.matrix, n_samples, rng,
-                                                   REPORT_RESAMPLES, owner))])
+    bayesian = method == "bayesian"
+    progress = Progress(verbose, n_resamples, "classification report intervals")
+    cells = single_label and sample_weight is None
+    if cells:
+        counts = np.rint(full.matrix).astype(np.int64).ravel()
+        nonzero = np.flatnonzero(counts)
+        blocks = (full_blocks(full.matrix, n_resamples, owner, lambda size: rng.dirichlet(
+            counts[nonzero], size=size) * n_samples, nonzero) if bayesian else
+            cell_draws(full.matrix, n_samples, rng, n_resamples, owner))
+        values = np.concatenate([read(block.reshape(-1, *shape))
+                                 for block in progress.track(blocks)])
     else:
-        user = check_sample_weight(sample_weight, n_samples)
-        if single_label:
-            cells = label_cells(full, y_true, y_pred)
-
-            def build(weights):
-                return cell_matrices(cells, full.matrix.size, user, weights)
-        elif (grouped := grouped_rows(kind, params, y_true, y_pred, user,
-                                      column_labels=column_labels)) is not None:
-            def build(weights):  # labels beside scores: exchangeable draws, any order
-                return grouped.matrices(weights, presorted=True)
-        elif batches_terms(kind, y_true, y_pred):
-            def build(weights):
-                return resampled_matrices(kind, params, y_true, y_pred, user, weights,
-                                          owner,
-                                          column_labels=column_labels)
-        else:
-            def build(weights):
-                return np.stack([confusions(
-                    kind, y_true, y_pred, sample_weight=w if user is None else w * user,
-                    params=params, warn=False, column_labels=column_labels)[0].matrix
-                    for w in weights])
+        build = _report_matrices(y_true, y_pred, sample_weight, full, kind, params,
+                                 single_label, column_labels, owner)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the report on the data warns, resamples never
             values = np.concatenate([
                 read(build(weights).reshape(-1, *shape))
                 for weights in progress.track(instance_weights(
-                    rng, n_samples, REPORT_RESAMPLES, False, matrix_entries(shape), owner,
+                    rng, n_samples, n_resamples, bayesian, matrix_entries(shape), owner,
                     reuse=True))])
     progress.close()
     alpha = 1 - float(confidence_level)
+    estimate = read(full.matrix[None])[0]
+    if method in ("percentile", "bayesian"):
+        low, high = percentile_interval(values, alpha)
+    elif method == "basic":
+        upper, lower = percentile_interval(values, alpha)
+        low, high = 2 * estimate - lower, 2 * estimate - upper
+    else:
+        if cells:  # one instance of each nonzero cell left out
+            left_out = np.repeat(full.matrix.ravel()[None], len(nonzero), axis=0)
+            left_out[np.arange(len(nonzero)), nonzero] -= 1
+            jackknife, multiplicity = read(left_out.reshape(-1, *shape)), \
+                counts[nonzero].astype(float)
+        else:
+            jackknife = _grouped_jackknife(build, read, rng, n_samples, shape, owner)
+            multiplicity = np.ones(len(jackknife))
+        flat = (len(values), -1)  # BCa reads one column per score
+        low, high = (bound.reshape(estimate.shape) for bound in bca_interval(
+            values.reshape(flat), estimate.ravel(), jackknife.reshape(len(jackknife), -1),
+            multiplicity, alpha))
+    trials = report_trials(confusion, include_none)
+    low, high, _ = honest_bounds(estimate, low, high, trials, alpha,
+                                 "the classification report's intervals", "a score")
+    return low, high
+
+
+def _report_matrices(y_true, y_pred, sample_weight, full, kind, params, single_label,
+                     column_labels, owner):
+    """``build(weights)``: the full matrices of the report's targets under each row of
+    instance weights (times ``sample_weight``), at once where the targets allow."""
+    user = check_sample_weight(sample_weight, full.n_samples)
+    if single_label:
+        cells = label_cells(full, y_true, y_pred)
+        return lambda weights: cell_matrices(cells, full.matrix.size, user, weights)
+    grouped = grouped_rows(kind, params, y_true, y_pred, user, column_labels=column_labels)
+    if grouped is not None:  # labels beside scores: exchangeable draws, any order
+        return lambda weights: grouped.matrices(weights, presorted=True)
+    if batches_terms(kind, y_true, y_pred):
+        return lambda weights: resampled_matrices(kind, params, y_true, y_pred, user,
+                                                  weights, owner, column_labels=column_labels)
+
+    def one_by_one(weights):
+        return np.stack([confusions(
+            kind, y_true, y_pred, sample_weight=w if user is None else w * user,
+            params=params, warn=False, column_labels=column_labels)[0].matrix
+            for w in weights])
+    return one_by_one
+
+
+def _grouped_jackknife(build, read, rng, n_samples, shape, owner):
+    """The report's scores with each of at most 100 groups of instances left out."""
+    groups = np.array_split(rng.permutation(n_samples), min(n_samples, 100))
+    step = resample_block(owner, len(groups), int(np.prod(shape)),
+                          f"a matrix of {shape[0]} x {shape[1]} cells")
+    values = []
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a score undefined in every resample: nan bounds
-        return (np.nanpercentile(values, 100 * alpha / 2, axis=0),
-                np.nanpercentile(values, 100 * (1 - alpha / 2), axis=0))
+        warnings.simplefilter("ignore")
+        for start in range(0, len(groups), step):
+            block = groups[start:start + step]
+            weights = np.ones((len(block), n_samples))
+            for row, members in enumerate(block):
+                weights[row, members] = 0.0
+            values.append(read(build(weights).reshape(-1, *shape)))
+    return np.concatenate(values)
+
+
+def report_trials(confusion, include_none):
+    """The trials (:func:`~._core.bounds.proportion_trials`) of each score of the report
+    of ``confusion``, shaped as :func:`report_reader`'s rows: precision, recall and F1
+    of each reported class, then of the micro, macro and weighted averages."""
+    classes = reported_classes(confusion, include_none)
+    matrix = confusion.matrix
+    rows = []
+    for average in (None, "micro", "macro", "weighted"):
+        rows.append(np.stack([np.atleast_1d(proportion_trials(
+            matrix, reading, average=average, classes=classes, pooled=confusion.selection))
+            for reading in ("precision", "recall", "f1")], axis=-1))
+    return np.concatenate(rows, axis=0)

@@ -172,7 +172,8 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
                                     weighting="uniform", sample_weight=None, digits=2,
                                     output_dict=False, zero_division="warn",
                                     empty="null_class", include_none="auto",
-                                    confidence_level=None, random_state=None, verbose=0):
+                                    confidence_level=None, interval_method="percentile",
+                                    n_resamples=999, random_state=None, verbose=0):
     """Text report of the transport-based precision, recall and F1 per class.
 
     Laid out like :func:`sklearn.metrics.classification_report` and equal to
@@ -200,12 +201,21 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     zero_division, include_none
         As in :func:`transport_precision_recall_fscore_support`.
     confidence_level : float in (0, 1), at most 1 - 2**-52, default=None
-        If set, the bootstrap percentile interval of every score at this level,
-        printed ``0.50 [0.36, 0.63]``: one pass of 999 resamples of the
+        If set, an interval of every score at this level, printed
+        ``0.50 [0.36, 0.63]``: one pass of ``n_resamples`` resamples of the
         instances, all the report's scores read off each resampled matrix (on
         1-D labels without ``sample_weight``, resampled confusion cells), as
-        :func:`score_confidence_interval` with ``method="percentile"`` and
-        ``n_resamples=999`` draws them. ``None``: no intervals.
+        :func:`score_confidence_interval` with the same ``method`` and
+        ``n_resamples`` draws them. ``None``: no intervals.
+    interval_method : {"percentile", "basic", "bca", "bayesian"}, default="percentile"
+        How the intervals are made from the resamples, as in
+        :func:`score_confidence_interval`'s ``method`` ("bayesian": on 1-D labels the
+        Dirichlet posterior of the cells without a prior, otherwise the Bayesian
+        bootstrap). A score that takes one value in every resample (a class 100 %
+        right) gets Wilson's score interval of its trials instead of a point, with a
+        :class:`~sklearn_confusion_ext.exceptions.DegenerateIntervalWarning`.
+    n_resamples : int, default=999
+        Resamples (or posterior draws) of the intervals.
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the resampling (with ``confidence_level``).
     verbose : int, default=0
@@ -238,8 +248,8 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
                           precision            recall          f1-score   support
     <BLANKLINE>
                0  0.50 [0.34, 0.65] 0.50 [0.34, 0.64] 0.50 [0.35, 0.62]        40
-               1  0.67 [0.55, 0.79] 1.00 [1.00, 1.00] 0.80 [0.71, 0.88]        40
-               2  1.00 [1.00, 1.00] 0.50 [0.33, 0.66] 0.67 [0.50, 0.79]        40
+               1  0.67 [0.55, 0.79] 1.00 [0.91, 1.00] 0.80 [0.71, 0.88]        40
+               2  1.00 [0.84, 1.00] 0.50 [0.33, 0.66] 0.67 [0.50, 0.79]        40
     <BLANKLINE>
         accuracy                                      0.67 [0.57, 0.74]       120
        macro avg  0.72 [0.66, 0.78] 0.67 [0.59, 0.74] 0.66 [0.57, 0.73]       120
@@ -262,8 +272,8 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
             y_true, y_pred, sample_weight, full, confusion, TRANSPORT,
             {"weighting": weighting, "empty": empty}, column_labels=labels,
             zero_division=zero_division, include_none=include_none,
-            confidence_level=confidence_level, random_state=random_state,
-            verbose=verbose)
+            confidence_level=confidence_level, method=interval_method,
+            n_resamples=n_resamples, random_state=random_state, verbose=verbose)
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division, include_none=include_none, class_names=class_names,

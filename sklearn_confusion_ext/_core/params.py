@@ -608,12 +608,14 @@ RANDOM_STATE = [None, RandomState()]
 # The intervals of a classification report's scores (None: no intervals).
 # verbose=: progress of a long resampling on standard error (0: none).
 VERBOSE = [Interval(Integral, 0, None)]
+# Fewer than 10 resamples give no interval (nor a standard error of one resample).
+N_RESAMPLES = [Interval(Integral, 10, None)]
 REPORT_INTERVALS = {"confidence_level": [None, CONFIDENCE_LEVEL],
+                    "interval_method": [Options("percentile", "basic", "bca", "bayesian")],
+                    "n_resamples": N_RESAMPLES,
                     "random_state": RANDOM_STATE, "verbose": VERBOSE}
 ESTIMATOR = [HasMethods("predict", description="a fitted estimator with predict")]
 # What every interval and comparison of a score takes.
-# Fewer than 10 resamples give no interval (nor a standard error of one resample).
-N_RESAMPLES = [Interval(Integral, 10, None)]
 UNCERTAINTY = {
     "score": [str, CALLABLE], "confidence_level": [CONFIDENCE_LEVEL],
     "n_resamples": N_RESAMPLES, "sample_weight": [None, ARRAY],

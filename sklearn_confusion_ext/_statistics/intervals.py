@@ -16,22 +16,31 @@ and BCa methods; BCa's acceleration is the jackknife over instances (over the ce
 with its multiplicity, on 1-D labels; over 100 groups of instances otherwise).
 """
 
-import warnings
 from dataclasses import replace
 
 import numpy as np
 from scipy import special
 
+from .._core.bounds import (
+    PROPORTIONS,
+    bca_interval,
+    honest_bounds,
+    percentile_interval,
+    proportion_trials,
+    wilson,
+)
 from .._core.config import check_result_size
 from .._core.dispatch import confusions
 from .._core.params import validate_params
 from .._core.resampling import Progress, check_groups
 from .._core.results import _result, _Table, _Tabulated
 from .._scores import (
+    binary_matrix,
     confusion_for_labels,
+    reported_classes,
 )
 from .._transport import CLASSIC
-from .scoring import _check_weighted, _data, _quiet, _resolve_score, _scalar
+from .scoring import _check_weighted, _Data, _data, _quiet, _resolve_score, _scalar
 
 
 @_result(kw_only=True)
@@ -115,58 +124,6 @@ confidence_level=0.95, method='analytic')
         return _Table("score" if single else "class", index, values)
 
 
-
-
-def _percentile_interval(distribution, alpha):
-    """Equal-tailed bounds; a score undefined in every resample (NaN) has NaN bounds."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns
-        return (np.nanpercentile(distribution, 100 * alpha / 2, axis=0),
-                np.nanpercentile(distribution, 100 * (1 - alpha / 2), axis=0))
-
-
-def _bca_interval(distribution, estimate, jackknife, multiplicity, alpha):
-    """scipy.stats.bootstrap's BCa bounds, with a jackknife whose values have
-    multiplicities (cells of 1-D labels)."""
-    below = (np.sum(distribution < estimate, axis=0) + np.sum(distribution <= estimate, axis=0))
-    n = distribution.shape[0]
-    proportion = np.clip(below / (2 * n), 0.5 / n, 1 - 0.5 / n)
-    z0 = special.ndtri(proportion)
-    weights = multiplicity.reshape((-1,) + (1,) * (jackknife.ndim - 1))
-    mean = np.sum(weights * jackknife, axis=0) / weights.sum()
-    spread = mean - jackknife
-    numerator = np.sum(weights * spread ** 3, axis=0)
-    denominator = 6 * np.sum(weights * spread ** 2, axis=0) ** 1.5
-    acceleration = np.divide(numerator, denominator, out=np.zeros_like(numerator),
-                             where=denominator > 0)
-    bounds = []
-    for z in (special.ndtri(alpha / 2), special.ndtri(1 - alpha / 2)):
-        level = special.ndtr(z0 + (z0 + z) / (1 - acceleration * (z0 + z)))
-        bounds.append(_percentiles(distribution, 100 * level))
-    return bounds
-
-
-def _percentiles(distribution, levels):
-    """Percentile ``levels[j]`` of column ``j`` (one level for a 1-D distribution)."""
-    if distribution.ndim == 1:
-        return np.nanpercentile(distribution, float(levels))
-    return np.array([np.nanpercentile(distribution[:, j], levels[j])
-                     for j in range(distribution.shape[1])])
-
-
-def _wilson(successes, trials, alpha):
-    """Wilson's score interval of a binomial proportion, and the proportion's standard
-    error; NaN where there are no trials (the caller applies the zero_division policy)."""
-    z = special.ndtri(1 - alpha / 2)
-    trials = np.asarray(trials, dtype=float)
-    some = trials > 0
-    safe = np.where(some, trials, 1.0)
-    rate = np.divide(successes, safe)
-    centre = (rate + z ** 2 / (2 * safe)) / (1 + z ** 2 / safe)
-    half = z / (1 + z ** 2 / safe) * np.sqrt(rate * (1 - rate) / safe
-                                             + z ** 2 / (4 * safe ** 2))
-    se = np.sqrt(rate * (1 - rate) / safe)
-    return tuple(np.where(some, x, np.nan) for x in (centre - half, centre + half, se))
 
 
 def _undefined_as_estimate(data, low, high, se, undefined):
@@ -257,7 +214,7 @@ def _analytic(data, alpha):
     average = score.average
     if score.analytic == "accuracy":
         chosen = matrix[np.ix_(selection, selection)]
-        low, high, se = _wilson(np.trace(chosen), chosen.sum(), alpha)
+        low, high, se = wilson(np.trace(chosen), chosen.sum(), alpha)
         return data.estimate(), float(low), float(high), float(se)
     if average == "binary":
         matrix, selection = _binary(matrix), np.array([1])
@@ -266,7 +223,7 @@ def _analytic(data, alpha):
         successes = np.diag(matrix)[selection]
         if average == "micro":
             successes, trials = successes.sum(), trials.sum()
-        low, high, se = _wilson(successes, trials, alpha)
+        low, high, se = wilson(successes, trials, alpha)
         if average == "binary":
             low, high, se, trials = low[0], high[0], se[0], trials[0]
         return _undefined_as_estimate(data, low, high, se, trials == 0)
@@ -288,6 +245,33 @@ def _analytic(data, alpha):
                      "binary, per-class, micro and macro F1 and macro recall and precision. "
                      "Use method='percentile', 'basic', "
                      "'bca' or 'bayesian'.")
+
+
+def _trials(data):
+    """The trials of the data's score where it is a proportion (accuracy, precision,
+    recall, F-beta: :func:`~.._core.proportions.proportion_trials`), shaped like its
+    estimate, read as the score reads its classes; None for any other score."""
+    score = data.score
+    if score.analytic not in PROPORTIONS:
+        return None
+    if score.metric is not None:  # scikit-learn's proportion: the classic matrix's cells
+        if score.on_cells is None or np.ndim(data.y_true) != 1 or np.ndim(data.y_pred) != 1:
+            return None
+        data = _Data(score.on_cells, data.y_true, data.y_pred, data.sample_weight)
+        score = data.score
+    confusion = data.confusion
+    if score.average == "binary":
+        matrix = binary_matrix(confusion, score.pos_label)
+        return proportion_trials(matrix, score.analytic, beta=score.beta,
+                                 classes=[1])[0]
+    selected, _ = confusion_for_labels(confusion, score.labels)
+    if score.analytic == "accuracy":
+        return proportion_trials(selected.matrix, "accuracy", classes=selected.selection)
+    include_none = bool(confusion.has_none and confusion.matrix[-1].sum() > 0)
+    return proportion_trials(selected.matrix, score.analytic, beta=score.beta,
+                             average=score.average,
+                             classes=reported_classes(selected, include_none),
+                             pooled=selected.selection)
 
 
 def _binary(matrix):
@@ -396,6 +380,8 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
                          "resample the groups.")
     if method == "analytic":
         estimate, low, high, se = _analytic(data, alpha)
+        low, high, _ = honest_bounds(estimate, low, high, _trials(data), alpha,
+                                     "score_confidence_interval", f"score={resolved.name!r}")
         return ConfidenceIntervalResult(
             estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
             standard_error=_scalar(se), distribution=None, method=method,
@@ -415,14 +401,16 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
                               progress)
     progress.close()
     if method in ("percentile", "bayesian"):
-        low, high = _percentile_interval(distribution, alpha)
+        low, high = percentile_interval(distribution, alpha)
     elif method == "basic":
-        upper, lower = _percentile_interval(distribution, alpha)
+        upper, lower = percentile_interval(distribution, alpha)
         low, high = 2 * np.asarray(estimate) - lower, 2 * np.asarray(estimate) - upper
     else:
         jackknife, multiplicity = _quiet(data.jackknife, rng)
-        low, high = _bca_interval(distribution, np.asarray(estimate), jackknife, multiplicity,
+        low, high = bca_interval(distribution, np.asarray(estimate), jackknife, multiplicity,
                                   alpha)
+    low, high, _ = honest_bounds(estimate, low, high, _trials(data), alpha,
+                                 "score_confidence_interval", f"score={resolved.name!r}")
     standard_error = np.std(distribution, axis=0, ddof=1)
     return ConfidenceIntervalResult(
         estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),

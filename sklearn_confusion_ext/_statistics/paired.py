@@ -12,6 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import special
 
+from .._core.bounds import percentile_interval
 from .._core.config import resample_block
 from .._core.params import validate_params
 from .._core.resampling import (
@@ -25,7 +26,6 @@ from .._core.resampling import (
 )
 from .._core.results import _result, _Summarized
 from .._core.user_warnings import warn
-from .intervals import _percentile_interval
 from .scoring import _ACCURACIES, _check_weighted, _data, _quiet, _resolve_score
 from .table_tests import mcnemar_table, mcnemar_test
 
@@ -217,7 +217,7 @@ default="bootstrap"
                         "compare_scores")
     distribution = _quiet(_paired_values, first, second, rng, n_resamples,
                           method == "bayesian", progress)
-    low, high = _percentile_interval(distribution, alpha)
+    low, high = percentile_interval(distribution, alpha)
     if method == "permutation":
         n_swaps = first.n_samples if groups is None else first.groups[1]
         exact = n_swaps < 63 and 2 ** n_swaps <= n_resamples

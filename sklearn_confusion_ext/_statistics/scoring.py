@@ -80,6 +80,8 @@ class _Score:
     metric: object = None
     analytic: str = None
     average: str = None
+    beta: float = 1.0  # F-beta's beta, and the positive class of average="binary"
+    pos_label: object = 1
     batched: object = None  # the same score of (n, C, C) matrices at once (no "none" class)
     # batched(matrices, classes) also reads matrices with a "none" class: the score over
     # the full matrix's ``classes`` (positions), those the data's score reports
@@ -163,14 +165,15 @@ def _named_score(name, params):
                           batched=_batched_accuracy if labels is None else None,
                           labels=labels)
         beta, zero_division = params.pop("beta", 1.0), params.pop("zero_division", "warn")
+        pos_label = params.pop("pos_label", 1)
         read, for_data = _prfs_reader(which, average, beta, zero_division, labels,
-                                      params.pop("pos_label", 1))
+                                      pos_label)
         _no_more(name, params)
         batched = _batched_prfs(which, average, beta, zero_division) \
             if labels is None and average != "binary" else None
         return _Score(name, kind, builder, read, analytic=which, average=average,
                       batched=batched, batched_with_none=True, labels=labels,
-                      reader_for=for_data)
+                      reader_for=for_data, beta=beta, pos_label=pos_label)
     measures = {
         "generalized_means": (generalized_means_from_confusion, 1,
                               {"r": 1.0, "average": "macro"}),

@@ -1,0 +1,135 @@
+"""Intervals at the boundary: a class 100 % right, a score constant in every resample.
+
+Generated over every score name of the library and every interval method: a proportion
+at its bound gets Wilson's interval of its trials (never a point), every degenerate
+resampling distribution warns, and a proportion's bounds never leave [0, 1].
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import sklearn_confusion_ext as sce
+from sklearn_confusion_ext._core.bounds import proportion_trials, wilson
+from sklearn_confusion_ext._core.score_names import SCORE_NAMES
+from sklearn_confusion_ext.exceptions import DegenerateIntervalWarning
+
+METHODS = ("percentile", "basic", "bca", "bayesian", "analytic")
+# Class 0 is 21 of 21 right and never predicted for another class; 1 and 2 are not.
+Y_TRUE = np.array([0] * 21 + [1] * 20 + [2] * 20)
+Y_PRED = Y_TRUE.copy()
+Y_PRED[21:25] = 2
+Y_PRED[45:48] = 1
+Z = stats.norm.ppf(0.975)
+
+
+def _interval(score, method, y_true=Y_TRUE, y_pred=Y_PRED, **params):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = sce.score_confidence_interval(y_true, y_pred, score=score, method=method,
+                                                   n_resamples=499, random_state=0,
+                                                   **params)
+        except ValueError as error:
+            if method == "analytic" and "does not apply" in str(error):
+                pytest.skip("no closed form")
+            raise
+    degenerate = [w for w in caught if issubclass(w.category, DegenerateIntervalWarning)]
+    return result, degenerate
+
+
+PROPORTION_NAMES = [name for name, meaning in SCORE_NAMES.items()
+                    if meaning.family == "tcm" and meaning.reading in
+                    ("accuracy", "precision", "recall", "f1")]
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("score", [n for n in PROPORTION_NAMES if SCORE_NAMES[n].per_class])
+def test_a_perfect_class_gets_wilsons_interval_of_its_trials(score, method):
+    result, degenerate = _interval(score, method)
+    # Class 0: 21 right of 21, predicted for no other instance: recall, precision and F1
+    # are 21 of 21, so Wilson's interval is [21 / (21 + z^2), 1].
+    assert result.estimate[0] == 1.0
+    assert result.low[0] == pytest.approx(21 / (21 + Z ** 2), rel=1e-12)
+    assert result.high[0] == 1.0
+    if method == "analytic" and SCORE_NAMES[score].reading != "f1":
+        assert degenerate == []  # Wilson's interval already: nothing degenerate
+    else:  # a point from the resamples, or the delta method's standard error of 0
+        assert len(degenerate) == 1 and "Wilson" in str(degenerate[0].message)
+        assert "1 of its 3 values" in str(degenerate[0].message)
+    # The other classes keep their method's interval: it has width.
+    assert np.all(result.high[1:] > result.low[1:])
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("score", PROPORTION_NAMES)
+def test_every_proportion_of_a_perfect_classifier_has_width(score, method):
+    # Every instance right: each proportion is at 1 and its interval reaches below it.
+    y = np.repeat([0, 1, 2], [30, 20, 10])
+    result, degenerate = _interval(score, method, y, y)
+    low, high = np.atleast_1d(result.low), np.atleast_1d(result.high)
+    assert np.all(high == 1.0) and np.all(low < 1.0) and np.all(low > 0.5)
+    wilson_already = method == "analytic" and SCORE_NAMES[score].reading != "f1" and \
+        SCORE_NAMES[score].average != "macro"
+    assert len(degenerate) == (0 if wilson_already else 1)
+    meaning = SCORE_NAMES[score]
+    trials = {"accuracy": 60, "micro": 60, "weighted": 1 / sum((n / 60) ** 2 / n
+                                                              for n in (30, 20, 10)),
+              "macro": 9 / (1 / 30 + 1 / 20 + 1 / 10)}
+    if meaning.per_class:
+        expected = np.array([30, 20, 10]) / (np.array([30, 20, 10]) + Z ** 2)
+    else:
+        n = trials["accuracy" if meaning.reading == "accuracy" else meaning.average]
+        expected = n / (n + Z ** 2)
+    np.testing.assert_allclose(low, expected, rtol=1e-12)
+
+
+def test_every_other_score_warns_when_constant_and_keeps_its_point():
+    y = np.repeat([0, 1, 2], 10)
+    for score in [n for n, m in SCORE_NAMES.items() if m.family == "measure"]:
+        for method in ("percentile", "bca", "bayesian"):
+            result, degenerate = _interval(score, method, y, y)
+            assert result.low == pytest.approx(result.estimate, rel=1e-14)
+            assert result.high == pytest.approx(result.estimate, rel=1e-14)
+            assert len(degenerate) == 1 and "says nothing" in str(degenerate[0].message)
+
+
+def test_a_score_with_spread_does_not_warn():
+    for method in METHODS:
+        _, degenerate = _interval("tcm_f1_macro", method)
+        assert degenerate == []
+
+
+def test_wilson_at_the_bounds_stays_in_them():
+    # 54 of 54 right: the upper end is 1 exactly (it was 1.0000000000000002).
+    low, high, _ = wilson(np.array([54.0, 0.0, 27.0]), np.array([54, 54, 54]), 0.05)
+    assert high[0] == 1.0 and low[1] == 0.0
+    assert np.all((0 <= low) & (low <= high) & (high <= 1))
+    result = sce.score_confidence_interval([0] * 54 + [1] * 10, [0] * 54 + [1] * 10,
+                                           score="tcm_recall", method="analytic")
+    assert np.all(result.high <= 1.0)
+
+
+def test_sklearn_metrics_on_cells_get_the_same_fallback():
+    from sklearn.metrics import recall_score
+
+    result, degenerate = _interval(recall_score, "percentile", average=None)
+    assert result.low[0] == pytest.approx(21 / (21 + Z ** 2), rel=1e-12)
+    assert len(degenerate) == 1
+
+
+def test_proportion_trials_of_each_reading():
+    matrix = np.array([[8.0, 2.0], [1.0, 9.0]])
+    np.testing.assert_allclose(proportion_trials(matrix, "recall"), [10, 10])
+    np.testing.assert_allclose(proportion_trials(matrix, "precision"), [9, 11])
+    np.testing.assert_allclose(proportion_trials(matrix, "f1"), [9.5, 10.5])
+    # F-beta = tp / ((beta^2 row + column) / (1 + beta^2)): beta=2, class 0: 8 / 9.8.
+    trials = proportion_trials(matrix, "f1", beta=2.0)
+    assert 8 / trials[0] == pytest.approx(5 * 8 / (5 * 8 + 4 * 2 + 1))
+    assert proportion_trials(matrix, "accuracy") == 20
+    assert proportion_trials(matrix, "recall", average="micro") == 20
+    assert proportion_trials(matrix, "recall", average="macro") == pytest.approx(20)
+    assert proportion_trials(matrix, "precision", average="macro") == pytest.approx(
+        4 / (1 / 9 + 1 / 11))
