@@ -429,3 +429,27 @@ def test_fractional_and_denormal_counts_stay_finite():
                         **fractional).statistic == 1e-320
     with np.errstate(over="ignore"), pytest.raises(ValueError, match="more than the largest"):
         stuart_maxwell_test([[1e308, 1e308], [1e308, 1e308]])
+
+
+@pytest.mark.parametrize("b, c", [(3, 9), (9, 3), (1, 7), (6, 6), (0, 4), (20, 35)])
+def test_mcnemar_two_sided_mid_p_is_twice_the_smaller_binomial_side_less_the_point(b, c):
+    """Two-sided mid-p (Fagerland et al. 2013): 2 min(P[T <= b], P[T >= b]) - P[T = b] for
+    T ~ B(b + c, 1/2), scipy.stats.binom; by hand for (3, 9): P[T <= 3] = 299/4096 and
+    P[T = 3] = 220/4096 give 378/4096; (1, 7) is the paper's 0.039."""
+    from scipy.stats import binom
+
+    n = b + c
+    point = binom.pmf(b, n, 0.5)
+    expected = min(1.0, 2 * min(binom.cdf(b, n, 0.5), binom.sf(b - 1, n, 0.5)) - point)
+    result = mcnemar_test([[4, b], [c, 5]], exact="mid-p")
+    assert result.pvalue == pytest.approx(expected, rel=1e-12)
+    if (b, c) == (3, 9):
+        assert result.pvalue == pytest.approx(378 / 4096, rel=1e-12)
+    if (b, c) == (1, 7):
+        assert round(result.pvalue, 3) == 0.039
+    if b == c:
+        assert result.pvalue == pytest.approx(1.0, rel=1e-12)
+    # the exact test's p-value less the observed table's probability, where b != c
+    if b != c:
+        assert result.pvalue == pytest.approx(mcnemar_test([[4, b], [c, 5]]).pvalue - point,
+                                              rel=1e-12)
