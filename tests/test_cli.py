@@ -661,6 +661,89 @@ def test_labels_against_probabilities_files(tmp_path, capsys):
     assert error.endswith("From the command line: --labels NAME [NAME ...].\n")
 
 
+def _probability_files(tmp_path, n_classes, n=600, seed=0):
+    """Class names and a classifier's probabilities (``.npy``): the argmax is right far
+    more often than the mean probability of the true class."""
+    rng = np.random.default_rng(seed)
+    names = np.array([f"c{i:02d}" for i in range(n_classes)])
+    y = rng.integers(0, n_classes, n)
+    logits = rng.normal(size=(n, n_classes))
+    logits[np.arange(n), y] += 2.5
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    (tmp_path / "true.txt").write_text(_lines(names[y]))
+    np.save(tmp_path / "proba.npy", proba)
+    return tmp_path / "true.txt", tmp_path / "proba.npy", names[y], proba, names
+
+
+@pytest.mark.parametrize("n_classes", [3, 40])
+def test_probabilities_report_says_what_its_scores_are_beside_the_argmax_report(
+        tmp_path, capsys, n_classes):
+    """On probabilities the scores are those of answering at random from them (accuracy:
+    the mean probability of the true class); the text and the JSON say so, with the numbers,
+    and add scikit-learn's classification report of the argmax decisions."""
+    from sklearn.metrics import classification_report
+
+    true, pred, y, proba, names = _probability_files(tmp_path, n_classes)
+    mean = proba[np.arange(len(y)), np.searchsorted(names, y)].mean()
+    decisions = names[proba.argmax(axis=1)]
+    argmax_accuracy = np.mean(decisions == y)
+    assert argmax_accuracy > mean + 0.1  # the two readings differ: the report must say which
+    assert main(["report", "--true", str(true), "--pred", str(pred), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["transport_classification_report"]["accuracy"] == pytest.approx(mean)
+    meaning = report["scores_meaning"]
+    assert "drawn at random" in meaning and "mean probability of the true class" in meaning
+    assert f"{mean:.3f}" in meaning and f"{argmax_accuracy:.3f}" in meaning
+    expected = classification_report(y, decisions, labels=names, output_dict=True,
+                                     zero_division=0.0)
+    argmax = report["argmax_classification_report"]
+    assert list(argmax) == list(expected)
+    for name, row in expected.items():
+        assert argmax[name] == pytest.approx(row), name
+    text = _text_report(capsys, true, pred)
+    assert max(map(len, text.splitlines())) <= 80
+    assert " ".join(meaning.split()) in " ".join(text.split())
+    titles = ["Transport classification report (answers drawn at random from the "
+              "probabilities):",
+              "Classification report of the argmax decisions (the most probable class of "
+              "each instance):", "Measures:"]
+    flat = " ".join(text.split())
+    positions = [flat.index(title) for title in titles]
+    assert positions == sorted(positions)
+    argmax_part = flat[positions[1]:positions[2]]
+    assert f"accuracy {expected['accuracy']:.3f} {len(y)}" in argmax_part
+    assert f"accuracy {mean:.3f} {len(y)}" in flat[positions[0]:positions[1]]
+
+
+def test_argmax_decisions_follow_the_columns_and_take_the_first_on_ties(tmp_path, capsys):
+    """The argmax decision of a row is the class of its column (--labels order), the first
+    such column on ties, as scikit-learn's predict; labels and one-hot decisions are
+    decisions already, with no second report and no note."""
+    (tmp_path / "true.txt").write_text("a\nb\nc\na\nb\n")
+    columns = ["c", "a", "b"]  # the files' columns, named by --labels
+    proba = np.array([[0.2, 0.8, 0.0], [0.4, 0.2, 0.4], [0.5, 0.5, 0.0], [0.1, 0.45, 0.45],
+                      [0.0, 0.1, 0.9]])
+    np.save(tmp_path / "proba.npy", proba)
+    args = ["report", "--true", str(tmp_path / "true.txt"), "--format", "json"]
+    assert main(args + ["--pred", str(tmp_path / "proba.npy"), "--labels", *columns]) == 0
+    report = json.loads(capsys.readouterr().out)
+    # rows' decisions: a, c (tie c/b), c (tie c/a), a (tie a/b), b: wrong on row 1 only
+    # (ties to the last column: a, b, a, b, b, right on rows 1 and 4)
+    argmax = report["argmax_classification_report"]
+    assert argmax["accuracy"] == pytest.approx(4 / 5)
+    assert argmax["c"]["support"] == 1 and argmax["c"]["precision"] == pytest.approx(1 / 2)
+    assert argmax["a"]["recall"] == 1 and argmax["b"]["recall"] == pytest.approx(1 / 2)
+    np.save(tmp_path / "one_hot.npy", np.eye(3)[[1, 2, 0, 1, 2]])
+    (tmp_path / "labels.txt").write_text("a\nb\nc\na\nb\n")
+    for path, options in ((tmp_path / "one_hot.npy", ["--labels", *columns]),
+                          (tmp_path / "labels.txt", [])):
+        assert main(args + ["--pred", str(path), *options]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert "scores_meaning" not in report and "argmax_classification_report" not in report
+        assert main(args[:-2] + ["--pred", str(path), *options]) == 0
+        assert "argmax" not in capsys.readouterr().out
+
+
 def test_figures_carry_titles(tmp_path):
     pytest.importorskip("matplotlib")
     import matplotlib.pyplot as plt
@@ -803,3 +886,16 @@ def test_escaped_names_keep_the_columns_aligned(tmp_path, capsys):
     start = next(i for i, line in enumerate(block) if line.startswith("true \\ pred"))
     rows = block[start:start + 4]  # the column names and the three rows
     assert len({len(row) for row in rows}) == 1, rows
+
+
+def test_demo_says_its_argmax_report_is_part_ones():
+    """The demo's part 2 says that its argmax decisions' report is part 1's (the model's
+    predict is the argmax of its predict_proba): it is, number for number."""
+    from sklearn_confusion_ext._cli.demo import demo_sections
+    from sklearn_confusion_ext._cli.report import build_report
+
+    labels, probabilities, _ = demo_sections()
+    assert "the report of the argmax decisions is part 1's" in " ".join(
+        probabilities[2].split())
+    assert build_report(*probabilities[3])["argmax_classification_report"] == \
+        build_report(*labels[3])["transport_classification_report"]

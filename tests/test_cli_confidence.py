@@ -3,6 +3,7 @@ reports' scores in the text, the JSON and the HTML page of ``report`` (and ``dem
 
 import json
 import re
+import sys
 from html.parser import HTMLParser
 
 import numpy as np
@@ -10,6 +11,11 @@ import pytest
 
 from sklearn_confusion_ext import mlcm_classification_report, transport_classification_report
 from sklearn_confusion_ext._cli import main
+from sklearn_confusion_ext._cli.report import (
+    DEFAULT_INTERVAL_METHOD,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+)
 
 SCORES = ("precision", "recall", "f1-score")
 
@@ -81,7 +87,7 @@ def _json(capsys, true_path, pred_path, *options):
 def test_json_has_the_intervals_of_the_reports(label_files, capsys):
     true_path, pred_path, y_true, y_pred = label_files
     report = _json(capsys, true_path, pred_path, "--confidence", "0.9", "--seed", "5")
-    assert report["confidence"] == {"level": 0.9, "method": "bootstrap percentile",
+    assert report["confidence"] == {"level": 0.9, "method": "percentile",
                                     "n_resamples": 999, "seed": 5}
     expected = transport_classification_report(y_true, y_pred, confidence_level=0.9,
                                                random_state=5, zero_division=0.0,
@@ -187,7 +193,10 @@ def test_html_without_confidence_has_no_interval_columns(label_files, tmp_path):
 
 @pytest.mark.parametrize("option, value", [("--confidence", "1.5"), ("--confidence", "0"),
                                            ("--confidence", "1"), ("--confidence", "high"),
-                                           ("--seed", "-1"), ("--seed", "1.5")])
+                                           ("--seed", "-1"), ("--seed", "1.5"),
+                                           ("--resamples", "9"), ("--resamples", "1e3"),
+                                           ("--interval-method", "wilson"),
+                                           ("--interval-method", "analytic")])
 def test_bad_confidence_and_seed_are_refused(label_files, capsys, option, value):
     true_path, pred_path, *_ = label_files
     with pytest.raises(SystemExit) as exit_status:
@@ -200,6 +209,106 @@ def test_bad_confidence_and_seed_are_refused(label_files, capsys, option, value)
 def test_demo_takes_confidence(capsys):
     assert main(["demo", "--confidence", "0.8", "--seed", "0", "--width", "80"]) == 0
     text = capsys.readouterr().out
-    assert text.count("Intervals: 80% bootstrap percentile intervals") == 5  # TCM x 3, MLCM x 2
+    # TCM x 3, the argmax decisions of the probabilities, MLCM x 2
+    assert text.count("Intervals: 80% bootstrap percentile intervals") == 6
     assert max(map(len, text.splitlines())) <= 80
     assert re.search(r"accuracy\s+\d\.\d\d \[\d\.\d\d, \d\.\d\d\]", text)
+
+
+def test_confidence_is_reproducible_by_default_and_prints_its_seed(label_files, tmp_path,
+                                                                   capsys, monkeypatch):
+    """Without --seed the intervals are drawn from seed 0, said beside them in the text, the
+    JSON and the HTML: two runs of one command print the same bounds (they differed on
+    every run with a fresh seed); --seed N draws others."""
+    true_path, pred_path, y_true, y_pred = label_files
+    first = _json(capsys, true_path, pred_path, "--confidence", "0.95")
+    assert first["confidence"]["seed"] == DEFAULT_SEED == 0
+    assert _json(capsys, true_path, pred_path, "--confidence", "0.95") == first
+    assert _json(capsys, true_path, pred_path, "--confidence", "0.95", "--seed", "0") == first
+    assert first["transport_classification_report"] == transport_classification_report(
+        y_true, y_pred, confidence_level=0.95, random_state=0, zero_division=0.0,
+        output_dict=True)
+    other = _json(capsys, true_path, pred_path, "--confidence", "0.95", "--seed", "1")
+    assert other["transport_classification_report"] != first["transport_classification_report"]
+    texts = []
+    for _ in range(2):
+        assert main(["report", "--true", str(true_path), "--pred", str(pred_path),
+                     "--confidence", "0.95"]) == 0
+        texts.append(capsys.readouterr())
+    assert texts[0] == texts[1] and texts[0].err == ""
+    assert " ".join(texts[0].out.split()).count(
+        "Intervals: 95% bootstrap percentile intervals (999 resamples of the instances, "
+        "seed 0).") == 2
+    html = tmp_path / "report.html"
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # the notes are under test
+    assert main(["report", "--true", str(true_path), "--pred", str(pred_path), "--html",
+                 str(html), "--confidence", "0.95"]) == 0
+    assert sum("seed 0)" in note for note in Tables(html.read_text(encoding="utf-8")).notes) \
+        == 2
+
+
+METHOD_NOTES = {"percentile": "bootstrap percentile intervals (250 resamples of the "
+                              "instances, seed 3)",
+                "basic": "basic bootstrap intervals (250 resamples of the instances, seed 3)",
+                "bca": "BCa bootstrap intervals (bias-corrected and accelerated; 250 "
+                       "resamples of the instances, seed 3)",
+                "bayesian": "Bayesian equal-tailed intervals (250 posterior draws, seed 3)"}
+
+
+@pytest.mark.parametrize("method", list(METHOD_NOTES))
+def test_interval_method_and_resamples_reach_both_reports(label_files, capsys, method):
+    """--interval-method and --resamples are the reports' interval_method= and
+    n_resamples=: the JSON holds the reports' numbers, the note says which intervals."""
+    true_path, pred_path, y_true, y_pred = label_files
+    options = ["--confidence", "0.9", "--interval-method", method, "--resamples", "250",
+               "--seed", "3"]
+    capsys.readouterr()
+    assert main(["report", "--true", str(true_path), "--pred", str(pred_path), "--format",
+                 "json", *options]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["confidence"] == {"level": 0.9, "method": method, "n_resamples": 250,
+                                    "seed": 3}
+    keywords = {"confidence_level": 0.9, "interval_method": method, "n_resamples": 250,
+                "random_state": 3, "zero_division": 0.0, "output_dict": True}
+    assert report["transport_classification_report"] == transport_classification_report(
+        y_true, y_pred, **keywords)
+    assert report["mlcm_classification_report"] == mlcm_classification_report(
+        y_true, y_pred, **keywords)
+    assert main(["report", "--true", str(true_path), "--pred", str(pred_path), "--width",
+                 "80", *options]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert text.count(f"Intervals: 90% {METHOD_NOTES[method]}.") == 2
+
+
+def test_interval_options_without_confidence_say_they_do_nothing(label_files, capsys):
+    true_path, pred_path, *_ = label_files
+    plain = _json(capsys, true_path, pred_path)
+    capsys.readouterr()
+    assert main(["report", "--true", str(true_path), "--pred", str(pred_path), "--format",
+                 "json", "--seed", "4", "--resamples", "100", "--interval-method",
+                 "bca"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == plain
+    assert captured.err.splitlines() == [
+        f"warning: {name} has no effect without --confidence (no intervals)"
+        for name in ("--interval-method", "--resamples", "--seed")]
+
+
+def test_command_line_defaults_are_the_reports(capsys):
+    """--interval-method, --resamples: the reports' defaults and options."""
+    import inspect
+
+    from sklearn_confusion_ext._core.params import options_of
+
+    for function in (transport_classification_report, mlcm_classification_report):
+        parameters = inspect.signature(function).parameters
+        assert parameters["interval_method"].default == DEFAULT_INTERVAL_METHOD
+        assert parameters["n_resamples"].default == DEFAULT_RESAMPLES
+        assert options_of(function.__name__, "interval_method") == \
+            options_of("report", "interval_method")
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    usage = " ".join(capsys.readouterr().out.split())
+    assert "{" + ",".join(options_of("report", "interval_method")) + "}" in usage
+    assert f"(default: {DEFAULT_INTERVAL_METHOD})" in usage
+    assert f"(default: {DEFAULT_SEED}," in usage

@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+from html import escape
 from html.parser import HTMLParser
 
 import numpy as np
@@ -178,7 +179,7 @@ def test_html_embeds_titled_figures(hostile_report):
     assert [image["alt"] for image in images] == [
         "Transport confusion matrix (weighting: uniform)",
         "MLCM (none: no true label / no predicted label)",
-        "Dirichlet posterior of P[predicted | true] (prior 1)"]
+        "Dirichlet posterior of P[predicted | true] (Perks prior, 1/3 per cell)"]
     for image in images:
         prefix = "data:image/png;base64,"
         assert image["src"].startswith(prefix)
@@ -212,6 +213,45 @@ def test_html_at_40_classes(tmp_path, capsys, monkeypatch):
     assert len(rows) == 40 and all(len(row) == 41 for row in rows)
     assert [cell[1] for cell in header[1:]] == sorted(names) == report["classes"]
     assert "vertical" in matrix["class"].split()
+
+
+def test_html_on_probabilities_says_what_the_scores_are_and_has_the_argmax_report(
+        tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # the tables are under test
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 200)
+    logits = rng.normal(size=(200, 3))
+    logits[np.arange(200), y] += 2.0
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    true_path, pred_path = tmp_path / "true.txt", tmp_path / "proba.npy"
+    true_path.write_text("".join(f"{label}\n" for label in y))
+    np.save(pred_path, proba)
+    html = tmp_path / "report.html"
+    assert main(["report", "--true", str(true_path), "--pred", str(pred_path), "--html",
+                 str(html)]) == 0
+    capsys.readouterr()
+    assert main(["report", "--true", str(true_path), "--pred", str(pred_path), "--format",
+                 "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    text = html.read_text(encoding="utf-8")
+    page = Page(text)
+    assert report["scores_meaning"] in "".join(page.text)
+    assert f'<p class="meaning">{escape(report["scores_meaning"])}</p>' in text
+    titles = ["Transport classification report (answers drawn at random from the "
+              "probabilities)",
+              "Classification report of the argmax decisions (the most probable class of "
+              "each instance)"]
+    assert [heading for heading in page.headings if heading in titles] == titles
+    tables = [table for table in page.tables
+              if [cell[1] for cell in table["rows"][0][1:]] == ["precision", "recall",
+                                                                 "f1-score", "support"]]
+    assert len(tables) == 2
+    for table, key in zip(tables, ("transport_classification_report",
+                                   "argmax_classification_report")):
+        accuracy = next(row for row in table["rows"] if row[0][1] == "accuracy")
+        assert float(accuracy[3][1]) == pytest.approx(report[key]["accuracy"], abs=5e-4)
+    assert report["argmax_classification_report"]["accuracy"] == pytest.approx(
+        np.mean(proba.argmax(axis=1) == y))
 
 
 @pytest.mark.slow

@@ -7,11 +7,16 @@ data, never code, and a bad file or option gives one error line and exit status 
 print text at the terminal's width (``--width``; :mod:`.text`), save the plots
 (``--plots DIR``) and write one self-contained HTML page (``--html FILE``; :mod:`.html`);
 ``report --format json`` prints the report's data at full precision. ``--confidence LEVEL``
-adds a bootstrap interval to every score of the classification reports (``--seed N`` makes it
-reproducible). ``--most-confused N`` lists the largest off-diagonal cells after the matrix.
+adds an interval to every score of the classification reports (``--interval-method``: how,
+``--resamples N``: from how many resamples; ``--seed N``, printed beside them, 0 by default so
+that the same command prints the same bounds). On probabilities beside labels the report says
+that its scores are those of answering at random from the probabilities and adds the report of
+the argmax decisions. ``--most-confused N`` lists the largest off-diagonal cells after the
+matrix.
 """
 
 import argparse
+import contextlib
 import json
 import math
 import sys
@@ -27,7 +32,15 @@ from .._core.params import PARAMETERS, options_of
 from .demo import demo_sections
 from .files import InputError, load_targets
 from .html import NO_FIGURES, html_page
-from .report import build_report, figures, has_matplotlib, save_plots
+from .report import (
+    DEFAULT_INTERVAL_METHOD,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    build_report,
+    figures,
+    has_matplotlib,
+    save_plots,
+)
 from .text import MIN_WIDTH, confused_pairs, format_report, terminal_width
 
 _READING = """\
@@ -102,6 +115,7 @@ def main(argv=None):
                                     "setting, sklearn_confusion_ext.get_config())")
     args = parser.parse_args(argv)
     width = terminal_width(args.width)
+    intervals = _interval_options(args)
     try:
         if args.command == "demo":
             if args.output is not None:
@@ -109,13 +123,14 @@ def main(argv=None):
                       "use --plots", file=sys.stderr)
                 if args.plots is None:
                     args.plots = args.output
-            sections = [Section(name, heading, introduction,
-                                _with_pairs(build_report(*targets, confidence=args.confidence,
-                                                         seed=args.seed,
-                                                         verbose=_progress()), args), targets)
-                        for name, heading, introduction, targets in demo_sections()]
-            title, labels = "sklearn-confusion-ext demo", None
-            saved = _write_files(sections, args, title, labels)
+            with _said_once():
+                sections = [Section(name, heading, introduction,
+                                    _with_pairs(build_report(*targets, **intervals,
+                                                             verbose=_progress()), args),
+                                    targets)
+                            for name, heading, introduction, targets in demo_sections()]
+                title, labels = "sklearn-confusion-ext demo", None
+                saved = _write_files(sections, args, title, labels)
         else:
             y_true, y_pred, pred_columns, true_columns = load_targets(
                 args.true, args.pred, header=args.header, delimiter=args.delimiter,
@@ -125,13 +140,10 @@ def main(argv=None):
             labels = None if column_names else _parse_labels(args.labels, y_true)
             if labels is None and not column_names:
                 labels = _columns_named_by_header(y_true, y_pred, pred_columns)
-            with config_context(max_matrix_mib=args.max_matrix_mib), \
-                    warnings.catch_warnings():
-                # One class: said once below, naming --labels (the library says labels=).
-                warnings.filterwarnings("ignore", message="A single class was found")
+            with config_context(max_matrix_mib=args.max_matrix_mib), _said_once():
                 report = build_report(
-                    y_true, y_pred, kind=args.kind, labels=labels, confidence=args.confidence,
-                    seed=args.seed, verbose=_progress())
+                    y_true, y_pred, kind=args.kind, labels=labels, **intervals,
+                    verbose=_progress())
                 if column_names:
                     report = _named_columns(report, column_names)
                 report = _with_pairs(report, args)
@@ -166,6 +178,39 @@ def main(argv=None):
     for path in saved:
         print(f"Saved: {path}")
     return 0
+
+
+@contextlib.contextmanager
+def _said_once():
+    """The library's warnings as one ``warning:`` line each on standard error, each message
+    once (the report calls many functions on the same targets: Python's own display gave a
+    rows-do-not-sum-to-1 warning twice, each under ``<frozen runpy>:88: UserWarning:``)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        # One class: said once by main, naming --labels (the library says labels=).
+        warnings.filterwarnings("ignore", message="A single class was found")
+        try:
+            yield
+        finally:
+            for message in dict.fromkeys(" ".join(str(item.message).split())
+                                         for item in caught):
+                print(f"warning: {_printable(message)}", file=sys.stderr)
+
+
+def _interval_options(args):
+    """``build_report``'s interval keywords from the options: the defaults where they are
+    not given (a fixed seed: the same command prints the same bounds), and a warning line
+    for each option given without ``--confidence``, where it does nothing."""
+    if args.confidence is None:
+        for name, value in (("--interval-method", args.interval_method),
+                            ("--resamples", args.resamples), ("--seed", args.seed)):
+            if value is not None:
+                print(f"warning: {name} has no effect without --confidence (no intervals)",
+                      file=sys.stderr)
+    return {"confidence": args.confidence,
+            "interval_method": args.interval_method or DEFAULT_INTERVAL_METHOD,
+            "n_resamples": DEFAULT_RESAMPLES if args.resamples is None else args.resamples,
+            "seed": DEFAULT_SEED if args.seed is None else args.seed}
 
 
 def _with_pairs(report, args):
@@ -208,16 +253,25 @@ def _output_options(parser):
                              "the output is not a terminal); wider tables wrap in blocks of "
                              "columns")
     parser.add_argument("--confidence", type=_declared("confidence", float), metavar="LEVEL",
-                        help="add a bootstrap percentile interval at this level (e.g. 0.95; "
-                             "999 resamples) to every precision, recall and F1 of the "
-                             "classification reports")
+                        help="add an interval at this level (e.g. 0.95) to every precision, "
+                             "recall, F1 and accuracy of the classification reports; "
+                             "reproducible: the same command prints the same bounds")
+    parser.add_argument("--interval-method", choices=options_of("report", "interval_method"),
+                        help="how --confidence's intervals are computed: the bootstrap's "
+                             "percentile, basic or bca (bias-corrected and accelerated) "
+                             "interval, or the bayesian posterior's (equal-tailed) "
+                             f"(default: {DEFAULT_INTERVAL_METHOD})")
+    parser.add_argument("--resamples", type=_declared("resamples", int), metavar="N",
+                        help="resamples (or posterior draws) of --confidence's intervals, "
+                             f"at least 10 (default: {DEFAULT_RESAMPLES})")
+    parser.add_argument("--seed", type=_declared("seed", int), metavar="N",
+                        help="seed of the resampling of --confidence, printed beside the "
+                             f"intervals (default: {DEFAULT_SEED}, so that two runs agree; "
+                             "another seed draws other resamples)")
     parser.add_argument("--most-confused", type=_declared("most_confused", int), metavar="N",
                         help="list the N most-confused class pairs (largest off-diagonal "
                              "cells) after the matrix; 0: none (default: 10 beyond 10 "
                              "classes, where the matrix is hard to read)")
-    parser.add_argument("--seed", type=_declared("seed", int), metavar="N",
-                        help="seed of the resampling of --confidence (default: a fresh one "
-                             "on every run)")
 
 
 class Section(NamedTuple):

@@ -36,9 +36,8 @@ def demo_sections():
         ("digits_soft", "2. Digits: predicted probabilities",
          "The same model's predicted probabilities (predict_proba, columns in the order of "
          "model.classes_) against the true labels.\n"
-         f"Why the accuracy is {soft_accuracy:.3f} here and {hard_accuracy:.3f} in part 1: "
-         "on probabilities it is the mean probability of the true class (the accuracy of "
-         "answering at random from them), on labels the share of right answers. The "
+         f"Why the accuracy is {soft_accuracy:.3f} here and {hard_accuracy:.3f} in part 1 "
+         "is said below the summary; the report of the argmax decisions is part 1's. The "
          "matrix shows where the model's belief goes; sharper probabilities score higher, "
          "deserved or not, so choose models on labels or on log-loss.",
          (y_test, soft)),

@@ -17,6 +17,7 @@ from .text import (
     measure_rows,
     posterior_rows,
     posthoc_rows,
+    report_titles,
     score_rows,
     summary,
     test_rows,
@@ -29,6 +30,8 @@ h1 { font-size: 1.6em; margin-bottom: .2em; }
 h2 { font-size: 1.3em; border-bottom: 2px solid #d0d7de; padding-bottom: .2em; margin-top: 2em; }
 h3 { font-size: 1.05em; margin: 1.6em 0 .4em; }
 p.note { color: #57606a; margin: .2em 0 .6em; }
+p.meaning { background: #f6f8fa; border-left: 4px solid #0969da; padding: .5em .8em;
+       margin: .6em 0 1em; max-width: 60em; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: .3em 0 1em; font-variant-numeric: tabular-nums; }
 th, td { padding: .25em .6em; vertical-align: middle; }
@@ -119,6 +122,7 @@ def _table(columns, rows, *, average_from=None, corner=""):
 
 
 _WORDS = ' style="text-align:left"'
+_PLAIN = "Transport classification report"
 
 
 def _is_words(cell):
@@ -145,8 +149,10 @@ def _scores(scores, report):
 
 def _section(report, figures):
     classes = report["classes"]
-    out = [f'<p class="note">{escape(summary(report))}</p>',
-           "<h3>Transport confusion matrix</h3>"]
+    out = [f'<p class="note">{escape(summary(report))}</p>']
+    if "scores_meaning" in report:
+        out.append(f'<p class="meaning">{escape(report["scores_meaning"])}</p>')
+    out.append("<h3>Transport confusion matrix</h3>")
     if "transport_weightings" in report:
         out.append(f'<p class="note">{escape(report["transport_weightings"])}</p>')
     for weighting, matrix in report["transport_confusion_matrix"].items():
@@ -158,8 +164,10 @@ def _section(report, figures):
         out += ["<h3>Most-confused class pairs</h3>",
                 f'<p class="note">{escape(confused_title(pairs))}</p>',
                 _table(columns, rows, corner="true \u2192 predicted")]
-    out += ["<h3>Per-class scores (transport confusion matrix)</h3>",
-            _scores(report["transport_classification_report"], report)]
+    for key, title in report_titles(report):
+        title = ("Per-class scores (transport confusion matrix)"
+                 if key == "transport_classification_report" and title == _PLAIN else title)
+        out += [f"<h3>{escape(title)}</h3>", _scores(report[key], report)]
     if "mlcm" in report:
         out += ["<h3>MLCM</h3>",
                 _matrix(report["mlcm"], classes, "rows: true classes, columns: predicted "

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .._core.resampling import REPORT_RESAMPLES
 from .._core.validation import (
     LABELS_VS_SCORES,
     MULTILABEL,
@@ -16,15 +15,26 @@ from .._core.validation import (
 from .files import InputError
 from .text import verdict
 
+# The intervals of --confidence: the report functions' defaults, and a fixed seed, so that
+# two runs of one command print the same bounds (--seed N draws other resamples).
+DEFAULT_INTERVAL_METHOD = "percentile"
+DEFAULT_RESAMPLES = 999
+DEFAULT_SEED = 0
 POSTERIOR_PRIOR = 1.0
 POSTERIOR_LEVEL = 0.95
 
 
 def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, seed=None,
+                 interval_method=DEFAULT_INTERVAL_METHOD, n_resamples=DEFAULT_RESAMPLES,
                  verbose=0):
     """A JSON-ready report of every method that applies to these targets; ``confidence``: the
-    level of the bootstrap intervals of the classification reports' scores (``seed``: of
-    their resampling; ``verbose``: their progress on standard error)."""
+    level of the intervals of the classification reports' scores (``interval_method``: how
+    they are computed, ``n_resamples``: from how many resamples, ``seed``: of their
+    resampling; ``verbose``: their progress on standard error).
+
+    Probabilities beside class labels also get the sentence ``scores_meaning`` (what their
+    scores are: those of answering at random from the probabilities) and the classification
+    report of their argmax decisions, ``argmax_classification_report``."""
     from .. import (
         bhapkar_test,
         confusion_entropy,
@@ -50,8 +60,9 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, s
     report = {"kind": found, "classes": names, "n_samples": int(targets.n_samples)}
     intervals = {"confidence_level": confidence, "random_state": seed, "verbose": verbose}
     if confidence is not None:
-        report["confidence"] = {"level": confidence, "method": "bootstrap percentile",
-                                "n_resamples": REPORT_RESAMPLES, "seed": seed}
+        intervals.update(interval_method=interval_method, n_resamples=n_resamples)
+        report["confidence"] = {"level": confidence, "method": interval_method,
+                                "n_resamples": n_resamples, "seed": seed}
     matrices = {weighting: transport_confusion_matrix(y_true, y_pred, labels=labels,
                                                       weighting=weighting)
                 for weighting in ("uniform", "true", "pred")}
@@ -65,6 +76,15 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, s
                                             for weighting, matrix in matrices.items()}
     report["transport_classification_report"] = transport_classification_report(
         y_true, y_pred, labels=labels, output_dict=True, zero_division=0.0, **intervals)
+    if is_probabilities(targets):
+        decisions = argmax_decisions(targets, y_pred)
+        argmax_report = transport_classification_report(
+            y_true, decisions, labels=targets.classes, output_dict=True, zero_division=0.0,
+            **intervals)
+        report["scores_meaning"] = PROBABILITY_SCORES.format(
+            mean=report["transport_classification_report"]["accuracy"],
+            argmax=argmax_report["accuracy"])
+        report["argmax_classification_report"] = argmax_report
     report["measures"] = {
         "generalized_means_r1_macro": generalized_means_score(y_true, y_pred, labels=labels,
                                                               average="macro"),
@@ -94,6 +114,29 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, s
                 true_prevalence, predicted_prevalence, eps=eps),
         }
     return report
+
+
+PROBABILITY_SCORES = (
+    "Probabilities are scored as answers drawn at random from them: each instance adds its "
+    "probabilities to the row of its true class, so the transport confusion matrix holds "
+    "the expected counts of those answers, and the transport report's scores and the "
+    "measures are theirs. Accuracy "
+    "{mean:.3f} is the mean probability of the true class; the argmax decisions (the most "
+    "probable class, what predict() answers) are right on {argmax:.3f} of the instances: "
+    "their classification report follows the transport one.")
+
+
+def is_probabilities(targets):
+    """Whether ``y_pred`` holds a classifier's probabilities (or scores) beside class labels,
+    rather than 0/1 decisions: its argmax decisions then get a report of their own."""
+    return targets.kind == LABELS_VS_SCORES and targets.one_hot == ("y_true",) and \
+        not is_binary(targets.y_pred)
+
+
+def argmax_decisions(targets, y_pred):
+    """The class of each row's largest probability (the first such column on ties, as
+    ``classes_[np.argmax(predict_proba(X), axis=1)]``, scikit-learn's ``predict``)."""
+    return targets.classes[np.argmax(np.asarray(y_pred), axis=1)]
 
 
 # --kind's options that each kind of targets matches: "soft" names 2-D soft predictions,

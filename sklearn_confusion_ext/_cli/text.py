@@ -169,14 +169,41 @@ def format_scores(scores, *, width):
                         align_names=">")
 
 
+# What each --interval-method computes, and what its resamples are.
+INTERVAL_METHODS = {
+    "percentile": ("bootstrap percentile intervals", "resamples of the instances"),
+    "basic": ("basic bootstrap intervals", "resamples of the instances"),
+    "bca": ("BCa bootstrap intervals", "bias-corrected and accelerated; resamples of the "
+                                       "instances"),
+    "bayesian": ("Bayesian equal-tailed intervals", "posterior draws"),
+}
+
+
 def interval_note(report):
-    """The sentence saying what the intervals of the scores are (None without them)."""
+    """The sentence saying what the intervals of the scores are, with their seed (None
+    without intervals)."""
     confidence = report.get("confidence")
     if confidence is None:
         return None
+    name, draws = INTERVAL_METHODS[confidence["method"]]
     seed = "" if confidence["seed"] is None else f", seed {confidence['seed']}"
-    return (f"Intervals: {confidence['level'] * 100:.4g}% bootstrap percentile intervals "
-            f"({confidence['n_resamples']} resamples of the instances{seed}).")
+    detail, _, draws = draws.rpartition("; ")
+    detail = f"{detail}; " if detail else ""
+    return (f"Intervals: {confidence['level'] * 100:.4g}% {name} "
+            f"({detail}{confidence['n_resamples']} {draws}{seed}).")
+
+
+def report_titles(report):
+    """``(key, title)`` of the classification reports of the transport matrix: its own,
+    and on probabilities the report of their argmax decisions."""
+    if "argmax_classification_report" not in report:
+        return [("transport_classification_report", "Transport classification report")]
+    return [("transport_classification_report",
+             "Transport classification report (answers drawn at random from the "
+             "probabilities)"),
+            ("argmax_classification_report",
+             "Classification report of the argmax decisions (the most probable class of "
+             "each instance)")]
 
 
 def verdict(pvalue, level=0.05):
@@ -297,6 +324,8 @@ def format_report(report, *, width):
 
     classes = report["classes"]
     lines = [prose(summary(report))]
+    if "scores_meaning" in report:
+        lines += ["", prose(report["scores_meaning"])]
     matrices = report["transport_confusion_matrix"]
     for weighting, matrix in matrices.items():
         title = ("Transport confusion matrix" if len(matrices) == 1
@@ -310,11 +339,12 @@ def format_report(report, *, width):
         columns, rows = confused_rows(pairs)
         lines += ["", prose(confused_title(pairs) + ":")]
         lines += format_table("true -> predicted", columns, rows, width=width)
-    lines += ["", "Transport classification report:"]
     note = interval_note(report)
-    if note:
-        lines.append(prose(note))
-    lines += format_scores(report["transport_classification_report"], width=width)
+    for key, title in report_titles(report):
+        lines += ["", prose(title + ":")]
+        if note:
+            lines.append(prose(note))
+        lines += format_scores(report[key], width=width)
     if "mlcm" in report:
         lines += ["", prose("MLCM (row none: no true label, column none: no predicted "
                             "label):")]

@@ -1071,7 +1071,10 @@ PARAMETERS = {
                "delimiter": [Options("auto", "comma", "tab", "semicolon", "whitespace",
                                      "none")],
                "max_matrix_mib": [POSITIVE_INT], "confidence": [CONFIDENCE_LEVEL],
-               "seed": [NON_NEGATIVE_INT], "most_confused": [NON_NEGATIVE_INT]},
+               # --interval-method, --resamples: the reports' interval_method=, n_resamples=
+               "interval_method": REPORT_INTERVALS["interval_method"],
+               "resamples": REPORT_INTERVALS["n_resamples"], "seed": [NON_NEGATIVE_INT],
+               "most_confused": [NON_NEGATIVE_INT]},
 }
 
 
