@@ -25,3 +25,10 @@ def _restore_package_settings():
     settings = get_config()
     yield
     set_config(**settings)
+
+
+def pytest_configure(config):
+    """The skip policy of CI (tests/skip_policy.py): oracle tests may not skip there."""
+    from skip_policy import pytest_configure as configure_skip_policy
+
+    configure_skip_policy(config)
