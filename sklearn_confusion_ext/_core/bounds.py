@@ -28,8 +28,7 @@ import warnings
 import numpy as np
 from scipy import special, stats
 
-from ..exceptions import DegenerateIntervalWarning
-from .user_warnings import warn
+from .user_warnings import DegenerateIntervalWarning, warn
 
 # The readings whose value is a proportion, and the rows of their trials.
 PROPORTIONS = ("accuracy", "precision", "recall", "f1")
