@@ -17,6 +17,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from ._core.arrays import to_numpy
 from ._core.bounds import (
+    average_at_bound,
     bca_interval,
     honest_bounds,
     percentile_interval,
@@ -607,9 +608,10 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
         low, high = (bound.reshape(estimate.shape) for bound in bca_interval(
             values.reshape(flat), estimate.ravel(), jackknife.reshape(len(jackknife), -1),
             multiplicity, alpha))
-    trials = report_trials(confusion, include_none)
+    trials, widen = report_trials(confusion, include_none)
     low, high, _ = honest_bounds(estimate, low, high, trials, alpha,
-                                 "the classification report's intervals", "a score")
+                                 "the classification report's intervals", "a score",
+                                 widen=widen)
     return low, high
 
 
@@ -654,14 +656,19 @@ def _grouped_jackknife(build, read, rng, n_samples, shape, owner):
 
 
 def report_trials(confusion, include_none):
-    """The trials (:func:`~._core.bounds.proportion_trials`) of each score of the report
-    of ``confusion``, shaped as :func:`report_reader`'s rows: precision, recall and F1
-    of each reported class, then of the micro, macro and weighted averages."""
+    """``(trials, widen)`` of each score of the report of ``confusion``, shaped as
+    :func:`report_reader`'s rows (precision, recall and F1 of each reported class, then of
+    the micro, macro and weighted averages): their trials
+    (:func:`~._core.bounds.proportion_trials`) and whether the average reads a class at its
+    bound (:func:`~._core.bounds.average_at_bound`)."""
     classes = reported_classes(confusion, include_none)
     matrix = confusion.matrix
-    rows = []
+    trials, widen = [], []
     for average in (None, "micro", "macro", "weighted"):
-        rows.append(np.stack([np.atleast_1d(proportion_trials(
+        trials.append(np.stack([np.atleast_1d(proportion_trials(
             matrix, reading, average=average, classes=classes, pooled=confusion.selection))
             for reading in ("precision", "recall", "f1")], axis=-1))
-    return np.concatenate(rows, axis=0)
+        widen.append(np.broadcast_to([average_at_bound(
+            matrix, reading, average=average, classes=classes)
+            for reading in ("precision", "recall", "f1")], trials[-1].shape))
+    return np.concatenate(trials, axis=0), np.concatenate(widen, axis=0)

@@ -107,6 +107,19 @@ def wilson(successes, trials, alpha):
     return tuple(np.where(some, x, np.nan) for x in (low, high, se))
 
 
+def _class_trials(matrix, reading, beta, classes):
+    """Each class's true positives, trials and true mass (precision, recall, F-beta)."""
+    rows, columns = matrix.sum(axis=1)[classes], matrix.sum(axis=0)[classes]
+    if reading == "recall":
+        trials = rows
+    elif reading == "precision":
+        trials = columns
+    else:
+        beta2 = min(float(beta) * float(beta), 1e300)
+        trials = (beta2 / (1 + beta2)) * rows + columns / (1 + beta2)
+    return np.diagonal(matrix)[classes], trials, rows
+
+
 def proportion_trials(matrix, reading, *, beta=1.0, average=None, classes=None,
                       pooled=None):
     """The trials of a proportion read off ``matrix`` (its value is ``tp / trials``):
@@ -116,43 +129,50 @@ def proportion_trials(matrix, reading, *, beta=1.0, average=None, classes=None,
     matrix = np.asarray(matrix, dtype=float)
     classes = np.arange(len(matrix)) if classes is None else np.asarray(classes)
     if reading == "accuracy":
-        chosen = matrix[np.ix_(classes, classes)]
-        return np.float64(chosen.sum())
-    rows, columns = matrix.sum(axis=1), matrix.sum(axis=0)
+        return np.float64(matrix[np.ix_(classes, classes)].sum())
     if average == "micro":
         chosen = classes if pooled is None else np.asarray(pooled)
-        rows, columns = rows[chosen].sum(keepdims=True), columns[chosen].sum(keepdims=True)
-    else:
-        rows, columns = rows[classes], columns[classes]
-    if reading == "recall":
-        trials = rows
-    elif reading == "precision":
-        trials = columns
-    else:
-        beta2 = min(float(beta) * float(beta), 1e300)
-        trials = (beta2 / (1 + beta2)) * rows + columns / (1 + beta2)
+        _, trials, _ = _class_trials(matrix, reading, beta, chosen)
+        return np.float64(trials.sum())
+    _, trials, rows = _class_trials(matrix, reading, beta, classes)
     if average is None:
         return trials
-    if average == "micro":
-        return trials[0]
     defined = trials > 0
     if not defined.any():
         return np.float64(0.0)
-    if average == "weighted":
-        weights = np.where(defined, rows, 0.0)
-        weights = weights / weights.sum() if weights.sum() > 0 else \
-            defined / np.count_nonzero(defined)
+    if average == "weighted" and rows[defined].sum() > 0:
+        weights = np.where(defined, rows, 0.0) / rows[defined].sum()
     else:
         weights = defined / np.count_nonzero(defined)
     return np.float64(1.0 / np.sum(weights[defined] ** 2 / trials[defined]))
 
 
-def honest_bounds(estimate, low, high, trials, alpha, owner, what):
-    """``(low, high, replaced)``: the bounds, where an interval is a point (its ends
-    equal up to their rounding, a few units in the last place) those of Wilson's
-    interval of ``estimate * trials`` successes in ``trials`` (None: the score is no
-    proportion, its point is kept), with one warning naming ``owner`` and ``what`` (the
-    score); proportions' bounds clipped to [0, 1].
+def average_at_bound(matrix, reading, *, beta=1.0, average=None, classes=None):
+    """Whether an average (macro or weighted) of ``reading`` reads a class at 0 or 1: a
+    class at its bound adds nothing to the average's resampled spread, nor to the delta
+    method's variance."""
+    if reading == "accuracy" or average not in ("macro", "weighted"):
+        return False
+    matrix = np.asarray(matrix, dtype=float)
+    classes = np.arange(len(matrix)) if classes is None else np.asarray(classes)
+    tp, trials, _ = _class_trials(matrix, reading, beta, classes)
+    defined = trials > 0
+    return bool(np.any(defined & ((tp <= 0) | (tp >= trials))))
+
+
+def honest_bounds(estimate, low, high, trials, alpha, owner, what, widen=False):
+    """``(low, high, replaced)``: the bounds of a score's interval, made honest where it
+    is least so, at the bounds of a proportion.
+
+    - Where an interval is a point (its ends equal up to their rounding, a few units in
+      the last place), one warning names ``owner`` and ``what`` (the score); a
+      proportion's interval becomes Wilson's of ``estimate * trials`` successes in
+      ``trials`` (None: the score is no proportion, its point is kept).
+    - Where a proportion's interval passes its bounds (the basic bootstrap's reflection,
+      the delta method's normal interval, of a skewed distribution near 0 or 1), and where
+      ``widen`` (an average that reads a class at its bound: :func:`average_at_bound`),
+      it reaches at least as far as Wilson's interval on either side.
+    - A proportion's bounds are clipped to [0, 1].
 
     A point comes from resamples that (nearly) never vary: every resample of a class 100 %
     right is 100 % right, but for the rare resample that draws none of its instances."""
@@ -166,9 +186,12 @@ def honest_bounds(estimate, low, high, trials, alpha, owner, what):
         trials = np.broadcast_to(np.asarray(trials, dtype=float), np.shape(estimate))
         degenerate &= trials > 0
         replaced = degenerate
-        if replaced.any():
+        passes = (low < 0) | (high > 1) | np.asarray(widen, dtype=bool)
+        hull = passes & ~replaced & (trials > 0) & np.isfinite(estimate)
+        if replaced.any() or hull.any():
             w_low, w_high, _ = wilson(estimate * trials, trials, alpha)
-            low, high = np.where(replaced, w_low, low), np.where(replaced, w_high, high)
+            low = np.where(replaced, w_low, np.where(hull, np.fmin(low, w_low), low))
+            high = np.where(replaced, w_high, np.where(hull, np.fmax(high, w_high), high))
         low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
     if degenerate.any():
         count = int(np.count_nonzero(degenerate))

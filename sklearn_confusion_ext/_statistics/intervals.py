@@ -23,6 +23,7 @@ from scipy import special
 
 from .._core.bounds import (
     PROPORTIONS,
+    average_at_bound,
     bca_interval,
     honest_bounds,
     percentile_interval,
@@ -247,31 +248,35 @@ def _analytic(data, alpha):
                      "'bca' or 'bayesian'.")
 
 
-def _trials(data):
-    """The trials of the data's score where it is a proportion (accuracy, precision,
-    recall, F-beta: :func:`~.._core.proportions.proportion_trials`), shaped like its
-    estimate, read as the score reads its classes; None for any other score."""
+def _proportion(data):
+    """``(trials, widen)`` of the data's score where it is a proportion (accuracy,
+    precision, recall, F-beta): its trials shaped like its estimate
+    (:func:`~.._core.bounds.proportion_trials`), read as the score reads its classes, and
+    whether it is an average that reads a class at its bound
+    (:func:`~.._core.bounds.average_at_bound`); ``(None, False)`` for any other score."""
     score = data.score
     if score.analytic not in PROPORTIONS:
-        return None
+        return None, False
     if score.metric is not None:  # scikit-learn's proportion: the classic matrix's cells
         if score.on_cells is None or np.ndim(data.y_true) != 1 or np.ndim(data.y_pred) != 1:
-            return None
+            return None, False
         data = _Data(score.on_cells, data.y_true, data.y_pred, data.sample_weight)
         score = data.score
     confusion = data.confusion
     if score.average == "binary":
         matrix = binary_matrix(confusion, score.pos_label)
         return proportion_trials(matrix, score.analytic, beta=score.beta,
-                                 classes=[1])[0]
+                                 classes=[1])[0], False
     selected, _ = confusion_for_labels(confusion, score.labels)
     if score.analytic == "accuracy":
-        return proportion_trials(selected.matrix, "accuracy", classes=selected.selection)
+        return proportion_trials(selected.matrix, "accuracy",
+                                 classes=selected.selection), False
     include_none = bool(confusion.has_none and confusion.matrix[-1].sum() > 0)
-    return proportion_trials(selected.matrix, score.analytic, beta=score.beta,
-                             average=score.average,
-                             classes=reported_classes(selected, include_none),
-                             pooled=selected.selection)
+    classes = reported_classes(selected, include_none)
+    keywords = {"beta": score.beta, "average": score.average, "classes": classes}
+    return (proportion_trials(selected.matrix, score.analytic, pooled=selected.selection,
+                              **keywords),
+            average_at_bound(selected.matrix, score.analytic, **keywords))
 
 
 def _binary(matrix):
@@ -380,8 +385,10 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
                          "resample the groups.")
     if method == "analytic":
         estimate, low, high, se = _analytic(data, alpha)
-        low, high, _ = honest_bounds(estimate, low, high, _trials(data), alpha,
-                                     "score_confidence_interval", f"score={resolved.name!r}")
+        trials, widen = _proportion(data)
+        low, high, _ = honest_bounds(estimate, low, high, trials, alpha,
+                                     "score_confidence_interval", f"score={resolved.name!r}",
+                                     widen=widen)
         return ConfidenceIntervalResult(
             estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
             standard_error=_scalar(se), distribution=None, method=method,
@@ -409,8 +416,10 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
         jackknife, multiplicity = _quiet(data.jackknife, rng)
         low, high = bca_interval(distribution, np.asarray(estimate), jackknife, multiplicity,
                                   alpha)
-    low, high, _ = honest_bounds(estimate, low, high, _trials(data), alpha,
-                                 "score_confidence_interval", f"score={resolved.name!r}")
+    trials, widen = _proportion(data)
+    low, high, _ = honest_bounds(estimate, low, high, trials, alpha,
+                                 "score_confidence_interval", f"score={resolved.name!r}",
+                                 widen=widen)
     standard_error = np.std(distribution, axis=0, ddof=1)
     return ConfidenceIntervalResult(
         estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
