@@ -114,8 +114,9 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
         (n_samples, n_classes), or 2-D non-negative soft labels (rows of any
         positive norm). Dask arrays and dataframe columns are reduced block by
         block; PyTorch, CuPy and other array-API arrays are computed on their
-        device (user guide, "Scaling out"). A categorical's categories are its
-        classes, in their order (unused ones too); a DataFrame's column names
+        device (user guide, "Scaling out"). A categorical's categories order its
+        classes, the labels that occur (an unused category is no class, as in
+        scikit-learn; ``labels=`` names one); a DataFrame's column names
         are its classes (sorted, columns aligned by name). Masked arrays with
         masked entries and ``(1, n)`` rows of labels are refused.
     y_pred : array-like or sparse matrix

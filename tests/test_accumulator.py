@@ -356,8 +356,8 @@ def test_merged_into_an_empty_accumulator_the_classes_keep_the_one_shot_order(
         categories = ["dog", "ant", "emu", "bee", "cat"]
         y_true, y_pred = (pd.Categorical(y, categories=categories) for y in (y_true, y_pred))
     whole = ConfusionAccumulator(kind, **params).update(y_true, y_pred)
-    if categorical:  # every category, in the categories' order
-        assert whole.classes_.tolist() == ["dog", "ant", "emu", "bee", "cat"]
+    if categorical:  # the categories that occur ("emu" does not), in their order
+        assert whole.classes_.tolist() == ["dog", "ant", "bee", "cat"]
     else:
         assert whole.classes_.tolist() == ["ant", "bee", "cat", "dog"]
         np.testing.assert_allclose(whole.result(),

@@ -623,14 +623,19 @@ def test_array_kinds_give_the_numpy_result(name, kind, array_kind):
                                              kinds=("labels",)) + [
     case for case in sample_cases() if case.values[1] == "probabilities"])
 def test_categoricals_with_unused_categories(name, kind, ordered):
-    """Labels: the categories, in their order, are the classes (as ``labels=`` would
-    give them, unused ones included); beside unnamed scores, the columns stay sorted."""
+    """Labels: the categories that occur, in the categories' order, are the classes (as
+    ``labels=`` of them gives them); an unused category is no class, as in scikit-learn.
+    Beside unnamed scores (read as the sorted labels), sorted categories and an unused one
+    give the result of the plain labels."""
     inputs = valid_inputs(name, kind)
     labels = [value for value in inputs.values() if value.ndim == 1]
-    categories = list(np.unique(np.concatenate(labels))[::-1]) + [N_CLASSES + 10]
+    present = list(np.unique(np.concatenate(labels)))
+    if kind != "probabilities":
+        present = present[::-1]
+    categories = present + [N_CLASSES + 10]
     wrapped = {key: pd.Categorical(value, categories=categories, ordered=ordered)
                if value.ndim == 1 else value for key, value in inputs.items()}
-    expected = {} if kind == "probabilities" else {"labels": categories}
+    expected = {} if kind == "probabilities" else {"labels": present}
     assert_same(call_on(name, wrapped), call_on(name, inputs, **expected))
 
 

@@ -39,6 +39,10 @@ class Confusion:
     true_kind : {None, "multilabel", "soft"}
         How a 2-D ``y_true`` was read (0/1 indicators or soft labels; None for 1-D
         labels), so that pieces of one input are summed only when read alike.
+    categories : ndarray or None
+        The categories of categorical labels, in their order (the order of the classes
+        that occur), so that sums of pieces order their classes as the one-shot
+        functions do.
     """
 
     matrix: np.ndarray
@@ -50,10 +54,11 @@ class Confusion:
     namespace: tuple = None
     true_classes: object = None
     true_kind: str = None
+    categories: object = None
 
     @classmethod
     def from_parts(cls, matrix, classes, selection, has_none, n_samples=0, n_skipped=0,
-                   namespace=None, true_classes=None, true_kind=None):
+                   namespace=None, true_classes=None, true_kind=None, categories=None):
         """Build from a full matrix, its class labels and a ``labels=`` selection."""
         labels = list(classes)
         if has_none:
@@ -63,7 +68,7 @@ class Confusion:
         elif has_none:
             selection = np.append(selection, len(labels) - 1)
         return cls(matrix, labels, np.asarray(selection), has_none, int(n_samples),
-                   int(n_skipped), namespace, true_classes, true_kind)
+                   int(n_skipped), namespace, true_classes, true_kind, categories)
 
     def selected(self):
         """The reported sub-matrix, rows and columns in ``selection`` order (a new array;

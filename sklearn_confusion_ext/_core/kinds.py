@@ -250,4 +250,5 @@ class Instances(ABC):
         targets = self.targets
         return Confusion.from_parts(matrix, targets.classes, targets.selection, self.has_none,
                                     targets.n_samples, n_skipped, targets.namespace,
-                                    targets.true_classes, targets.true_kind)
+                                    targets.true_classes, targets.true_kind,
+                                    targets.categories)

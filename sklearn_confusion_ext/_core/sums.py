@@ -17,6 +17,7 @@ from .confusion import Confusion
 from .validation import (
     MULTILABEL,
     SOFT,
+    category_order,
     check_column_selection,
     check_label_list,
     check_labels_occur,
@@ -42,6 +43,7 @@ class ConfusionSum:
         self.single_label = None
         # Whether the classes keep the order they came in (a categorical's categories)
         self.ordered = False
+        self.categories = None  # a categorical's categories: the order of its classes
         self.sums = None
         self.namespace = None  # (xp, device) of array-API batches: where results go
         self.n_samples = 0
@@ -63,6 +65,8 @@ class ConfusionSum:
             self._align(classes, single_label, has_none, first.namespace,
                         [np.zeros_like(m) for m in matrices], _BATCH)
             self._add(classes, matrices, _BATCH)
+            if self.categories is None:
+                self.categories = first.categories
         if first.true_classes is not None:
             self.true_classes.update(first.true_classes.tolist())
         self.n_samples += first.n_samples
@@ -83,6 +87,8 @@ class ConfusionSum:
             if empty:  # other's classes are in the order its batches met them, not a
                 self.ordered = other.ordered  # categorical's: its own rule holds
             self._add(other.classes, sums, _OTHER)
+            if self.categories is None:
+                self.categories = other.categories
         self.true_classes |= other.true_classes
         self.n_samples += other.n_samples
         self.n_skipped += other.n_skipped
@@ -121,8 +127,14 @@ class ConfusionSum:
                               f"{len(sums)} x {width} x {width} classes")
             classes += missing
             sums = [_pad(s, len(missing), self.has_none) for s in sums]
-        order = (np.arange(len(classes)) if self.ordered else
-                 np.argsort(np.asarray(classes), kind="stable"))
+        if self.categories is not None:  # the classes that occur, in the categories' order
+            order = category_order(self.categories,
+                                   [classes[i] for i in np.argsort(np.asarray(classes),
+                                                                   kind="stable")])
+            order = np.argsort(np.asarray(classes), kind="stable")[order]
+        else:
+            order = (np.arange(len(classes)) if self.ordered else
+                     np.argsort(np.asarray(classes), kind="stable"))
         classes_sorted = [classes[i] for i in order]
         if labels is not None and self.single_label:
             selection = [classes_sorted.index(label) for label in wanted]

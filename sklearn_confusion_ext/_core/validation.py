@@ -89,6 +89,11 @@ class Targets:
         ``labels=``).
     true_counts : ndarray of shape (n_classes,) or None
         The unweighted count of each class in ``y_true``, where validation found it.
+    categories : ndarray or None
+        The categories of a categorical 1-D target (pandas, polars ``Enum``), in their
+        order: the order of the classes, of which they are the ones that occur (an unused
+        category is no class, as in scikit-learn); None otherwise. Sums of pieces
+        (:class:`~.sums.ConfusionSum`) order their classes by it.
     """
 
     y_true: object
@@ -103,6 +108,7 @@ class Targets:
     codes: tuple = None
     pair_counts: object = None
     true_counts: object = None
+    categories: object = None
     # Whether the warning that 2-D scores beside labels are not probabilities was given
     # (blocks checked one by one warn once).
     warned: list = field(default_factory=list, compare=False, repr=False)
@@ -440,7 +446,8 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
         pair_counts = target_set.pairs.counts(sample_weight)
     return Targets(mass_true, mass_pred, target_set.classes, target_set.selection,
                    target_set.single_label, true_norm, pred_norm, sample_weight,
-                   target_set.one_hot, target_set.codes, pair_counts, target_set.true_counts)
+                   target_set.one_hot, target_set.codes, pair_counts, target_set.true_counts,
+                   target_set.categories)
 
 
 def require_binary(targets, advice):
@@ -468,6 +475,7 @@ class TargetSet:
     pair_counts: object = None
     true_counts: object = None
     pairs: object = None
+    categories: object = None
 
 
 @dataclass(frozen=True)
@@ -535,7 +543,7 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
     if len(dims) > 1:
         if columns is None:
             return _labels_beside_scores(names, targets, labels if labels is not None
-                                         else column_labels, defer_value_checks)
+                                         else column_labels, defer_value_checks, categories)
         try:
             return _labels_beside_scores(names, targets, columns, defer_value_checks)
         except ValueError as error:  # the "labels" there are the frame's column names
@@ -1118,11 +1126,12 @@ def check_sample_weight(sample_weight, n_samples):
 def _encode_labels(names, targets, labels, one_hot=True, count_pairs=False, categories=None):
     targets, present, codes, counts = _checked_labels(names, targets, count_pairs)
     pair_counts, true_counts, pairs = counts
-    if labels is None and categories is not None:  # a categorical's classes, in its order
-        classes, present = common_integer_labels({"the categories": categories,
-                                                  "the targets": present})
-        classes = np.concatenate([classes, np.setdiff1d(present, classes)])
-        selection, reordered = None, True
+    if labels is None and categories is not None:  # a categorical's classes, in its order:
+        # those that occur (an unused category is no class, as in scikit-learn)
+        categories, present = common_integer_labels({"the categories": categories,
+                                                     "the targets": present})
+        classes = present[category_order(categories, present)]
+        selection, reordered = None, not np.array_equal(classes, present)
     else:
         classes, selection = label_classes(names[0], targets[0], present, labels)
         reordered = selection is not None
@@ -1132,10 +1141,11 @@ def _encode_labels(names, targets, labels, one_hot=True, count_pairs=False, cate
         codes = [label_codes(y, classes) for y in targets]
     elif reordered:  # labels= first: the codes of present into classes
         codes = [label_codes(present, classes)[c] for c in codes]
+    categories = categories if labels is None else None  # labels= gives the order
     if not one_hot:
         return TargetSet([None] * len(codes), [None] * len(codes), classes, selection, True,
                          codes=tuple(codes), pair_counts=pair_counts,
-                         true_counts=true_counts, pairs=pairs)
+                         true_counts=true_counts, pairs=pairs, categories=categories)
     n_samples = max(y.shape[0] for y in targets)
     ones = _read_only(np.ones(n_samples))
     starts = _read_only(np.arange(n_samples + 1, dtype=_index_type(n_samples + 1,
@@ -1143,7 +1153,7 @@ def _encode_labels(names, targets, labels, one_hot=True, count_pairs=False, cate
     masses = [one_hot_codes(c, len(classes), ones[:c.shape[0]], starts[:c.shape[0] + 1])
               for c in codes]
     return TargetSet(masses, [ones[:y.shape[0]] for y in targets], classes, selection, True,
-                     codes=tuple(codes))
+                     codes=tuple(codes), categories=categories)
 
 
 def _read_only(array):
@@ -1384,10 +1394,13 @@ def column_classes(label_names, present, scores_name, n_columns, labels):
     return classes
 
 
-def _labels_beside_scores(names, targets, labels, defer_value_checks):
+def _labels_beside_scores(names, targets, labels, defer_value_checks, categories=None):
     """1-D class labels beside 2-D scores (a classifier's ``predict_proba``): the labels
     one-hot encoded against the columns, whose class labels ``labels`` gives in order
-    (default: the sorted labels found, which must then be one per column)."""
+    (default: the sorted labels found, which must then be one per column). Categorical
+    labels without ``labels`` (``categories``, their order) select the classes in the
+    categories' order, as the matrix of the labels themselves orders them: the columns
+    are still read as the sorted labels (a classifier's ``classes_``)."""
     label_names = [name for name, y in zip(names, targets) if y.ndim == 1]
     score_names = [name for name, y in zip(names, targets) if y.ndim == 2]
     n_columns = targets[names.index(score_names[0])].shape[1]
@@ -1410,7 +1423,20 @@ def _labels_beside_scores(names, targets, labels, defer_value_checks):
     masses = [encoded[name] if name in encoded else scored[name][0] for name in names]
     norms = [np.ones(encoded[name].shape[0]) if name in encoded else scored[name][1]
              for name in names]
-    return TargetSet(masses, norms, np.asarray(classes), None, False, tuple(label_names))
+    selection = None
+    if categories is not None and labels is None:
+        order = category_order(categories, classes)
+        selection = None if np.array_equal(order, np.arange(len(classes))) else order
+    return TargetSet(masses, norms, np.asarray(classes), selection, False,
+                     tuple(label_names), categories=categories)
+
+
+def category_order(categories, classes):
+    """The positions of ``classes`` in the order of ``categories`` (a categorical's), the
+    classes outside the categories after them, in their own order."""
+    rank = {_hashable(c): i for i, c in enumerate(np.asarray(categories).tolist())}
+    keys = [rank.get(_hashable(c), len(rank)) for c in np.asarray(classes).tolist()]
+    return np.argsort(keys, kind="stable")
 
 
 def _check_object_labels(name, y):
