@@ -133,3 +133,25 @@ def test_proportion_trials_of_each_reading():
     assert proportion_trials(matrix, "recall", average="macro") == pytest.approx(20)
     assert proportion_trials(matrix, "precision", average="macro") == pytest.approx(
         4 / (1 / 9 + 1 / 11))
+
+
+def test_an_interval_passing_its_bound_reaches_wilsons():
+    # 29 of 30 right: the basic bootstrap reflects its skewed distribution above 1
+    # ([0.93, 1.03]), which misses a true 0.90; it now reaches Wilson's lower end.
+    y_true = np.zeros(30, dtype=int)
+    y_pred = np.r_[np.zeros(29, dtype=int), 1]
+    result, _ = _interval("tcm_accuracy", "basic", y_true, y_pred)
+    low, high, _ = wilson(np.array(29.0), np.array(30.0), 0.05)
+    assert result.low == pytest.approx(min(low, 2 * 29 / 30 - 1), rel=1e-12)
+    assert result.low <= low and result.high == 1.0
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_an_average_over_a_perfect_class_reaches_wilsons_of_its_trials(method):
+    # Class 0 is perfect: it adds nothing to the spread of the macro recall, whose
+    # interval reaches at least Wilson's of its effective trials on each side.
+    result, _ = _interval("tcm_recall_macro", method)
+    rows = np.array([21.0, 20.0, 20.0])
+    trials = 9 / np.sum(1 / rows)
+    low, high, _ = wilson(result.estimate * trials, trials, 0.05)
+    assert result.low <= low + 1e-12 and result.high >= high - 1e-12
