@@ -71,7 +71,7 @@ def _intervals(posterior):
 
 
 def test_land_use_tables_10_to_18():
-    posterior = dirichlet_posterior(LAND_USE)
+    posterior = dirichlet_posterior(LAND_USE, prior=1.0)  # the paper's prior
     np.testing.assert_allclose(posterior.alpha, LAND_USE + 1)
     np.testing.assert_allclose(_summaries(posterior), LAND_USE_SUMMARIES, atol=5.1e-8)
     np.testing.assert_allclose(_intervals(posterior), LAND_USE_INTERVALS, atol=5.1e-8)
@@ -263,7 +263,7 @@ def test_deprecation_warnings_point_at_the_callers_line():
     [[0, 40], [7, 9_000_000]],
 ])
 def test_prob_confusion_exceeds_with_large_counts(confusion):
-    posterior = dirichlet_posterior(confusion)
+    posterior = dirichlet_posterior(confusion, prior=1.0)
     samples = posterior.rvs(size=200000, random_state=3)
     exact = posterior.prob_confusion_exceeds(1, 0)
     monte_carlo = np.mean(samples[:, 1, 0] > samples[:, 0, 1])
@@ -321,3 +321,78 @@ def test_prob_confusion_exceeds_with_tiny_parameters_against_log_space_monte_car
     x = _logit_beta_draws(rng, alpha[0, 1], alpha[0].sum() - alpha[0, 1], 200_000)
     y = _logit_beta_draws(rng, alpha[1, 0], alpha[1].sum() - alpha[1, 0], 200_000)
     assert forward == pytest.approx(np.mean(x > y), abs=0.006)
+
+
+def test_default_prior_covers_a_perfect_class_at_forty_classes():
+    # 10 of 10 right at 40 classes: prior 1 per cell adds 39 pseudo-errors (mean 0.2, an
+    # interval far below 1); the default, Perks' 1/C, reaches the bound with a width.
+    perfect = np.diag([10] * 40)
+    posterior = dirichlet_posterior(perfect)
+    np.testing.assert_allclose(posterior.alpha, perfect + 1 / 40)
+    assert posterior.mean()[0, 0] == pytest.approx(10.025 / 11)
+    lower, upper = posterior.credible_interval(0.95)
+    assert upper[0, 0] == 1.0 and 0.6 < lower[0, 0] < 0.9
+    assert lower[0, 1] == 0.0 and upper[0, 1] > 0.0  # a cell never predicted
+    paper_lower, paper_upper = dirichlet_posterior(perfect, prior=1.0).credible_interval(0.95)
+    assert paper_upper[0, 0] < 0.5 and paper_lower[0, 1] > 0
+    # The highest-density interval of a perfect row reaches 1 as well (four classes: the
+    # HPD of every cell of 40 classes takes seconds).
+    lower, upper = dirichlet_posterior(np.diag([10] * 4)).credible_interval(method="hpd")
+    assert upper[0, 0] == 1.0 and lower[0, 0] < 0.9
+    assert lower[0, 1] == 0.0 and upper[0, 1] > 0.0
+    # The demo's class 89 of 89 right at ten classes: 0.909 [0.845, 0.957] under prior 1.
+    paper = dirichlet_posterior(np.diag([89] * 10), prior=1.0)
+    assert paper.credible_interval(0.95)[1][0, 0] == pytest.approx(0.9571416, abs=1e-7)
+    lower, upper = dirichlet_posterior(np.diag([89] * 10)).credible_interval(0.95)
+    assert (lower[0, 0], upper[0, 0]) == (pytest.approx(0.9617296, abs=1e-7), 1.0)
+
+
+def test_equal_tailed_interval_reaches_a_bound_where_the_density_is_infinite():
+    # Brown, Cai and DasGupta's rule: the end at the bound moves to it, the other end is
+    # still the (1 + level) / 2 or (1 - level) / 2 quantile.
+    from scipy import stats
+
+    posterior = dirichlet_posterior([[12, 0, 0], [2, 9, 1], [0, 3, 7]], prior=0.25)
+    lower, upper = posterior.credible_interval(0.9)
+    a = posterior.alpha
+    b = a.sum(axis=1, keepdims=True) - a
+    plain_lower, plain_upper = stats.beta.ppf(0.05, a, b), stats.beta.ppf(0.95, a, b)
+    assert (a < 1).sum() == 3 and (b < 1).sum() == 1  # the empty cells; the perfect row
+    np.testing.assert_allclose(lower, np.where(a < 1, 0.0, plain_lower), rtol=1e-12)
+    np.testing.assert_allclose(upper, np.where(b < 1, 1.0, plain_upper), rtol=1e-12)
+    assert (lower[a < 1] == 0).all() and upper[0, 0] == 1.0
+    # A prior of 1 per cell: no parameter below 1, the plain quantiles (the paper's).
+    paper = dirichlet_posterior([[12, 0, 0], [2, 9, 1], [0, 3, 7]], prior=1.0)
+    a = paper.alpha
+    b = a.sum(axis=1, keepdims=True) - a
+    np.testing.assert_allclose(paper.credible_interval(0.9),
+                               [stats.beta.ppf(0.05, a, b), stats.beta.ppf(0.95, a, b)],
+                               rtol=1e-12)
+
+
+def _exact_coverage(prior, n_classes, n, rate, cell):
+    """Coverage of the 95 % equal-tailed interval of cell (0, cell) of a row of n
+    instances, rate on the diagonal and the rest spread evenly: the sum over the cell's
+    counts of their binomial probabilities where the interval holds the truth."""
+    from scipy import stats
+
+    truth = rate if cell == 0 else (1 - rate) / (n_classes - 1)
+    covered = 0.0
+    for count in range(n + 1):
+        matrix = np.eye(n_classes)
+        matrix[0] = 0
+        matrix[0, cell] = count
+        matrix[0, 1 - cell] += n - count
+        lower, upper = dirichlet_posterior(matrix, prior=prior).credible_interval(0.95)
+        if lower[0, cell] <= truth <= upper[0, cell]:
+            covered += stats.binom.pmf(count, n, truth)
+    return covered
+
+
+@pytest.mark.parametrize("rate", [0.97, 0.99, 1.0])
+def test_default_prior_covers_rows_near_perfect_and_the_papers_does_not(rate):
+    # Exact coverage at 10 classes, rows of 30 (the table in the user guide:
+    # benchmarks/coverage_dirichlet_prior.py); prior 1 per cell covered 0 %.
+    assert _exact_coverage("perks", 10, 30, rate, cell=0) >= 0.93
+    assert _exact_coverage(1.0, 10, 30, rate, cell=0) < 0.01
+    assert _exact_coverage("perks", 10, 30, rate, cell=2) >= 0.96

@@ -98,7 +98,7 @@ def test_count_statistics_say_nothing_about_counts(name):
 
 
 def test_posterior_update_warns_on_proportions():
-    posterior = sce.dirichlet_posterior(IBD)
+    posterior = sce.dirichlet_posterior(IBD, prior=1.0)
     with pytest.warns(UserWarning, match="does not look like a matrix of counts"):
         posterior.update(IBD / IBD.sum())
     with pytest.raises(ValueError, match="allow_fractional=False"):

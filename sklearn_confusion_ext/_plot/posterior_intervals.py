@@ -72,7 +72,8 @@ class PosteriorIntervalDisplay:
     >>> matplotlib.use("Agg")
     >>> from sklearn_confusion_ext import PosteriorIntervalDisplay
     >>> display = PosteriorIntervalDisplay.from_confusion(
-    ...     [[37, 1, 15], [6, 19, 26], [15, 3, 77]], display_labels=["nonIBD", "UC", "CD"])
+    ...     [[37, 1, 15], [6, 19, 26], [15, 3, 77]], prior="uniform",
+    ...     display_labels=["nonIBD", "UC", "CD"])
     >>> round(float(display.upper[1, 2]), 4)  # Table A2, HPD upper bound of P[CD | UC]
     0.6316
     """
@@ -90,7 +91,7 @@ class PosteriorIntervalDisplay:
     @classmethod
     @validate_params()
     @fill_doc(_DOCS)
-    def from_confusion(cls, confusion, *, prior=1.0, level=0.95, method="hpd",
+    def from_confusion(cls, confusion, *, prior="perks", level=0.95, method="hpd",
                        display_labels=None, rows="auto", ax=None, figsize=None,
                        allow_fractional="warn"):
         """Posterior of a confusion matrix (:func:`dirichlet_posterior`), then plot.
@@ -99,8 +100,9 @@ class PosteriorIntervalDisplay:
         ----------
         confusion : array-like of shape (n_classes, n_classes)
             Counts, rows actual and columns predicted classes.
-        prior : float, {"uniform", "perks"} or array-like, default=1.0
-            Dirichlet prior, as in :func:`dirichlet_posterior`.
+        prior : float, {"uniform", "perks"} or array-like, default="perks"
+            Dirichlet prior, as in :func:`dirichlet_posterior` (1 or "uniform": the
+            paper's).
         level : float, default=0.95
             Posterior mass of each interval, in (0, 1).
         method : {"hpd", "equal-tailed"}, default="hpd"
@@ -124,9 +126,9 @@ class PosteriorIntervalDisplay:
         >>> matplotlib.use("Agg")
         >>> from sklearn_confusion_ext import PosteriorIntervalDisplay
         >>> display = PosteriorIntervalDisplay.from_confusion([[8, 2], [1, 9]], level=0.9)
-        >>> display.mean.round(3)
-        array([[0.75 , 0.25 ],
-               [0.167, 0.833]])
+        >>> display.mean.round(3)  # Perks' prior: 1/2 per cell
+        array([[0.773, 0.227],
+               [0.136, 0.864]])
         >>> [ax.get_title() for ax in display.axes_]
         ['actual 0', 'actual 1']
 
