@@ -10,9 +10,16 @@ probabilities, soft labels beside soft labels), PyTorch CPU tensors against the 
 NumPy arrays, interleaved, best of 5 each: the target is at most 1.5x NumPy (CPU tensors
 are read as NumPy views, once, and the result converted back once).
 
-Run: ``python benchmarks/bench_array_api.py [--quick] [--cpu-rows]`` (``--quick``: N =
-100,000; ``--cpu-rows``: only the PyTorch CPU against NumPy rows). Needs PyTorch
-(``pip install torch==2.13.0`` on these machines: a CPU build).
+Then the resampled intervals (``--intervals``): ``score_confidence_interval`` of labels
+beside probabilities (N = 20,000, C = 10, 999 resamples, percentile and BCa) on NumPy
+arrays, PyTorch CPU tensors and ``array_api_strict`` arrays, interleaved, best of 3: the
+bounds must be NumPy's to the bit, and CPU tensors within 1.5x NumPy's time (they are
+resampled on views of their memory by the same batched builders).
+
+Run: ``python benchmarks/bench_array_api.py [--quick] [--cpu-rows] [--intervals]``
+(``--quick``: N = 100,000; ``--cpu-rows``: only the PyTorch CPU against NumPy rows;
+``--intervals``: only the resampled intervals). Needs PyTorch (``pip install
+torch==2.13.0`` on these machines: a CPU build).
 """
 
 import argparse
@@ -29,11 +36,17 @@ def main():
     parser.add_argument("--quick", action="store_true", help="N = 100,000")
     parser.add_argument("--cpu-rows", action="store_true",
                         help="only PyTorch CPU against NumPy on the headline cases")
+    parser.add_argument("--intervals", action="store_true",
+                        help="only the resampled intervals of NumPy, PyTorch CPU and "
+                             "array_api_strict arrays")
     args = parser.parse_args()
     try:
         import torch
     except ImportError:
         print("PyTorch is not installed: nothing to compare (pip install torch==2.13.0).")
+        return
+    intervals(torch)
+    if args.intervals:
         return
     cpu_rows(torch)
     if args.cpu_rows:
@@ -100,6 +113,51 @@ def cpu_rows(torch, n_samples=100_000, n_classes=100, repeat=5):
         print(f"  {case}: NumPy {numpy_time * 1e3:.1f} ms, torch cpu {torch_time * 1e3:.1f} ms"
               f", ratio {ratio:.2f}x ({'within' if ratio <= TARGET_CPU_RATIO else 'above'} "
               f"{TARGET_CPU_RATIO}x)")
+    return results
+
+
+def intervals(torch, n_samples=20_000, n_classes=10, n_resamples=999, repeat=3):
+    """Print the resampled intervals of labels beside probabilities on NumPy arrays,
+    PyTorch CPU tensors and ``array_api_strict`` arrays (interleaved, best of ``repeat``);
+    returns ``{(method, library): (seconds, low, high)}``."""
+    import time
+
+    from sklearn_confusion_ext import score_confidence_interval
+
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, n_classes, n_samples)
+    scores = rng.dirichlet(np.ones(n_classes), n_samples)
+    libraries = {"numpy": np.asarray, "torch cpu": torch.asarray}
+    try:
+        import array_api_strict
+
+        libraries["array_api_strict"] = array_api_strict.asarray
+    except ImportError:
+        pass
+    print(f"score_confidence_interval, labels beside probabilities, N={n_samples:,}, "
+          f"C={n_classes}, {n_resamples} resamples (target: NumPy's bounds to the bit, "
+          f"CPU tensors at most {TARGET_CPU_RATIO}x NumPy's time):")
+    results = {}
+    for method in ("percentile", "bca"):
+        times = {name: [] for name in libraries}
+        bounds = {}
+        for _ in range(repeat):
+            for name, asarray in libraries.items():
+                arrays = asarray(labels), asarray(scores)
+                start = time.perf_counter()
+                result = score_confidence_interval(*arrays, method=method,
+                                                   n_resamples=n_resamples, random_state=0)
+                times[name].append(time.perf_counter() - start)
+                bounds[name] = (result.low, result.high)
+        line = f"  {method}:"
+        for name in libraries:
+            low, high = bounds[name]
+            same = "same bits" if bounds[name] == bounds["numpy"] else "OTHER BOUNDS"
+            results[method, name] = (min(times[name]), low, high)
+            line += f" {name} {min(times[name]):.2f} s [{low:.6f}, {high:.6f}]" + (
+                "" if name == "numpy" else f" ({same}, "
+                f"{min(times[name]) / min(times['numpy']):.2f}x)") + ";"
+        print(line.rstrip(";"))
     return results
 
 

@@ -15,11 +15,11 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+from .array_api import on_the_host
 from .chunks import one_blas_thread, shared_pool, threads_for
 from .config import BLOCK_RESAMPLES, check_result_size, resample_block
 from .dask_collections import is_dask_collection
 from .kernels import compiled_kernels
-from .namespaces import foreign_namespace
 from .terms import batched_term_sums
 from .validation import check_targets
 
@@ -343,16 +343,19 @@ def group_swap_indicators(rng, groups, n_resamples, entries=0, owner=None, n_job
 
 def batches_terms(kind, y_true, y_pred):
     """Whether :func:`resampled_matrices` builds ``kind`` over these targets (in-memory
-    targets of NumPy, scipy.sparse, pandas or lists, and a kind written as terms)."""
-    return (kind.terms is not None and foreign_namespace(y_true, y_pred) is None
-            and not is_dask_collection(y_true, y_pred))
+    targets of NumPy, scipy.sparse, pandas, lists or another array library, read on the
+    host by :func:`~.array_api.on_the_host`, and a kind written as terms)."""
+    return kind.terms is not None and not is_dask_collection(y_true, y_pred)
 
 
 def resampled_matrices(kind, params, y_true, y_pred, sample_weight, weights, owner,
                        column_labels=None):
     """The full matrices of ``kind`` (with ``params``) under each row of instance
     ``weights`` (times ``sample_weight``), shape ``(n_weights, width, width)``; the block's
-    dense outer products take at most 32 MiB."""
+    dense outer products take at most 32 MiB. Targets of another array library are read
+    on the host (:func:`~.array_api.on_the_host`)."""
+    y_true, y_pred, sample_weight, params, column_labels = on_the_host(
+        y_true, y_pred, sample_weight, params, column_labels)
     targets = check_targets(y_true, y_pred, sample_weight=sample_weight,
                             column_labels=column_labels)
     instances = kind.instances(targets, {**kind.parameters, **params})
@@ -536,9 +539,13 @@ def grouped_rows(kind, params, y_true, y_pred, sample_weight, column_labels=None
 
     Read from the kind's own per-instance terms (:class:`~._core.terms.Terms`): a row of
     an instance is its diagonal, off-diagonal and "none" parts, so the matrices are those
-    of :func:`resampled_matrices` to rounding."""
+    of :func:`resampled_matrices` to rounding. Targets of another array library are read on
+    the host (:func:`~.array_api.on_the_host`): the same rows, order and matrices as the
+    same values in NumPy."""
     if not batches_terms(kind, y_true, y_pred):
         return None
+    y_true, y_pred, sample_weight, params, column_labels = on_the_host(
+        y_true, y_pred, sample_weight, params, column_labels)
     one_hot = any(np.ndim(y) == 1 or np.shape(y)[1] == 1 for y in (y_true, y_pred))
     if not one_hot and any(sp.issparse(y) for y in (y_true, y_pred)):
         return None
@@ -609,6 +616,7 @@ def label_cells(confusion, y_true, y_pred):
     classes = np.asarray(confusion.display_labels[:len(confusion.display_labels)
                                                   - confusion.has_none])
     order = np.argsort(classes, kind="stable")
+    y_true, y_pred = on_the_host(y_true, y_pred)[:2]
     true, pred = (order[np.searchsorted(classes[order], np.asarray(y))]
                   for y in (y_true, y_pred))
     return true * confusion.matrix.shape[0] + pred

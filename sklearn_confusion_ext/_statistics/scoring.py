@@ -16,6 +16,7 @@ import numpy as np
 from sklearn import metrics as sklearn_metrics
 from sklearn.utils import _safe_indexing
 
+from .._core.array_api import on_the_host
 from .._core.config import resample_block
 from .._core.confusion import Confusion
 from .._core.dispatch import confusions
@@ -358,9 +359,18 @@ class _Data:
     On 1-D labels without sample weights (``cells`` set), the full confusion of the data
     (``confusion``) is rebuilt from resampled counts of its cells; otherwise instance
     weights are resampled and the score evaluated once per resample.
+
+    The library's scores read targets of another array library on the host
+    (:func:`~.._core.array_api.on_the_host`: CPU tensors as views, other arrays copied
+    once), so that their resamples are NumPy's, to the bit; a metric callable gets the
+    targets as they were given.
     """
 
     def __init__(self, score, y_true, y_pred, sample_weight):
+        if score.metric is None:  # resampled on the host, whatever the targets' library
+            y_true, y_pred, sample_weight, params, labels = on_the_host(
+                y_true, y_pred, sample_weight, score.params, score.labels)
+            score = replace(score, params=params, labels=labels)
         self.score, self.y_true, self.y_pred = score, y_true, y_pred
         self.confusion = self.cells = None
         self.groups = None  # (codes, n_groups) of groups resampled as units (check_groups)
