@@ -760,7 +760,8 @@ def test_figures_carry_titles(tmp_path):
     assert titles == {
         "transport_confusion_matrix.png": "Transport confusion matrix (weighting: uniform)",
         "mlcm.png": "MLCM (none: no true label / no predicted label)",
-        "posterior_intervals.png": "Dirichlet posterior of P[predicted | true] (prior 1)"}
+        "posterior_intervals.png":
+            "Dirichlet posterior of P[predicted | true] (Perks prior, 1/3 per cell)"}
 
 
 @pytest.mark.slow
@@ -899,3 +900,20 @@ def test_demo_says_its_argmax_report_is_part_ones():
         probabilities[2].split())
     assert build_report(*probabilities[3])["argmax_classification_report"] == \
         build_report(*labels[3])["transport_classification_report"]
+
+
+def test_report_posterior_of_a_perfect_class_reaches_one():
+    # 89 of 89 right at ten classes: prior 1 per cell printed 0.909 [0.845, 0.957].
+    from sklearn_confusion_ext._cli.report import build_report
+    from sklearn_confusion_ext._cli.text import posterior_rows
+
+    y_true = np.repeat(np.arange(10), 89)
+    y_pred = y_true.copy()
+    y_pred[89::7] = (y_pred[89::7] + 1) % 10  # every class but 0 makes mistakes
+    posterior = build_report(y_true, y_pred)["statistics"]["posterior"]
+    assert posterior["prior"] == "perks"
+    assert posterior["upper"][0][0] == 1.0 and 0.95 < posterior["lower"][0][0] < 0.97
+    assert posterior["mean"][0][0] == pytest.approx(89.1 / 90)
+    title, _, rows = posterior_rows(posterior, [str(k) for k in range(10)])
+    assert "Perks prior, 1/10 per cell" in title
+    assert rows[0] == ("0", ["0.990", "0.962", "1.000"])

@@ -13,14 +13,17 @@ from .._core.validation import (
     is_binary,
 )
 from .files import InputError
-from .text import verdict
+from .text import describe_prior, verdict
 
 # The intervals of --confidence: the report functions' defaults, and a fixed seed, so that
 # two runs of one command print the same bounds (--seed N draws other resamples).
 DEFAULT_INTERVAL_METHOD = "percentile"
 DEFAULT_RESAMPLES = 999
 DEFAULT_SEED = 0
-POSTERIOR_PRIOR = 1.0
+# Perks' 1/C per cell: its intervals cover classes near 100 % right, and perfect ones; a
+# prior of 1 per cell (the paper's) adds C - 1 pseudo-errors to each row (user guide,
+# "Which prior": benchmarks/coverage_dirichlet_prior.py).
+POSTERIOR_PRIOR = "perks"
 POSTERIOR_LEVEL = 0.95
 
 
@@ -236,7 +239,8 @@ def figures(y_true, y_pred, *, labels=None, column_names=None):
         yield "mlcm.png", title, display.figure_
     if targets.kind == SINGLE_LABEL:
         counts = transport_confusion_matrix(y_true, y_pred, labels=labels)
-        title = f"Dirichlet posterior of P[predicted | true] (prior {POSTERIOR_PRIOR:g})"
+        title = ("Dirichlet posterior of P[predicted | true] "
+                 f"({describe_prior(POSTERIOR_PRIOR, len(counts))})")
         figure = PosteriorIntervalDisplay.from_confusion(
             counts, prior=POSTERIOR_PRIOR, level=POSTERIOR_LEVEL, method="equal-tailed",
             display_labels=class_names(targets)[:len(counts)]).figure_

@@ -259,12 +259,19 @@ def posthoc_rows(statistics):
         for name, row in statistics["one_versus_all"].items()]
 
 
+def describe_prior(prior, n_classes):
+    """A Dirichlet prior for reading: "Perks prior, 1/10 per cell", "prior 1 per cell"."""
+    if prior == "perks":
+        return f"Perks prior, 1/{n_classes} per cell"
+    return f"prior {format_counts(1.0 if prior == 'uniform' else prior)} per cell"
+
+
 def posterior_rows(posterior, classes):
     """Title, columns and rows of the posterior of each class's recall, P[k | k]."""
     tail = (1 - posterior["level"]) / 2
-    title = (f"Posterior of P[predicted k | true k] (Dirichlet, prior "
-             f"{format_counts(posterior['prior'])}): mean and {posterior['level']:.0%} "
-             "equal-tailed interval")
+    title = ("Posterior of P[predicted k | true k] (Dirichlet, "
+             f"{describe_prior(posterior['prior'], len(posterior['mean']))}): mean and "
+             f"{posterior['level']:.0%} equal-tailed interval")
     return title, ["mean", f"{tail:.1%}", f"{1 - tail:.1%}"], [
         (name, [f"{posterior[key][k][k]:.3f}" for key in ("mean", "lower", "upper")])
         for k, name in enumerate(classes)]
