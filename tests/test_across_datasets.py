@@ -287,6 +287,13 @@ def test_a_refused_result_field_names_the_public_argument(monkeypatch):
                                          r"finite real number >= 0") as caught:
         sce.friedman_posthoc(PAPER)
     assert "FriedmanPosthocResult" not in str(caught.value)
+    # a field computed from no declared argument: the public call is named, and the defect
+    monkeypatch.setattr(across_datasets, "_winning_shares", lambda samples: np.array(
+        [2.0, 0.0, 0.0]))
+    with pytest.raises(ValueError, match=r"^bayesian_signed_rank_test: these arguments give "
+                                         r"a p a better of 2\.0, which must be .*; "
+                                         r"bayesian_signed_rank_test should have refused"):
+        sce.bayesian_signed_rank_test(TEN, TEN - 0.01, n_samples=100, random_state=0)
     # a result built by its caller names its own fields, as before
     with pytest.raises(ValueError, match="'critical_difference' parameter of "
                                          "FriedmanPosthocResult"):

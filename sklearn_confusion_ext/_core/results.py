@@ -94,12 +94,13 @@ def _refused_field(cls, error, frame):
     given = [name for name in getattr(cls, "_field_arguments", {}).get(field, ())
              if name in arguments]
     what = field.replace("_", " ")
+    what = ("an " if what[0] in "aeiou" else "a ") + what
     if given:
         shown = ", ".join(f"{name}={_cut(repr(arguments[name]), 60)}" for name in given)
-        return type(error)(f"{public}: {shown} gives a {what} of {got}, which must be "
+        return type(error)(f"{public}: {shown} gives {what} of {got}, which must be "
                            f"{expected}: pass {' and '.join(given)} within the reach of "
                            "this computation.")
-    return type(error)(f"{public}: these arguments give a {what} of {got}, which must be "
+    return type(error)(f"{public}: these arguments give {what} of {got}, which must be "
                        f"{expected}; {public} should have refused the argument that leads "
                        "there. Please report this call.")
 
