@@ -41,7 +41,7 @@ def _interval(score, method, y_true=Y_TRUE, y_pred=Y_PRED, **params):
 
 
 PROPORTION_NAMES = [name for name, meaning in SCORE_NAMES.items()
-                    if meaning.family == "tcm" and meaning.reading in
+                    if meaning.family in ("tcm", "mlcm") and meaning.reading in
                     ("accuracy", "precision", "recall", "f1")]
 
 

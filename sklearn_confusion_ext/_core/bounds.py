@@ -88,6 +88,11 @@ def wilson(successes, trials, alpha):
     some = trials > 0
     safe = np.where(some, trials, 1.0)
     successes = np.clip(np.asarray(successes, dtype=float), 0.0, safe)
+    # A proportion read off sums of masses rounds within a few units of the last place of
+    # its bounds (n of n right reads 1 - 2**-53): at its bound it is at its bound.
+    rounding = 16 * np.finfo(float).eps * safe
+    successes = np.where(safe - successes <= rounding, safe,
+                         np.where(successes <= rounding, 0.0, successes))
     rate = successes / safe
     centre = (rate + z ** 2 / (2 * safe)) / (1 + z ** 2 / safe)
     half = z / (1 + z ** 2 / safe) * np.sqrt(rate * (1 - rate) / safe
