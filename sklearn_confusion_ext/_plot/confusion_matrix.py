@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from .._core.confusion import NONE_LABEL, Confusion, normalize_confusion
 from .._core.docs import fill_doc
 from .._core.params import validate_params
+from .._core.validation import check_target_set
 from .._mlcm import mlcm_confusion
 from .._reading import prevalence_ranking
 from .._transport import SUBPIXEL, bounds_as_center, transport_confusion, transport_confusions
@@ -33,14 +34,17 @@ _MAX_CLASSES_WITH_VALUES = 20
 
 _DOCS = {
     "constructor": """\
-confusion_matrix : ndarray of shape (n_rows, n_columns)
-    The matrix to draw, rows true classes and columns predicted classes.
+confusion_matrix : ndarray of shape (n_classes, n_classes)
+    The matrix to draw, rows true classes and columns predicted classes: square, of
+    finite non-negative values (``ValueError`` otherwise); a matrix of shape
+    (n_rows, n_columns) whose columns are other classes than its rows is drawn with
+    ``column_labels``.
 display_labels : list of str, default=None
     Row names, one per row (and column names unless ``column_labels`` is given); row and
     column indices by default. :meth:`plot` checks the length.
 column_labels : list of str, default=None
     Column names, one per column, when the columns are ordered differently from the
-    rows.""",
+    rows (or are other classes: needed for a matrix that is not square).""",
     "labels": """\
 labels : array-like, default=None
     1-D targets: the class labels to show, in that order. 2-D targets: integer column
@@ -142,6 +146,12 @@ class _ConfusionDisplay:
     def __init__(self, confusion_matrix, *, display_labels=None, column_labels=None):
         self.confusion_matrix = display_array(confusion_matrix, "confusion_matrix", ndim=2,
                                               bounds=(0, None), what="counts")
+        n_rows, n_columns = self.confusion_matrix.shape
+        if n_rows != n_columns and column_labels is None:
+            raise ValueError(
+                f"confusion_matrix must be square (one row and one column per class); got "
+                f"shape {self.confusion_matrix.shape}. A matrix whose columns are other "
+                f"classes than its rows needs column_labels naming its {n_columns} columns.")
         self.display_labels = display_labels
         self.column_labels = column_labels
         self.half_width = None
@@ -327,12 +337,20 @@ class _ConfusionDisplay:
         ``estimator.classes_``) are the predictions; beside 1-D class labels ``y`` the
         columns are named by ``estimator.classes_`` unless ``labels`` is given.
         """
+        # y checked under its own name before the estimator runs (the builders name their
+        # arguments y_true and y_pred, which from_estimator has not)
+        check_target_set({"y": y}, one_hot=False)
+        n_rows = y.shape[0] if hasattr(y, "shape") else len(y)
         if response_method == "predict_proba":
             y_pred = _probabilities(estimator, X)
             if labels is None and not sp.issparse(y) and np.ndim(y) == 1:
                 labels = np.asarray(estimator.classes_)
         else:
             y_pred = estimator.predict(X)
+        if np.shape(y_pred)[0] != n_rows:
+            raise ValueError(f"y has {n_rows} samples but the estimator predicts "
+                             f"{np.shape(y_pred)[0]} on X; pass one label (row) of y per row "
+                             "of X.")
         return cls._build_and_plot(build, about, y, y_pred, labels=labels, **keywords)
 
 
