@@ -16,7 +16,7 @@ from ._core.config import resample_block
 from ._core.params import Options, check_keywords, quoted, validate_params
 from ._core.results import _result, _Table, _Tabulated
 from ._core.user_warnings import warn
-from ._core.validation import check_sample_weight, check_target_set
+from ._core.validation import check_label_list, check_sample_weight, check_target_set
 
 _SUM_TOLERANCE = 1e-6
 # A scorer's eps="auto" is the paper's 1 / (2 |sample|) on each fold.
@@ -717,7 +717,7 @@ def prevalence(y, *, labels=None, sample_weight=None):
     """
     target_set = check_target_set({"y": y}, labels)
     mass = target_set.masses[0]
-    weights = check_sample_weight(sample_weight, mass.shape[0])
+    weights = check_sample_weight(sample_weight, mass.shape[0], "y")
     if weights is None:
         weights = np.ones(mass.shape[0])
     if weights.size == 0 or weights.max() == 0:
@@ -826,6 +826,8 @@ default="classify_and_count"
     """
     if "aggregate" in error_params:
         raise ValueError("aggregate is not a scorer parameter: a fold gives one sample.")
+    if labels is not None:  # checked here, not on every fold
+        check_label_list(labels)
     passed_by_scorer = list(inspect.signature(error).parameters)[:2]
     distributions = sorted(set(passed_by_scorer) & set(error_params))
     if distributions:
@@ -1107,6 +1109,8 @@ def evaluate_quantifier(quantifier, X, y, *, method="auto", protocol="artificial
     0.021
     """
     y_pool = np.asarray(y)
+    if labels is not None:  # checked before any sample is drawn
+        check_label_list(labels)
     samples = prevalence_protocol_samples(y_pool, n_samples=n_samples, sample_size=sample_size,
                                           protocol=protocol, random_state=random_state)
     classes = samples.classes if labels is None else np.asarray(labels)

@@ -41,6 +41,7 @@ from test_common import (
     target_inputs,
     variant_cases,
 )
+from test_error_messages import internal_names
 
 import sklearn_confusion_ext as sce
 from sklearn_confusion_ext._core.params import PARAMETERS
@@ -79,6 +80,8 @@ def outcome(name, inputs, named=()):
             names = named or tuple(inputs)
             assert any(argument in message for argument in names), (
                 f"{name}: the message does not name any of {names}: {message}")
+            assert not internal_names(name, message), (
+                f"{name}: the message names {internal_names(name, message)}: {message}")
             return "refused", message
     return "answered", result
 
@@ -532,7 +535,8 @@ def prevalence_cases():
 def test_prevalences_at_the_edges(name, kind, data):
     p_true = data.draw(prevalence_vectors())
     p_pred = data.draw(prevalence_vectors().filter(lambda v: len(v) == len(p_true)))
-    assert_refused_or_finite(name, {"p_true": p_true, "p_pred": p_pred})
+    inputs = {"p_true": p_true, "p_pred": p_pred}  # max_quantification_error takes p_true only
+    assert_refused_or_finite(name, {k: inputs[k] for k in REGISTRY[name].target_params})
 
 
 PREVALENCE_CORRUPTIONS = {
@@ -545,13 +549,24 @@ PREVALENCE_CORRUPTIONS = {
 }
 
 
-@pytest.mark.parametrize("corruption", sorted(PREVALENCE_CORRUPTIONS))
-@pytest.mark.parametrize("name, kind", prevalence_cases())
-@pytest.mark.parametrize("which", ["p_true", "p_pred"])
-def test_corrupted_prevalences_are_refused(name, kind, corruption, which):
+# Hostile only beside the other distribution (a single one may be of two classes, or a row).
+RELATIVE_CORRUPTIONS = ("2-D", "length")
+
+
+@pytest.mark.parametrize("name, kind, which, corruption", [
+    pytest.param(*case.values, which, corruption, id=f"{which}-{case.id}-{corruption}")
+    for case in prevalence_cases() for which in ("p_true", "p_pred")
+    for corruption in sorted(PREVALENCE_CORRUPTIONS)
+    if which in REGISTRY[case.values[0]].target_params
+    and (len(REGISTRY[case.values[0]].target_params) == 2
+         or corruption not in RELATIVE_CORRUPTIONS)])
+def test_corrupted_prevalences_are_refused(name, kind, which, corruption):
+    # only the arguments the function takes: max_quantification_error was "refused" for an
+    # unexpected keyword p_pred
     inputs = {"p_true": np.array([0.2, 0.5, 0.3]), "p_pred": np.array([0.25, 0.45, 0.3])}
     inputs[which] = PREVALENCE_CORRUPTIONS[corruption](inputs[which])
-    assert_refused(name, inputs, named=("p_true", "p_pred"))
+    assert_refused(name, {k: inputs[k] for k in REGISTRY[name].target_params},
+                   named=("p_true", "p_pred"))
 
 
 @pytest.mark.parametrize("name, kind, keywords", variant_cases(kinds=("soft",)))

@@ -1076,8 +1076,9 @@ MAX_TOTAL_WEIGHT = 1e300
 MIN_LARGEST_WEIGHT = 1e-290
 
 
-def check_sample_weight(sample_weight, n_samples):
-    """``None``, or ``n_samples`` finite non-negative float64 weights (else ValueError)."""
+def check_sample_weight(sample_weight, n_samples, target="y_true"):
+    """``None``, or ``n_samples`` finite non-negative float64 weights (else ValueError);
+    ``target`` names the argument whose samples they weigh."""
     if sample_weight is None:
         return None
     weight = as_numpy("sample_weight", sample_weight, "one weight per sample")
@@ -1094,7 +1095,7 @@ def check_sample_weight(sample_weight, n_samples):
     weight = weight.astype(np.float64, copy=False)  # read, never written
     if weight.shape[0] != n_samples:
         raise ValueError(
-            f"sample_weight has {weight.shape[0]} entries but y_true has "
+            f"sample_weight has {weight.shape[0]} entries but {target} has "
             f"{n_samples} samples."
         )
     smallest, largest = (weight.min(), weight.max()) if weight.size else (0.0, 0.0)
