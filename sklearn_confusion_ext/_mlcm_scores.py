@@ -14,6 +14,7 @@ from ._scores import (
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
     report_intervals,
+    report_row_names,
 )
 
 
@@ -192,6 +193,7 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
     check_target_names(target_names, labels)
     confusion = mlcm_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight,
                                method=method)
+    report_row_names(confusion, target_names, include_none)  # before the resampling
     intervals = None
     if confidence_level is not None:
         intervals = report_intervals(

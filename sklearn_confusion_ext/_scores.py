@@ -350,22 +350,11 @@ def binary_matrix(confusion, pos_label):
     return matrix
 
 
-def classification_report_from_confusion(confusion, *, target_names=None, digits=2,
-                                         output_dict=False, zero_division="warn",
-                                         include_none="auto", support_name="support",
-                                         accuracy_row=True, class_names=None, intervals=None):
-    """Text or dict report of per-class and averaged scores, as scikit-learn's.
-
-    With ``accuracy_row``, an "accuracy" row appears when every class of the
-    matrix is reported (micro precision, recall and F are then all equal to
-    the accuracy); otherwise a "micro avg" row does. ``support_name`` names
-    the last column (the MLCM paper calls it "weight"). ``class_names``: the
-    labels of the reported classes, where the matrix's own do not name them
-    (see :func:`confusion_for_labels`). ``intervals``: ``(low, high)``, each of
-    shape ``(n_rows, 3)`` in the order of :func:`report_reader`'s values; each
-    score then gets ``<score>_low`` and ``<score>_high`` beside it (the accuracy:
-    ``accuracy_low`` and ``accuracy_high``), and the text prints them in brackets.
-    """
+def report_row_names(confusion, target_names, include_none, class_names=None):
+    """The name of each reported class's row: ``target_names`` checked against the classes
+    of ``confusion`` (one per class, optionally one more for the "none" class), else the
+    classes' own (or ``class_names``); refused, naming the argument, where a name repeats
+    or is a summary row's. The reports call it before their intervals' resampling."""
     classes = reported_classes(confusion, include_none)
     names = [str(confusion.display_labels[i]) for i in classes]
     if class_names is not None:
@@ -387,6 +376,27 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
         names[:n_named] = target_names
     _check_row_names(names, "target_names" if target_names is not None
                      else "the class labels of y_true and y_pred")
+    return names
+
+
+def classification_report_from_confusion(confusion, *, target_names=None, digits=2,
+                                         output_dict=False, zero_division="warn",
+                                         include_none="auto", support_name="support",
+                                         accuracy_row=True, class_names=None, intervals=None):
+    """Text or dict report of per-class and averaged scores, as scikit-learn's.
+
+    With ``accuracy_row``, an "accuracy" row appears when every class of the
+    matrix is reported (micro precision, recall and F are then all equal to
+    the accuracy); otherwise a "micro avg" row does. ``support_name`` names
+    the last column (the MLCM paper calls it "weight"). ``class_names``: the
+    labels of the reported classes, where the matrix's own do not name them
+    (see :func:`confusion_for_labels`). ``intervals``: ``(low, high)``, each of
+    shape ``(n_rows, 3)`` in the order of :func:`report_reader`'s values; each
+    score then gets ``<score>_low`` and ``<score>_high`` beside it (the accuracy:
+    ``accuracy_low`` and ``accuracy_high``), and the text prints them in brackets.
+    """
+    classes = reported_classes(confusion, include_none)
+    names = report_row_names(confusion, target_names, include_none, class_names)
     per_class = precision_recall_fscore_from_confusion(
         confusion, average=None, zero_division=zero_division, classes=classes)
     headers = ["precision", "recall", "f1-score", support_name]

@@ -19,6 +19,7 @@ from ._scores import (
     multilabel_counts_from_confusion,
     precision_recall_fscore_from_confusion,
     report_intervals,
+    report_row_names,
 )
 from ._transport import TRANSPORT, transport_confusion
 
@@ -266,6 +267,7 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     full = transport_confusion(y_true, y_pred, labels=None, weighting=weighting,
                                sample_weight=sample_weight, empty=empty, column_labels=labels)
     confusion, class_names = confusion_for_labels(full, labels)
+    report_row_names(confusion, target_names, include_none, class_names)  # before the work
     intervals = None
     if confidence_level is not None:
         intervals = report_intervals(

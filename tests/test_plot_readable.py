@@ -193,9 +193,20 @@ def test_display_labels_of_one_dimensional_labels_name_every_class():
     assert _ticks(shown.ax_.yaxis) == ["x", "y"]
 
 
-def test_a_rectangular_matrix_needs_its_column_names():
-    shown = TransportConfusionMatrixDisplay([[1, 2, 3], [4, 5, 6]]).plot(colorbar=False)
-    assert _ticks(shown.ax_.xaxis) == ["0", "1", "2"] and _ticks(shown.ax_.yaxis) == ["0", "1"]
+@pytest.mark.parametrize("display", [TransportConfusionMatrixDisplay, MLCMDisplay])
+def test_a_rectangular_matrix_needs_its_column_names(display):
+    # It was drawn with the row names (or indices) beside columns of other classes.
+    for labels in (None, ["a", "b"]):
+        with pytest.raises(ValueError, match=r"confusion_matrix must be square .* got shape "
+                                             r"\(2, 3\).* column_labels naming its 3 columns"):
+            display([[1, 2, 3], [4, 5, 6]], display_labels=labels)
+    assert not plt.get_fignums()
+    shown = display([[1, 2, 3], [4, 5, 6]], display_labels=["a", "b"],
+                    column_labels=["x", "y", "z"]).plot(colorbar=False)
+    assert _ticks(shown.ax_.xaxis) == ["x", "y", "z"] and _ticks(shown.ax_.yaxis) == ["a", "b"]
+    np.testing.assert_array_equal(shown.im_.get_array(), [[1, 2, 3], [4, 5, 6]])
+    with pytest.raises(ValueError, match="column_labels has 2 names for a matrix of 3 columns"):
+        display([[1, 2, 3], [4, 5, 6]], column_labels=["x", "y"]).plot()
 
 
 # --- 3. Titles ---------------------------------------------------------------------------------

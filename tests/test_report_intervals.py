@@ -297,3 +297,18 @@ def test_report_reader_equals_the_report_on_each_matrix(family, kind, keywords):
                         else [row] * 3 for row in report.values()]
             np.testing.assert_allclose(value, expected, rtol=1e-12, atol=1e-15,
                                        equal_nan=True)
+
+
+@pytest.mark.parametrize("module", ["_transport_scores", "_mlcm_scores"])
+def test_wrong_target_names_are_refused_before_the_resampling(module, monkeypatch):
+    import importlib
+
+    owner = importlib.import_module(f"sklearn_confusion_ext.{module}")
+
+    def resampling(*args, **kwargs):
+        raise AssertionError("the intervals were resampled before target_names was checked")
+    monkeypatch.setattr(owner, "report_intervals", resampling)
+    report = {"_transport_scores": transport_classification_report,
+              "_mlcm_scores": mlcm_classification_report}[module]
+    with pytest.raises(ValueError, match="target_names has 2 names but the report has 3"):
+        report([0, 1, 2] * 5, [0, 1, 1] * 5, target_names=["a", "b"], confidence_level=0.9)

@@ -126,10 +126,10 @@ DISPLAY_DATA = {
     "TransportConfusionMatrixDisplay": dict(
         data={"confusion_matrix": [[5.0, 1.0], [2.0, 7.0]],
               "half_width": [[0.5, 0.2], [0.1, 0.3]]},
-        non_negative=("confusion_matrix", "half_width")),
+        square=("confusion_matrix",), non_negative=("confusion_matrix", "half_width")),
     "MLCMDisplay": dict(data={"confusion_matrix": [[5.0, 1.0, 0.0], [2.0, 7.0, 1.0],
                                                    [0.0, 1.0, 0.0]]},
-                        non_negative=("confusion_matrix",)),
+                        square=("confusion_matrix",), non_negative=("confusion_matrix",)),
     "PosteriorIntervalDisplay": dict(
         data={"mean": [[0.7, 0.3], [0.2, 0.8]], "lower": [[0.5, 0.1], [0.05, 0.6]],
               "upper": [[0.9, 0.5], [0.4, 0.95]]},

@@ -78,7 +78,10 @@ class CriticalDifferenceDisplay:
         if len(names) != n_models:
             raise ValueError(f"names must name the {n_models} models; got {len(names)}.")
         groups = [] if groups is None else [tuple(str(m) for m in group) for group in groups]
-        for group in groups:
+        for k, group in enumerate(groups):
+            if not group:
+                raise ValueError(f"groups[{k}] is empty; each group names the models (of "
+                                 f"names) that one bar joins.")
             unknown = [m for m in group if m not in names]
             if unknown:
                 raise ValueError(f"groups names {unknown}, which are not in names {names}.")

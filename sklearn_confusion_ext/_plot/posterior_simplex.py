@@ -7,6 +7,7 @@ from .._core.docs import fill_doc
 from .._core.params import quoted, validate_params
 from .._statistics.posterior import dirichlet_logpdf, dirichlet_mode, dirichlet_posterior
 from .._transport import transport_confusion
+from .data_checks import display_array
 from .layout import bounding_axes, panel_axes, short_names
 from .matplotlib_check import check_matplotlib
 from .posterior_intervals import class_positions
@@ -119,12 +120,15 @@ class PosteriorSimplexDisplay:
 
     @validate_params("PosteriorSimplexDisplay")
     def __init__(self, alpha, *, vertex_labels=None, row_labels=None):
-        alpha = np.atleast_2d(np.asarray(alpha, dtype=np.float64))
+        alpha = np.atleast_2d(display_array(alpha, "alpha", ndim=None,
+                                            what="Dirichlet parameters"))
         if alpha.ndim != 2 or alpha.shape[1] != 3:
             raise ValueError(f"alpha must hold the three Dirichlet parameters of each panel, "
                              f"shape (n_panels, 3); got shape {alpha.shape}.")
-        if not np.isfinite(alpha).all() or alpha.min() <= 0:
-            raise ValueError("alpha must hold finite positive Dirichlet parameters.")
+        if (alpha <= 0).any():
+            where = tuple(int(i) for i in np.argwhere(alpha <= 0)[0])
+            raise ValueError(f"alpha must hold positive Dirichlet parameters; got "
+                             f"{alpha[where]:.6g} at {where}.")
         self.alpha = alpha
         self.vertex_labels, self.row_labels = vertex_labels, row_labels
 
