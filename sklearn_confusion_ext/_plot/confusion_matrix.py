@@ -34,14 +34,17 @@ _MAX_CLASSES_WITH_VALUES = 20
 
 _DOCS = {
     "constructor": """\
-confusion_matrix : ndarray of shape (n_rows, n_columns)
-    The matrix to draw, rows true classes and columns predicted classes.
+confusion_matrix : ndarray of shape (n_classes, n_classes)
+    The matrix to draw, rows true classes and columns predicted classes: square, of
+    finite non-negative values (``ValueError`` otherwise); a matrix of shape
+    (n_rows, n_columns) whose columns are other classes than its rows is drawn with
+    ``column_labels``.
 display_labels : list of str, default=None
     Row names, one per row (and column names unless ``column_labels`` is given); row and
     column indices by default. :meth:`plot` checks the length.
 column_labels : list of str, default=None
     Column names, one per column, when the columns are ordered differently from the
-    rows.""",
+    rows (or are other classes: needed for a matrix that is not square).""",
     "labels": """\
 labels : array-like, default=None
     1-D targets: the class labels to show, in that order. 2-D targets: integer column
@@ -143,6 +146,12 @@ class _ConfusionDisplay:
     def __init__(self, confusion_matrix, *, display_labels=None, column_labels=None):
         self.confusion_matrix = display_array(confusion_matrix, "confusion_matrix", ndim=2,
                                               bounds=(0, None), what="counts")
+        n_rows, n_columns = self.confusion_matrix.shape
+        if n_rows != n_columns and column_labels is None:
+            raise ValueError(
+                f"confusion_matrix must be square (one row and one column per class); got "
+                f"shape {self.confusion_matrix.shape}. A matrix whose columns are other "
+                f"classes than its rows needs column_labels naming its {n_columns} columns.")
         self.display_labels = display_labels
         self.column_labels = column_labels
         self.half_width = None
