@@ -26,6 +26,7 @@ from ._classic_measures import (
 )
 from ._core.config import check_result_size
 from ._core.params import validate_params
+from ._core.resampling import group_codes
 from ._core.results import _result, _Tabulated, _UnpacksLikeScipy
 from ._core.validation import check_confusion_matrix, check_target_set
 from ._measures import (
@@ -457,11 +458,7 @@ def _scores(y_true, y_preds, measures, groups):
     if groups is None:
         group_of = np.zeros(n_samples, dtype=np.intp)
     else:
-        groups = np.asarray(groups)
-        if groups.ndim != 1 or groups.shape[0] != n_samples:
-            raise ValueError(f"groups must hold one group per sample ({n_samples}); got "
-                             f"shape {groups.shape}.")
-        group_of = np.unique(groups, return_inverse=True)[1].ravel()
+        group_of = group_codes(groups, n_samples)[0]
     n_groups = int(group_of.max()) + 1
     if measures is None:
         return _section5_scores(y_true, y_preds, group_of, n_groups)

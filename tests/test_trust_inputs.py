@@ -623,3 +623,31 @@ def test_group_ids_are_told_apart_as_python_tells_them(name):
     with pytest.raises(ValueError, match="groups must be a 1-D list of group ids, one per "
                                          "instance; it holds sequences of different lengths"):
         getattr(sce, name)(**inputs, groups=[[1, 2], [3]] * 20)
+
+
+def test_the_grouping_functions_tell_group_ids_apart_as_python_does():
+    """compare_cv and measure_inconsistency read groups= through the same codes as the
+    resamplers: [1, "1", 2, "2"] * 10 is four groups (each read them with np.unique: two)."""
+    from sklearn.datasets import load_iris
+    from sklearn.dummy import DummyClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    rng = np.random.default_rng(0)
+    y_true = rng.integers(0, 3, 40)
+    y_preds = [np.where(rng.random(40) < 0.7, y_true, rng.integers(0, 3, 40)) for _ in range(3)]
+    mixed, four, two = (repr(sce.measure_inconsistency(y_true, y_preds, groups=groups))
+                        for groups in ([1, "1", 2, "2"] * 10, [0, 1, 2, 3] * 10,
+                                       [0, 0, 1, 1] * 10))
+    assert mixed == four and mixed != two
+    with pytest.raises(TypeError, match="groups holds a dict"):
+        sce.measure_inconsistency(y_true, y_preds, groups=[{"a": 1}] * 40)
+    X, y = load_iris(return_X_y=True)
+    order = np.random.default_rng(1).permutation(len(y))[:60]
+    X, y = X[order], y[order]
+    models = DecisionTreeClassifier(random_state=0), DummyClassifier()
+    mixed, four = (sce.compare_cv(*models, X, y, groups=groups, n_splits=4, n_repeats=1,
+                                  random_state=0)
+                   for groups in ([1, "1", 2, "2"] * 15, [0, 1, 2, 3] * 15))
+    np.testing.assert_array_equal(mixed.scores_a, four.scores_a)
+    with pytest.raises(ValueError, match="groups"):
+        sce.compare_cv(*models, X, y, groups=[1, "1"] * 30, n_splits=4, random_state=0)

@@ -246,6 +246,18 @@ def check_groups(groups, n_samples, owner):
     groups (NumPy reads a list of both as the strings ``"1"``)."""
     if groups is None:
         return None
+    codes, n_groups = group_codes(groups, n_samples)
+    if n_groups < 2:
+        raise ValueError(f"{owner} resamples whole groups, but groups holds "
+                         f"{n_groups} group{'s' if n_groups != 1 else ''}: give at least 2 "
+                         "groups, or leave groups=None to resample the instances.")
+    return codes, n_groups
+
+
+def group_codes(groups, n_samples):
+    """``(codes, n_groups)``: the code of each instance's group, ``groups`` refused,
+    naming it, where it has another length, is ragged, misses an id (NaN, None) or holds
+    one that is not hashable; ids told apart as Python tells them apart."""
     values = _group_ids(groups)
     if values.ndim != 1 or len(values) != n_samples:
         raise ValueError(f"groups must hold one group id per instance, {n_samples} in all; "
@@ -265,12 +277,7 @@ def check_groups(groups, n_samples, owner):
     except TypeError:  # ids of unorderable types: numbered by first appearance
         codes = _codes_by_appearance(values.tolist())
     codes = codes.reshape(-1).astype(np.intp)
-    n_groups = int(codes.max()) + 1 if n_samples else 0
-    if n_groups < 2:
-        raise ValueError(f"{owner} resamples whole groups, but groups holds "
-                         f"{n_groups} group{'s' if n_groups != 1 else ''}: give at least 2 "
-                         "groups, or leave groups=None to resample the instances.")
-    return codes, n_groups
+    return codes, int(codes.max()) + 1 if n_samples else 0
 
 
 def _group_ids(groups):

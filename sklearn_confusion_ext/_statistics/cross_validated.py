@@ -37,6 +37,7 @@ import numpy as np
 from scipy import stats
 
 from .._core.params import quoted, validate_params
+from .._core.resampling import group_codes
 from .._core.results import _Bare, _number, _result, _Table, _Tabulated, _UnpacksLikeScipy
 from .._core.user_warnings import warn
 
@@ -807,8 +808,8 @@ default="corrected_ttest"
     _check_options(test, rope, alternative)
     score, scorer = _scorer(scoring)
     n = y.shape[0] if hasattr(y, "shape") else len(y)
-    if groups is not None and len(groups) != n:
-        raise ValueError(f"groups has {len(groups)} entries for {n} instances of y.")
+    if groups is not None:  # ids as Python tells them apart (1 and "1" are two groups)
+        groups = group_codes(groups, n)[0]
     splits = _splits(y, groups, n_splits, n_repeats, random_state)
     n_train = [len(train) for train, _ in splits]
     n_test = [len(test_fold) for _, test_fold in splits]
