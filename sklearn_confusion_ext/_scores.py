@@ -19,6 +19,7 @@ from ._core.arrays import to_numpy
 from ._core.bounds import (
     average_at_bound,
     bca_interval,
+    effective_trials,
     honest_bounds,
     percentile_interval,
     proportion_trials,
@@ -619,6 +620,7 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
             values.reshape(flat), estimate.ravel(), jackknife.reshape(len(jackknife), -1),
             multiplicity, alpha))
     trials, widen = report_trials(confusion, include_none)
+    trials = effective_trials(trials, sample_weight)
     low, high, _ = honest_bounds(estimate, low, high, trials, alpha,
                                  "the classification report's intervals", "a score",
                                  widen=widen)

@@ -155,3 +155,19 @@ def test_an_average_over_a_perfect_class_reaches_wilsons_of_its_trials(method):
     trials = 9 / np.sum(1 / rows)
     low, high, _ = wilson(result.estimate * trials, trials, 0.05)
     assert result.low <= low + 1e-12 and result.high >= high - 1e-12
+
+
+def test_weights_scaled_by_a_constant_give_the_same_fallback():
+    # Wilson's trials are effective instances (Kish): weights of 1000 are not 1000 x the
+    # evidence (they were: a 1000-fold narrower interval).
+    plain, _ = _interval("tcm_recall", "percentile")
+    heavy, _ = _interval("tcm_recall", "percentile", sample_weight=np.full(61, 1000.0))
+    # (the other classes are resampled by instance weights there, by cells here)
+    assert heavy.low[0] == pytest.approx(plain.low[0], rel=1e-9) and heavy.high[0] == 1.0
+
+
+def test_a_level_of_nearly_zero_is_a_point_without_a_warning():
+    result, degenerate = _interval("tcm_recall", "percentile", confidence_level=5e-324)
+    assert degenerate == [] and np.all(result.low <= result.high)
+    low, high, _ = wilson(np.array([9.0, 1.0]), np.array([10.0, 10.0]), 1 - 5e-324)
+    assert np.all(low <= high)  # the Poisson ends never pass Wilson's other end

@@ -86,6 +86,9 @@ def wilson(successes, trials, alpha):
     z = special.ndtri(1 - alpha / 2)
     trials = np.asarray(trials, dtype=float)
     some = trials > 0
+    # Fewer than 1e-12 effective trials (a class of subnormal masses) are as good as none
+    # for Wilson's terms (z^2 / n overflows); they read as 1e-12, the interval [0, 1].
+    trials = np.where(some, np.maximum(trials, 1e-12), trials)
     safe = np.where(some, trials, 1.0)
     successes = np.clip(np.asarray(successes, dtype=float), 0.0, safe)
     # A proportion read off sums of masses rounds within a few units of the last place of
@@ -104,10 +107,11 @@ def wilson(successes, trials, alpha):
         modified = (count >= 1) & (count <= near)
         if modified.any():
             poisson = stats.chi2.ppf(alpha, 2 * np.where(modified, count, 1.0)) / (2 * safe)
+            # The Poisson end widens Wilson's (at any level: never past its other end).
             if side == "low":
-                low = np.where(modified, poisson, low)
+                low = np.where(modified, np.fmin(low, poisson), low)
             else:
-                high = np.where(modified, 1 - poisson, high)
+                high = np.where(modified, np.fmax(high, 1 - poisson), high)
     low, high = np.where(rate == 0, 0.0, low), np.where(rate == 1, 1.0, high)
     return tuple(np.where(some, x, np.nan) for x in (low, high, se))
 
@@ -152,6 +156,22 @@ def proportion_trials(matrix, reading, *, beta=1.0, average=None, classes=None,
     return np.float64(1.0 / np.sum(weights[defined] ** 2 / trials[defined]))
 
 
+def effective_trials(trials, sample_weight):
+    """Trials in masses of ``sample_weight`` as effective instances (Kish's design effect:
+    ``sum(w) / sum(w^2)`` instances per unit of mass), so that weights scaled by a
+    constant give the same interval; ``trials`` as they are without weights."""
+    if sample_weight is None:
+        return trials
+    weights = np.asarray(sample_weight, dtype=float)
+    largest = weights.max(initial=0.0)
+    if largest <= 0:
+        return trials
+    units = weights / largest  # in (0, 1]: no overflow nor underflow of the squares
+    per_mass = units.sum() / (units @ units) / largest
+    with np.errstate(over="ignore"):
+        return np.asarray(trials, dtype=float) * per_mass
+
+
 def average_at_bound(matrix, reading, *, beta=1.0, average=None, classes=None):
     """Whether an average (macro or weighted) of ``reading`` reads a class at 0 or 1: a
     class at its bound adds nothing to the average's resampled spread, nor to the delta
@@ -186,6 +206,8 @@ def honest_bounds(estimate, low, high, trials, alpha, owner, what, widen=False):
     with np.errstate(invalid="ignore", over="ignore"):
         rounding = 16 * np.finfo(float).eps * np.maximum(np.abs(low), np.abs(high))
         degenerate = np.isfinite(estimate) & (np.abs(high - low) <= rounding)
+    if 1 - alpha < 1e-9:  # a confidence level of (nearly) 0 asks for a point
+        degenerate = np.zeros(np.shape(estimate), dtype=bool)
     replaced = np.zeros(np.shape(estimate), dtype=bool)
     if trials is not None:  # no trials: undefined, its zero_division value (warned)
         trials = np.broadcast_to(np.asarray(trials, dtype=float), np.shape(estimate))

@@ -25,6 +25,7 @@ from .._core.bounds import (
     PROPORTIONS,
     average_at_bound,
     bca_interval,
+    effective_trials,
     honest_bounds,
     percentile_interval,
     proportion_trials,
@@ -265,17 +266,19 @@ def _proportion(data):
     confusion = data.confusion
     if score.average == "binary":
         matrix = binary_matrix(confusion, score.pos_label)
-        return proportion_trials(matrix, score.analytic, beta=score.beta,
-                                 classes=[1])[0], False
+        return effective_trials(proportion_trials(matrix, score.analytic, beta=score.beta,
+                                                  classes=[1])[0], data.sample_weight), False
     selected, _ = confusion_for_labels(confusion, score.labels)
     if score.analytic == "accuracy":
-        return proportion_trials(selected.matrix, "accuracy",
-                                 classes=selected.selection), False
+        return effective_trials(proportion_trials(selected.matrix, "accuracy",
+                                                  classes=selected.selection),
+                                data.sample_weight), False
     include_none = bool(confusion.has_none and confusion.matrix[-1].sum() > 0)
     classes = reported_classes(selected, include_none)
     keywords = {"beta": score.beta, "average": score.average, "classes": classes}
-    return (proportion_trials(selected.matrix, score.analytic, pooled=selected.selection,
-                              **keywords),
+    trials = proportion_trials(selected.matrix, score.analytic, pooled=selected.selection,
+                               **keywords)
+    return (effective_trials(trials, data.sample_weight),
             average_at_bound(selected.matrix, score.analytic, **keywords))
 
 
