@@ -1,4 +1,5 @@
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -32,3 +33,31 @@ def pytest_configure(config):
     from skip_policy import pytest_configure as configure_skip_policy
 
     configure_skip_policy(config)
+
+
+@pytest.fixture(autouse=True)
+def _restore_matplotlib_settings():
+    """Every test starts from, and leaves, matplotlib's settings (rcParams) as they were.
+
+    The package's Displays change none (``test_plot_drawn.py`` checks it), but a peer used
+    as an oracle does: importing QuaPy (``quapy/__init__.py`` imports ``quapy.plot``) sets
+    ``figure.figsize``, ``figure.dpi`` (200) and ``font.size`` (18) for the whole process, so
+    the layout tests that measure drawn text (names thinned where they would overlap, titles
+    clear of the corners' names) failed whenever ``test_quantification.py::test_against_quapy``
+    ran before them (reverse file order) and passed alone. Where matplotlib is first imported
+    during a test, its settings as read at import (``rcParamsOrig``) are restored. The
+    backend is left as it is.
+    """
+    matplotlib = sys.modules.get("matplotlib")
+    saved = None if matplotlib is None else dict(dict.items(matplotlib.rcParams))
+    yield
+    matplotlib = sys.modules.get("matplotlib")
+    if matplotlib is None:
+        return
+    if saved is None:
+        saved = dict(dict.items(matplotlib.rcParamsOrig))
+    current = matplotlib.rcParams
+    changed = {key: value for key, value in saved.items()
+               if key != "backend" and dict.get(current, key, value) != value}
+    if changed:
+        current.update(changed)

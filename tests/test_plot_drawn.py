@@ -272,4 +272,9 @@ def test_every_display_has_a_drawing_check():
 
 @pytest.mark.parametrize("name", DISPLAYS)
 def test_what_is_drawn_is_the_constructor_data(name):
+    """And drawing changes none of matplotlib's settings (the tests' order cannot depend
+    on a Display: tests/conftest.py restores them after peers that do change them)."""
+    before = dict(dict.items(matplotlib.rcParams))
     CHECKS[name]()
+    after = dict(dict.items(matplotlib.rcParams))
+    assert {key for key in before if before[key] != after[key]} == set()
