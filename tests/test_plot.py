@@ -40,8 +40,9 @@ def test_from_predictions_equals_the_function_and_labels_none(rng):
     y_pred = (rng.random((60, 4)) < 0.4).astype(int)
     display = TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred,
                                                                weighting="pred")
-    np.testing.assert_allclose(display.confusion_matrix,
-                               transport_confusion_matrix(y_true, y_pred, weighting="pred"))
+    expected = transport_confusion_matrix(y_true, y_pred, weighting="pred")
+    np.testing.assert_allclose(display.confusion_matrix, expected)
+    np.testing.assert_allclose(display.im_.get_array(), expected)  # what is drawn
     assert _tick_labels(display.ax_.yaxis)[-1] == "none"
     assert display.text_.shape == (5, 5) and display.figure_ is display.ax_.figure
     normalized = TransportConfusionMatrixDisplay.from_predictions(y_true, y_pred,
@@ -63,6 +64,8 @@ def test_from_estimator_predict_is_the_classic_matrix_and_predict_proba_is_soft(
                                                           response_method="predict_proba")
     one_hot = transport_confusion_matrix(np.eye(3)[y], model.predict_proba(X))
     np.testing.assert_allclose(soft.confusion_matrix, one_hot[:3, :3])  # no "none" class
+    np.testing.assert_allclose(soft.im_.get_array(), one_hot[:3, :3])
+    np.testing.assert_array_equal(display.im_.get_array(), confusion_matrix(y, model.predict(X)))
     assert _tick_labels(soft.ax_.xaxis) == ["0", "1", "2"]
 
 
@@ -123,6 +126,12 @@ def test_posterior_interval_display(tmp_path):
     np.testing.assert_allclose(display.upper, upper)
     visible = [ax for ax in display.axes_.ravel() if ax.get_visible()]
     assert len(visible) == 4 and visible[3].get_title() == "actual 3"
+    for k, ax in enumerate(visible):  # each forest panel draws row k's means and bounds
+        line, _, (bars,) = ax.containers[0].lines
+        np.testing.assert_allclose(line.get_ydata(), posterior.mean()[k], rtol=1e-12)
+        segments = np.array(bars.get_segments())
+        np.testing.assert_allclose(segments[:, 0, 1], lower[k], rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(segments[:, 1, 1], upper[k], rtol=1e-12, atol=1e-15)
     display.figure_.savefig(tmp_path / "posterior.png")
 
 
