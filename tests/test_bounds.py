@@ -171,3 +171,70 @@ def test_a_level_of_nearly_zero_is_a_point_without_a_warning():
     assert degenerate == [] and np.all(result.low <= result.high)
     low, high, _ = wilson(np.array([9.0, 1.0]), np.array([10.0, 10.0]), 1 - 5e-324)
     assert np.all(low <= high)  # the Poisson ends never pass Wilson's other end
+
+
+# --- Every public callable that makes intervals of proportions, at the boundary ----------
+
+def _report_bounds(report):
+    def read(y, method):
+        result = report(y, y, confidence_level=0.95, interval_method=method,
+                        n_resamples=199, random_state=0, output_dict=True)
+        rows = [row for row in result.values() if isinstance(row, dict)]
+        low = [row[f"{key}_low"] for row in rows for key in ("precision", "recall",
+                                                               "f1-score")]
+        high = [row[f"{key}_high"] for row in rows for key in ("precision", "recall",
+                                                                 "f1-score")]
+        if "accuracy_low" in result:
+            low.append(result["accuracy_low"])
+            high.append(result["accuracy_high"])
+        return np.array(low), np.array(high)
+    return read
+
+
+def _interval_bounds(y, method):
+    result = sce.score_confidence_interval(y, y, score="tcm_f1", average=None, method=method,
+                                           n_resamples=199, random_state=0)
+    return result.low, result.high
+
+
+def _display_bounds(y, method):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    display = sce.ScoreIntervalDisplay.from_predictions(y, y, method=method, n_resamples=199,
+                                                        random_state=0)
+    plt.close(display.figure_)
+    return display.low.ravel(), display.high.ravel()
+
+
+# Each public callable taking confidence_level that makes intervals of proportions; the
+# comparisons (compare_scores and its result) give intervals of a difference, and the
+# result classes only hold what they are given.
+BOUNDARY_READERS = {
+    "score_confidence_interval": _interval_bounds,
+    "transport_classification_report": _report_bounds(sce.transport_classification_report),
+    "mlcm_classification_report": _report_bounds(sce.mlcm_classification_report),
+    "ScoreIntervalDisplay.from_predictions": _display_bounds,
+}
+NOT_PROPORTIONS = {"compare_scores", "ComparisonResult", "ConfidenceIntervalResult"}
+
+
+def test_every_interval_maker_is_swept_at_the_boundary():
+    from sklearn_confusion_ext._core.params import PARAMETERS
+
+    makers = {name for name, declared in PARAMETERS.items() if "confidence_level" in declared}
+    assert makers == set(BOUNDARY_READERS) | NOT_PROPORTIONS
+
+
+@pytest.mark.parametrize("method", ("percentile", "basic", "bca", "bayesian"))
+@pytest.mark.parametrize("name", sorted(BOUNDARY_READERS))
+def test_no_interval_maker_gives_a_perfect_class_a_point(name, method):
+    y = np.repeat([0, 1, 2], [12, 9, 6])  # every instance right
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        low, high = BOUNDARY_READERS[name](y, method)
+    assert np.all(high == 1.0) and np.all(low < 1.0) and np.all(low >= 0.0)
+    assert any(issubclass(w.category, DegenerateIntervalWarning) for w in caught)
