@@ -54,11 +54,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=400)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--scores", nargs="+", default=SCORES, choices=SCORES,
+                        help="the scores to simulate (default: all)")
     args = parser.parse_args()
     repeats = 20 if args.quick else args.repeats
     start = time.process_time()
     rows = []
-    for score in SCORES:
+    for score in args.scores:
         for method in METHODS:
             cells = []
             for rate in RATES:
