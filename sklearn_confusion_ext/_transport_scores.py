@@ -253,8 +253,8 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
                2  1.00 [0.84, 1.00] 0.50 [0.33, 0.66] 0.67 [0.50, 0.79]        40
     <BLANKLINE>
         accuracy                                      0.67 [0.57, 0.74]       120
-       macro avg  0.72 [0.66, 0.78] 0.67 [0.59, 0.74] 0.66 [0.57, 0.73]       120
-    weighted avg  0.72 [0.67, 0.78] 0.67 [0.57, 0.74] 0.66 [0.56, 0.74]       120
+       macro avg  0.72 [0.63, 0.80] 0.67 [0.58, 0.74] 0.66 [0.57, 0.73]       120
+    weighted avg  0.72 [0.63, 0.80] 0.67 [0.57, 0.74] 0.66 [0.56, 0.74]       120
     <BLANKLINE>
     >>> report = transport_classification_report(
     ...     y_true, y_pred, confidence_level=0.95, random_state=0, output_dict=True)

@@ -290,7 +290,7 @@ def test_compare_cv_scores_type_errors(keywords, match):
     ({"n_splits": 1}, "n_splits"),
     ({"scoring": "no_such_score"}, "not a score name"),
     ({"scoring": "tcm_f1"}, "one value per class"),
-    ({"groups": [0, 1]}, "groups has 2 entries"),
+    ({"groups": [0, 1]}, "groups must hold one group id per instance, 150 in all"),
     ({"rope": 0.1}, "region of practical equivalence"),
     ({"groups": np.r_[np.zeros(100), np.arange(1, 51)], "n_splits": 5}, "different shares"),
 ])

@@ -416,7 +416,7 @@ def test_bad_inputs_are_refused():
         measure_inconsistency([0, 1], [[0, 1], [0, 1, 1]])
     with pytest.raises(ValueError, match="single 1-D"):
         measure_inconsistency([0, 1], np.array([0, 1]))
-    with pytest.raises(ValueError, match="one group per sample"):
+    with pytest.raises(ValueError, match="groups must hold one group id per instance"):
         measure_inconsistency([0, 1], [[0, 1], [1, 1]], groups=[0])
     with pytest.raises(ValueError, match="measures is empty"):
         measure_inconsistency([0, 1], [[0, 1], [1, 1]], measures={})

@@ -137,7 +137,9 @@ def test_demo_explains_its_two_accuracies():
     soft = sce.transport_accuracy_score(y_true, proba)
     assert f"{soft:.3f}" == "0.559" and f"{hard:.3f}" == "0.922"
     assert f"accuracy is {soft:.3f} here and {hard:.3f} in part 1" in introduction
-    assert "mean probability of the true class" in introduction
+    # why is the report's own paragraph on probabilities (the mean probability of the
+    # true class: test_cli.py::test_probabilities_report_says_what_its_scores_are_...)
+    assert "said below the summary" in introduction
     assert "log-loss" in introduction
 
 

@@ -153,7 +153,8 @@ def proportion_trials(matrix, reading, *, beta=1.0, average=None, classes=None,
         weights = np.where(defined, rows, 0.0) / rows[defined].sum()
     else:
         weights = defined / np.count_nonzero(defined)
-    return np.float64(1.0 / np.sum(weights[defined] ** 2 / trials[defined]))
+    with np.errstate(over="ignore"):  # a class of subnormal mass: no trials to speak of
+        return np.float64(1.0 / np.sum(weights[defined] ** 2 / trials[defined]))
 
 
 def effective_trials(trials, sample_weight):

@@ -419,7 +419,9 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
         jackknife, multiplicity = _quiet(data.jackknife, rng)
         low, high = bca_interval(distribution, np.asarray(estimate), jackknife, multiplicity,
                                   alpha)
-    trials, widen = _proportion(data)
+    # A posterior with a prior is the user's model: a point there is the prior's, kept.
+    trials, widen = _proportion(data) if method != "bayesian" or prior is None else \
+        (None, False)
     low, high, _ = honest_bounds(estimate, low, high, trials, alpha,
                                  "score_confidence_interval", f"score={resolved.name!r}",
                                  widen=widen)
