@@ -238,3 +238,28 @@ def test_no_interval_maker_gives_a_perfect_class_a_point(name, method):
         low, high = BOUNDARY_READERS[name](y, method)
     assert np.all(high == 1.0) and np.all(low < 1.0) and np.all(low >= 0.0)
     assert any(issubclass(w.category, DegenerateIntervalWarning) for w in caught)
+
+
+def test_the_result_and_the_display_say_where_the_interval_is_wilsons():
+    result, _ = _interval("tcm_f1", "bca")
+    np.testing.assert_array_equal(result.wilson_fallback, [True, False, False])
+    assert "wilson_fallback=1" in repr(result)
+    assert result.to_frame()["wilson_fallback"].tolist() == [True, False, False]
+    spread, _ = _interval("tcm_f1_macro", "bca")
+    assert spread.wilson_fallback is False and "wilson_fallback" not in repr(spread)
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateIntervalWarning)
+        display = sce.ScoreIntervalDisplay.from_predictions(Y_TRUE, Y_PRED, n_resamples=199,
+                                                            random_state=0)
+    assert display.ax_.get_title().endswith("Wilson's where every resample agreed)")
+    plt.close(display.figure_)
+    display = sce.ScoreIntervalDisplay.from_predictions(Y_TRUE[21:], Y_PRED[21:],
+                                                        n_resamples=199, random_state=0)
+    assert "Wilson" not in display.ax_.get_title()
+    plt.close(display.figure_)

@@ -917,7 +917,7 @@ PARAMETERS = {
            for name in ("estimate", "low", "high", "standard_error")},
         "distribution": [None, ARRAY], "method": [str],
         "confidence_level": [CONFIDENCE_LEVEL], "score": [None, str],
-        "class_names": [None, ARRAY]},
+        "class_names": [None, ARRAY], "wilson_fallback": [None, BOOLEAN, ARRAY]},
     "ComparisonResult": {
         **{name: [Interval(Real, None, None), NaN()]
            for name in ("difference", "low", "high")},

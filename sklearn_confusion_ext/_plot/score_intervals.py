@@ -187,7 +187,8 @@ class ScoreIntervalDisplay:
                [0.  , 0.5 , 1.  , 0.5 ]])
         >>> print(display.ax_.get_title())
         TCM recall per class
-        (95%% BCa bootstrap intervals, 999 resamples)
+        (95%% BCa bootstrap intervals, 999 resamples;
+        Wilson's where every resample agreed)
         """
         if isinstance(y_pred, Mapping):
             if not y_pred:
@@ -232,6 +233,8 @@ class ScoreIntervalDisplay:
         level = f"{100 * confidence_level:.4g}% {_METHODS[method]} intervals"
         display._about = level if method == "analytic" else \
             f"{level}, {n_resamples} {'draws' if method == 'bayesian' else 'resamples'}"
+        if any(np.any(result.wilson_fallback) for pair in results for result in pair):
+            display._about += ";\nWilson's where every resample agreed"
         return display.plot(ax=ax, title=title)
 
     @validate_params()

@@ -68,6 +68,10 @@ class ConfidenceIntervalResult(_Tabulated):
         The score's name (a scorer name, or a metric's ``__name__``).
     class_names : list, default=None
         The class of each value of a per-class score, where the data name them.
+    wilson_fallback : bool or ndarray of bool, default=None
+        Where the interval is Wilson's interval of the score's trials, because the
+        method's was a point (every resample agreed: a class 100 % right); see the user
+        guide's "At the boundary". None: nowhere (or not recorded).
 
     Attributes
     ----------
@@ -77,6 +81,7 @@ class ConfidenceIntervalResult(_Tabulated):
     confidence_level : float
     score : str or None
     class_names : list or None
+    wilson_fallback : bool, ndarray of bool or None
 
     The repr names the score, the method and the level with rounded figures (never the
     resampled values); :meth:`to_frame` gives one row per class (one row for one value).
@@ -102,6 +107,7 @@ confidence_level=0.95, method='analytic')
     confidence_level: float
     score: str = None
     class_names: object = None
+    wilson_fallback: object = None
 
     _shows_one_row = False
 
@@ -114,11 +120,17 @@ confidence_level=0.95, method='analytic')
         shown += [("confidence_level", self.confidence_level), ("method", self.method)]
         if self.distribution is not None:
             shown.append(("n_resamples", len(self.distribution)))
+        if np.any(self.wilson_fallback):
+            shown.append(("wilson_fallback", int(np.count_nonzero(self.wilson_fallback))
+                          if np.ndim(self.wilson_fallback) else True))
         return shown
 
     def _table(self):
         values = {name: np.atleast_1d(getattr(self, name))
                   for name in ("estimate", "low", "high", "standard_error")}
+        if self.wilson_fallback is not None:
+            values["wilson_fallback"] = np.broadcast_to(
+                self.wilson_fallback, values["estimate"].shape)
         single = np.ndim(self.estimate) == 0
         index = [self.score] if single else self.class_names
         if index is None:
@@ -389,14 +401,14 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
     if method == "analytic":
         estimate, low, high, se = _analytic(data, alpha)
         trials, widen = _proportion(data)
-        low, high, _ = honest_bounds(estimate, low, high, trials, alpha,
-                                     "score_confidence_interval", f"score={resolved.name!r}",
-                                     widen=widen)
+        low, high, replaced = honest_bounds(estimate, low, high, trials, alpha,
+                                            "score_confidence_interval",
+                                            f"score={resolved.name!r}", widen=widen)
         return ConfidenceIntervalResult(
             estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
             standard_error=_scalar(se), distribution=None, method=method,
             confidence_level=confidence_level, score=resolved.name,
-            class_names=_class_names(data, estimate))
+            class_names=_class_names(data, estimate), wilson_fallback=_flags(replaced))
     rng = np.random.default_rng(random_state)
     estimate = data.estimate()
     check_result_size("score_confidence_interval", (n_resamples, np.size(estimate)),
@@ -422,15 +434,21 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
     # A posterior with a prior is the user's model: a point there is the prior's, kept.
     trials, widen = _proportion(data) if method != "bayesian" or prior is None else \
         (None, False)
-    low, high, _ = honest_bounds(estimate, low, high, trials, alpha,
-                                 "score_confidence_interval", f"score={resolved.name!r}",
-                                 widen=widen)
+    low, high, replaced = honest_bounds(estimate, low, high, trials, alpha,
+                                        "score_confidence_interval",
+                                        f"score={resolved.name!r}", widen=widen)
     standard_error = np.std(distribution, axis=0, ddof=1)
     return ConfidenceIntervalResult(
         estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
         standard_error=_scalar(standard_error), distribution=distribution, method=method,
         confidence_level=confidence_level, score=resolved.name,
-        class_names=_class_names(data, estimate))
+        class_names=_class_names(data, estimate), wilson_fallback=_flags(replaced))
+
+
+def _flags(replaced):
+    """``wilson_fallback`` of a result: a bool for one value, an array for several."""
+    replaced = np.asarray(replaced, dtype=bool)
+    return bool(replaced) if replaced.ndim == 0 else replaced
 
 
 def _class_names(data, estimate):
