@@ -205,8 +205,10 @@ def _posterior_difference():
     assert _texts(display.ax_.get_legend().get_texts()) == [
         f"forest better: P = {p_a:.3f}", f"equivalent (rope ±0.01): P = {1 - p_a - p_b:.3f}",
         f"tree better: P = {p_b:.3f}"]
-    shaded = display.ax_.patches[0].get_x(), display.ax_.patches[0].get_width()
-    np.testing.assert_allclose(shaded, (-rope, 2 * rope))
+    # axvspan's patch: a Rectangle (matplotlib 3.9+) or a Polygon (before); its data extent
+    patch = display.ax_.patches[0]
+    corners = patch.get_patch_transform().transform(patch.get_path().vertices)
+    np.testing.assert_allclose((corners[:, 0].min(), np.ptp(corners[:, 0])), (-rope, 2 * rope))
 
 
 def _critical_difference():
