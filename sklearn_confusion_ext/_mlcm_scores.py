@@ -145,12 +145,7 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
         MLCM, as :func:`score_confidence_interval` with the same ``method`` and
         ``n_resamples`` draws them. ``None``: no intervals.
     interval_method : {"percentile", "basic", "bca", "bayesian"}, default="percentile"
-        How the intervals are made from the resamples, as in
-        :func:`score_confidence_interval`'s ``method`` ("bayesian": on 1-D labels the
-        Dirichlet posterior of the cells without a prior, otherwise the Bayesian
-        bootstrap). A score that takes one value in every resample (a class 100 %
-        right) gets Wilson's score interval of its trials instead of a point, with a
-        :class:`~sklearn_confusion_ext.exceptions.DegenerateIntervalWarning`.
+        How the intervals are made, as in :func:`transport_classification_report`.
     n_resamples : int, default=999
         Resamples (or posterior draws) of the intervals.
     random_state : int, numpy.random.Generator or None, default=None

@@ -212,9 +212,10 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
         How the intervals are made from the resamples, as in
         :func:`score_confidence_interval`'s ``method`` ("bayesian": on 1-D labels the
         Dirichlet posterior of the cells without a prior, otherwise the Bayesian
-        bootstrap). A score that takes one value in every resample (a class 100 %
-        right) gets Wilson's score interval of its trials instead of a point, with a
-        :class:`~sklearn_confusion_ext.exceptions.DegenerateIntervalWarning`.
+        bootstrap). An interval that would be a point (a class 100 % right: every
+        resample agrees) is Wilson's score interval of its trials instead, with a
+        :class:`~sklearn_confusion_ext.exceptions.DegenerateIntervalWarning` (the user
+        guide's "At the boundary").
     n_resamples : int, default=999
         Resamples (or posterior draws) of the intervals.
     random_state : int, numpy.random.Generator or None, default=None
