@@ -290,3 +290,11 @@ def test_float_labels_beyond_two_to_the_53_are_refused():
 
     with pytest.raises(ValueError, match=r"y_true holds float class labels as large as 3e\+150"):
         transport_confusion_matrix(np.array([0.0, 1.0, 3.0]) * 1e150, [0, 1, 2])
+
+
+def test_a_row_sum_near_one_is_printed_apart_from_one():
+    # probabilities saved with six decimals: the warning read "row 0 sums to 1"
+    import sklearn_confusion_ext as sce
+
+    with pytest.warns(UserWarning, match=r"row 0 sums to 0\.9999996\)"):
+        sce.transport_confusion_matrix([0, 1], [[0.5, 0.4999996], [0.5, 0.5]])

@@ -247,8 +247,11 @@ def warn_unless_probabilities(name, sums, dtype, warned=None, first_row=0):
             return
         warned.append(True)
     row = int(to_numpy(xp.nonzero(off)[0])[0]) if xp is not np else int(np.argmax(off))
+    total, digits = float(sums[row]), 6
+    while f"{total:.{digits}g}" == "1" and digits < 17:  # 0.9999996 is not "1"
+        digits += 1
     warn(f"{name}'s rows do not sum to 1 (row {first_row + row} sums to "
-         f"{float(sums[row]):.6g}): beside class labels its columns are read as a "
+         f"{total:.{digits}g}): beside class labels its columns are read as a "
          "classifier's probabilities, each row divided by its sum, so scaled scores, "
          "percentages and per-class sigmoids give the same result as probabilities. "
          "Pass predict_proba's probabilities (normalize scores, e.g. a softmax).")
