@@ -24,7 +24,6 @@ from ._core.bounds import (
     percentile_interval,
     proportion_trials,
 )
-from ._core.config import resample_block
 from ._core.confusion import Confusion, class_counts, every_class
 from ._core.dispatch import confusions
 from ._core.params import quoted, validate_params
@@ -38,6 +37,7 @@ from ._core.resampling import (
     grouped_rows,
     instance_weights,
     label_cells,
+    leave_out_weights,
     matrix_entries,
     resampled_matrices,
 )
@@ -653,18 +653,11 @@ def _report_matrices(y_true, y_pred, sample_weight, full, kind, params, single_l
 def _grouped_jackknife(build, read, rng, n_samples, shape, owner):
     """The report's scores with each of at most 100 groups of instances left out."""
     groups = np.array_split(rng.permutation(n_samples), min(n_samples, 100))
-    step = resample_block(owner, len(groups), int(np.prod(shape)),
-                          f"a matrix of {shape[0]} x {shape[1]} cells")
-    values = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for start in range(0, len(groups), step):
-            block = groups[start:start + step]
-            weights = np.ones((len(block), n_samples))
-            for row, members in enumerate(block):
-                weights[row, members] = 0.0
-            values.append(read(build(weights).reshape(-1, *shape)))
-    return np.concatenate(values)
+        return np.concatenate([read(build(weights).reshape(-1, *shape)) for weights in
+                               leave_out_weights(groups, n_samples, int(np.prod(shape)),
+                                                 owner)])
 
 
 def report_trials(confusion, include_none):

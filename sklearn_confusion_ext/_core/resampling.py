@@ -329,6 +329,21 @@ def group_weights(rng, groups, n_resamples, bayesian, entries=0, owner=None, n_j
         yield drawn[:, codes]  # a new array: the groups' draws are done with
 
 
+def leave_out_weights(groups, n_samples, entries, owner, where=None):
+    """Blocks of instance weights, one row per group of ``groups`` (arrays of instance
+    indices): 0 on the group's instances, 1 elsewhere (the jackknife's leave-group-out
+    resamples), blocks within the budget where each row gives a matrix of ``entries``
+    cells. ``where``: each instance's column (the grouped products' order), else its index."""
+    side = int(round(entries ** 0.5))
+    step = resample_block(owner, len(groups), entries, f"a matrix of {side} x {side} cells")
+    for start in range(0, len(groups), step):
+        block = groups[start:start + step]
+        weights = np.ones((len(block), n_samples))
+        for row, members in enumerate(block):
+            weights[row, members if where is None else where[members]] = 0.0
+        yield weights
+
+
 def swap_indicators(rng, n_samples, n_resamples, entries=0, owner=None, n_jobs=None,
                     reuse=False):
     """Batches of rows of 0/1 indicators, 64 MiB at most each: which instances of a paired

@@ -17,7 +17,6 @@ from sklearn import metrics as sklearn_metrics
 from sklearn.utils import _safe_indexing
 
 from .._core.array_api import on_the_host
-from .._core.config import resample_block
 from .._core.confusion import Confusion
 from .._core.dispatch import confusions
 from .._core.params import check_keywords, quoted
@@ -30,6 +29,7 @@ from .._core.resampling import (
     grouped_rows,
     instance_weights,
     label_cells,
+    leave_out_weights,
     matrix_entries,
     quiet_progress,
     resampled_matrices,
@@ -552,23 +552,15 @@ class _Data:
         else:
             n_groups = min(self.n_samples, _JACKKNIFE_GROUPS)
             groups = np.array_split(rng.permutation(self.n_samples), n_groups)
-        entries = self.entries()
-        side = int(round(entries ** 0.5))
-        step = resample_block("score_confidence_interval", n_groups, entries,
-                              f"a matrix of {side} x {side} cells")
-        values = []
         # where each instance is in the grouped products' order (their weights are drawn so)
         grouped = self.grouped if self.groups is None else None
         where = None
         if grouped is not None:
             where = np.empty(self.n_samples, dtype=np.intp)
             where[grouped.order] = np.arange(self.n_samples)
-        for start in range(0, n_groups, step):  # the leave-group-out matrices, in blocks
-            block = groups[start:start + step]
-            weights = np.ones((len(block), self.n_samples))
-            for row, members in enumerate(block):
-                weights[row, members if where is None else where[members]] = 0.0
-            values.append(self.of_weights(weights, presorted=where is not None))
+        values = [self.of_weights(weights, presorted=where is not None)
+                  for weights in leave_out_weights(groups, self.n_samples, self.entries(),
+                                                   "score_confidence_interval", where)]
         return np.concatenate(values), np.ones(n_groups)
 
 
