@@ -207,12 +207,14 @@ def test_reading_the_sums_changes_nothing():
 
 
 def test_every_registered_kind_is_a_kind_option():
-    from sklearn_confusion_ext._core.kinds import KINDS
-    from sklearn_confusion_ext._core.params import PARAMETERS, options_of
+    from declarations import DECLARATIONS
 
-    assert set(options_of("ConfusionAccumulator", "kind")) == set(KINDS)
+    from sklearn_confusion_ext._core.kinds import KINDS
+    from sklearn_confusion_ext._core.params import options_of
+
+    assert set(options_of(DECLARATIONS["ConfusionAccumulator"], "kind")) == set(KINDS)
     for kind in KINDS.values():  # a kind's parameters are its one-shot function's
-        assert set(kind.parameters) <= set(PARAMETERS[kind.function])
+        assert set(kind.parameters) <= set(DECLARATIONS[kind.function])
 
 
 def _row_count(y_true, y_pred):

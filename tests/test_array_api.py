@@ -359,10 +359,11 @@ def _resampling_cases():
     unweighted, and weighted under the first method (another resampling path)."""
     import inspect
 
+    from declarations import DECLARATIONS
     from test_common import REGISTRY, SAMPLE_KINDS
 
     import sklearn_confusion_ext as sce
-    from sklearn_confusion_ext._core.params import PARAMETERS, options_of
+    from sklearn_confusion_ext._core.params import options_of
 
     cases = []
     for name, entry in sorted(REGISTRY.items()):
@@ -373,9 +374,9 @@ def _resampling_cases():
         kinds = [kind for kind in entry.targets if kind in SAMPLE_KINDS]
         if "soft" in kinds:
             kinds.append("probabilities")
-        variants = [{"method": method} for method in options_of(name, "method")] \
-            if "method" in PARAMETERS[name] else [{}]
-        if "output_dict" in PARAMETERS[name]:  # the reports: their intervals, as numbers
+        variants = [{"method": method} for method in options_of(DECLARATIONS[name], "method")] \
+            if "method" in DECLARATIONS[name] else [{}]
+        if "output_dict" in DECLARATIONS[name]:  # the reports: their intervals, as numbers
             variants = [{**keywords, "confidence_level": 0.9, "output_dict": True}
                         for keywords in variants]
         for kind in kinds:

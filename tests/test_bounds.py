@@ -223,9 +223,9 @@ NOT_PROPORTIONS = {"compare_scores", "ComparisonResult", "ConfidenceIntervalResu
 
 
 def test_every_interval_maker_is_swept_at_the_boundary():
-    from sklearn_confusion_ext._core.params import PARAMETERS
+    from declarations import DECLARATIONS
 
-    makers = {name for name, declared in PARAMETERS.items() if "confidence_level" in declared}
+    makers = {name for name, declared in DECLARATIONS.items() if "confidence_level" in declared}
     assert makers == set(BOUNDARY_READERS) | NOT_PROPORTIONS
 
 

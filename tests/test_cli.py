@@ -106,6 +106,8 @@ def test_cli_subprocess_exit_status(tmp_path):
 
 
 def test_report_choices_are_the_declared_options(label_files, capsys):
+    from declarations import DECLARATIONS
+
     from sklearn_confusion_ext._core.params import options_of
 
     with pytest.raises(SystemExit) as caught:
@@ -113,12 +115,12 @@ def test_report_choices_are_the_declared_options(label_files, capsys):
     assert caught.value.code == 0
     usage = capsys.readouterr().out
     for option in ("kind", "format"):
-        assert "{" + ",".join(options_of("report", option)) + "}" in usage
+        assert "{" + ",".join(options_of(DECLARATIONS["report"], option)) + "}" in usage
     true, pred = label_files
     with pytest.raises(SystemExit) as caught:
         main(["report", "--true", str(true), "--pred", str(pred), "--format", "yaml"])
     assert caught.value.code == 2 and "invalid choice: 'yaml'" in capsys.readouterr().err
-    for kind in options_of("report", "kind"):
+    for kind in options_of(DECLARATIONS["report"], "kind"):
         expected = 0 if kind in ("auto", "single") else 2
         assert main(["report", "--true", str(true), "--pred", str(pred), "--kind", kind]) \
             == expected

@@ -298,17 +298,19 @@ def test_command_line_defaults_are_the_reports(capsys):
     """--interval-method, --resamples: the reports' defaults and options."""
     import inspect
 
+    from declarations import DECLARATIONS
+
     from sklearn_confusion_ext._core.params import options_of
 
     for function in (transport_classification_report, mlcm_classification_report):
         parameters = inspect.signature(function).parameters
         assert parameters["interval_method"].default == DEFAULT_INTERVAL_METHOD
         assert parameters["n_resamples"].default == DEFAULT_RESAMPLES
-        assert options_of(function.__name__, "interval_method") == \
-            options_of("report", "interval_method")
+        assert options_of(function, "interval_method") == \
+            options_of(DECLARATIONS["report"], "interval_method")
     with pytest.raises(SystemExit):
         main(["report", "--help"])
     usage = " ".join(capsys.readouterr().out.split())
-    assert "{" + ",".join(options_of("report", "interval_method")) + "}" in usage
+    assert "{" + ",".join(options_of(DECLARATIONS["report"], "interval_method")) + "}" in usage
     assert f"(default: {DEFAULT_INTERVAL_METHOD})" in usage
     assert f"(default: {DEFAULT_SEED}," in usage

@@ -34,13 +34,13 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from declarations import CLI_ONLY, DECLARATIONS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeClassifier
 
 import sklearn_confusion_ext as sce
 from sklearn_confusion_ext._core.params import (
-    PARAMETERS,
     ArrayLike,
     Boolean,
     Interval,
@@ -527,7 +527,6 @@ DISPLAYS = ("TransportConfusionMatrixDisplay", "MLCMDisplay", "PosteriorInterval
             "ComparisonSimplexDisplay",
             "PosteriorSimplexDisplay",
             "RankingComparisonDisplay", "ScoreIntervalDisplay", "ClassDistributionDisplay")
-CLI_ONLY = ("report",)  # PARAMETERS of the command line, not of a public callable
 
 
 # --- Calling the registry -------------------------------------------------------------------
@@ -552,7 +551,7 @@ def minimal_keywords(name):
 
 
 def public_callable(key):
-    """The public callable of a PARAMETERS key: a function, a class (its constructor) or a
+    """The public callable of a DECLARATIONS key: a function, a class (its constructor) or a
     method, with whether it is an instance method."""
     owner, _, method = key.partition(".")
     obj = getattr(sce, owner)
@@ -581,7 +580,7 @@ def compared(key, result):
 
 
 def public_keys():
-    return [key for key in PARAMETERS if key not in CLI_ONLY]
+    return [key for key in DECLARATIONS if key not in CLI_ONLY]
 
 
 @pytest.fixture(autouse=True)
@@ -793,7 +792,7 @@ def test_test_results_unpack_like_scipy(name):
 def test_every_declaration_names_a_public_callable():
     for key in public_keys():
         owner, _, method = key.partition(".")
-        assert owner in sce.__all__, f"PARAMETERS[{key!r}] names no public name"
+        assert owner in sce.__all__, f"DECLARATIONS[{key!r}] names no public name"
         assert not method or callable(getattr(getattr(sce, owner), method, None)), key
 
 
@@ -817,10 +816,10 @@ KIND_DEPENDENT = ("ConfusionAccumulator.result",)
     f"{name}.{method}" for name in sce.__all__ if inspect.isclass(getattr(sce, name))
     for method in _public_methods(getattr(sce, name))} - set(KIND_DEPENDENT)))
 def test_every_public_callable_is_declared(key):
-    assert key in PARAMETERS
+    assert key in DECLARATIONS
 
 
-ACCUMULATOR_KINDS = options_of("ConfusionAccumulator", "kind")
+ACCUMULATOR_KINDS = options_of(DECLARATIONS["ConfusionAccumulator"], "kind")
 
 
 @pytest.mark.parametrize("kind", ACCUMULATOR_KINDS)
@@ -881,10 +880,10 @@ def test_calls_that_do_not_bind_name_the_callable(key):
 @pytest.mark.parametrize("key", public_keys())
 def test_declaration_is_the_signature(key):
     function, parameters = _signature_parameters(key)
-    declaration = PARAMETERS[key]
+    declaration = DECLARATIONS[key]
     problems = []
     if sorted(parameters) != sorted(declaration):
-        problems.append(f"the signature has {sorted(parameters)}, PARAMETERS[{key!r}] declares "
+        problems.append(f"the signature has {sorted(parameters)}, DECLARATIONS[{key!r}] declares "
                         f"{sorted(declaration)}")
     for name, parameter in parameters.items():
         if name in declaration and parameter.default is not parameter.empty and not any(
@@ -908,7 +907,7 @@ def _is_data(constraints):
 
 def invalid_cases():
     for key in public_keys():
-        for name, declared in PARAMETERS[key].items():
+        for name, declared in DECLARATIONS[key].items():
             constraints = constraints_of(declared)
             if _is_data(constraints):
                 continue
@@ -938,7 +937,7 @@ def test_invalid_value_is_refused(key, name, value, error):
 
 def numpy_scalar_cases():
     for key in public_keys():
-        for name, declared in PARAMETERS[key].items():
+        for name, declared in DECLARATIONS[key].items():
             constraints = constraints_of(declared)
             for constraint in constraints:
                 if not isinstance(constraint, (Interval, Options, NaN, Boolean, RandomState)):
@@ -1203,13 +1202,13 @@ def test_results_on_matrices_and_prevalences_are_finite(name, kind):
 
 @pytest.mark.parametrize("chunk_size", [1, 7, None])
 @pytest.mark.parametrize("n_jobs", [1, 2, -1])
-@pytest.mark.parametrize("name, kind", cases(lambda name, entry: "n_jobs" in PARAMETERS[name]))
+@pytest.mark.parametrize("name, kind", cases(lambda name, entry: "n_jobs" in DECLARATIONS[name]))
 def test_n_jobs_and_chunk_size_do_not_change_the_result(name, kind, n_jobs, chunk_size):
     rng = np.random.default_rng(3)
     inputs = target_inputs(REGISTRY[name].target_params,
                            random_targets(kind, rng, n_samples=300))
     weights = rng.random(300)
-    chunks = {"chunk_size": chunk_size} if "chunk_size" in PARAMETERS[name] else {}
+    chunks = {"chunk_size": chunk_size} if "chunk_size" in DECLARATIONS[name] else {}
     assert_same(call_on(name, inputs, sample_weight=weights, n_jobs=n_jobs, **chunks),
                 call_on(name, inputs, sample_weight=weights, n_jobs=1))
 

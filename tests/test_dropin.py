@@ -14,11 +14,12 @@ import warnings
 
 import numpy as np
 import pytest
+from declarations import DECLARATIONS
 from sklearn import metrics
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_confusion_ext as sce
-from sklearn_confusion_ext._core.params import PARAMETERS, Boolean, Options
+from sklearn_confusion_ext._core.params import Boolean, Options
 
 SHARED = sorted(name for name in sce.__all__
                 if hasattr(metrics, name) and inspect.isfunction(getattr(metrics, name)))
@@ -84,7 +85,7 @@ def _values(function_name, parameter, classes, rng):
     if parameter in ("sample_weight", "replace_undefined_by"):
         return [None]  # sample_weight: drawn per case; replace_undefined_by: below
     values = []
-    for constraint in PARAMETERS[function_name][parameter]:
+    for constraint in DECLARATIONS[function_name][parameter]:
         if constraint is None:
             values.append(None)
         elif isinstance(constraint, Options):

@@ -25,6 +25,7 @@ import re
 
 import numpy as np
 import pytest
+from declarations import DECLARATIONS
 from sweeps import run_child
 from test_common import (
     DISPLAYS,
@@ -36,7 +37,7 @@ from test_common import (
 )
 
 import sklearn_confusion_ext as sce
-from sklearn_confusion_ext._core.params import PARAMETERS, ArrayLike, constraints_of
+from sklearn_confusion_ext._core.params import ArrayLike, constraints_of
 
 # --- Which names of a message are internal --------------------------------------------------
 
@@ -45,7 +46,7 @@ from sklearn_confusion_ext._core.params import PARAMETERS, ArrayLike, constraint
 def _parameters(key):
     """The names the user may pass to the callable of ``key`` (a method: its owner's too)."""
     owner, _, method = key.partition(".")
-    names = set(PARAMETERS.get(owner, {})) | set(PARAMETERS.get(key, {}))
+    names = set(DECLARATIONS.get(owner, {})) | set(DECLARATIONS.get(key, {}))
     function, _ = public_callable(key)
     if inspect.isclass(function):
         function = function.__init__
@@ -62,7 +63,7 @@ def _internal_vocabulary():
     """Every field of a public result class and every argument of a public callable."""
     names = {field.name for name in _result_classes()
              for field in dataclasses.fields(getattr(sce, name))}
-    return names | {name for key in public_keys() for name in PARAMETERS[key]}
+    return names | {name for key in public_keys() for name in DECLARATIONS[key]}
 
 
 _VOCABULARY = _internal_vocabulary()
@@ -152,7 +153,7 @@ def data_cases():
         keywords = minimal_keywords(owner) if not method else (
             REGISTRY[owner].methods.get(method, dict)())
         for name, value in keywords.items():
-            declared = PARAMETERS[key].get(name)
+            declared = DECLARATIONS[key].get(name)
             array = _numeric(value)
             if declared is None or not _is_data(constraints_of(declared)) or array is None \
                     or not np.abs(array).max() > 0:
@@ -224,7 +225,7 @@ def _n_classes(key):
     """The number of classes of the minimal call of ``key``: the columns of its first 2-D
     data argument, or the labels of its first 1-D one."""
     for name, value in minimal_keywords(key).items():
-        declared = PARAMETERS[key].get(name)
+        declared = DECLARATIONS[key].get(name)
         if declared is not None and (name in REGISTRY[key].target_params
                                      or _is_data(constraints_of(declared))):
             target = np.asarray(value, dtype=object)
@@ -237,7 +238,7 @@ def repeated_name_cases():
     classes (they hold what a function computed from checked names)."""
     cases = [(key, name) for key in public_keys()
              if key in REGISTRY and key not in DISPLAYS and key not in _result_classes()
-             for name in CLASS_NAMES if name in PARAMETERS[key]]
+             for name in CLASS_NAMES if name in DECLARATIONS[key]]
     return cases + [("confusion_frame", "labels")]
 
 
@@ -267,7 +268,7 @@ def _is_lazy(result):
 def lazy_cases():
     cases = []
     for key in public_keys():
-        if key not in REGISTRY or "labels" not in PARAMETERS[key]:
+        if key not in REGISTRY or "labels" not in DECLARATIONS[key]:
             continue
         if _is_lazy(call(key)):
             cases += [pytest.param(key, bad, id=f"{key}-{bad}") for bad in BAD_LABELS]

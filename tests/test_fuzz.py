@@ -27,6 +27,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from declarations import DECLARATIONS
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from test_common import (
@@ -44,7 +45,6 @@ from test_common import (
 from test_error_messages import internal_names
 
 import sklearn_confusion_ext as sce
-from sklearn_confusion_ext._core.params import PARAMETERS
 
 pd = pytest.importorskip("pandas")
 
@@ -700,10 +700,10 @@ def test_messages_on_huge_inputs_stay_short(name, kind, huge):
             assert len(str(error)) < 2000, (name, len(str(error)), str(error)[:300])
 
 
-@pytest.mark.parametrize("key", [key for key in PARAMETERS if key != "report"])
+@pytest.mark.parametrize("key", [key for key in DECLARATIONS if key != "report"])
 def test_messages_of_declared_parameters_stay_short(key):
     """Every declared parameter given a huge list of strings: a short message."""
-    for parameter in PARAMETERS[key]:
+    for parameter in DECLARATIONS[key]:
         try:
             call(key, **{parameter: ["label" * 20] * 10 ** 4})
         except (ValueError, TypeError) as error:

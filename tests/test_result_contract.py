@@ -21,11 +21,12 @@ import warnings
 
 import numpy as np
 import pytest
+from declarations import DECLARATIONS
 from sklearn.dummy import DummyClassifier
 from test_common import REGISTRY, minimal_keywords
 
 import sklearn_confusion_ext as sce
-from sklearn_confusion_ext._core.params import PARAMETERS, Boolean, Options, constraints_of
+from sklearn_confusion_ext._core.params import Boolean, Options, constraints_of
 
 BAYESIAN = ("p_a_better", "p_rope", "p_b_better")
 # What each result type unpacks to, in order; None: it does not unpack (a table, an
@@ -87,7 +88,7 @@ def _base(name):
 def _options(name):
     """``{parameter: values}`` of every option ``name`` declares, and rope's 0 and 0.01."""
     options = {}
-    for parameter, declared in PARAMETERS[name].items():
+    for parameter, declared in DECLARATIONS[name].items():
         constraints = constraints_of(declared)
         values = [value for c in constraints if isinstance(c, Options) for value in c.options]
         if any(isinstance(c, Boolean) for c in constraints):

@@ -92,8 +92,9 @@ def test_one_table_of_score_names_for_every_function_that_takes_one():
     get_scorer refused them."""
     import warnings
 
+    from declarations import DECLARATIONS
+
     import sklearn_confusion_ext as sce
-    from sklearn_confusion_ext._core.params import PARAMETERS
 
     y_true, a, b = [0, 1, 2] * 6, [0, 1, 2] * 5 + [1, 1, 1], [0, 1, 1] * 6
     quantification = {name for name in NAMES if name.startswith("neg_")
@@ -121,7 +122,7 @@ def test_one_table_of_score_names_for_every_function_that_takes_one():
             result = sce.score_confidence_interval(y_true, a, score=name, n_resamples=19,
                                                    random_state=0)
             assert np.shape(result.estimate) == (3,)
-    display_options = PARAMETERS["ScoreIntervalDisplay.from_predictions"]["score"][0]
+    display_options = DECLARATIONS["ScoreIntervalDisplay.from_predictions"]["score"][0]
     assert set(display_options.options) == set(per_class)
 
 

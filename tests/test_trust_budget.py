@@ -315,12 +315,12 @@ for pair in ARGS:
 def _open_integer_parameters():
     from numbers import Integral
 
-    from test_common import PARAMETERS, public_keys
+    from test_common import DECLARATIONS, public_keys
 
     from sklearn_confusion_ext._core.params import Interval
 
     return [f"{key}:{name}" for key in public_keys()
-            for name, constraints in PARAMETERS[key].items()
+            for name, constraints in DECLARATIONS[key].items()
             if isinstance(constraints, list) and any(
                 isinstance(c, Interval) and c.kind is Integral and c.right is None
                 for c in constraints)]

@@ -64,7 +64,7 @@ def extreme_values(interval, dtypes=(float, np.float64, np.float32)):
 
 _SWEEP_LOOP = """
 import numpy as np
-from test_common import DISPLAYS, PARAMETERS, numeric_leaves
+from test_common import DISPLAYS, DECLARATIONS, numeric_leaves
 from test_trust_extremes import extreme_values
 from numbers import Real
 
@@ -73,7 +73,7 @@ from sklearn_confusion_ext._core.params import Interval
 for pair in ARGS:
     key, name, *extra = pair.split(":", 2)
     extra = json.loads(extra[0]) if extra else {}
-    intervals = [c for c in PARAMETERS[key][name]
+    intervals = [c for c in DECLARATIONS[key][name]
                  if isinstance(c, Interval) and c.kind is Real]
     # Displays (a third of the time) take their numbers as the functions they call:
     # Python floats and float32 there, float64 too elsewhere
@@ -114,12 +114,12 @@ for pair in ARGS:
 def real_parameters():
     from numbers import Real
 
-    from test_common import PARAMETERS, public_keys
+    from test_common import DECLARATIONS, public_keys
 
     from sklearn_confusion_ext._core.params import Interval
 
     pairs = [f"{key}:{name}" for key in public_keys()
-             for name, constraints in PARAMETERS[key].items()
+             for name, constraints in DECLARATIONS[key].items()
              if isinstance(constraints, list) and any(
                  isinstance(c, Interval) and c.kind is Real for c in constraints)]
     return pairs + [f"{key}:{name}:{json.dumps({**_labels(key), **extra})}"

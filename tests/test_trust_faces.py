@@ -10,10 +10,10 @@ import warnings
 
 import numpy as np
 import pytest
+from declarations import DECLARATIONS
 from test_common import REGISTRY
 
 import sklearn_confusion_ext as sce
-from sklearn_confusion_ext._core.params import PARAMETERS
 
 IBD = np.array([[37, 1, 15], [6, 19, 26], [15, 3, 77]], dtype=float)
 PAIR = np.array([[65, 10], [50, 309]], dtype=float)
@@ -61,7 +61,7 @@ def test_count_statistics_warn_or_refuse_what_is_not_counts(name):
     size the data do not have (Stuart-Maxwell of a row-normalized IBD gives p = 0.998 where
     the counts give 1.9e-5): every such statistic warns, or refuses with
     allow_fractional=False; the exact tests refuse any non-integer matrix."""
-    takes_option = "allow_fractional" in PARAMETERS[name]
+    takes_option = "allow_fractional" in DECLARATIONS[name]
     for how, matrix in _not_counts(name).items():
         if not takes_option:  # exact binomial tests: integers only, whatever the option
             with pytest.raises(ValueError, match="fractional counts"):
@@ -92,7 +92,7 @@ def test_count_statistics_say_nothing_about_counts(name):
             if name == "marginal_homogeneity_posthoc" and matrix is few:
                 continue
             first = _call(name, matrix)
-            if "allow_fractional" in PARAMETERS[name]:
+            if "allow_fractional" in DECLARATIONS[name]:
                 second = _call(name, matrix, allow_fractional=False)
                 assert repr(first) == repr(second)
 

@@ -496,9 +496,9 @@ def test_an_empty_selection_names_labels_or_sample_weight(name):
 
 
 def _keys_with(parameter):
-    from sklearn_confusion_ext._core.params import PARAMETERS
+    from declarations import DECLARATIONS
 
-    return [key for key, declaration in PARAMETERS.items() if parameter in declaration
+    return [key for key, declaration in DECLARATIONS.items() if parameter in declaration
             and key not in ("report",)]
 
 
@@ -592,9 +592,9 @@ def test_labels_of_numbers_in_an_object_array_are_numbers():
 
 def _resampling_with_groups():
     """The registered functions that resample whole groups (``groups=`` of sample targets)."""
-    from sklearn_confusion_ext._core.params import PARAMETERS
+    from declarations import DECLARATIONS
 
-    return [name for name, entry in REGISTRY.items() if "groups" in PARAMETERS.get(name, {})
+    return [name for name, entry in REGISTRY.items() if "groups" in DECLARATIONS.get(name, {})
             and set(entry.targets) & {"labels", "multilabel", "soft"}]
 
 

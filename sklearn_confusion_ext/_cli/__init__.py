@@ -28,7 +28,14 @@ from typing import NamedTuple
 import numpy as np
 
 from .._core.config import config_context
-from .._core.params import PARAMETERS, options_of
+from .._core.params import (
+    CONFIDENCE_LEVEL,
+    NON_NEGATIVE_INT,
+    POSITIVE_INT,
+    REPORT_INTERVALS,
+    Options,
+    options_of,
+)
 from .demo import demo_sections
 from .files import InputError, load_targets
 from .html import NO_FIGURES, html_page
@@ -70,6 +77,18 @@ Reading text files (the options apply to both files):
 .npy files hold a 1-D or 2-D array of numbers or strings (no pickles); a
 header that does not match the file's size is refused before loading."""
 
+# The report command's options, declared as the public callables' parameters are
+# (argparse's choices and the options' checks come from here).
+REPORT_OPTIONS = {
+    "kind": [Options("auto", "single", "multilabel", "soft")],
+    "format": [Options("text", "json")],
+    "delimiter": [Options("auto", "comma", "tab", "semicolon", "whitespace", "none")],
+    "max_matrix_mib": [POSITIVE_INT], "confidence": [CONFIDENCE_LEVEL],
+    # --interval-method, --resamples: the reports' interval_method=, n_resamples=
+    "interval_method": REPORT_INTERVALS["interval_method"],
+    "resamples": REPORT_INTERVALS["n_resamples"], "seed": [NON_NEGATIVE_INT],
+    "most_confused": [NON_NEGATIVE_INT]}
+
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m sklearn_confusion_ext",
@@ -91,13 +110,13 @@ def main(argv=None):
                                     "labels in --true (columns in the order of --labels, "
                                     "of a header line naming the classes, or of the sorted "
                                     "labels)")
-    report_parser.add_argument("--kind", default="auto", choices=options_of("report", "kind"))
+    report_parser.add_argument("--kind", default="auto", choices=options_of(REPORT_OPTIONS, "kind"))
     report_parser.add_argument("--labels", nargs="+",
                                help="classes to report, in order; for indicator files, a "
                                     "name for each column (or column numbers to report "
                                     "some columns only)")
     report_parser.add_argument("--format", default="text",
-                               choices=options_of("report", "format"))
+                               choices=options_of(REPORT_OPTIONS, "format"))
     _output_options(report_parser)
     header = report_parser.add_mutually_exclusive_group()
     header.add_argument("--header", dest="header", action="store_true", default=None,
@@ -105,7 +124,7 @@ def main(argv=None):
     header.add_argument("--no-header", dest="header", action="store_false",
                         help="text files have no header line")
     report_parser.add_argument("--delimiter", default="auto",
-                               choices=options_of("report", "delimiter"),
+                               choices=options_of(REPORT_OPTIONS, "delimiter"),
                                help="what separates fields in text files; none: one value "
                                     "per line (default: detect)")
     report_parser.add_argument("--index-column", action="store_true",
@@ -256,7 +275,7 @@ def _output_options(parser):
                         help="add an interval at this level (e.g. 0.95) to every precision, "
                              "recall, F1 and accuracy of the classification reports; "
                              "reproducible: the same command prints the same bounds")
-    parser.add_argument("--interval-method", choices=options_of("report", "interval_method"),
+    parser.add_argument("--interval-method", choices=options_of(REPORT_OPTIONS, "interval_method"),
                         help="how --confidence's intervals are computed: the bootstrap's "
                              "percentile, basic or bca (bias-corrected and accelerated) "
                              "interval, or the bayesian posterior's (equal-tailed) "
@@ -318,7 +337,7 @@ def _width(text):
 
 def _declared(name, kind):
     """An argparse type: ``kind(text)`` that meets the declaration of the option ``name``."""
-    constraint = PARAMETERS["report"][name][0]
+    constraint = REPORT_OPTIONS[name][0]
 
     def convert(text):
         try:

@@ -476,11 +476,15 @@ def _plain_binder(signature):
     return binder
 
 
-def validate_params(key=None):
+def validate_params(parameters=None):
     """Decorate a public function or method: its arguments are checked before it runs.
 
-    ``key`` is its entry in :data:`PARAMETERS` (by default its ``__qualname__``). The
-    declaration must name every parameter of the signature (checked at import). A method's
+    ``parameters`` is its declaration, written beside it (as scikit-learn's
+    ``@validate_params({...})``): each parameter's list of constraints. (A string or None
+    still names an entry of :data:`PARAMETERS`, by default the ``__qualname__``, while the
+    table empties into the modules.) The declaration is kept on the decorated callable as
+    ``parameter_constraints``, where the common tests read it. It must name every
+    parameter of the signature (checked at import). A method's
     errors name the class it was called on, so a subclass's message names the public class.
     An argument that is its parameter's default object itself is not checked again (the
     common tests check that every default satisfies its constraints): a scorer passing its
@@ -488,14 +492,18 @@ def validate_params(key=None):
     """
 
     def decorate(function):
-        entry = key or function.__qualname__
-        declaration = PARAMETERS[entry]
+        entry = function.__qualname__
+        if isinstance(parameters, Mapping):
+            declaration = parameters
+        else:
+            entry = parameters or entry
+            declaration = PARAMETERS[entry]
         signature = inspect.signature(function)
-        parameters = [name for name, p in signature.parameters.items()
-                      if name not in ("self", "cls") and p.kind is not p.VAR_KEYWORD]
-        if set(parameters) != set(declaration):
-            raise RuntimeError(f"PARAMETERS[{entry!r}] declares {sorted(declaration)}; the "
-                               f"signature has {sorted(parameters)}.")
+        named = [name for name, p in signature.parameters.items()
+                 if name not in ("self", "cls") and p.kind is not p.VAR_KEYWORD]
+        if set(named) != set(declaration):
+            raise RuntimeError(f"{entry} declares {sorted(declaration)}; the "
+                               f"signature has {sorted(named)}.")
         constraints = {name: constraints_of(declared) for name, declared in declaration.items()}
         defaults = {name: p.default for name, p in signature.parameters.items()
                     if p.default is not p.empty}
@@ -1065,16 +1073,6 @@ PARAMETERS = {
     "CriticalDifferenceDisplay.from_scores": {**ACROSS_DATASETS, **POSTHOC_ACROSS_DATASETS,
                                               **CRITICAL_DIFFERENCE_PLOT},
     "CriticalDifferenceDisplay.plot": CRITICAL_DIFFERENCE_PLOT,
-    # Command line: the report command's options (argparse's choices come from here)
-    "report": {"kind": [Options("auto", "single", "multilabel", "soft")],
-               "format": [Options("text", "json")],
-               "delimiter": [Options("auto", "comma", "tab", "semicolon", "whitespace",
-                                     "none")],
-               "max_matrix_mib": [POSITIVE_INT], "confidence": [CONFIDENCE_LEVEL],
-               # --interval-method, --resamples: the reports' interval_method=, n_resamples=
-               "interval_method": REPORT_INTERVALS["interval_method"],
-               "resamples": REPORT_INTERVALS["n_resamples"], "seed": [NON_NEGATIVE_INT],
-               "most_confused": [NON_NEGATIVE_INT]},
 }
 
 
@@ -1109,9 +1107,14 @@ PARAMETERS["make_mlcm_scorer"] = _scorer_factory(
     "mlcm_precision_recall_fscore_support", _SCORER, ("method", "zero_division"))
 
 
-def options_of(owner, name):
-    """The options a declared parameter takes (for argparse's ``choices``)."""
-    return [option for constraint in PARAMETERS[owner][name]
+def options_of(declared, name):
+    """The options a parameter takes (for argparse's ``choices``): ``declared`` is a
+    declaration or a decorated callable (a class: its constructor)."""
+    if not isinstance(declared, Mapping):
+        declared = getattr(declared, "__init__", declared) if inspect.isclass(declared) \
+            else declared
+        declared = declared.parameter_constraints
+    return [option for constraint in declared[name]
             if isinstance(constraint, Options) for option in constraint.options]
 
 

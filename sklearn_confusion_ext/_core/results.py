@@ -32,8 +32,9 @@ MAX_HTML_CELL = 200
 MAX_ITEMS = 6
 
 
-def _result(**options):
-    """A frozen dataclass whose constructor checks its fields against ``PARAMETERS``;
+def _result(parameters=None, **options):
+    """A frozen dataclass whose constructor checks its fields against ``parameters`` (their
+    declaration, written on the decorator as a function's is);
     a :class:`_Summarized` result keeps its repr (the dataclass's would print every array).
 
     A field refused while a function of the package builds the result is no error of the
@@ -45,7 +46,7 @@ def _result(**options):
     def decorate(cls):
         settings = ({"repr": False} if issubclass(cls, _Summarized) else {}) | options
         cls = dataclass(frozen=True, **settings)(cls)
-        validated = validate_params(cls.__name__)(cls.__init__)
+        validated = validate_params(parameters or cls.__name__)(cls.__init__)
 
         @functools.wraps(validated)
         def __init__(self, *args, **kwargs):
