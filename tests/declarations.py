@@ -17,12 +17,14 @@ def declaration_of(obj):
 
 
 def _public_declarations():
-    declarations = {}
+    declarations, renamed = {}, {}
     for name in sce.__all__:
         obj = getattr(sce, name)
         declared = declaration_of(obj)
         if declared is not None:
             declarations[name] = declared
+            renamed[name] = getattr(obj.__init__ if inspect.isclass(obj) else obj,
+                                    "renamed_parameters", {})
         if not inspect.isclass(obj):
             continue
         for attribute in dir(obj):
@@ -33,10 +35,12 @@ def _public_declarations():
             declared = getattr(member, "parameter_constraints", None)
             if declared is not None:
                 declarations[f"{name}.{attribute}"] = declared
-    return declarations
+                renamed[f"{name}.{attribute}"] = getattr(member, "renamed_parameters", {})
+    return declarations, renamed
 
 
 # Every public declaration, and the command line's (its options are no public callable).
-PUBLIC = _public_declarations()
+# RENAMED: each callable's former parameter names -> their names (FutureWarning aliases).
+PUBLIC, RENAMED = _public_declarations()
 CLI_ONLY = ("report",)
 DECLARATIONS = {**PUBLIC, "report": REPORT_OPTIONS}

@@ -20,6 +20,7 @@ import functools
 import inspect
 import math
 import reprlib
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from numbers import Integral, Real
@@ -476,7 +477,7 @@ def _plain_binder(signature):
     return binder
 
 
-def validate_params(parameters=None):
+def validate_params(parameters=None, *, renamed=None):
     """Decorate a public function or method: its arguments are checked before it runs.
 
     ``parameters`` is its declaration, written beside it (as scikit-learn's
@@ -489,7 +490,13 @@ def validate_params(parameters=None):
     An argument that is its parameter's default object itself is not checked again (the
     common tests check that every default satisfies its constraints): a scorer passing its
     defaults on, fold after fold, pays nothing for them.
+
+    ``renamed`` maps a parameter's former name to its name (``{"confusion": "matrix"}``):
+    the former name still works for one release, with a ``FutureWarning`` naming both
+    (:func:`renamed_keywords`); passing both is a ``TypeError``. It is kept on the callable
+    as ``renamed_parameters``, where the common tests find every alias to call.
     """
+    renamed = dict(renamed or {})
 
     def decorate(function):
         entry = function.__qualname__
@@ -522,6 +529,8 @@ def validate_params(parameters=None):
                 where = f"{owner.__name__}{name}"
             else:
                 where = entry
+            if renamed and not kwargs.keys().isdisjoint(renamed):
+                kwargs = renamed_keywords(where, kwargs, renamed)
             arguments = binder(args, kwargs)
             if arguments is None:
                 try:
@@ -537,9 +546,39 @@ def validate_params(parameters=None):
             return function(*args, **kwargs)
 
         checked.parameter_constraints = declaration
+        checked.renamed_parameters = renamed
+        if not renamed.keys().isdisjoint(declaration) or not set(renamed.values()) <= set(
+                declaration):
+            raise RuntimeError(f"{entry} renames {renamed}: each former name must be gone "
+                               "from the declaration and each new name in it.")
         return checked
 
     return decorate
+
+
+# The release that renamed parameters and result fields, and the one that drops the names.
+RENAMED_IN, REMOVED_IN = "0.1", "0.2"
+
+
+def renamed_message(where, old, new, what="parameter"):
+    """The ``FutureWarning`` of a former name: what it is now and when it goes."""
+    return (f"{where}: the {what} {old!r} was renamed {new!r} in {RENAMED_IN} and will be "
+            f"removed in {REMOVED_IN}; use {new!r}.")
+
+
+def renamed_keywords(where, kwargs, renamed):
+    """``kwargs`` with each former name of ``renamed`` (old -> new) replaced by its new one,
+    warning once for each; both names given is a ``TypeError``."""
+    kwargs = dict(kwargs)
+    for old, new in renamed.items():
+        if old not in kwargs:
+            continue
+        if new in kwargs:
+            raise TypeError(f"{where}: pass {new!r} only; {old!r} is its former name (renamed "
+                            f"in {RENAMED_IN}, removed in {REMOVED_IN}).")
+        warnings.warn(renamed_message(where, old, new), FutureWarning, stacklevel=4)
+        kwargs[new] = kwargs.pop(old)
+    return kwargs
 
 
 # --- The declarations -------------------------------------------------------------------

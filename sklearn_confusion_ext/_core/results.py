@@ -14,12 +14,13 @@ import html
 import math
 import re
 import sys
+import warnings
 from dataclasses import dataclass, fields, is_dataclass
 from numbers import Integral, Real
 
 import numpy as np
 
-from .params import validate_params
+from .params import renamed_message, validate_params
 
 # The most rows and columns a printed table shows (the first and last halves, as pandas).
 MAX_ROWS = 20
@@ -260,6 +261,17 @@ class _Summarized:
     _table_matrix = None
     _table_percent = False
     _shows_one_row = True  # False where the summary line already shows a one-row table
+    # A field's former name -> its name: the former still reads, with a FutureWarning.
+    _renamed_fields = {}
+
+    def __getattr__(self, name):
+        # Only names no attribute has reach here: a former field name, or an error.
+        new = type(self)._renamed_fields.get(name)
+        if new is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        warnings.warn(renamed_message(type(self).__name__, name, new, "attribute"),
+                      FutureWarning, stacklevel=2)
+        return getattr(self, new)
 
     def _summary(self):
         """``(name, value)`` pairs of the summary line."""
