@@ -82,7 +82,7 @@ def seed_keyword(seed):
 
 
 def ours(y_true, y_pred, method, n_resamples):
-    return lambda: score_confidence_interval(y_true, y_pred, score="tcm_f1_macro",
+    return lambda: score_confidence_interval(y_true, y_pred, scoring="tcm_f1_macro",
                                              method=method, n_resamples=n_resamples,
                                              random_state=0)
 
@@ -139,7 +139,7 @@ def bench_multilabel(rng, n_samples, repeat, n_classes=20, n_resamples=1_000):
     y_true, y_pred = multilabel(rng, n_samples, n_classes)
     times = interleaved_best({
         score: lambda score=score: score_confidence_interval(
-            y_true, y_pred, score=score, method="percentile", n_resamples=n_resamples,
+            y_true, y_pred, scoring=score, method="percentile", n_resamples=n_resamples,
             random_state=0)
         for score in ("tcm_f1_macro", "mlcm_f1_macro")}, repeat=repeat)
     print(f"multi-label N={n_samples:,} C={n_classes}, {n_resamples:,} resamples of macro F1 "
@@ -175,7 +175,7 @@ def probabilities(rng, n_samples, n_classes):
 def outer_products():
     """The resampled matrices through the per-instance outer products (the path before the
     grouped products), for the side-by-side row."""
-    from sklearn_confusion_ext._statistics import scoring
+    from sklearn_confusion_ext._scores import resolved as scoring
 
     class Without:
         def __enter__(self):

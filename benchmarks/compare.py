@@ -421,7 +421,7 @@ def rows_sparse(rng, n_samples, repeat, n_classes=1_000):
 def rows_uncertainty(rng, divisor, repeat, n_classes=10, n_resamples=999):
     def ci(y_true, y_pred):
         return lambda: sce.score_confidence_interval(
-            y_true, y_pred, score="tcm_f1_macro", method="bca", n_resamples=n_resamples,
+            y_true, y_pred, scoring="tcm_f1_macro", method="bca", n_resamples=n_resamples,
             random_state=0)
 
     n_samples = 10_000 // divisor

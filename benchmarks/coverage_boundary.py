@@ -41,7 +41,7 @@ def coverage(method, score, n, rate, repeats, seed):
         y_true, y_pred = draw(rng, n, rate)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            result = score_confidence_interval(y_true, y_pred, score=score, method=method,
+            result = score_confidence_interval(y_true, y_pred, scoring=score, method=method,
                                                n_resamples=999, random_state=repeat)
         low, high = np.atleast_1d(result.low), np.atleast_1d(result.high)
         covered += np.count_nonzero((low <= rate + 1e-12) & (rate - 1e-12 <= high))

@@ -37,7 +37,7 @@ for name, test in (("Stuart-Maxwell", stuart_maxwell_test), ("Bhapkar", bhapkar_
 # Bonferroni-corrected across the four classes.
 posthoc = marginal_homogeneity_posthoc(land_use, display_labels=classes)
 print(f"{'class':>12} {'T':>4} {'discordant':>10} {'p (corrected)':>14}  verdict")
-for name, t, n, p, verdict in zip(posthoc.display_labels, posthoc.statistic,
+for name, t, n, p, verdict in zip(posthoc.class_names, posthoc.statistic,
                                   posthoc.n_discordant, posthoc.pvalue_two_sided_corrected,
                                   posthoc.verdict):
     print(f"{name:>12} {t:4.0f} {n:10.0f} {p:14.2g}  {verdict}")
@@ -50,10 +50,10 @@ for name, t, n, p, verdict in zip(posthoc.display_labels, posthoc.statistic,
 posterior = dirichlet_posterior(land_use, display_labels=classes)
 print("P[Scrub is taken for FallenLeaf more often than the converse] =",
       round(posterior.prob_confusion_exceeds(3, 0), 4))
-lower, upper = posterior.credible_interval(0.95, method="hpd")
+low, high = posterior.credible_interval(0.95, method="hpd")
 mean = posterior.mean()
 print("P[predicted FallenLeaf | actual Scrub]: "
-      f"mean {mean[3, 0]:.3f}, 95% HPD interval [{lower[3, 0]:.3f}, {upper[3, 0]:.3f}]")
+      f"mean {mean[3, 0]:.3f}, 95% HPD interval [{low[3, 0]:.3f}, {high[3, 0]:.3f}]")
 
 # %%
 # :class:`~sklearn_confusion_ext.PosteriorIntervalDisplay` draws, for each actual class,

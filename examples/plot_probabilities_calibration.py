@@ -133,9 +133,9 @@ for what, a, b in [("labels", proba["logistic regression"].argmax(axis=1),
                     sharpen(proba["random forest"], 3)),
                    ("probabilities, calibrated", proba["logistic regression"],
                     proba["calibrated forest"])]:
-    result = compare_scores(y_test, a, b, score="tcm_f1_macro", n_resamples=2999,
+    result = compare_scores(y_test, a, b, scoring="tcm_f1_macro", n_resamples=2999,
                             random_state=0)
-    print(f"{what:29} macro F1 difference {result.difference:+.3f}, "
+    print(f"{what:29} macro F1 difference {result.estimate:+.3f}, "
           f"p = {result.pvalue:.4f}")
 
 # %%

@@ -52,7 +52,7 @@ predictions = {name: classifier.fit(X_train, Y_train).predict(X_test)
 # bootstrap interval: the test instances are resampled with replacement, the matrix
 # rebuilt from each resample.
 for name, Y_pred in predictions.items():
-    result = score_confidence_interval(Y_test, Y_pred, score="tcm_f1_macro",
+    result = score_confidence_interval(Y_test, Y_pred, scoring="tcm_f1_macro",
                                        n_resamples=999, random_state=0)
     print(f"{name:>20}: macro F1 {result.estimate:.3f}, 95% interval "
           f"[{result.low:.3f}, {result.high:.3f}]")
@@ -65,9 +65,9 @@ for name, Y_pred in predictions.items():
 # of each instance at random.
 first, second = predictions.values()
 for method in ("bootstrap", "permutation"):
-    comparison = compare_scores(Y_test, first, second, score="tcm_f1_macro", method=method,
+    comparison = compare_scores(Y_test, first, second, scoring="tcm_f1_macro", method=method,
                                 n_resamples=999, random_state=0)
-    print(f"{method:>11}: difference {comparison.difference:+.3f}, 95% interval "
+    print(f"{method:>11}: difference {comparison.estimate:+.3f}, 95% interval "
           f"[{comparison.low:+.3f}, {comparison.high:+.3f}], p-value {comparison.pvalue:.3g}")
 
 # %%
@@ -103,7 +103,7 @@ y_pred = digit_predictions["naive Bayes"]
 for method, prior in (("percentile", None), ("basic", None), ("bca", None),
                       ("bayesian", None), ("bayesian", 1.0), ("bayesian", "perks"),
                       ("analytic", None)):
-    result = score_confidence_interval(y_test, y_pred, score="tcm_accuracy", method=method,
+    result = score_confidence_interval(y_test, y_pred, scoring="tcm_accuracy", method=method,
                                        prior=prior, random_state=0)
     method = f"{method} ({prior})" if method == "bayesian" else method
     print(f"{method:>16}: accuracy {result.estimate:.3f}, 95% interval "
@@ -114,7 +114,7 @@ for method, prior in (("percentile", None), ("basic", None), ("bca", None),
 # one of them classifies correctly.
 first, second = digit_predictions.values()
 comparison = compare_scores(y_test, first, second, method="mcnemar")
-print(f"accuracy difference {comparison.difference:+.3f}, 95% interval "
+print(f"accuracy difference {comparison.estimate:+.3f}, 95% interval "
       f"[{comparison.low:+.3f}, {comparison.high:+.3f}], McNemar p-value "
       f"{comparison.pvalue:.2g}")
 

@@ -4,52 +4,20 @@ Functions are called like :mod:`sklearn.metrics`: ``f(y_true, y_pred, *, labels=
 sample_weight=None, ...)``.
 """
 
-from ._audit import AuditResult, audit_measure
-from ._classic_measures import (
-    accuracy_from_confusion,
-    averaged_binary_measure,
-    balanced_accuracy_from_confusion,
-    balanced_accuracy_score,
-    cohen_kappa_from_confusion,
-    cohen_kappa_score,
-    fbeta_from_confusion,
-    jaccard_from_confusion,
-    matthews_corrcoef,
-    matthews_corrcoef_from_confusion,
-)
-from ._confused_pairs import ConfusedPairsResult, most_confused_pairs
 from ._core.accumulator import ConfusionAccumulator
 from ._core.config import config_context, get_config, set_config
-from ._frame import confusion_frame
-from ._inconsistency import (
-    DiscriminatingTripletsResult,
-    InconsistencyResult,
-    discriminating_triplets,
-    indistinguishable_measures,
-    measure_inconsistency,
-    measure_inconsistency_from_confusion,
-)
-from ._measures import (
-    confusion_entropy,
-    confusion_entropy_from_confusion,
-    correlation_distance,
-    correlation_distance_from_confusion,
-    generalized_means_from_confusion,
-    generalized_means_score,
-    symmetric_balanced_accuracy_from_confusion,
-    symmetric_balanced_accuracy_score,
-)
-from ._mlcm import (
+from ._matrices.frame import confusion_frame
+from ._matrices.mlcm import (
     mlcm,
     mlcm_categories,
     mlcm_counts_from_confusion,
     multilabel_confusion_tensor,
     normalize_confusion_matrix,
 )
-from ._mlcm_scores import (
-    mlcm_classification_report,
-    mlcm_multilabel_confusion_matrix,
-    mlcm_precision_recall_fscore_support,
+from ._matrices.transport import (
+    subpixel_confusion_matrix,
+    transport_confusion_matrix,
+    transport_plan,
 )
 from ._plot import (
     MLCMDisplay,
@@ -63,13 +31,20 @@ from ._plot.class_distribution import ClassDistributionDisplay
 from ._plot.comparison_simplex import ComparisonSimplexDisplay
 from ._plot.critical_difference import CriticalDifferenceDisplay
 from ._plot.posterior_difference import PosteriorDifferenceDisplay
-from ._quantification import (
-    QuantifierEvaluation,
+from ._properties.audit import AuditResult, audit_measure
+from ._properties.inconsistency import (
+    DiscriminatingTripletsResult,
+    InconsistencyResult,
+    discriminating_triplets,
+    indistinguishable_measures,
+    measure_inconsistency,
+    measure_inconsistency_from_confusion,
+)
+from ._quantification.audit import audit_quantification_measure
+from ._quantification.errors import (
     absolute_error,
     discordance_ratio,
-    evaluate_quantifier,
     kl_divergence,
-    make_quantification_scorer,
     max_normalized_kl_divergence,
     max_quantification_error,
     normalized_absolute_error,
@@ -79,35 +54,62 @@ from ._quantification import (
     normalized_squared_error,
     pearson_divergence,
     prevalence,
-    prevalence_protocol_samples,
     project_prevalence,
     relative_absolute_error,
     squared_error,
 )
-from ._quantification_audit import audit_quantification_measure
-from ._ranking_breaks import prevalence_ranking_breaks
-from ._reading import f1_ranking_disorder, prevalence_ranking
-from ._scorer import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
-from ._scores import precision_recall_fscore_support_from_confusion
-from ._statistics.across_datasets import (
-    BayesianHierarchicalResult,
-    BayesianSignedRankResult,
-    FriedmanPosthocResult,
-    FriedmanTestResult,
-    bayesian_hierarchical_test,
-    bayesian_signed_rank_test,
-    friedman_posthoc,
-    friedman_test,
+from ._quantification.evaluation import QuantifierEvaluation, evaluate_quantifier
+from ._quantification.protocols import prevalence_protocol_samples
+from ._quantification.scorers import make_quantification_scorer
+from ._reading.confused_pairs import ConfusedPairsResult, most_confused_pairs
+from ._reading.rankings import f1_ranking_disorder, prevalence_ranking, prevalence_ranking_breaks
+from ._scores.from_confusion import (
+    accuracy_from_confusion,
+    averaged_binary_measure,
+    balanced_accuracy_from_confusion,
+    cohen_kappa_from_confusion,
+    confusion_entropy_from_confusion,
+    correlation_distance_from_confusion,
+    fbeta_from_confusion,
+    generalized_means_from_confusion,
+    jaccard_from_confusion,
+    matthews_corrcoef_from_confusion,
+    precision_recall_fscore_support_from_confusion,
+    symmetric_balanced_accuracy_from_confusion,
 )
+from ._scores.from_predictions import (
+    balanced_accuracy_score,
+    cohen_kappa_score,
+    confusion_entropy,
+    correlation_distance,
+    generalized_means_score,
+    matthews_corrcoef,
+    mlcm_multilabel_confusion_matrix,
+    mlcm_precision_recall_fscore_support,
+    symmetric_balanced_accuracy_score,
+    transport_accuracy_score,
+    transport_multilabel_confusion_matrix,
+    transport_precision_recall_fscore_support,
+)
+from ._scores.reports import mlcm_classification_report, transport_classification_report
+from ._scores.scorers import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
 from ._statistics.cross_validated import (
     BayesianCorrelatedTTestResult,
     CrossValidatedTestResult,
     compare_cv,
     compare_cv_scores,
 )
+from ._statistics.friedman import (
+    FriedmanPosthocResult,
+    FriedmanTestResult,
+    friedman_posthoc,
+    friedman_test,
+)
+from ._statistics.hierarchical import BayesianHierarchicalResult, bayesian_hierarchical_test
 from ._statistics.intervals import ConfidenceIntervalResult, score_confidence_interval
 from ._statistics.paired import ComparisonResult, compare_scores
 from ._statistics.posterior import ConfusionPosterior, dirichlet_posterior
+from ._statistics.signed_rank import BayesianSignedRankResult, bayesian_signed_rank_test
 from ._statistics.table_tests import (
     MarginalHomogeneityResult,
     McNemarResult,
@@ -117,17 +119,6 @@ from ._statistics.table_tests import (
     mcnemar_table,
     mcnemar_test,
     stuart_maxwell_test,
-)
-from ._transport import (
-    subpixel_confusion_matrix,
-    transport_confusion_matrix,
-    transport_plan,
-)
-from ._transport_scores import (
-    transport_accuracy_score,
-    transport_classification_report,
-    transport_multilabel_confusion_matrix,
-    transport_precision_recall_fscore_support,
 )
 
 __version__ = "0.1.0.dev0"
@@ -246,3 +237,7 @@ __all__ = [
     "transport_plan",
     "transport_precision_recall_fscore_support",
 ]
+
+
+# The public submodules of self-contained families (their names are in the flat namespace too).
+from . import quantification, stats  # noqa: E402, F401

@@ -5,6 +5,17 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
+# The tests are in one folder per module of the package (``_scores/``, ``_statistics/``, ...)
+# and ``registry/``, the suites generated over the public API; the helpers they share
+# (``declarations.py``, ``kinds.py``, ``sweeps.py``, ...) are here. Test files import
+# each other's helpers by module name (``from test_common import REGISTRY``): every folder
+# is on ``sys.path``, as pytest's default import mode puts the folder of each file it
+# collects there (so a test file's name is unique across the folders).
+_TESTS = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(_TESTS, name) for name in sorted(os.listdir(_TESTS))
+                if os.path.isdir(os.path.join(_TESTS, name)) and not name.startswith((".", "__"))
+                and os.path.join(_TESTS, name) not in sys.path]
+
 # Property tests in CI draw the same examples on every run (a seed derived from each test,
 # so a failure reproduces: run with CI=true, or HYPOTHESIS_PROFILE=ci), print the example
 # that failed, and keep no database between runs. Locally they draw afresh each run.

@@ -9,7 +9,7 @@ the cell is within ``gamma_(n + k) * sum(|terms|)`` of the exact sum, where
 While ``m u <= 1/2``, ``gamma_m <= m * eps`` (``eps = 2 u``): the number of terms times eps
 times the sum of the terms' magnitudes. That bound holds on every BLAS, NumPy and array
 library; a constant that happened to hold on one version does not (an absolute 1e-3 did
-for a cell of 914.75 until a fresh install computed it as 914.752: issue 35).
+for a cell of 914.75 until a fresh install computed it as 914.752).
 
 The exact reference is the float64 result of the same float32 values (its own error, about
 ``n * 2**-53``, is below the bound by a factor of ``2**29 / n``). The terms of the matrices

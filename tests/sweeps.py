@@ -1,6 +1,7 @@
-"""Sweeps of the registry's parameters (``test_trust_budget.py``, ``test_trust_extremes.py``):
-a loop of calls run in one child process under an address-space limit, each call under an
-alarm, each outcome printed as a line of JSON.
+"""Sweeps of the registry's parameters (``registry/test_budgets.py``,
+``registry/test_extremes.py``, ``registry/test_error_messages.py``): a loop of calls run in
+one child process under an address-space limit, each call under an alarm, each outcome
+printed as a line of JSON.
 
 The child's script is :data:`PROLOGUE` then the sweep's own loop, which reads ``ARGS`` (the
 arguments given to :func:`run_child`), sets ``signal.alarm(ALARM_S)`` around each call and
@@ -19,7 +20,7 @@ LIMIT_BYTES = 1536 * 2 ** 20
 
 PROLOGUE = textwrap.dedent("""
     import json, signal, sys, time, warnings
-    sys.path.insert(0, sys.argv[1])
+    sys.path[:0] = [sys.argv[1], sys.argv[1] + "/registry"]
     ALARM_S, ARGS = int(sys.argv[2]), sys.argv[3:]
     import matplotlib
     matplotlib.use("Agg")

@@ -5,13 +5,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .._core.validation import (
-    LABELS_VS_SCORES,
-    MULTILABEL,
-    SINGLE_LABEL,
-    check_targets,
-    is_binary,
-)
+from .._core.target_kinds import LABELS_VS_SCORES, MULTILABEL, SINGLE_LABEL, is_binary
+from .._core.targets import check_targets
 from .files import InputError
 from .text import describe_prior, verdict
 

@@ -2,15 +2,15 @@
 # cython: initializedcheck=False, nonecheck=False
 """Compiled kernel of the transport plans of two CSR arrays (the TCM and its SCM bounds).
 
-The NumPy reference (:func:`.._transport._plan_block` and :func:`.._transport._bounds_block`
+The NumPy reference (``_matrices/transport.py``: ``_plan_block`` and ``_bounds_block``
 over the rows of a chunk) builds the common mass, the deficits and the excesses as new CSR
 arrays, with scipy routines that each hold the GIL; this kernel merges each row's two
 sorted index lists once and adds the row's plan to dense sums, without the GIL, so the
 threads of :func:`~.chunks.sum_over_chunks` run it side by side. Each value is computed as
 the reference computes it (the rows divided by their norms as :func:`~.arrays.divided_rows`
-does, the deficit's scale as :func:`.._transport._plan_scale`); only the order of the sums
-differs. It is tested equal to the reference in ``tests/test_sparse_kernels.py``;
-:mod:`.kernels` says which path runs.
+does, the deficit's scale as ``_plan_scale``); only the order of the sums differs. It is
+tested equal to the reference in ``tests/test_sparse_kernels.py``; :mod:`.kernels` says
+which path runs.
 """
 
 from libc.float cimport DBL_MIN

@@ -17,9 +17,21 @@ import numpy as np
 from .config import check_result_size
 from .dispatch import confusions
 from .kinds import KINDS
-from .params import PARAMETERS, check_params, check_value, quoted, validate_params
+from .labels import check_label_list
+from .params import (
+    ARRAY,
+    PARALLEL,
+    POSITIVE_INT,
+    TARGETS,
+    HasMethods,
+    Options,
+    check_params,
+    check_value,
+    quoted,
+    validate_params,
+)
 from .sums import ConfusionSum
-from .validation import SOFT, check_label_list
+from .target_kinds import SOFT
 
 
 class ConfusionAccumulator:
@@ -60,6 +72,18 @@ default="transport"
         ``unique`` (mlct). They are checked here, against the one-shot function's
         constraints.
 
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes of the result's rows and columns, in order (without MLCM's trailing
+        "none" class); set by the first batch, as scikit-learn's ``classes_`` by ``fit``.
+    n_samples_seen_ : int
+        Instances added so far (scikit-learn's name, as ``StandardScaler.partial_fit``'s).
+    n_samples_ : int
+        The same number (the earlier name).
+    n_skipped_ : int
+        Instances left out because of ``empty="skip"``.
+
     Raises
     ------
     ValueError
@@ -72,17 +96,13 @@ default="transport"
         lists (``n_classes`` plus "none" for 2-D targets); checked here, before any batch,
         and again by :meth:`result` before it adds the listed classes no batch held.
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        The classes of the result's rows and columns, in order (without MLCM's trailing
-        "none" class); set by the first batch, as scikit-learn's ``classes_`` by ``fit``.
-    n_samples_seen_ : int
-        Instances added so far (scikit-learn's name, as ``StandardScaler.partial_fit``'s).
-    n_samples_ : int
-        The same number (the earlier name).
-    n_skipped_ : int
-        Instances left out because of ``empty="skip"``.
+    See Also
+    --------
+    transport_confusion_matrix, subpixel_confusion_matrix : The one-shot transport
+        matrix and its bounds (``kind="transport"``, ``"subpixel"``).
+    mlcm, multilabel_confusion_tensor : The one-shot multi-label matrices (``kind="mlcm"``,
+        ``"mlcm_krstinic"``, ``"mlct"``).
+    confusion_frame : The result as a DataFrame labelled by the classes seen.
 
     Examples
     --------
@@ -98,10 +118,14 @@ default="transport"
            [0., 0., 1.]])
     """
 
-    @validate_params("ConfusionAccumulator")
+    @validate_params({
+        "kind": [Options("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic",
+                         "mlct")],
+        "n_classes": [None, POSITIVE_INT], "labels": [None, ARRAY],
+        "target_kind": [None, Options("multilabel", "soft")], **PARALLEL})
     def __init__(self, kind="transport", *, n_classes=None, labels=None, target_kind=None,
                  n_jobs=None, chunk_size=None, **params):
-        declaration = PARAMETERS[KINDS[kind].function]
+        declaration = KINDS[kind].constraints
         check_params(f"ConfusionAccumulator(kind={kind!r})", params,
                      {name: declaration[name] for name in KINDS[kind].parameters})
         _check_target_kind(kind, n_classes, target_kind)
@@ -180,7 +204,7 @@ default="transport"
     def n_skipped_(self):
         return self._sum.n_skipped
 
-    @validate_params("ConfusionAccumulator.update")
+    @validate_params({**TARGETS, "sample_weight": [None, ARRAY]})
     def update(self, y_true, y_pred, sample_weight=None):
         """Add a batch (any input the one-shot function accepts, Dask collections included).
 
@@ -226,7 +250,8 @@ default="transport"
         self._sum.add(batch, single_label)
         return self
 
-    @validate_params("ConfusionAccumulator.merge")
+    @validate_params({"other": [HasMethods("merge", "confusions",
+                                           description="a ConfusionAccumulator")]})
     def merge(self, other):
         """Add the batches of another accumulator of the same kind and parameters.
 
@@ -288,10 +313,10 @@ default="transport"
 
         Returns
         -------
-        ndarray, or ``(lower, upper)`` for ``kind="subpixel"``
+        ndarray, or ``(low, high)`` for ``kind="subpixel"``
         """
         kind = KINDS[self.kind]
-        declared = PARAMETERS[kind.function].get("normalize", [])
+        declared = kind.constraints.get("normalize", [])
         check_value(f"ConfusionAccumulator(kind={self.kind!r}).result", "normalize", normalize,
                     [None, *(constraint for constraint in declared if constraint is not None)])
         return kind.finish(self.confusions(), normalize)

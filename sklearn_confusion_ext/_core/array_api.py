@@ -24,22 +24,19 @@ from functools import cached_property
 import numpy as np
 
 from .arrays import as_float, namespace, ones_like, to_numpy
+from .conversion import checked_row_sums
+from .labels import check_column_selection, column_classes, label_classes
 from .namespaces import compat_installed, foreign_namespace, is_cpu_tensor, is_foreign
-from .validation import (
+from .target_kinds import (
     LABELS_VS_SCORES,
     MULTILABEL,
     SINGLE_LABEL,
     SOFT,
-    Targets,
-    check_column_selection,
-    check_sample_weight,
-    check_targets,
-    checked_row_sums,
-    column_classes,
     is_binary,
-    label_classes,
     warn_unless_probabilities,
 )
+from .targets import Targets, check_targets
+from .weights import check_sample_weight
 
 # Libraries whose arrays are recognised even without ``__array_namespace__``.
 
@@ -47,7 +44,7 @@ from .validation import (
 
 def check_any_targets(y_true, y_pred, *, labels=None, sample_weight=None,
                       defer_value_checks=False, column_labels=None, compact=False):
-    """:func:`~.validation.check_targets` for in-memory targets of any array library.
+    """:func:`~.targets.check_targets` for in-memory targets of any array library.
 
     Arrays of another array-API library (PyTorch, CuPy, ...) give :class:`DeviceTargets`,
     validated and later summed in their namespace, on their device.

@@ -16,7 +16,7 @@ changes it for the ``with`` block, in the calling thread.
 import threading
 from contextlib import contextmanager
 
-from .params import validate_params
+from .params import POSITIVE_INT, validate_params
 
 # A float64 matrix of this many MiB has about 11,585 classes; the computation's working
 # memory is a few copies of it per thread.
@@ -24,7 +24,7 @@ _DEFAULTS = {"max_matrix_mib": 1024}
 _overrides = threading.local()
 
 
-@validate_params()
+@validate_params({})
 def get_config():
     """The current settings of the package.
 
@@ -55,7 +55,7 @@ def _settings():
     return {**_DEFAULTS, **getattr(_overrides, "settings", {})}
 
 
-@validate_params()
+@validate_params({"max_matrix_mib": [None, POSITIVE_INT]})
 def set_config(max_matrix_mib=None):
     """Change the package's settings for the whole process.
 
@@ -87,7 +87,7 @@ def set_config(max_matrix_mib=None):
         _DEFAULTS["max_matrix_mib"] = int(max_matrix_mib)
 
 
-@validate_params()
+@validate_params({"max_matrix_mib": [None, POSITIVE_INT]})
 @contextmanager
 def config_context(*, max_matrix_mib=None):
     """Change the package's settings inside a ``with`` block, in the calling thread.
@@ -106,6 +106,7 @@ def config_context(*, max_matrix_mib=None):
     See Also
     --------
     set_config : Change the settings for the whole process.
+    get_config : The current settings.
 
     Notes
     -----

@@ -15,9 +15,11 @@ import scipy.sparse as sp
 
 from .array_api import check_any_targets
 from .chunks import one_blas_thread
+from .frames import _column_names
 from .kinds import KINDS, build
+from .raw_values import _is_missing
 from .sums import ConfusionSum
-from .validation import SOFT, _column_names, _is_missing
+from .target_kinds import SOFT
 
 # Accumulators merged by one task of the tree sum.
 _FAN_IN = 8

@@ -35,7 +35,7 @@ import numpy as np
 
 from .arrays import to_numpy
 from .chunks import CHUNK_BYTES, chunk_rows
-from .validation import _SUM_TOLERANCE, warn_unless_probabilities
+from .target_kinds import _SUM_TOLERANCE, warn_unless_probabilities
 
 # Bytes the inputs of one chunk take on an accelerator: each chunk launches a few dozen
 # kernels (microseconds each, from Python), and the device holds two or three temporaries

@@ -2,7 +2,7 @@
 
 The kernels (``_kernels.pyx``, compiled by ``pip install .``) each fuse into one pass over
 memory what their NumPy reference does in several; the reference stays, is tested equal to
-the kernel on every kind of target (``tests/test_kernels.py``), and runs where the package
+the kernel on every kind of target (``tests/_core/test_kernels.py``), and runs where the package
 is used from a source tree that was never built. ``COMPILED`` is the compiled module, or
 None there.
 """

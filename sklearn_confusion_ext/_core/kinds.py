@@ -4,10 +4,12 @@ Every confusion matrix of the library is a sum over instances of a diagonal plus
 product, so each kind is described by the same few pieces (:class:`MatrixKind`): how its
 instances are read in blocks of rows (an :class:`Instances` subclass), the block function
 that turns one block into partial sums, its own parameters, and its finishing step (what
-the public function returns). The paper modules register their kinds here
-(``_transport.py``: classic, transport, subpixel; ``_mlcm.py``: mlcm, mlcm_krstinic,
-mlct); the one-shot functions, :class:`ConfusionAccumulator` and the Dask blocks all build
-through :func:`build`, so a new kind is one :func:`register` call plus its block function.
+the public function returns). The matrix modules register their kinds here
+(``_matrices/transport.py``: classic, transport, subpixel; ``_matrices/mlcm.py``: mlcm,
+mlcm_krstinic, mlct), each with its one-shot function's declaration (this floor names no
+public function of theirs); the one-shot functions, :class:`ConfusionAccumulator` and the
+Dask blocks all build through :func:`build`, so a new kind is one :func:`register` call
+plus its block function.
 
 A block function returns its partial sums as groups of five parts, one group per matrix:
 the diagonal, the off-diagonal matrix, and the row, column and corner of the "none" class.
@@ -43,8 +45,11 @@ class MatrixKind:
     name : str
         Its name for :class:`ConfusionAccumulator` (``kind=``).
     function : str
-        The public one-shot function: its declaration in ``PARAMETERS`` gives the
-        constraints of the kind's parameters and of ``normalize``.
+        The name of the public one-shot function (errors and the memory budget name it).
+    constraints : dict
+        The one-shot function's declaration (its ``parameter_constraints``), handed in
+        where the kind is registered: the constraints of the kind's parameters and of
+        ``normalize``, which :class:`ConfusionAccumulator` checks.
     parameters : dict
         The kind's own parameters and their defaults (``weighting``, ``empty``, ...).
     instances : callable
@@ -83,6 +88,7 @@ class MatrixKind:
 
     name: str
     function: str
+    constraints: dict
     parameters: dict
     instances: object
     block: object
@@ -103,9 +109,11 @@ def register(kind):
     return kind
 
 
-def build(kind, targets, params, n_jobs=None, chunk_size=None):
-    """The full :class:`Confusion` objects of ``kind`` over validated in-memory targets."""
-    instances = kind.instances(targets, params, n_jobs, chunk_size)
+def build(kind, targets, params, n_jobs=None, chunk_size=None, instances=None):
+    """The full :class:`Confusion` objects of ``kind`` over validated in-memory targets
+    (``instances``: their :class:`Instances`, when the caller keeps them)."""
+    if instances is None:
+        instances = kind.instances(targets, params, n_jobs, chunk_size)
     width = instances.n_classes + instances.has_none
     matrices = f"{kind.n_matrices} matri{'ces' if kind.n_matrices > 1 else 'x'}"
     check_result_size(kind.function, (kind.n_matrices, width, width),

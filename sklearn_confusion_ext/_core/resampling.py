@@ -20,8 +20,8 @@ from .chunks import one_blas_thread, shared_pool, threads_for
 from .config import BLOCK_RESAMPLES, check_result_size, resample_block
 from .dask_collections import is_dask_collection
 from .kernels import compiled_kernels
+from .targets import check_targets
 from .terms import batched_term_sums
-from .validation import check_targets
 
 # Entries of one block's dense outer products (the block's rows times C * C): 32 MiB.
 _OUTER_ENTRIES = 1 << 22
@@ -371,16 +371,17 @@ def batches_terms(kind, y_true, y_pred):
 
 
 def resampled_matrices(kind, params, y_true, y_pred, sample_weight, weights, owner,
-                       column_labels=None):
+                       column_labels=None, instances=None):
     """The full matrices of ``kind`` (with ``params``) under each row of instance
     ``weights`` (times ``sample_weight``), shape ``(n_weights, width, width)``; the block's
     dense outer products take at most 32 MiB. Targets of another array library are read
-    on the host (:func:`~.array_api.on_the_host`)."""
-    y_true, y_pred, sample_weight, params, column_labels = on_the_host(
-        y_true, y_pred, sample_weight, params, column_labels)
-    targets = check_targets(y_true, y_pred, sample_weight=sample_weight,
-                            column_labels=column_labels)
-    instances = kind.instances(targets, {**kind.parameters, **params})
+    on the host (:func:`~.array_api.on_the_host`). ``instances``: the validated instances
+    the data's matrix was built from (``confusions(..., with_instances=True)``), whose
+    terms are read as they are, the targets not validated again."""
+    if instances is None:
+        instances = _host_instances(kind, params, y_true, y_pred, sample_weight,
+                                    column_labels)
+    targets = instances.targets
     n_classes, has_none = instances.n_classes, instances.has_none
     width = n_classes + has_none
     # the callers' blocks (instance_weights) fit the budget: this guards a new caller
@@ -554,7 +555,17 @@ def _dense_products(instances, terms, n_samples, n_classes):
     return WeightedProducts(diagonal, left, right, instances.has_none)
 
 
-def grouped_rows(kind, params, y_true, y_pred, sample_weight, column_labels=None):
+def _host_instances(kind, params, y_true, y_pred, sample_weight, column_labels):
+    """The validated instances of ``kind`` over the targets read on the host."""
+    y_true, y_pred, sample_weight, params, column_labels = on_the_host(
+        y_true, y_pred, sample_weight, params, column_labels)
+    targets = check_targets(y_true, y_pred, sample_weight=sample_weight,
+                            column_labels=column_labels)
+    return kind.instances(targets, {**kind.parameters, **params})
+
+
+def grouped_rows(kind, params, y_true, y_pred, sample_weight, column_labels=None,
+                 instances=None):
     """The :class:`GroupedRows` of the targets (:class:`WeightedProducts` of dense 2-D
     targets), or None where some instance adds outside one row of the matrix (2-D labels
     with a "none" class, sparse targets) or the kind is not written as terms.
@@ -563,17 +574,19 @@ def grouped_rows(kind, params, y_true, y_pred, sample_weight, column_labels=None
     an instance is its diagonal, off-diagonal and "none" parts, so the matrices are those
     of :func:`resampled_matrices` to rounding. Targets of another array library are read on
     the host (:func:`~.array_api.on_the_host`): the same rows, order and matrices as the
-    same values in NumPy."""
+    same values in NumPy. ``instances``: as in :func:`resampled_matrices`."""
     if not batches_terms(kind, y_true, y_pred):
         return None
-    y_true, y_pred, sample_weight, params, column_labels = on_the_host(
-        y_true, y_pred, sample_weight, params, column_labels)
+    if instances is None:
+        y_true, y_pred, sample_weight, params, column_labels = on_the_host(
+            y_true, y_pred, sample_weight, params, column_labels)
     one_hot = any(np.ndim(y) == 1 or np.shape(y)[1] == 1 for y in (y_true, y_pred))
     if not one_hot and any(sp.issparse(y) for y in (y_true, y_pred)):
         return None
-    targets = check_targets(y_true, y_pred, sample_weight=sample_weight,
-                            column_labels=column_labels)
-    instances = kind.instances(targets, {**kind.parameters, **params})
+    if instances is None:
+        instances = _host_instances(kind, params, y_true, y_pred, sample_weight,
+                                    column_labels)
+    targets = instances.targets
     n_classes, has_none = instances.n_classes, instances.has_none
     # The rows kept are the size of the data (three copies for soft labels), whatever the
     # budget of results: the same path, hence the same numbers, under any budget.

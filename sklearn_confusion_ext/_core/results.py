@@ -6,7 +6,7 @@ small HTML table in Jupyter, and ``to_frame()`` where the result holds a table.
 One implementation serves every result: a class declares what its summary line shows
 (``_summary_fields``) and, where it holds a table, which attributes make it
 (``_table_index`` with ``_table_columns``, or a square ``_table_matrix``), or overrides
-:meth:`_Summarized._summary` / :meth:`_Summarized._table`.
+:meth:`Result._summary` / :meth:`Result._table`. Every result derives from :class:`Result`.
 """
 
 import functools
@@ -17,6 +17,7 @@ import sys
 import warnings
 from dataclasses import dataclass, fields, is_dataclass
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 
@@ -47,7 +48,12 @@ def _result(parameters=None, **options):
     def decorate(cls):
         settings = ({"repr": False} if issubclass(cls, _Summarized) else {}) | options
         cls = dataclass(frozen=True, **settings)(cls)
-        validated = validate_params(parameters or cls.__name__)(cls.__init__)
+        # A field's former name (``_renamed_fields``) is a former keyword of the constructor.
+        names = {field.name for field in fields(cls)}
+        renamed = {old: new for old, new in getattr(cls, "_renamed_fields", {}).items()
+                   if new in names and old not in names}
+        validated = validate_params(parameters or cls.__name__, renamed=renamed)(
+            cls.__init__)
 
         @functools.wraps(validated)
         def __init__(self, *args, **kwargs):
@@ -241,9 +247,18 @@ def _pandas():
     return pandas
 
 
-class _Summarized:
-    """What every result shows a person: a repr, an HTML view, and ``to_frame()`` where
-    the result holds a table.
+class Result:
+    """The one base of every result: what it shows a person (a repr, an HTML view,
+    ``to_frame()``), how it unpacks, and its former field names.
+
+    Unpacking: ``_unpacked`` names the fields a tuple unpacking gives, in order, as scipy's
+    results do (``statistic, pvalue = result``); the other fields are attributes only, as
+    ``df`` of ``scipy.stats.ttest_ind``'s result. A result with ``_unpacked = ()`` (a table,
+    an estimate with its interval) does not unpack: ``iter(result)`` is a ``TypeError``
+    naming its attributes, never a silent tuple of the wrong things.
+
+    ``confidence_interval()`` is declared where a result holds an interval
+    (:func:`interval_method`).
 
     A class declares its summary line as ``_summary_fields`` (attribute names; by default
     a dataclass's fields) and its table as ``_table_index`` (the attribute naming the rows)
@@ -254,6 +269,7 @@ class _Summarized:
     long sequences appear by their size only, tables cut to :data:`MAX_ROWS` rows.
     """
 
+    _unpacked = ()
     _summary_fields = None
     _table_index = None
     _table_index_name = None
@@ -332,10 +348,6 @@ class _Summarized:
             parts.append(table.html())
         return "".join(parts) + "</div>"
 
-
-class _Tabulated(_Summarized):
-    """A result that holds a table, and gives it as a pandas DataFrame."""
-
     def to_frame(self):
         """The result's table as a ``pandas.DataFrame`` (pandas is optional).
 
@@ -343,7 +355,8 @@ class _Tabulated(_Summarized):
         -------
         pandas.DataFrame
             One row per entry of the table (a class, a property, a measure), one column per
-            value, equal to the result's attributes.
+            value, equal to the result's attributes; a result that holds no table gives its
+            summary as one row named after its type.
 
         Raises
         ------
@@ -361,24 +374,53 @@ class _Tabulated(_Summarized):
         cat           0.750                dog
         dog           0.833                cat
         """
-        _pandas()
-        return self._table().frame()
-
-
-class _UnpacksLikeScipy(_Summarized):
-    """Unpacks like scipy's results: ``statistic, pvalue = result``.
-
-    ``_unpacked`` names the attributes the tuple holds; the others are attributes only,
-    as ``df`` of ``scipy.stats.ttest_ind``'s result.
-    """
-
-    _unpacked = ("statistic", "pvalue")
+        pandas = _pandas()
+        table = self._table()
+        if table is not None:
+            return table.frame()
+        return pandas.DataFrame({name: [value] for name, value in self._summary()},
+                                index=pandas.Index([type(self).__name__], name="result"))
 
     def __iter__(self):
+        if not self._unpacked:
+            names = ", ".join(f.name for f in fields(self)) if is_dataclass(self) else ""
+            raise TypeError(f"{type(self).__name__} does not unpack like a tuple; read its "
+                            f"attributes ({names}).")
         return iter(tuple(getattr(self, name) for name in self._unpacked))
 
     def __len__(self):
+        if not self._unpacked:
+            raise TypeError(f"{type(self).__name__} has no len(); it does not unpack.")
         return len(self._unpacked)
+
+    def __bool__(self):  # a result is a value, true whether or not it unpacks
+        return True
 
     def __getitem__(self, index):
         return tuple(self)[index]
+
+
+class ConfidenceInterval(NamedTuple):
+    """The ends of an interval, as ``scipy.stats``' results give it."""
+
+    low: object
+    high: object
+
+
+def interval_method(low="low", high="high"):
+    """The ``confidence_interval()`` method of a result whose fields ``low`` and ``high``
+    are an interval's ends (scipy's ``result.confidence_interval()``)."""
+
+    def confidence_interval(self):
+        """The interval's ends, as a ``(low, high)`` named tuple."""
+        return ConfidenceInterval(getattr(self, low), getattr(self, high))
+
+    return confidence_interval
+
+
+# The former names of the base, while the result classes move to Result (one base).
+_Summarized = _Tabulated = Result
+
+
+class _UnpacksLikeScipy(Result):
+    _unpacked = ("statistic", "pvalue")

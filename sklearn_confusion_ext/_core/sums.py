@@ -14,14 +14,8 @@ import numpy as np
 
 from .config import check_result_size
 from .confusion import Confusion
-from .validation import (
-    MULTILABEL,
-    SOFT,
-    category_order,
-    check_column_selection,
-    check_label_list,
-    check_labels_occur,
-)
+from .labels import category_order, check_column_selection, check_label_list, check_labels_occur
+from .target_kinds import MULTILABEL, SOFT
 
 # How the refusals name the piece added: a batch (update) or another sum (merge).
 _BATCH = {"subject": "the batch has", "previous": "the previous batches",

@@ -30,7 +30,7 @@ class DegenerateIntervalWarning(UserWarning):
     >>> from sklearn_confusion_ext.exceptions import DegenerateIntervalWarning
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore", DegenerateIntervalWarning)
-    ...     result = score_confidence_interval([0] * 20, [0] * 20, score="tcm_accuracy",
+    ...     result = score_confidence_interval([0] * 20, [0] * 20, scoring="tcm_accuracy",
     ...                                        random_state=0)
     >>> result.estimate, round(result.low, 3), result.high
     (1.0, 0.839, 1.0)

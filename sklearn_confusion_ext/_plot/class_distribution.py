@@ -4,9 +4,10 @@ Figure 3)."""
 import numpy as np
 
 from .._core.docs import fill_doc
-from .._core.params import validate_params
-from .._core.validation import check_target_set
+from .._core.params import ARRAY, HasMethods, Options, validate_params
+from .._core.targets import check_target_set
 from .data_checks import display_array
+from .declarations import FIGSIZE
 from .layout import grown_size, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 
@@ -26,6 +27,10 @@ ax : matplotlib Axes, default=None
 figsize : tuple of two floats, default=None
     Size in inches of the new figure (not with ``ax``).""",
 }
+
+_DRAWING = {"order": [None, Options("training", "test")],
+            "ax": [None, HasMethods("bar", "barh", description="a matplotlib Axes")],
+            **FIGSIZE}
 
 
 class ClassDistributionDisplay:
@@ -73,7 +78,8 @@ class ClassDistributionDisplay:
     ['cat', 'dog', 'fox']
     """
 
-    @validate_params("ClassDistributionDisplay")
+    @validate_params({"test_prevalence": [ARRAY], "training_prevalence": [None, ARRAY],
+                      "display_labels": [None, ARRAY]})
     def __init__(self, test_prevalence, training_prevalence=None, *, display_labels=None):
         self.test_prevalence = display_array(test_prevalence, "test_prevalence", ndim=1,
                                              bounds=(0, None), what="shares")
@@ -89,7 +95,8 @@ class ClassDistributionDisplay:
                              f"{self.training_prevalence.size}.")
 
     @classmethod
-    @validate_params()
+    @validate_params({"y_test": [ARRAY], "y_train": [None, ARRAY], "labels": [None, ARRAY],
+                      "display_labels": [None, ARRAY], **_DRAWING})
     @fill_doc(_DOCS)
     def from_labels(cls, y_test, y_train=None, *, labels=None, display_labels=None,
                     order="training", ax=None, figsize=None):
@@ -152,7 +159,7 @@ class ClassDistributionDisplay:
                       display_labels=display_labels)
         return display.plot(order=order, ax=ax, figsize=figsize)
 
-    @validate_params()
+    @validate_params(_DRAWING)
     @fill_doc(_DOCS)
     def plot(self, *, order="training", ax=None, figsize=None):
         """Draw the bars.

@@ -3,16 +3,17 @@ posterior sample of the masses (a better, practically equivalent, b better) is a
 barycentric coordinates (Benavoli, Corani, Demsar and Zaffalon 2017, "Time for a change")."""
 
 import warnings
+from numbers import Real
 
 import numpy as np
 
 from .._core.docs import fill_doc
-from .._core.params import validate_params
-from .._statistics.across_datasets import (
-    bayesian_hierarchical_test,
-    bayesian_signed_rank_test,
-)
+from .._core.params import ARRAY, HasAttributes, Interval, Options, validate_params
+from .._statistics.hierarchical import bayesian_hierarchical_test
+from .._statistics.signed_rank import bayesian_signed_rank_test
 from .data_checks import display_array
+from .declarations import SIMPLEX_PLOT
+from .deprecated import RenamedAttributes
 from .matplotlib_check import check_matplotlib
 from .posterior_difference import _COLORS, _name, _probability
 
@@ -36,6 +37,20 @@ _BLOCK = 1 << 18
 # The parameters of only one of the two tests, by test (None: the test's default).
 _OWN = {"signed_rank": ("prior_strength",),
         "hierarchical": ("n_train", "n_test", "n_chains", "burn_in")}
+
+# The parameters from_scores passes on take the tests' constraints; those with another
+# default in each test, or of one test only, are None by default (the test's default).
+_SIGNED_RANK, _HIERARCHICAL = (test.parameter_constraints for test in (
+    bayesian_signed_rank_test, bayesian_hierarchical_test))
+_FROM_SCORES = {
+    **{name: _SIGNED_RANK[name] for name in ("scores_a", "scores_b", "rope",
+                                             "greater_is_better", "random_state")},
+    "models": [None, ARRAY],
+    "test": [Options("signed_rank", "hierarchical")],
+    "prior_strength": [None, *_SIGNED_RANK["prior_strength"]],
+    "n_samples": [None, *_SIGNED_RANK["n_draws"]],  # the tests' n_draws
+    **{name: _HIERARCHICAL[name] for name in ("n_train", "n_test")},
+    **{name: [None, *_HIERARCHICAL[name]] for name in ("n_chains", "burn_in")}}
 
 _DOCS = {"drawing": """\
 ax : matplotlib Axes, default=None
@@ -83,7 +98,7 @@ def _winners(samples):
     return counts
 
 
-class ComparisonSimplexDisplay:
+class ComparisonSimplexDisplay(RenamedAttributes):
     """Posterior of a comparison of two models over data sets, drawn on a triangle.
 
     The Bayesian signed-rank test (:func:`bayesian_signed_rank_test`) and the Bayesian
@@ -113,8 +128,9 @@ class ComparisonSimplexDisplay:
     rope : float, default=0.0
         Half-width of the region of practical equivalence, in units of the score. With
         0, the samples' middle mass and ``p_rope`` must be 0.
-    names : tuple of two str, default=None
-        The models' names, ``("a", "b")`` by default.
+    models : tuple of two str, default=None
+        The models' names, ``("a", "b")`` by default. (``names``, its former name, works
+        with a ``FutureWarning`` until 0.2.)
 
     Attributes
     ----------
@@ -123,7 +139,8 @@ class ComparisonSimplexDisplay:
     probabilities : ndarray of shape (3,)
         The probabilities written at the corners.
     rope : float
-    names : tuple of two str or None
+    models : tuple of two str or None
+        The models' names (``names`` reads it with a ``FutureWarning`` until 0.2).
     result_ : BayesianSignedRankResult or BayesianHierarchicalResult
         Set by :meth:`from_result` and :meth:`from_scores`.
     figure_ : matplotlib Figure
@@ -152,7 +169,7 @@ class ComparisonSimplexDisplay:
     >>> from sklearn_confusion_ext import ComparisonSimplexDisplay
     >>> samples = [[0.7, 0.2, 0.1], [0.3, 0.6, 0.1], [0.5, 0.4, 0.1], [0.1, 0.3, 0.6]]
     >>> display = ComparisonSimplexDisplay(samples, rope=0.01,
-    ...                                    names=("forest", "tree")).plot()
+    ...                                    models=("forest", "tree")).plot()
     >>> display.probabilities.tolist()  # the shares of samples in each region
     [0.5, 0.25, 0.25]
     >>> [text.get_text() for text in display.text_]
@@ -162,8 +179,12 @@ class ComparisonSimplexDisplay:
     [0.2, 0.173]
     """
 
-    @validate_params("ComparisonSimplexDisplay")
-    def __init__(self, samples, *, probabilities=None, rope=0.0, names=None):
+    _renamed_fields = {"names": "models"}
+
+    @validate_params({"samples": [ARRAY], "probabilities": [None, ARRAY],
+                      "rope": [Interval(Real, 0, None)], "models": [None, ARRAY]},
+                     renamed=_renamed_fields)
+    def __init__(self, samples, *, probabilities=None, rope=0.0, models=None):
         samples = _checked_samples(samples)
         rope = float(rope)
         if probabilities is None:
@@ -189,15 +210,20 @@ class ComparisonSimplexDisplay:
                 raise ValueError(f"probabilities give practical equivalence "
                                  f"P = {probabilities[1]:.6g} but rope is 0; pass the rope "
                                  "of the test.")
-        if names is not None:
-            names = tuple(str(name) for name in names)
-            if len(names) != 2:
-                raise ValueError(f"names must name the two models; got {len(names)} names.")
-        self.samples, self.probabilities, self.rope, self.names = (
-            samples, probabilities, rope, names)
+        if models is not None:
+            models = tuple(str(name) for name in models)
+            if len(models) != 2:
+                raise ValueError(f"models must name the two models; got {len(models)} "
+                                 "names.")
+        self.samples, self.probabilities, self.rope, self.models = (
+            samples, probabilities, rope, models)
 
     @classmethod
-    @validate_params()
+    @validate_params({"result": [HasAttributes(
+        "samples", "p_a_better", "p_rope", "p_b_better", "rope", "models",
+        description="a BayesianSignedRankResult or BayesianHierarchicalResult (the result "
+                    "of bayesian_signed_rank_test or bayesian_hierarchical_test)")],
+        **SIMPLEX_PLOT})
     @fill_doc(_DOCS)
     def from_result(cls, result, *, ax=None, max_points=3000, title="auto"):
         """Draw the posterior of a Bayesian comparison over data sets.
@@ -222,7 +248,7 @@ class ComparisonSimplexDisplay:
         >>> a = [0.91, 0.85, 0.78, 0.88, 0.93, 0.70, 0.82, 0.95, 0.66, 0.87]
         >>> b = [0.89, 0.86, 0.74, 0.85, 0.90, 0.69, 0.80, 0.95, 0.60, 0.84]
         >>> result = bayesian_signed_rank_test(a, b, rope=0.01, random_state=0,
-        ...                                    names=("forest", "tree"))
+        ...                                    models=("forest", "tree"))
         >>> display = ComparisonSimplexDisplay.from_result(result)
         >>> display.text_[0].get_text()
         'forest better\\nP = 0.992'
@@ -231,17 +257,17 @@ class ComparisonSimplexDisplay:
         """
         display = cls(result.samples,
                       probabilities=[result.p_a_better, result.p_rope, result.p_b_better],
-                      rope=result.rope, names=result.models)
+                      rope=result.rope, models=result.models)
         display.result_ = result
         return display.plot(ax=ax, max_points=max_points, title=title)
 
     @classmethod
-    @validate_params()
+    @validate_params({**_FROM_SCORES, **SIMPLEX_PLOT}, renamed={"names": "models"})
     @fill_doc(_DOCS)
     def from_scores(cls, scores_a, scores_b, *, test="signed_rank", rope=0.0,
                     prior_strength=None, n_train=None, n_test=None, n_samples=None,
                     n_chains=None, burn_in=None, greater_is_better=True, random_state=None,
-                    names=None, ax=None, max_points=3000, title="auto"):
+                    models=None, ax=None, max_points=3000, title="auto"):
         """Compare two models over data sets with a Bayesian test, then draw its posterior.
 
         Parameters
@@ -252,8 +278,9 @@ class ComparisonSimplexDisplay:
             n_folds)`` (or a DataFrame), for ``test="hierarchical"``.
         test : {"signed_rank", "hierarchical"}, default="signed_rank"
             :func:`bayesian_signed_rank_test` or :func:`bayesian_hierarchical_test`.
-        rope, greater_is_better, random_state, names
-            As in both tests.
+        rope, greater_is_better, random_state, models
+            As in both tests (``names``, the former name of ``models``, works with a
+            ``FutureWarning`` until 0.2).
         prior_strength : float, default=None
             As in :func:`bayesian_signed_rank_test` (None: its default, 0.5).
         n_train, n_test, n_chains, burn_in : default=None
@@ -285,7 +312,7 @@ class ComparisonSimplexDisplay:
         >>> a = b + rng.normal(0.02, 0.01, (8, 1)) + rng.normal(0, 0.01, (8, 10))
         >>> display = ComparisonSimplexDisplay.from_scores(
         ...     a, b, test="hierarchical", n_train=9, n_test=1, rope=0.01, n_samples=500,
-        ...     burn_in=500, random_state=0, names=("forest", "tree"))
+        ...     burn_in=500, random_state=0, models=("forest", "tree"))
         >>> display.result_.samples.shape  # 4 chains of 500 draws
         (2000, 3)
         >>> display.ax_.get_title()
@@ -302,10 +329,10 @@ class ComparisonSimplexDisplay:
                           stacklevel=3)
         own = {name: given[name] for name in _OWN[test] if given[name] is not None}
         if n_samples is not None:
-            own["n_samples"] = n_samples
+            own["n_draws"] = n_samples
         run = bayesian_signed_rank_test if test == "signed_rank" else bayesian_hierarchical_test
         result = run(scores_a, scores_b, rope=rope, greater_is_better=greater_is_better,
-                     random_state=random_state, names=names, **own)
+                     random_state=random_state, models=models, **own)
         return cls.from_result(result, ax=ax, max_points=max_points, title=title)
 
     def _title(self):
@@ -317,7 +344,7 @@ class ComparisonSimplexDisplay:
                     "a new data set")
         return f"Bayesian signed-rank test, {result.n_datasets} data sets"
 
-    @validate_params()
+    @validate_params(SIMPLEX_PLOT)
     @fill_doc(_DOCS)
     def plot(self, *, ax=None, max_points=3000, title="auto"):
         """Draw the triangle, its three regions, the samples and the probabilities.
@@ -388,7 +415,7 @@ class ComparisonSimplexDisplay:
 
     def _corner_texts(self, ax, no_rope):
         """Each corner's name and probability: below the bottom corners, above the top."""
-        name_a, name_b = (_name(name) for name in (self.names or ("a", "b")))
+        name_a, name_b = (_name(name) for name in (self.models or ("a", "b")))
         p_a, p_rope, p_b = self.probabilities
         equivalent = ("practically equivalent: no rope\n(rope = 0: the samples lie on the "
                       "bottom side)" if no_rope else

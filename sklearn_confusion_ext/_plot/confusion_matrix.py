@@ -19,12 +19,25 @@ import scipy.sparse as sp
 
 from .._core.confusion import NONE_LABEL, Confusion, normalize_confusion
 from .._core.docs import fill_doc
-from .._core.params import validate_params
-from .._core.validation import check_target_set
-from .._mlcm import mlcm_confusion
-from .._reading import prevalence_ranking
-from .._transport import SUBPIXEL, bounds_as_center, transport_confusion, transport_confusions
+from .._core.params import ARRAY, validate_params
+from .._core.targets import check_target_set
+from .._matrices.mlcm import mlcm_confusion
+from .._matrices.transport import (
+    SUBPIXEL,
+    bounds_as_center,
+    transport_confusion,
+    transport_confusions,
+)
+from .._reading.rankings import prevalence_ranking
 from .data_checks import display_array, same_shape
+from .declarations import (
+    DISPLAY_PLOT,
+    FROM_ESTIMATOR,
+    FROM_PREDICTIONS,
+    MATRIX_DISPLAY,
+    MLCM_DISPLAY,
+    TRANSPORT_DISPLAY,
+)
 from .layout import grown_size, set_class_ticks
 from .matplotlib_check import check_matplotlib
 from .value_format import format_values, value_decimals
@@ -162,9 +175,9 @@ class _ConfusionDisplay:
         # matrix's name (its weighting or method) and the normalization applied.
         self._about, self._normalize = None, None
 
-    # The two Displays' plot declarations are one (DISPLAY_PLOT, _core/params.py); errors name the
-    # class the method is called on.
-    @validate_params("TransportConfusionMatrixDisplay.plot")
+    # The two Displays' plot declarations are one (DISPLAY_PLOT); errors name the class the
+    # method is called on.
+    @validate_params(DISPLAY_PLOT)
     @_fill_doc
     def plot(self, *, include_values=True, cmap="viridis", xticks_rotation="auto",
              values_format=None, ax=None, colorbar=True, im_kw=None, text_kw=None,
@@ -492,7 +505,7 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
 
     _matrix_name = "Transport confusion matrix"
 
-    @validate_params("TransportConfusionMatrixDisplay")
+    @validate_params({**MATRIX_DISPLAY, "half_width": [None, ARRAY]})
     def __init__(self, confusion_matrix, *, display_labels=None, column_labels=None,
                  half_width=None):
         super().__init__(confusion_matrix, display_labels=display_labels,
@@ -504,7 +517,7 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
         self.half_width = half_width
 
     @classmethod
-    @validate_params()
+    @validate_params({**FROM_PREDICTIONS, **TRANSPORT_DISPLAY})
     @_fill_doc
     def from_predictions(cls, y_true, y_pred, *, labels=None, sample_weight=None,
                          weighting="uniform", empty="null_class", subpixel=False,
@@ -569,7 +582,7 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
             include_counts=include_counts)
 
     @classmethod
-    @validate_params()
+    @validate_params({**FROM_ESTIMATOR, **TRANSPORT_DISPLAY})
     @_fill_doc
     def from_estimator(cls, estimator, X, y, *, response_method="auto", labels=None,
                        sample_weight=None, weighting="uniform", empty="null_class",
@@ -677,13 +690,13 @@ class MLCMDisplay(_ConfusionDisplay):
 
     _matrix_name = "MLCM"
 
-    @validate_params("MLCMDisplay")
+    @validate_params(MATRIX_DISPLAY)
     def __init__(self, confusion_matrix, *, display_labels=None, column_labels=None):
         super().__init__(confusion_matrix, display_labels=display_labels,
                          column_labels=column_labels)
 
     @classmethod
-    @validate_params()
+    @validate_params({**FROM_PREDICTIONS, **MLCM_DISPLAY})
     @_fill_doc
     def from_predictions(cls, y_true, y_pred, *, labels=None, sample_weight=None,
                          method="heydarian", normalize=None, display_labels=None, order=None,
@@ -740,7 +753,7 @@ class MLCMDisplay(_ConfusionDisplay):
             include_counts=include_counts)
 
     @classmethod
-    @validate_params()
+    @validate_params({**FROM_ESTIMATOR, **MLCM_DISPLAY})
     @_fill_doc
     def from_estimator(cls, estimator, X, y, *, response_method="auto", labels=None,
                        sample_weight=None, method="heydarian", normalize=None,

@@ -1,12 +1,16 @@
 """Demsar's critical-difference diagram: the models' average ranks over several data sets
 on one axis, with the groups that do not differ significantly joined by bars."""
 
+from numbers import Real
+
 import numpy as np
 
 from .._core.docs import fill_doc
-from .._core.params import validate_params
-from .._statistics.across_datasets import friedman_posthoc
+from .._core.params import ARRAY, Interval, validate_params
+from .._statistics.friedman import friedman_posthoc
 from .data_checks import display_array
+from .declarations import CRITICAL_DIFFERENCE_PLOT
+from .deprecated import RenamedAttributes
 from .layout import short_names
 from .matplotlib_check import check_matplotlib
 
@@ -18,7 +22,12 @@ title : str or None, default="auto"
     none."""}
 
 
-class CriticalDifferenceDisplay:
+# The keywords from_scores passes on take the post-hoc test's constraints.
+_FROM_SCORES = {**{name: friedman_posthoc.parameter_constraints[name] for name in (
+    "scores", "method", "control", "alpha", "greater_is_better")}, "models": [None, ARRAY]}
+
+
+class CriticalDifferenceDisplay(RenamedAttributes):
     """Critical-difference diagram of several models over several data sets (Demsar 2006).
 
     The axis holds the average ranks, the best (rank 1) on the right; each model hangs
@@ -33,17 +42,20 @@ class CriticalDifferenceDisplay:
     ----------
     average_ranks : array-like of shape (n_models,)
         The average rank of each model (1 is the best).
-    names : sequence of str, default=None
-        The models' names; ``"model 0"``, ``"model 1"``... by default.
+    models : sequence of str, default=None
+        The models' names; ``"model 0"``, ``"model 1"``... by default. (``names``, its
+        former name, works with a ``FutureWarning`` until 0.2.)
     critical_difference : float, default=None
         The critical difference to draw; None draws none.
     groups : list of sequences of str, default=None
-        The groups of models joined by a bar (names of ``names``).
+        The groups of models joined by a bar (names of ``models``).
     control : str, default=None
         The control model: the critical difference is drawn around its rank.
 
     Attributes
     ----------
+    models : list of str
+        The models' names (``names`` reads it with a ``FutureWarning`` until 0.2).
     result_ : FriedmanPosthocResult
         Set by :meth:`from_scores`.
     figure_ : matplotlib Figure
@@ -55,15 +67,20 @@ class CriticalDifferenceDisplay:
     >>> matplotlib.use("Agg")
     >>> from sklearn_confusion_ext import CriticalDifferenceDisplay
     >>> display = CriticalDifferenceDisplay(
-    ...     [3.143, 2.000, 2.893, 1.964], names=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"],
+    ...     [3.143, 2.000, 2.893, 1.964], models=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"],
     ...     critical_difference=1.25,
     ...     groups=[("C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5")]).plot()
     >>> [float(x) for x in display.ax_.get_xlim()]  # the best rank on the right
     [4.0, 1.0]
     """
 
-    @validate_params("CriticalDifferenceDisplay")
-    def __init__(self, average_ranks, *, names=None, critical_difference=None, groups=None,
+    _renamed_fields = {"names": "models"}
+
+    @validate_params({"average_ranks": [ARRAY], "models": [None, ARRAY],
+                      "critical_difference": [None, Interval(Real, 0, None)],
+                      "groups": [None, ARRAY], "control": [None, str]},
+                     renamed=_renamed_fields)
+    def __init__(self, average_ranks, *, models=None, critical_difference=None, groups=None,
                  control=None):
         ranks = display_array(average_ranks, "average_ranks", ndim=1, bounds=(1, None),
                               what="average ranks")
@@ -73,36 +90,37 @@ class CriticalDifferenceDisplay:
         if ranks.max() > n_models + 1e-9:
             raise ValueError(f"average_ranks must lie in [1, {n_models}] for {n_models} "
                              f"models; got a rank of {ranks.max():g}.")
-        names = ([f"model {j}" for j in range(n_models)] if names is None
-                 else [str(name) for name in names])
+        names = ([f"model {j}" for j in range(n_models)] if models is None
+                 else [str(name) for name in models])
         if len(names) != n_models:
-            raise ValueError(f"names must name the {n_models} models; got {len(names)}.")
+            raise ValueError(f"models must name the {n_models} models; got {len(names)}.")
         groups = [] if groups is None else [tuple(str(m) for m in group) for group in groups]
         for k, group in enumerate(groups):
             if not group:
                 raise ValueError(f"groups[{k}] is empty; each group names the models (of "
-                                 f"names) that one bar joins.")
+                                 f"models) that one bar joins.")
             unknown = [m for m in group if m not in names]
             if unknown:
-                raise ValueError(f"groups names {unknown}, which are not in names {names}.")
+                raise ValueError(f"groups names {unknown}, which are not in models {names}.")
         if control is not None and control not in names:
-            raise ValueError(f"control={control!r} is not in names {names}.")
-        self.average_ranks, self.names = ranks, names
+            raise ValueError(f"control={control!r} is not in models {names}.")
+        self.average_ranks, self.models = ranks, names
         self.critical_difference = (None if critical_difference is None
                                     else float(critical_difference))
         self.groups, self.control = groups, control
 
     @classmethod
-    @validate_params()
+    @validate_params({**_FROM_SCORES, **CRITICAL_DIFFERENCE_PLOT}, renamed={"names": "models"})
     @fill_doc(_DOCS)
     def from_scores(cls, scores, *, method="nemenyi", control=None, alpha=0.05,
-                    greater_is_better=True, names=None, ax=None, title="auto"):
+                    greater_is_better=True, models=None, ax=None, title="auto"):
         """Run the post-hoc test on a table of scores, then draw its diagram.
 
         Parameters
         ----------
-        scores, method, control, alpha, greater_is_better, names
-            As in :func:`friedman_posthoc`.
+        scores, method, control, alpha, greater_is_better, models
+            As in :func:`friedman_posthoc` (``names``, the former name of ``models``, works
+            with a ``FutureWarning`` until 0.2).
         %(drawing)s
 
         Returns
@@ -120,13 +138,13 @@ class CriticalDifferenceDisplay:
         ...           [0.6, 0.55, 0.5, 0.45], [0.7, 0.72, 0.6, 0.61], [0.9, 0.8, 0.85, 0.7],
         ...           [0.88, 0.86, 0.8, 0.79], [0.91, 0.9, 0.7, 0.72]]
         >>> display = CriticalDifferenceDisplay.from_scores(
-        ...     scores, names=["forest", "boosting", "tree", "stump"])
+        ...     scores, models=["forest", "boosting", "tree", "stump"])
         >>> round(display.result_.critical_difference, 3), display.groups
         (1.414, [('forest', 'boosting'), ('boosting', 'tree'), ('tree', 'stump')])
         """
         result = friedman_posthoc(scores, method=method, control=control, alpha=alpha,
-                                  greater_is_better=greater_is_better, names=names)
-        display = cls(result.average_ranks, names=list(result.models),
+                                  greater_is_better=greater_is_better, models=models)
+        display = cls(result.average_ranks, models=list(result.models),
                       critical_difference=result.critical_difference,
                       groups=result.groups(), control=result.control)
         display.result_ = result
@@ -138,7 +156,7 @@ class CriticalDifferenceDisplay:
                      f"{result.n_datasets} data sets")
         return display.plot(ax=ax, title=title)
 
-    @validate_params()
+    @validate_params(CRITICAL_DIFFERENCE_PLOT)
     @fill_doc(_DOCS)
     def plot(self, *, ax=None, title="auto"):
         """Draw the diagram.
@@ -159,7 +177,7 @@ class CriticalDifferenceDisplay:
         order = np.argsort(ranks, kind="stable")  # best first
         n_right = (n_models + 1) // 2  # the better half hangs right
         n_rows = max(n_right, n_models - n_right)
-        groups = [sorted(self.names.index(m) for m in g) for g in self.groups]
+        groups = [sorted(self.models.index(m) for m in g) for g in self.groups]
         # Vertical layout (data units, y grows downward): the axis at 0, the group bars
         # below it, then one row per model.
         bar_step = 0.22
@@ -186,7 +204,7 @@ class CriticalDifferenceDisplay:
             ax.plot([half, half], [0, -0.05], color="black", linewidth=0.7)
         # The models: a line down from the rank, then out to the side with the name
         # (long names shortened, kept apart where they differ in the middle).
-        drawn = short_names(self.names)
+        drawn = short_names(self.models)
         for position, j in enumerate(order):
             right = position < n_right
             row = position if right else n_models - 1 - position
@@ -194,7 +212,7 @@ class CriticalDifferenceDisplay:
             end = low - 0.05 * (high - low) if right else high + 0.05 * (high - low)
             ax.plot([ranks[j], ranks[j], end], [0, y, y], color="0.25", linewidth=0.9)
             label = f"{drawn[j]} ({ranks[j]:.2f})"
-            if self.names[j] == self.control:
+            if self.models[j] == self.control:
                 label += " [control]"
             ax.text(end, y, (" " if right else "") + label + ("" if right else " "),
                     ha="left" if right else "right", va="center", fontsize="small",
@@ -216,7 +234,7 @@ class CriticalDifferenceDisplay:
             ax.text(high - cd / 2, y - 0.06, f"CD = {cd:.2f}", ha="center", va="bottom",
                     fontsize="small")
         elif cd is not None:
-            c = ranks[self.names.index(self.control)]
+            c = ranks[self.models.index(self.control)]
             lo, hi = max(low, c - cd), min(high, c + cd)
             ax.plot([lo, hi], [-0.5, -0.5], color="C3", linewidth=2.5,
                     solid_capstyle="butt")

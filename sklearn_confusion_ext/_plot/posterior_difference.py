@@ -1,12 +1,16 @@
 """The posterior of the mean difference of two models' scores across cross-validation folds
 (the Bayesian correlated t-test), with the region of practical equivalence shaded."""
 
+from numbers import Real
+
 import numpy as np
 
 from .._core.docs import fill_doc
-from .._core.params import validate_params
+from .._core.params import ARRAY, Interval, validate_params
 from .._statistics.cross_validated import compare_cv, compare_cv_scores
 from .data_checks import display_array
+from .declarations import POSTERIOR_PLOT
+from .deprecated import RenamedAttributes, renamed_constructor
 from .layout import short_name
 from .matplotlib_check import check_matplotlib
 
@@ -49,7 +53,18 @@ def _name(name):
 _REACH = 10
 
 
-class PosteriorDifferenceDisplay:
+# The keywords the constructors pass on to the test take its constraints.
+_FROM_SCORES, _FROM_ESTIMATOR = (
+    {name: declared for name, declared in function.parameter_constraints.items()
+     if name in names}
+    for function, names in (
+        (compare_cv_scores, ("scores_a", "scores_b", "n_train", "n_test", "rope", "scoring",
+                             "models")),
+        (compare_cv, ("estimator_a", "estimator_b", "X", "y", "scoring", "n_splits",
+                      "n_repeats", "groups", "rope", "random_state", "n_jobs", "models"))))
+
+
+class PosteriorDifferenceDisplay(RenamedAttributes):
     """The posterior of the mean difference of two models' scores, with the rope.
 
     The Bayesian correlated t-test's posterior (Student's t, see :func:`compare_cv_scores`)
@@ -68,15 +83,18 @@ class PosteriorDifferenceDisplay:
         Degrees of freedom of the posterior.
     rope : float, default=0.0
         Half-width of the region of practical equivalence.
-    names : tuple of two str, default=None
-        The models' names, ``("a", "b")`` by default.
+    models : tuple of two str, default=None
+        The models' names, ``("a", "b")`` by default. (``names``, its former name, works
+        with a ``FutureWarning`` until 0.2.)
     score_name : str, default="score"
         What the scores are, on the x-axis.
 
     Attributes
     ----------
+    models : tuple of two str or None
+        The models' names (``names`` reads it with a ``FutureWarning`` until 0.2).
     result_ : BayesianCorrelatedTTestResult
-        Set by :meth:`from_scores` and :meth:`from_estimators`.
+        Set by :meth:`from_scores` and :meth:`from_estimator`.
     figure_ : matplotlib Figure
     ax_ : matplotlib Axes
 
@@ -86,25 +104,32 @@ class PosteriorDifferenceDisplay:
     >>> matplotlib.use("Agg")
     >>> from sklearn_confusion_ext import PosteriorDifferenceDisplay
     >>> display = PosteriorDifferenceDisplay(mean=0.02, scale=0.01, df=9, rope=0.01,
-    ...                                      names=("forest", "tree"),
+    ...                                      models=("forest", "tree"),
     ...                                      score_name="accuracy").plot()
     >>> [text.get_text() for text in display.ax_.get_legend().get_texts()]
     ['forest better: P = 0.828', 'equivalent (rope ±0.01): P = 0.164', 'tree better: P = 0.007']
     """
 
-    @validate_params("PosteriorDifferenceDisplay")
-    def __init__(self, *, mean, scale, df, rope=0.0, names=None, score_name="score"):
+    _renamed_fields = {"names": "models"}
+    _renamed_constructors = {"from_estimators": "from_estimator"}
+
+    @validate_params({  # numbers, or arrays of one (checked as Display data)
+        "mean": [Interval(Real, None, None), ARRAY], "scale": [Interval(Real, 0, None), ARRAY],
+        "df": [Interval(Real, 0, None, closed="neither"), ARRAY],
+        "rope": [Interval(Real, 0, None), ARRAY], "models": [None, ARRAY],
+        "score_name": [str]}, renamed=_renamed_fields)
+    def __init__(self, *, mean, scale, df, rope=0.0, models=None, score_name="score"):
         self.mean, self.scale, self.df, self.rope = (
             _one_number(value, name, low)
             for name, value, low in (("mean", mean, None), ("scale", scale, 0),
                                      ("df", df, 0), ("rope", rope, 0)))
         if self.df == 0:
             raise ValueError("df must be positive (the posterior's degrees of freedom); got 0.")
-        if names is not None:
-            names = tuple(str(name) for name in names)
-            if len(names) != 2:
-                raise ValueError(f"names must name the two models; got {len(names)} names.")
-        self.names, self.score_name = names, score_name
+        if models is not None:
+            models = tuple(str(name) for name in models)
+            if len(models) != 2:
+                raise ValueError(f"models must name the two models; got {len(models)} names.")
+        self.models, self.score_name = models, score_name
 
     def probabilities(self):
         """``(P[a better], P[equivalent], P[b better])`` of the posterior drawn."""
@@ -123,21 +148,22 @@ class PosteriorDifferenceDisplay:
     @classmethod
     def _from_result(cls, result, ax, title):
         display = cls(mean=result.mean, scale=result.scale, df=result.df, rope=result.rope,
-                      names=result.models, score_name=result.score)
+                      models=result.models, score_name=result.score)
         display.result_ = result
         return display.plot(ax=ax, title=title)
 
     @classmethod
-    @validate_params()
+    @validate_params({**_FROM_SCORES, **POSTERIOR_PLOT}, renamed={"names": "models"})
     @fill_doc(_DOCS)
     def from_scores(cls, scores_a, scores_b, *, n_train=None, n_test=None, rope=0.0,
-                    scoring=None, names=None, ax=None, title="auto"):
+                    scoring=None, models=None, ax=None, title="auto"):
         """The posterior of the difference of per-fold scores, then plot.
 
         Parameters
         ----------
-        scores_a, scores_b, n_train, n_test, rope, scoring, names
-            As in :func:`compare_cv_scores` (``test="bayesian"``).
+        scores_a, scores_b, n_train, n_test, rope, scoring, models
+            As in :func:`compare_cv_scores` (``method="bayesian"``); ``names``, the former
+            name of ``models``, works with a ``FutureWarning`` until 0.2.
         %(drawing)s
 
         Returns
@@ -155,23 +181,28 @@ class PosteriorDifferenceDisplay:
         >>> [round(p, 3) for p in display.result_]
         [0.907, 0.066, 0.027]
         """
-        result = compare_cv_scores(scores_a, scores_b, test="bayesian", n_train=n_train,
-                                   n_test=n_test, rope=rope, scoring=scoring, names=names)
+        result = compare_cv_scores(scores_a, scores_b, method="bayesian", n_train=n_train,
+                                   n_test=n_test, rope=rope, scoring=scoring, models=models)
         return cls._from_result(result, ax, title)
 
     @classmethod
-    @validate_params()
+    @validate_params({**_FROM_ESTIMATOR, **POSTERIOR_PLOT}, renamed={"names": "models"})
     @fill_doc(_DOCS)
-    def from_estimators(cls, estimator_a, estimator_b, X, y, *, scoring=None, n_splits=None,
-                        n_repeats=None, groups=None, rope=0.0, random_state=None,
-                        n_jobs=None, names=None, ax=None, title="auto"):
+    def from_estimator(cls, estimator_a, estimator_b, X, y, *, scoring=None, n_splits=None,
+                       n_repeats=None, groups=None, rope=0.0, random_state=None,
+                       n_jobs=None, models=None, ax=None, title="auto"):
         """Cross-validate two models on the same folds, then plot the posterior.
+
+        The two models are the estimators (unfitted: each fold fits them), as
+        :func:`compare_cv` takes them; ``from_estimators``, this constructor's former
+        name, works with a ``FutureWarning`` until 0.2.
 
         Parameters
         ----------
         estimator_a, estimator_b, X, y, scoring, n_splits, n_repeats, groups, rope, \
-random_state, n_jobs, names
-            As in :func:`compare_cv` (``test="bayesian"``).
+random_state, n_jobs, models
+            As in :func:`compare_cv` (``method="bayesian"``); ``names``, the former name
+            of ``models``, works with a ``FutureWarning`` until 0.2.
         %(drawing)s
 
         Returns
@@ -187,18 +218,21 @@ random_state, n_jobs, names
         >>> from sklearn.tree import DecisionTreeClassifier
         >>> from sklearn_confusion_ext import PosteriorDifferenceDisplay
         >>> X, y = load_wine(return_X_y=True)
-        >>> display = PosteriorDifferenceDisplay.from_estimators(
+        >>> display = PosteriorDifferenceDisplay.from_estimator(
         ...     GaussianNB(), DecisionTreeClassifier(random_state=0), X, y, rope=0.01,
         ...     n_repeats=3, random_state=0)
         >>> display.ax_.get_xlabel()
         'tcm_f1_macro: GaussianNB − DecisionTreeClassifier'
         """
-        result = compare_cv(estimator_a, estimator_b, X, y, test="bayesian", scoring=scoring,
-                            n_splits=n_splits, n_repeats=n_repeats, groups=groups, rope=rope,
-                            random_state=random_state, n_jobs=n_jobs, names=names)
+        result = compare_cv(estimator_a, estimator_b, X, y, method="bayesian",
+                            scoring=scoring, n_splits=n_splits, n_repeats=n_repeats,
+                            groups=groups, rope=rope, random_state=random_state,
+                            n_jobs=n_jobs, models=models)
         return cls._from_result(result, ax, title)
 
-    @validate_params()
+    from_estimators = renamed_constructor("from_estimators", "from_estimator")
+
+    @validate_params(POSTERIOR_PLOT)
     @fill_doc(_DOCS)
     def plot(self, *, ax=None, title="auto"):
         """Draw the posterior density, its three regions and the rope.
@@ -220,7 +254,7 @@ random_state, n_jobs, names
             fig, ax = plt.subplots(figsize=(6.4, 4), layout="constrained")
         else:
             fig = ax.figure
-        name_a, name_b = (_name(name) for name in (self.names or ("a", "b")))
+        name_a, name_b = (_name(name) for name in (self.models or ("a", "b")))
         p_a, p_rope, p_b = self.probabilities()
         rope = self.rope
         labels = (f"{name_a} better: {_probability(p_a)}",

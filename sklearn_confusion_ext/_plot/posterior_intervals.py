@@ -1,12 +1,25 @@
 """The Dirichlet posteriors of the rows of a confusion matrix: a matrix view of the posterior
 means and their intervals, and forest plots of chosen rows."""
 
+from numbers import Real
+
 import numpy as np
 
 from .._core.docs import fill_doc
-from .._core.params import quoted, validate_params
+from .._core.params import (
+    ALLOW_FRACTIONAL,
+    ARRAY,
+    PROBABILITY_LEVEL,
+    Interval,
+    NumberArray,
+    Options,
+    quoted,
+    validate_params,
+)
 from .._statistics.posterior import dirichlet_posterior
 from .data_checks import display_array, ordered_bounds, same_shape
+from .declarations import FIGSIZE, PANELS_AX
+from .deprecated import RenamedAttributes
 from .layout import bounding_axes, panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 from .value_format import format_values
@@ -40,7 +53,7 @@ figsize : tuple of two floats, default=None
 }
 
 
-class PosteriorIntervalDisplay:
+class PosteriorIntervalDisplay(RenamedAttributes):
     """Posterior of each actual class's row of a confusion matrix (Barranco-Chamorro 2021).
 
     Row ``k`` of a confusion matrix has a Dirichlet posterior over
@@ -50,15 +63,17 @@ class PosteriorIntervalDisplay:
 
     Parameters
     ----------
-    mean, lower, upper : ndarray of shape (n_classes, n_classes)
-        Posterior means and interval bounds, rows actual classes.
+    mean, low, high : ndarray of shape (n_classes, n_classes)
+        Posterior means and interval bounds, rows actual classes. (``lower`` and
+        ``upper``, their former names, work with a ``FutureWarning`` until 0.2.)
     display_labels : list, default=None
         Class names; class indices by default.
 
     Attributes
     ----------
-    mean, lower, upper : ndarray of shape (n_classes, n_classes)
-        The values drawn.
+    mean, low, high : ndarray of shape (n_classes, n_classes)
+        The values drawn (``lower`` and ``upper`` read ``low`` and ``high`` with a
+        ``FutureWarning`` until 0.2).
     figure_ : matplotlib Figure
         The figure drawn on.
     axes_ : ndarray of matplotlib Axes
@@ -74,32 +89,42 @@ class PosteriorIntervalDisplay:
     >>> display = PosteriorIntervalDisplay.from_confusion(
     ...     [[37, 1, 15], [6, 19, 26], [15, 3, 77]], prior="uniform",
     ...     display_labels=["nonIBD", "UC", "CD"])
-    >>> round(float(display.upper[1, 2]), 4)  # Table A2, HPD upper bound of P[CD | UC]
+    >>> round(float(display.high[1, 2]), 4)  # Table A2, HPD upper bound of P[CD | UC]
     0.6316
     """
 
-    @validate_params("PosteriorIntervalDisplay")
-    def __init__(self, *, mean, lower, upper, display_labels=None):
-        self.mean, self.lower, self.upper = (
+    _renamed_fields = {"lower": "low", "upper": "high"}
+
+    @validate_params({"mean": [ARRAY], "low": [ARRAY], "high": [ARRAY],
+                      "display_labels": [None, ARRAY]}, renamed=_renamed_fields)
+    def __init__(self, *, mean, low, high, display_labels=None):
+        self.mean, self.low, self.high = (
             display_array(values, name, ndim=2, square=True, bounds=(0, 1),
                           what="probabilities")
-            for name, values in (("mean", mean), ("lower", lower), ("upper", upper)))
-        same_shape({"mean": self.mean, "lower": self.lower, "upper": self.upper})
-        ordered_bounds(self.lower, self.upper, "lower", "upper")
+            for name, values in (("mean", mean), ("low", low), ("high", high)))
+        same_shape({"mean": self.mean, "low": self.low, "high": self.high})
+        ordered_bounds(self.low, self.high, "low", "high")
         self.display_labels = display_labels
 
     @classmethod
-    @validate_params()
+    @validate_params({
+        "matrix": [ARRAY],
+        "prior": [Interval(Real, 0, None, closed="neither"), Options("uniform", "perks"),
+                  NumberArray()],
+        "level": [PROBABILITY_LEVEL], "method": [Options("hpd", "equal-tailed")],
+        "display_labels": [None, ARRAY], "rows": [Options("auto"), ARRAY], **PANELS_AX,
+        **FIGSIZE, "allow_fractional": ALLOW_FRACTIONAL}, renamed={"confusion": "matrix"})
     @fill_doc(_DOCS)
-    def from_confusion(cls, confusion, *, prior="perks", level=0.95, method="hpd",
+    def from_confusion(cls, matrix, *, prior="perks", level=0.95, method="hpd",
                        display_labels=None, rows="auto", ax=None, figsize=None,
                        allow_fractional="warn"):
         """Posterior of a confusion matrix (:func:`dirichlet_posterior`), then plot.
 
         Parameters
         ----------
-        confusion : array-like of shape (n_classes, n_classes)
-            Counts, rows actual and columns predicted classes.
+        matrix : array-like of shape (n_classes, n_classes)
+            Counts, rows actual and columns predicted classes (``confusion``, its former
+            name, works with a ``FutureWarning`` until 0.2).
         prior : float, {"uniform", "perks"} or array-like, default="perks"
             Dirichlet prior, as in :func:`dirichlet_posterior` (1 or "uniform": the
             paper's).
@@ -113,12 +138,12 @@ class PosteriorIntervalDisplay:
         %(panels)s
         allow_fractional : {"warn", True, False}, default="warn"
             As in :func:`dirichlet_posterior`: warn, refuse (False) or accept (True) a
-            ``confusion`` that does not look like counts (normalized rows, say).
+            ``matrix`` that does not look like counts (normalized rows, say).
 
         Returns
         -------
         display : PosteriorIntervalDisplay
-            With ``mean``, ``lower``, ``upper``, ``figure_`` and ``axes_``.
+            With ``mean``, ``low``, ``high``, ``figure_`` and ``axes_``.
 
         Examples
         --------
@@ -142,14 +167,14 @@ class PosteriorIntervalDisplay:
         >>> bool(display.figure_.get_size_inches().max() <= 12)
         True
         """
-        posterior = dirichlet_posterior(confusion, prior=prior, display_labels=display_labels,
+        posterior = dirichlet_posterior(matrix, prior=prior, display_labels=display_labels,
                                         allow_fractional=allow_fractional)
-        lower, upper = posterior.credible_interval(level, method=method)
-        display = cls(mean=posterior.mean(), lower=lower, upper=upper,
+        low, high = posterior.credible_interval(level, method=method)
+        display = cls(mean=posterior.mean(), low=low, high=high,
                       display_labels=posterior.display_labels)
         return display.plot(rows=rows, ax=ax, figsize=figsize)
 
-    @validate_params()
+    @validate_params({"rows": [Options("auto"), ARRAY], **PANELS_AX, **FIGSIZE})
     @fill_doc(_DOCS)
     def plot(self, *, rows="auto", ax=None, figsize=None):
         """Draw the matrix view and the forest panels.
@@ -170,8 +195,8 @@ class PosteriorIntervalDisplay:
         >>> import matplotlib.pyplot as plt
         >>> from sklearn_confusion_ext import PosteriorIntervalDisplay
         >>> display = PosteriorIntervalDisplay(
-        ...     mean=[[0.8, 0.2], [0.3, 0.7]], lower=[[0.6, 0.1], [0.1, 0.5]],
-        ...     upper=[[0.9, 0.4], [0.5, 0.9]], display_labels=["cat", "dog"])
+        ...     mean=[[0.8, 0.2], [0.3, 0.7]], low=[[0.6, 0.1], [0.1, 0.5]],
+        ...     high=[[0.9, 0.4], [0.5, 0.9]], display_labels=["cat", "dog"])
         >>> display = display.plot(figsize=(6, 2))
         >>> [ax.get_title() for ax in display.axes_]
         ['actual cat', 'actual dog']
@@ -201,7 +226,7 @@ class PosteriorIntervalDisplay:
         if matrix_view:
             self._draw_matrix(axes[0], names, axes if arranged else axes[:1])
         # One scale for the forest panels, up to a little above their highest bound.
-        top = min(1.0, 1.1 * float(self.upper[forest_rows].max())) if forest_rows else 1.0
+        top = min(1.0, 1.1 * float(self.high[forest_rows].max())) if forest_rows else 1.0
         for panel, k in zip(axes[matrix_view:], forest_rows):
             self._draw_forest(panel, k, names, top or 1.0)
         for panel in axes[:-1] if arranged else []:  # one column: names at the bottom
@@ -229,7 +254,7 @@ class PosteriorIntervalDisplay:
         dark = self.mean > 0.6 * self.mean.max()
         if n_classes <= _MAX_CLASSES_WITH_VALUES:
             means = format_values(self.mean, decimals=2)
-            halves = format_values((self.upper - self.lower) / 2, decimals=2)
+            halves = format_values((self.high - self.low) / 2, decimals=2)
             for (i, j), mean in np.ndenumerate(means):
                 ax.text(j, i, f"{mean}\n\u00b1{halves[i, j]}", ha="center", va="center",
                         fontsize="small" if n_classes > 5 else "medium",
@@ -246,7 +271,7 @@ class PosteriorIntervalDisplay:
         """The forest plot of row ``k``: each predicted class's mean and interval, predicted
         classes along x (under the matrix view's columns)."""
         positions = np.arange(len(names))
-        errors = np.vstack([self.mean[k] - self.lower[k], self.upper[k] - self.mean[k]])
+        errors = np.vstack([self.mean[k] - self.low[k], self.high[k] - self.mean[k]])
         ax.errorbar(positions, self.mean[k], yerr=np.maximum(errors, 0), fmt="o",
                     markersize=3 if len(names) > 20 else 5, capsize=2)
         set_class_ticks(ax, "x", names)

@@ -1,13 +1,27 @@
 """The Dirichlet posterior of a row of a confusion matrix on the triangle of three classes
 (Barranco-Chamorro and Carrillo-Garcia 2021, Figures 1-3)."""
 
+from numbers import Real
+
 import numpy as np
 
 from .._core.docs import fill_doc
-from .._core.params import quoted, validate_params
+from .._core.params import (
+    ALLOW_FRACTIONAL,
+    ARRAY,
+    PRIOR_NAMES,
+    TARGETS,
+    Interval,
+    NumberArray,
+    Options,
+    quoted,
+    validate_params,
+)
+from .._matrices.transport import transport_confusion
 from .._statistics.posterior import dirichlet_logpdf, dirichlet_mode, dirichlet_posterior
-from .._transport import transport_confusion
 from .data_checks import display_array
+from .declarations import FIGSIZE, PANELS_AX
+from .deprecated import RenamedAttributes
 from .layout import bounding_axes, panel_axes, short_names
 from .matplotlib_check import check_matplotlib
 from .posterior_intervals import class_positions
@@ -54,7 +68,14 @@ classes : array-like of two or three int or str, default=None
 }
 
 
-class PosteriorSimplexDisplay:
+# What both constructors take besides their counts: the prior, the panels, the drawing.
+_BUILDING = {
+    "prior": [Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, NumberArray()],
+    "rows": [Options("auto"), ARRAY], "classes": [None, ARRAY],
+    "display_labels": [None, ARRAY], "levels": [ARRAY], **PANELS_AX, **FIGSIZE}
+
+
+class PosteriorSimplexDisplay(RenamedAttributes):
     """Posterior of a row of a confusion matrix on the triangle (Barranco-Chamorro 2021).
 
     Row ``k`` of a confusion matrix (actual class ``k``) has a Dirichlet posterior over
@@ -69,16 +90,25 @@ class PosteriorSimplexDisplay:
     Parameters
     ----------
     alpha : array-like of shape (n_panels, 3)
-        Positive Dirichlet parameters of each panel's row over the three vertices.
-    vertex_labels : list of str, default=None
-        The names of the three vertices (the predicted classes), "0", "1", "2" by default.
-    row_labels : list of str, default=None
-        The name of each panel's actual class, in its title; panel indices by default.
+        Positive Dirichlet parameters of each panel's row over the three vertices: the
+        rows are actual classes, the columns the predicted classes at the vertices.
+    display_labels : list of str, default=None
+        The name of each panel's actual class (each row of ``alpha``), in its title;
+        panel indices by default. (``row_labels``, its former name, works with a
+        ``FutureWarning`` until 0.2.)
+    column_labels : list of str, default=None
+        The names of the three vertices (the predicted classes, the columns of
+        ``alpha``), "0", "1", "2" by default; as the matrix Displays name the columns of
+        their matrix. (``vertex_labels``, its former name, works with a ``FutureWarning``
+        until 0.2.)
 
     Attributes
     ----------
     alpha : ndarray of shape (n_panels, 3)
         The parameters drawn.
+    display_labels, column_labels : list of str or None
+        The names given (``row_labels`` and ``vertex_labels`` read them with a
+        ``FutureWarning`` until 0.2).
     mean_, mode_ : ndarray of shape (n_panels, 3)
         The posterior mean and mode of each panel (:meth:`ConfusionPosterior.mean` and
         :meth:`ConfusionPosterior.mode`).
@@ -112,14 +142,17 @@ class PosteriorSimplexDisplay:
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from sklearn_confusion_ext import PosteriorSimplexDisplay
-    >>> display = PosteriorSimplexDisplay([[38, 2, 16]], vertex_labels=["nonIBD", "UC", "CD"],
-    ...                                   row_labels=["nonIBD"]).plot()
+    >>> display = PosteriorSimplexDisplay([[38, 2, 16]], display_labels=["nonIBD"],
+    ...                                   column_labels=["nonIBD", "UC", "CD"]).plot()
     >>> display.mode_.round(4)  # the mode of the paper's Figure 1
     array([[0.6981, 0.0189, 0.283 ]])
     """
 
-    @validate_params("PosteriorSimplexDisplay")
-    def __init__(self, alpha, *, vertex_labels=None, row_labels=None):
+    _renamed_fields = {"row_labels": "display_labels", "vertex_labels": "column_labels"}
+
+    @validate_params({"alpha": [ARRAY], "display_labels": [None, ARRAY],
+                      "column_labels": [None, ARRAY]}, renamed=_renamed_fields)
+    def __init__(self, alpha, *, display_labels=None, column_labels=None):
         alpha = np.atleast_2d(display_array(alpha, "alpha", ndim=None,
                                             what="Dirichlet parameters"))
         if alpha.ndim != 2 or alpha.shape[1] != 3:
@@ -130,27 +163,29 @@ class PosteriorSimplexDisplay:
             raise ValueError(f"alpha must hold positive Dirichlet parameters; got "
                              f"{alpha[where]:.6g} at {where}.")
         self.alpha = alpha
-        self.vertex_labels, self.row_labels = vertex_labels, row_labels
+        self.display_labels, self.column_labels = display_labels, column_labels
 
     @classmethod
-    @validate_params()
+    @validate_params({"matrix": [ARRAY], "allow_fractional": ALLOW_FRACTIONAL, **_BUILDING},
+                     renamed={"confusion": "matrix"})
     @fill_doc(_DOCS)
-    def from_confusion(cls, confusion, *, prior=1.0, rows="auto", classes=None,
+    def from_confusion(cls, matrix, *, prior=1.0, rows="auto", classes=None,
                        display_labels=None, levels=(0.5, 0.8, 0.95), ax=None, figsize=None,
                        allow_fractional="warn"):
         """Posterior of rows of a confusion matrix (:func:`dirichlet_posterior`), then plot.
 
         Parameters
         ----------
-        confusion : array-like of shape (n_classes, n_classes)
-            Counts, rows actual and columns predicted classes (at least three classes).
+        matrix : array-like of shape (n_classes, n_classes)
+            Counts, rows actual and columns predicted classes (at least three classes);
+            ``confusion``, its former name, works with a ``FutureWarning`` until 0.2.
         %(building)s
         display_labels : array-like of str, default=None
             Class names; class indices by default.
         %(drawing)s
         allow_fractional : {"warn", True, False}, default="warn"
             As in :func:`dirichlet_posterior`: warn, refuse (False) or accept (True) a
-            ``confusion`` that does not look like counts (normalized rows, say).
+            ``matrix`` that does not look like counts (normalized rows, say).
 
         Returns
         -------
@@ -176,16 +211,17 @@ class PosteriorSimplexDisplay:
 
         >>> land_use = [[65, 6, 0, 4], [4, 81, 11, 7], [22, 5, 85, 3], [24, 8, 19, 90]]
         >>> display = PosteriorSimplexDisplay.from_confusion(land_use, classes=[0, 3], rows=[3])
-        >>> display.alpha, display.vertex_labels
+        >>> display.alpha, display.column_labels
         (array([[25., 91., 29.]]), ['0', '3', 'other classes'])
         """
-        posterior = dirichlet_posterior(confusion, prior=prior, display_labels=display_labels,
+        posterior = dirichlet_posterior(matrix, prior=prior, display_labels=display_labels,
                                         allow_fractional=allow_fractional)
         return cls._from_alpha(posterior.alpha, rows, classes, posterior.display_labels,
                                levels, ax, figsize)
 
     @classmethod
-    @validate_params()
+    @validate_params({**TARGETS, "labels": [None, ARRAY], "sample_weight": [None, ARRAY],
+                      **_BUILDING})
     @fill_doc(_DOCS)
     def from_predictions(cls, y_true, y_pred, *, labels=None, sample_weight=None, prior=1.0,
                          rows="auto", classes=None, display_labels=None,
@@ -225,7 +261,7 @@ class PosteriorSimplexDisplay:
         >>> y_true = ["cat", "cat", "cat", "dog", "dog", "fox", "fox", "fox"]
         >>> y_pred = ["cat", "cat", "dog", "dog", "dog", "fox", "cat", "fox"]
         >>> display = PosteriorSimplexDisplay.from_predictions(y_true, y_pred, rows=["fox"])
-        >>> display.alpha, display.vertex_labels
+        >>> display.alpha, display.column_labels
         (array([[2., 1., 3.]]), ['cat', 'dog', 'fox'])
         """
         confusion = transport_confusion(y_true, y_pred, labels=labels, weighting="uniform",
@@ -280,12 +316,11 @@ class PosteriorSimplexDisplay:
             rows = class_positions(rows, names, "rows")
         if not rows:
             raise ValueError("rows names no class: pass at least one actual class.")
-        display = cls(columns[rows],
-                      vertex_labels=[names[vertices[0]], names[vertices[1]], third],
-                      row_labels=[names[k] for k in rows])
+        display = cls(columns[rows], display_labels=[names[k] for k in rows],
+                      column_labels=[names[vertices[0]], names[vertices[1]], third])
         return display.plot(levels=levels, ax=ax, figsize=figsize)
 
-    @validate_params()
+    @validate_params({"levels": [ARRAY], **PANELS_AX, **FIGSIZE})
     @fill_doc(_DOCS)
     def plot(self, *, levels=(0.5, 0.8, 0.95), ax=None, figsize=None):
         """Draw the highest-density regions of each panel's posterior on the triangle.
@@ -306,8 +341,8 @@ class PosteriorSimplexDisplay:
         >>> matplotlib.use("Agg")
         >>> import matplotlib.pyplot as plt
         >>> from sklearn_confusion_ext import PosteriorSimplexDisplay
-        >>> display = PosteriorSimplexDisplay([[7, 20, 27]], row_labels=["UC"],
-        ...                                   vertex_labels=["nonIBD", "UC", "CD"])
+        >>> display = PosteriorSimplexDisplay([[7, 20, 27]], display_labels=["UC"],
+        ...                                   column_labels=["nonIBD", "UC", "CD"])
         >>> fig, ax = plt.subplots()
         >>> display = display.plot(levels=[0.5, 0.95], ax=ax)
         >>> display.levels_
@@ -323,12 +358,12 @@ class PosteriorSimplexDisplay:
         if len(np.unique(levels)) != levels.size:
             raise ValueError(f"levels must be different masses; got {levels.tolist()}.")
         n_panels = self.alpha.shape[0]
-        vertex_labels = (["0", "1", "2"] if self.vertex_labels is None
-                         else [str(name) for name in self.vertex_labels])
-        row_labels = ([str(k) for k in range(n_panels)] if self.row_labels is None
-                      else [str(name) for name in self.row_labels])
-        for what, found, expected in (("vertex_labels", vertex_labels, 3),
-                                      ("row_labels", row_labels, n_panels)):
+        vertex_labels = (["0", "1", "2"] if self.column_labels is None
+                         else [str(name) for name in self.column_labels])
+        row_labels = ([str(k) for k in range(n_panels)] if self.display_labels is None
+                      else [str(name) for name in self.display_labels])
+        for what, found, expected in (("column_labels", vertex_labels, 3),
+                                      ("display_labels", row_labels, n_panels)):
             if len(found) != expected:
                 raise ValueError(f"{what} has {len(found)} names for {expected}; pass "
                                  f"{expected} names.")

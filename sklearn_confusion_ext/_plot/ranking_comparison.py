@@ -6,10 +6,12 @@ from string import ascii_uppercase
 import numpy as np
 
 from .._core.docs import fill_doc
-from .._core.params import quoted, validate_params
-from .._core.validation import check_confusion_matrix
-from .._reading import _f1_scores, f1_ranking_disorder
+from .._core.matrix_checks import check_confusion_matrix
+from .._core.params import ARRAY, check_params, quoted, validate_params
+from .._reading.rankings import _f1_scores, f1_ranking_disorder
 from .data_checks import display_array
+from .declarations import FIGSIZE, PANELS_AX
+from .deprecated import RenamedAttributes, renamed_constructor
 from .layout import bounding_axes, panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 
@@ -31,14 +33,14 @@ figsize : tuple of two floats, default=None
 }
 
 
-class RankingComparisonDisplay:
+class RankingComparisonDisplay(RenamedAttributes):
     """F1 re-ordering bar charts of confusion matrices (Erbani et al. 2024, Figures 6-7).
 
-    Two matrices: left, ``matrix_a``'s F1-scores in the order of ``matrix_b``'s ranking;
+    Two matrices: left, the first matrix's F1-scores in the order of the second's ranking;
     right, the converse. Ordered charts mean the two matrices rank the classes alike; the
     titles give the F1 ranking disorder Delta of eq. (52).
 
-    ``k`` matrices (``f1_b=None``, :meth:`from_matrices_pairwise`): the ``k x k`` grid of
+    ``k`` matrices (``f1_b=None``, :meth:`from_confusion` of three or more): the ``k x k`` grid of
     Figures 6 and 7, panel ``(i, j)`` the F1-scores of matrix ``i`` in the order of
     matrix ``j``'s ranking, with ``Delta(M_i, M_j)`` in each off-diagonal panel; the
     diagonal shows each matrix's own F1-scores, sorted.
@@ -50,23 +52,26 @@ class RankingComparisonDisplay:
         matrix, one row each (at least two rows).
     f1_b : ndarray of shape (n_classes,), default=None
         Per-class F1-scores of the second matrix.
-    names : sequence of str, default=None
-        Names of the matrices, in the titles; "A", "B", ... by default.
+    models : sequence of str, default=None
+        Names of the matrices (the models they are of), in the titles; "A", "B", ... by
+        default. (``names``, its former name, works with a ``FutureWarning`` until 0.2.)
     display_labels : list, default=None
         Class names; class indices by default.
 
     Attributes
     ----------
+    models : tuple of str
+        The matrices' names (``names`` reads it with a ``FutureWarning`` until 0.2).
     f1_a, f1_b : ndarray
         The F1-scores as given (``f1_b`` None for a grid).
     f1_scores : ndarray of shape (n_matrices, n_classes)
         The F1-scores of every matrix, one row each.
     delta_ab, delta_ba : float
-        The F1 ranking disorders of two matrices (set by :meth:`from_matrices`; in the
-        titles).
+        The F1 ranking disorders of two matrices (set by :meth:`from_confusion` of two
+        matrices; in the titles).
     deltas : ndarray of shape (n_matrices, n_matrices)
-        ``deltas[i, j]`` is ``Delta(M_i, M_j)`` (set by :meth:`from_matrices_pairwise`,
-        and by :meth:`from_matrices`; in the grid's panels).
+        ``deltas[i, j]`` is ``Delta(M_i, M_j)`` (set by :meth:`from_confusion`; in the
+        grid's panels).
     figure_ : matplotlib Figure
         The figure drawn on.
     axes_ : ndarray of matplotlib Axes
@@ -84,22 +89,28 @@ class RankingComparisonDisplay:
     >>> from sklearn_confusion_ext import RankingComparisonDisplay
     >>> a = [[8, 2, 0], [1, 5, 4], [0, 3, 7]]
     >>> b = [[5, 2, 3], [1, 8, 1], [2, 0, 8]]
-    >>> display = RankingComparisonDisplay.from_matrices(a, b, names=("TCM", "MLCM"))
+    >>> display = RankingComparisonDisplay.from_confusion([a, b], models=("TCM", "MLCM"))
     >>> round(display.delta_ab, 3)
     113.537
 
     Three matrices, every pair:
 
     >>> c = [[6, 3, 1], [2, 6, 2], [1, 1, 8]]
-    >>> display = RankingComparisonDisplay.from_matrices_pairwise({"a": a, "b": b, "c": c})
+    >>> display = RankingComparisonDisplay.from_confusion({"a": a, "b": b, "c": c})
     >>> display.axes_.shape, display.deltas.round(1)
     ((3, 3), array([[  0. , 113.5,  58.2],
            [ 78.2,   0. ,  78.2],
            [ 43.6,  54.1,   0. ]]))
     """
 
-    @validate_params("RankingComparisonDisplay")
-    def __init__(self, f1_a, f1_b=None, *, names=None, display_labels=None):
+    _renamed_fields = {"names": "models"}
+    # The former constructors: the pair and the grid are from_confusion's.
+    _renamed_constructors = {"from_matrices": "from_confusion",
+                             "from_matrices_pairwise": "from_confusion"}
+
+    @validate_params({"f1_a": [ARRAY], "f1_b": [None, ARRAY], "models": [None, ARRAY],
+                      "display_labels": [None, ARRAY]}, renamed=_renamed_fields)
+    def __init__(self, f1_a, f1_b=None, *, models=None, display_labels=None):
         self.f1_a = display_array(f1_a, "f1_a", ndim=None,
                                   bounds=(0, 1), what="F1-scores")
         self.f1_b = None if f1_b is None else display_array(f1_b, "f1_b", ndim=None,
@@ -115,79 +126,39 @@ class RankingComparisonDisplay:
                                  f"shapes {self.f1_a.shape} and {self.f1_b.shape}.")
             self.f1_scores = np.stack([self.f1_a, self.f1_b])
         n_matrices = len(self.f1_scores)
-        if names is None:
-            names = (ascii_uppercase[:n_matrices] if n_matrices <= len(ascii_uppercase)
-                     else [f"M{k + 1}" for k in range(n_matrices)])
-        self.names, self.display_labels = tuple(str(name) for name in names), display_labels
-        if len(self.names) != n_matrices:
-            raise ValueError(f"names must hold {n_matrices} names, one per matrix; got "
-                             f"{len(self.names)}.")
+        if models is None:
+            models = (ascii_uppercase[:n_matrices] if n_matrices <= len(ascii_uppercase)
+                      else [f"M{k + 1}" for k in range(n_matrices)])
+        self.models, self.display_labels = tuple(str(name) for name in models), display_labels
+        if len(self.models) != n_matrices:
+            raise ValueError(f"models must hold {n_matrices} names, one per matrix; got "
+                             f"{len(self.models)}.")
 
     @classmethod
-    @validate_params()
+    @validate_params({"matrices": [ARRAY, dict], "models": [None, ARRAY],
+                      "display_labels": [None, ARRAY], **PANELS_AX, **FIGSIZE},
+                     renamed={"names": "models"})
     @fill_doc(_DOCS)
-    def from_matrices(cls, matrix_a, matrix_b, *, names=("A", "B"), display_labels=None,
-                      ax=None, figsize=None):
-        """Compare two confusion matrices over the same classes, then plot.
+    def from_confusion(cls, matrices, *, models=None, display_labels=None, ax=None,
+                       figsize=None):
+        """Compare how confusion matrices rank the classes by F1-score, then plot.
 
-        Parameters
-        ----------
-        matrix_a, matrix_b : array-like of shape (n_classes, n_classes)
-            The two confusion matrices, rows true and columns predicted classes.
-        names : tuple of two str, default=("A", "B")
-            Names of the two matrices, in the titles.
-        display_labels : list of str, default=None
-            Class names; class indices by default.
-        %(panels)s
-
-        Returns
-        -------
-        display : RankingComparisonDisplay
-            With ``f1_a``, ``f1_b``, ``delta_ab``, ``delta_ba``, ``figure_`` and ``axes_``.
-
-        Examples
-        --------
-        >>> import matplotlib
-        >>> matplotlib.use("Agg")
-        >>> from sklearn_confusion_ext import RankingComparisonDisplay
-        >>> a = [[8, 2, 0], [1, 5, 4], [0, 3, 7]]
-        >>> b = [[5, 2, 3], [1, 8, 1], [2, 0, 8]]
-        >>> display = RankingComparisonDisplay.from_matrices(
-        ...     a, b, names=("TCM", "MLCM"), display_labels=["x", "y", "z"])
-        >>> [tick.get_text() for tick in display.axes_[0].get_xticklabels()]
-        ['y', 'z', 'x']
-        """
-        if len(names) != 2:
-            raise ValueError(f"names must hold two names; got {quoted(names)}.")
-        first = check_confusion_matrix(matrix_a, "matrix_a")
-        second = check_confusion_matrix(matrix_b, "matrix_b")
-        display = cls(_f1_scores(first), _f1_scores(second), names=names,
-                      display_labels=display_labels)
-        display.delta_ab = f1_ranking_disorder(first, second)
-        display.delta_ba = f1_ranking_disorder(second, first)
-        display.deltas = np.array([[0.0, display.delta_ab], [display.delta_ba, 0.0]])
-        return display.plot(ax=ax, figsize=figsize)
-
-    @classmethod
-    @validate_params()
-    @fill_doc(_DOCS)
-    def from_matrices_pairwise(cls, matrices, *, names=None, display_labels=None, ax=None,
-                               figsize=None):
-        """Compare every pair of several confusion matrices in a grid, then plot.
-
-        Figures 6 and 7 of Erbani et al. (2024): panel ``(i, j)`` draws the F1-scores of
-        matrix ``i`` in the order of matrix ``j``'s ranking (decreasing F1-scores), with
-        the F1 ranking disorder ``Delta(M_i, M_j)`` of eq. (52) in the panel; the
-        diagonal panels are each matrix's own F1-scores, sorted.
+        Two matrices: the two re-ordered bar charts, each matrix's F1-scores in the order of
+        the other's ranking, with the F1 ranking disorders Delta of eq. (52) of Erbani et
+        al. (2024) in the titles. Three or more: the grid of Figures 6 and 7, panel
+        ``(i, j)`` the F1-scores of matrix ``i`` in the order of matrix ``j``'s ranking
+        (decreasing F1-scores), with ``Delta(M_i, M_j)`` in the panel; the diagonal panels
+        are each matrix's own F1-scores, sorted.
 
         Parameters
         ----------
         matrices : sequence of array-like of shape (n_classes, n_classes), or dict
             At least two confusion matrices over the same classes, rows true and
             columns predicted classes; a dict maps each matrix's name to it.
-        names : sequence of str, default=None
+        models : sequence of str, default=None
             Names of the matrices (not with a dict, whose keys are the names); "A",
-            "B", ... by default.
+            "B", ... by default. (``names``, its former name, works with a
+            ``FutureWarning`` until 0.2.)
         display_labels : list of str, default=None
             Class names; class indices by default.
         %(panels)s
@@ -195,11 +166,22 @@ class RankingComparisonDisplay:
         Returns
         -------
         display : RankingComparisonDisplay
-            With ``f1_scores``, ``deltas``, ``figure_`` and ``axes_`` (the grid).
+            With ``f1_scores``, ``deltas``, ``figure_`` and ``axes_`` (two panels, or the
+            grid); of two matrices, ``f1_a``, ``f1_b``, ``delta_ab`` and ``delta_ba``.
 
         See Also
         --------
         f1_ranking_disorder : Delta of two matrices.
+        prevalence_ranking_breaks : Where a matrix ordered by prevalence breaks its order.
+        TransportConfusionMatrixDisplay : The matrices themselves, with
+            ``order="test-training"``.
+        ClassDistributionDisplay : The class distributions behind the rankings.
+
+        References
+        ----------
+        .. [1] Erbani, J., Portier, P.-E., Egyed-Zsigmond, E., and Nurbakova, D. (2024).
+           Confusion matrices: a unified theory. IEEE Access 12, Section VII-B, eq. (52),
+           Figures 6 and 7.
 
         Examples
         --------
@@ -207,20 +189,36 @@ class RankingComparisonDisplay:
         >>> matplotlib.use("Agg")
         >>> from sklearn_confusion_ext import (RankingComparisonDisplay,
         ...                                    transport_confusion_matrix)
+        >>> a = [[8, 2, 0], [1, 5, 4], [0, 3, 7]]
+        >>> b = [[5, 2, 3], [1, 8, 1], [2, 0, 8]]
+        >>> display = RankingComparisonDisplay.from_confusion(
+        ...     [a, b], models=("TCM", "MLCM"), display_labels=["x", "y", "z"])
+        >>> [tick.get_text() for tick in display.axes_[0].get_xticklabels()]
+        ['y', 'z', 'x']
+
+        Three weightings of one prediction, every pair:
+
         >>> y_true = [[1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1]]
         >>> y_pred = [[1, 0, 0], [0, 1, 1], [0, 0, 1], [1, 1, 1]]
         >>> matrices = {weighting: transport_confusion_matrix(
         ...     y_true, y_pred, weighting=weighting, empty="error")
         ...     for weighting in ("uniform", "true", "pred")}
-        >>> display = RankingComparisonDisplay.from_matrices_pairwise(matrices)
-        >>> display.names, display.deltas.shape
+        >>> display = RankingComparisonDisplay.from_confusion(matrices)
+        >>> display.models, display.deltas.shape
         (('uniform', 'true', 'pred'), (3, 3))
         """
+        return cls._from_matrices(matrices, models, display_labels, ax, figsize,
+                                  grid=None)
+
+    @classmethod
+    def _from_matrices(cls, matrices, models, display_labels, ax, figsize, *, grid):
+        """The Display of ``matrices``: the pair of charts, or the grid (``grid=None``:
+        the grid of three matrices or more)."""
         if isinstance(matrices, Mapping):
-            if names is not None:
-                raise ValueError("names are the keys of the matrices' dict; pass a list of "
-                                 "matrices to name them with names=.")
-            names, matrices = list(matrices.keys()), list(matrices.values())
+            if models is not None:
+                raise ValueError("models are the keys of the matrices' dict; pass a list of "
+                                 "matrices to name them with models=.")
+            models, matrices = list(matrices.keys()), list(matrices.values())
         if isinstance(matrices, np.ndarray) and matrices.ndim == 3:
             matrices = list(matrices)
         if isinstance(matrices, (str, bytes)) or not hasattr(matrices, "__len__") \
@@ -232,14 +230,48 @@ class RankingComparisonDisplay:
         if len({matrix.shape for matrix in checked}) > 1:
             raise ValueError(f"matrices must be over the same classes; got shapes "
                              f"{[matrix.shape for matrix in checked]}.")
-        display = cls(np.stack([_f1_scores(matrix) for matrix in checked]), names=names,
+        if grid is None:
+            grid = len(checked) > 2
+        if not grid:
+            if len(checked) != 2:
+                raise ValueError(f"The pair of charts compares two matrices; got "
+                                 f"{len(checked)}.")
+            first, second = checked
+            display = cls(_f1_scores(first), _f1_scores(second), models=models,
+                          display_labels=display_labels)
+            display.delta_ab = f1_ranking_disorder(first, second)
+            display.delta_ba = f1_ranking_disorder(second, first)
+            display.deltas = np.array([[0.0, display.delta_ab], [display.delta_ba, 0.0]])
+            return display.plot(ax=ax, figsize=figsize)
+        display = cls(np.stack([_f1_scores(matrix) for matrix in checked]), models=models,
                       display_labels=display_labels)
         display.deltas = np.array([[0.0 if i == j else f1_ranking_disorder(first, second)
                                     for j, second in enumerate(checked)]
                                    for i, first in enumerate(checked)])
         return display.plot(ax=ax, figsize=figsize)
 
-    @validate_params()
+    # Deprecated: two matrices as two arguments (the pair of charts), and every pair in a
+    # grid (also of two matrices).
+    from_matrices = renamed_constructor(
+        "from_matrices", "from_confusion",
+        lambda matrix_a, matrix_b, *, names=("A", "B"), display_labels=None, ax=None,
+        figsize=None: (([matrix_a, matrix_b],), {"models": _two_names(names),
+                                                  "display_labels": display_labels,
+                                                  "ax": ax, "figsize": figsize}))
+    from_matrices_pairwise = renamed_constructor(
+        "from_matrices_pairwise", "from_confusion", target="_grid")
+
+    @classmethod
+    def _grid(cls, matrices, *, names=None, display_labels=None, ax=None, figsize=None):
+        """The grid of every pair, of two matrices too (the former
+        ``from_matrices_pairwise``), its arguments checked as ``from_confusion``'s."""
+        keywords = {"matrices": matrices, "models": names, "display_labels": display_labels,
+                    "ax": ax, "figsize": figsize}
+        check_params(f"{cls.__name__}.from_matrices_pairwise", keywords,
+                     cls.from_confusion.parameter_constraints)
+        return cls._from_matrices(matrices, names, display_labels, ax, figsize, grid=True)
+
+    @validate_params({**PANELS_AX, **FIGSIZE})
     @fill_doc(_DOCS)
     def plot(self, *, ax=None, figsize=None):
         """Draw the two re-ordered bar charts, or the grid of every pair.
@@ -285,7 +317,7 @@ class RankingComparisonDisplay:
         fig, axes = panel_axes(ax, 2, "A ranked by B, B ranked by A", figsize, size,
                                lambda container: container.subplots(1, 2).ravel())
         self.bounding_ax_ = bounding_axes(ax, 2)
-        (name_a, name_b) = self.names
+        (name_a, name_b) = self.models
         panels = ((self.f1_a, np.argsort(-self.f1_b, kind="stable"), name_a, name_b,
                    getattr(self, "delta_ab", None)),
                   (self.f1_b, np.argsort(-self.f1_a, kind="stable"), name_b, name_a,
@@ -332,9 +364,9 @@ class RankingComparisonDisplay:
             if j:
                 panel.tick_params(axis="y", labelleft=False)
             else:
-                panel.set_ylabel(f"F1 of {self.names[i]}")
+                panel.set_ylabel(f"F1 of {self.models[i]}")
             if i == 0:
-                panel.set_title(f"ranked by {self.names[j]}", fontsize="medium")
+                panel.set_title(f"ranked by {self.models[j]}", fontsize="medium")
             if deltas is not None and i != j:
                 panel.text(0.97, 0.95, f"\u0394 = {deltas[i, j]:.1f}",
                            transform=panel.transAxes, ha="right", va="top",
@@ -343,3 +375,10 @@ class RankingComparisonDisplay:
         self.figure_ = fig
         self.axes_ = np.asarray(axes, dtype=object).reshape(k, k)
         return self
+
+
+def _two_names(names):
+    """The names of the former ``from_matrices``: two."""
+    if names is None or len(names) != 2:
+        raise ValueError(f"names must hold two names; got {quoted(names)}.")
+    return names

@@ -6,15 +6,25 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._core.docs import fill_doc
-from .._core.params import quoted, validate_params
-from .._mlcm_scores import mlcm_classification_report
+from .._core.params import (
+    ARRAY,
+    CONFIDENCE_LEVEL,
+    N_RESAMPLES,
+    RANDOM_STATE,
+    Options,
+    quoted,
+    validate_params,
+)
+from .._scores.names import PER_CLASS_SCORE_NAMES
+from .._scores.reports import mlcm_classification_report, transport_classification_report
 from .._statistics.intervals import score_confidence_interval
-from .._transport_scores import transport_classification_report
 from .data_checks import display_array, ordered_bounds, same_shape, same_undefined
+from .declarations import FOREST_PLOT
+from .deprecated import RenamedAttributes
 from .layout import short_names, tick_step
 from .matplotlib_check import check_matplotlib
 
-# The per-class scores drawn (names of _core.score_names): the matrix, and what is read
+# The per-class scores drawn (names of _scores.names): the matrix, and what is read
 # off it per class.
 _MATRICES = {"tcm": "TCM", "mlcm": "MLCM"}
 _READINGS = {"f1": "F1-score", "precision": "precision", "recall": "recall"}
@@ -39,7 +49,7 @@ title : str or None, default="auto"
 }
 
 
-class ScoreIntervalDisplay:
+class ScoreIntervalDisplay(RenamedAttributes):
     """Forest plot of per-class scores and their confidence intervals.
 
     One row per class (top to bottom), each classifier's score as a marker on its
@@ -56,12 +66,14 @@ class ScoreIntervalDisplay:
         The scores and the bounds of their intervals: one row per class (a 1-D array for
         one classifier). NaN (in all three) marks an undefined score, whose row is left
         empty; infinities, NaN in only some of them and ``low > high`` raise ``ValueError``.
-    class_names : list of str, default=None
+    display_labels : list of str, default=None
         The name of each row; row indices by default. Names longer than 20 characters keep
-        their start and end around an ellipsis.
-    model_names : list of str, default=None
+        their start and end around an ellipsis. (``class_names``, its former name, works
+        with a ``FutureWarning`` until 0.2.)
+    models : list of str, default=None
         The name of each classifier, in the legend; without them one classifier has no
-        legend and several are named "model 0", "model 1", ...
+        legend and several are named "model 0", "model 1", ... (``model_names``, its
+        former name, works with a ``FutureWarning`` until 0.2.)
     score_name : str, default="score"
         What the values are, on the x-axis and in the title.
 
@@ -69,6 +81,9 @@ class ScoreIntervalDisplay:
     ----------
     estimates, low, high : ndarray of shape (n_models, n_rows)
         The values drawn.
+    display_labels, models : list of str or None
+        The names given (``class_names`` and ``model_names`` read them with a
+        ``FutureWarning`` until 0.2).
     results_ : list of (ConfidenceIntervalResult, ConfidenceIntervalResult)
         Set by :meth:`from_predictions`: for each classifier, the per-class intervals and
         the macro average's, as :func:`score_confidence_interval` returned them.
@@ -85,8 +100,9 @@ class ScoreIntervalDisplay:
     >>> display = ScoreIntervalDisplay(
     ...     estimates=[[0.9, 0.6, 0.75], [0.8, 0.7, 0.75]],
     ...     low=[[0.8, 0.4, 0.65], [0.7, 0.5, 0.65]],
-    ...     high=[[0.95, 0.75, 0.85], [0.9, 0.85, 0.85]], class_names=["cat", "dog", "mean"],
-    ...     model_names=["forest", "tree"], score_name="recall")
+    ...     high=[[0.95, 0.75, 0.85], [0.9, 0.85, 0.85]],
+    ...     display_labels=["cat", "dog", "mean"], models=["forest", "tree"],
+    ...     score_name="recall")
     >>> display = display.plot()
     >>> [label.get_text() for label in display.ax_.get_yticklabels()]
     ['cat', 'dog', 'mean']
@@ -94,8 +110,12 @@ class ScoreIntervalDisplay:
     ['forest', 'tree']
     """
 
-    @validate_params("ScoreIntervalDisplay")
-    def __init__(self, *, estimates, low, high, class_names=None, model_names=None,
+    _renamed_fields = {"class_names": "display_labels", "model_names": "models"}
+
+    @validate_params({"estimates": [ARRAY], "low": [ARRAY], "high": [ARRAY],
+                      "display_labels": [None, ARRAY], "models": [None, ARRAY],
+                      "score_name": [str]}, renamed=_renamed_fields)
+    def __init__(self, *, estimates, low, high, display_labels=None, models=None,
                  score_name="score"):
         self.estimates, self.low, self.high = (
             np.atleast_2d(display_array(values, name, ndim=None, what="scores",
@@ -105,16 +125,23 @@ class ScoreIntervalDisplay:
         same_shape(arrays)
         same_undefined(arrays)
         ordered_bounds(self.low, self.high, "low", "high")
-        self.class_names, self.model_names = class_names, model_names
+        self.display_labels, self.models = display_labels, models
         self.score_name = score_name
         # Set by from_predictions: the rows at the end that summarize the classes (the
         # macro average), and how the intervals were made (the title's second line).
         self._n_summary, self._about = 0, None
 
     @classmethod
-    @validate_params()
+    @validate_params({
+        "y_true": [ARRAY], "y_pred": [ARRAY, dict],
+        "scoring": [Options(*PER_CLASS_SCORE_NAMES)],
+        "method": [Options("percentile", "basic", "bca", "bayesian", "analytic")],
+        "confidence_level": [CONFIDENCE_LEVEL], "n_resamples": N_RESAMPLES,
+        "labels": [None, ARRAY], "sample_weight": [None, ARRAY],
+        "random_state": RANDOM_STATE, "display_labels": [None, ARRAY], **FOREST_PLOT},
+        renamed={"score": "scoring"})
     @fill_doc(_DOCS)
-    def from_predictions(cls, y_true, y_pred, *, score="tcm_f1", method="bca",
+    def from_predictions(cls, y_true, y_pred, *, scoring="tcm_f1", method="bca",
                          confidence_level=0.95, n_resamples=999, labels=None,
                          sample_weight=None, random_state=None, display_labels=None,
                          ax=None, title="auto", **score_params):
@@ -122,7 +149,7 @@ class ScoreIntervalDisplay:
 
         Each classifier's per-class scores get their intervals from
         :func:`score_confidence_interval` (with ``average=None``), and its macro average
-        from a second call (``score + "_macro"``); every call gets ``random_state`` as
+        from a second call (``scoring + "_macro"``); every call gets ``random_state`` as
         it is, so an integer seed gives the intervals that
         ``score_confidence_interval(..., random_state=seed)`` gives.
 
@@ -135,13 +162,14 @@ class ScoreIntervalDisplay:
             The predictions of one classifier (labels, indicators, soft labels or
             probabilities), or a dict naming several classifiers' predictions of the same
             instances, drawn side by side in the dict's order.
-        score : {"tcm_f1", "tcm_precision", "tcm_recall", "mlcm_f1", "mlcm_precision", \
+        scoring : {"tcm_f1", "tcm_precision", "tcm_recall", "mlcm_f1", "mlcm_precision", \
 "mlcm_recall"}, default="tcm_f1"
             The per-class score: F1-score, precision or recall read off the transport-based
             confusion matrix (:func:`transport_precision_recall_fscore_support`) or the
             MLCM (:func:`mlcm_precision_recall_fscore_support`) with ``average=None``; the
             last row is its macro average (``"tcm_f1_macro"``, ...). On 1-D labels both
-            matrices are the classic confusion matrix.
+            matrices are the classic confusion matrix. (``score``, its former name, works
+            with a ``FutureWarning`` until 0.2.)
         method : {"percentile", "basic", "bca", "bayesian", "analytic"}, default="bca"
             How the intervals are made, as in :func:`score_confidence_interval`.
         confidence_level : float, default=0.95
@@ -179,8 +207,8 @@ class ScoreIntervalDisplay:
         >>> predictions = {"good": ["cat", "dog", "fox", "fox"] * 25,
         ...                "poor": ["dog", "dog", "fox", "cat"] * 25}
         >>> display = ScoreIntervalDisplay.from_predictions(
-        ...     y_true, predictions, score="tcm_recall", random_state=0)
-        >>> display.class_names
+        ...     y_true, predictions, scoring="tcm_recall", random_state=0)
+        >>> display.display_labels
         ['cat', 'dog', 'fox', 'macro average']
         >>> display.estimates.round(2)
         array([[1.  , 0.5 , 1.  , 0.83],
@@ -199,13 +227,14 @@ class ScoreIntervalDisplay:
             model_names, predictions = None, [y_pred]
         if "average" in score_params:
             raise ValueError(f"average cannot be given: the display draws "
-                             f"score={quoted(score)} per class (average=None) and its macro "
+                             f"scoring={quoted(scoring)} per class (average=None) and its "
+                             "macro "
                              "average.")
         if labels is None and len(predictions) > 1 and _all_labels(y_true, *predictions):
             from sklearn.utils.multiclass import unique_labels
 
             labels = unique_labels(y_true, *predictions)
-        family = score.partition("_")[0]
+        family = scoring.partition("_")[0]
         keywords = {**score_params, **({} if labels is None else {"labels": labels})}
         interval = {"method": method, "confidence_level": confidence_level,
                     "n_resamples": n_resamples, "sample_weight": sample_weight}
@@ -218,16 +247,16 @@ class ScoreIntervalDisplay:
                                  f"({names} and {classes}); pass labels= to name them.")
             names = classes
             results.append(tuple(
-                score_confidence_interval(y_true, prediction, score=name, **interval,
+                score_confidence_interval(y_true, prediction, scoring=name, **interval,
                                           random_state=random_state, **keywords, **extra)
-                for name, extra in ((score, {"average": None}), (score + "_macro", {}))))
+                for name, extra in ((scoring, {"average": None}), (scoring + "_macro", {}))))
         class_names = _display_names(display_labels, names)
         rows = [np.append(per_class.estimate, macro.estimate) for per_class, macro in results]
         lows = [np.append(per_class.low, macro.low) for per_class, macro in results]
         highs = [np.append(per_class.high, macro.high) for per_class, macro in results]
         display = cls(estimates=rows, low=lows, high=highs,
-                      class_names=[*class_names, MACRO_AVERAGE],
-                      model_names=model_names, score_name=_score_name(score, score_params))
+                      display_labels=[*class_names, MACRO_AVERAGE],
+                      models=model_names, score_name=_score_name(scoring, score_params))
         display.results_ = results
         display._n_summary = 1
         level = f"{100 * confidence_level:.4g}% {_METHODS[method]} intervals"
@@ -237,7 +266,7 @@ class ScoreIntervalDisplay:
             display._about += ";\nWilson's where every resample agreed"
         return display.plot(ax=ax, title=title)
 
-    @validate_params()
+    @validate_params(FOREST_PLOT)
     @fill_doc(_DOCS)
     def plot(self, *, ax=None, title="auto"):
         """Draw the forest plot.
@@ -254,8 +283,8 @@ class ScoreIntervalDisplay:
         Raises
         ------
         ValueError
-            When ``estimates``, ``low`` and ``high`` differ in shape, or ``class_names``
-            (``model_names``) does not name every row (classifier).
+            When ``estimates``, ``low`` and ``high`` differ in shape, or ``display_labels``
+            (``models``) does not name every row (classifier).
 
         Examples
         --------
@@ -279,11 +308,11 @@ class ScoreIntervalDisplay:
                              f"(n_models, n_rows); got {estimates.shape}, {low.shape} and "
                              f"{high.shape}.")
         n_models, n_rows = estimates.shape
-        names = _names("class_names", self.class_names, n_rows, "rows",
+        names = _names("display_labels", self.display_labels, n_rows, "rows",
                        [str(k) for k in range(n_rows)])
-        models = _names("model_names", self.model_names, n_models, "classifiers",
+        models = _names("models", self.models, n_models, "classifiers",
                         [f"model {k}" for k in range(n_models)])
-        legend = n_models > 1 or self.model_names is not None
+        legend = n_models > 1 or self.models is not None
         if ax is None:
             fig, ax = plt.subplots(figsize=_default_size(names, models if legend else []),
                                    layout="constrained")

@@ -7,7 +7,15 @@
 - :mod:`.intervals`: confidence intervals of one score on one test set.
 - :mod:`.paired`: comparisons of two classifiers on one test set.
 - :mod:`.cross_validated`: comparisons of two models across cross-validation folds.
-- :mod:`.across_datasets`: comparisons of many models across many data sets.
+- :mod:`.friedman`: Friedman's test of many models across many data sets, and its post-hoc
+  tests.
+- :mod:`.signed_rank`: the Bayesian signed-rank test of two models across data sets.
+- :mod:`.hierarchical`: the Bayesian hierarchical test of two models across data sets,
+  from their folds.
+- :mod:`.mcmc`: the Markov chain Monte Carlo machinery (slice sampler, truncated draws,
+  R-hat, effective sample size).
+- :mod:`.dataset_scores`: what the comparisons across data sets share (the table of
+  scores, the posterior's three regions).
 
 The resampled confusion matrices they draw (instance weights, cell draws, grouped
 products) are machinery shared with the reports' intervals: :mod:`.._core.resampling`; the

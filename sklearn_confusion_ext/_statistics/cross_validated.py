@@ -32,13 +32,34 @@ import inspect
 import math
 from collections.abc import Mapping
 from dataclasses import KW_ONLY
+from numbers import Integral, Real
 
 import numpy as np
 from scipy import stats
 
-from .._core.params import quoted, validate_params
+from .._core.params import (
+    ARRAY,
+    CALLABLE,
+    PARALLEL,
+    POSITIVE_INT,
+    PVALUE,
+    RANDOM_STATE,
+    HasMethods,
+    Interval,
+    Options,
+    quoted,
+    validate_params,
+)
 from .._core.resampling import group_codes
-from .._core.results import _Bare, _number, _result, _Table, _Tabulated, _UnpacksLikeScipy
+from .._core.results import (
+    ConfidenceInterval,
+    _Bare,
+    _number,
+    _result,
+    _Table,
+    _Tabulated,
+    _UnpacksLikeScipy,
+)
 from .._core.user_warnings import warn
 
 TESTS = ("corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest")
@@ -58,6 +79,28 @@ _ROUNDING = 1e-12
 # 5x2cv's tests are derived for two halves; the corrected tests for one test share.
 _HALF_SHARE = (0.4, 0.6)
 _SHARE_SPREAD = 0.1
+
+# --- The declarations -------------------------------------------------------------------
+
+# The training and test sizes of folds: one positive number, or one per fold (data set).
+FOLD_SIZE = [None, Interval(Real, 0, None, closed="neither"), ARRAY]
+# What the paired tests across cross-validation folds share (compare_cv, compare_cv_scores).
+CV_TEST = {
+    "method": [Options(*TESTS)], "rope": [Interval(Real, 0, None)],
+    "alternative": [Options("two-sided", "greater", "less")], "models": [None, ARRAY]}
+CV_FROM_ESTIMATORS = {
+    "estimator_a": [HasMethods("fit", description="an estimator")],
+    "estimator_b": [HasMethods("fit", description="an estimator")],
+    "X": [ARRAY], "y": [ARRAY], "scoring": [None, str, CALLABLE],
+    "n_splits": [None, Interval(Integral, 2, None)], "n_repeats": [None, POSITIVE_INT],
+    "groups": [None, ARRAY], "rope": CV_TEST["rope"], "random_state": RANDOM_STATE,
+    "n_jobs": PARALLEL["n_jobs"], "models": CV_TEST["models"]}
+CV_FROM_SCORES = {
+    "scores_a": [ARRAY, dict], "scores_b": [ARRAY, dict], "n_train": FOLD_SIZE,
+    "n_test": FOLD_SIZE, "rope": CV_TEST["rope"], "scoring": [None, str, CALLABLE],
+    "models": CV_TEST["models"]}
+# The former names of the keywords (one release of grace).
+CV_RENAMED = {"names": "models", "test": "method"}
 
 
 class _PerFold(_Tabulated):
@@ -80,73 +123,89 @@ class _PerFold(_Tabulated):
         return self._line()
 
 
-@_result()
+@_result(parameters={
+    "statistic": [Interval(Real, None, None), Options(math.inf, -math.inf)],
+    "pvalue": PVALUE, "df": [Interval(Real, 0, None, closed="neither"), tuple],
+    "method": [Options("corrected_ttest", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest")],
+    "score": [str], "models": [tuple],
+    "alternative": [Options("two-sided", "greater", "less")],
+    "estimate": [Interval(Real, None, None)], "scores_a": [ARRAY], "scores_b": [ARRAY],
+    "n_train": [None, ARRAY], "n_test": [None, ARRAY],
+    "tested_difference": [None, Interval(Real, None, None)]})
 class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
     """Result of a frequentist test of :func:`compare_cv` or :func:`compare_cv_scores`.
 
     Unpacks like scipy's results: ``statistic, pvalue = compare_cv(...)``.
 
-    Parameters
+    Attributes
     ----------
     statistic : float
-        Student's t (F for ``test="5x2cv_ftest"``); infinite, with a warning, where the
+        Student's t (F for ``method="5x2cv_ftest"``); infinite, with a warning, where the
         differences have no spread but are not all zero.
     pvalue : float
         Of the null hypothesis that the two models score alike, for ``alternative``.
     df : float or tuple of float
         Degrees of freedom: ``J - 1`` (5 for the 5x2cv t-test), ``(10, 5)`` for the F-test.
-    test : str
-        ``"corrected_ttest"``, ``"5x2cv_ttest"``, ``"5x2cv_ftest"`` or ``"naive_ttest"``.
+    method : str
+        ``"corrected_ttest"``, ``"5x2cv_ttest"``, ``"5x2cv_ftest"`` or ``"naive_ttest"``
+        (formerly ``test``, which still reads with a ``FutureWarning``).
     score : str
         The score compared (a higher value is better).
     models : tuple of str
         The names of model a and model b.
     alternative : str
         ``"two-sided"``, ``"greater"`` (a scores higher) or ``"less"``.
-    difference : float
-        The mean of the per-fold differences ``scores_a - scores_b``.
+    estimate : float
+        The mean of the per-fold differences ``scores_a - scores_b`` (formerly
+        ``difference``, which still reads with a ``FutureWarning``).
     scores_a, scores_b : ndarray of shape (n_folds,)
         The per-fold scores, in fold order (for 5x2cv: repetition by repetition).
     n_train, n_test : ndarray of shape (n_folds,) or None
         The training and test sizes of each fold, where known.
-    tested_difference : float or None, default=None
+    tested_difference : float or None
         The difference whose sign and size the statistic tests: the mean difference
-        (``difference``) for the corrected and naive t-tests; the first fold's difference
+        (``estimate``) for the corrected and naive t-tests; the first fold's difference
         ``d_11`` for Dietterich's 5x2cv t-test, whose statistic is
-        ``d_11 / sqrt(sum_i s_i^2 / 5)`` (so its sign can differ from ``difference``'s);
+        ``d_11 / sqrt(sum_i s_i^2 / 5)`` (so its sign can differ from ``estimate``'s);
         None for Alpaydin's F-test, whose statistic sums the ten squared differences.
-
-    Attributes
-    ----------
     differences : ndarray of shape (n_folds,)
-        ``scores_a - scores_b``.
+        ``scores_a - scores_b`` (a property).
+
+    See Also
+    --------
+    compare_cv : Cross-validate two models on the same folds and test them.
+    compare_cv_scores : The same tests on per-fold scores already computed.
+    BayesianCorrelatedTTestResult : The result of ``method="bayesian"``.
 
     Notes
     -----
     The repr is one line naming the test, the score and the models; for the 5x2cv tests
     it says which difference the statistic tests (``tested_difference``) beside the mean
-    ``difference``. ``to_frame()`` gives the folds as a pandas DataFrame (columns
+    ``estimate``. ``to_frame()`` gives the folds as a pandas DataFrame (columns
     ``scores_a``, ``scores_b``, ``difference``, ``n_train``, ``n_test``).
 
     Examples
     --------
     >>> from sklearn_confusion_ext import compare_cv_scores
     >>> result = compare_cv_scores([0.91, 0.88, 0.90, 0.93], [0.86, 0.87, 0.85, 0.90],
-    ...                            test="naive_ttest")
+    ...                            method="naive_ttest")
     >>> statistic, pvalue = result
     >>> round(statistic, 3), round(pvalue, 4), result.df
     (3.656, 0.0354, 3.0)
+    >>> low, high = result.confidence_interval(0.95)
+    >>> round(low, 4), round(high, 4)
+    (0.0045, 0.0655)
     """
 
     statistic: float
     pvalue: float
     _: KW_ONLY
     df: object
-    test: str
+    method: str
     score: str
     models: tuple
     alternative: str
-    difference: float
+    estimate: float
     scores_a: object
     scores_b: object
     n_train: object = None
@@ -154,28 +213,89 @@ class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
     tested_difference: object = None
 
     # The repr's line: the test, what it compared, its figures (never the per-fold arrays)
-    _summary_fields = ("test", "score", "models", "statistic", "pvalue", "df", "difference",
+    _summary_fields = ("method", "score", "models", "statistic", "pvalue", "df", "estimate",
                        "alternative")
+    _renamed_fields = {"test": "method", "difference": "estimate"}
 
     def _summary(self):
         """The summary line; for the 5x2cv tests, with the difference the statistic tests
-        before the mean ``difference`` (Dietterich's t tests the first fold's only)."""
+        before the mean ``estimate`` (Dietterich's t tests the first fold's only)."""
         summary = super()._summary()
-        if self.test == "5x2cv_ttest" and self.tested_difference is not None:
+        if self.method == "5x2cv_ttest" and self.tested_difference is not None:
             note = f"{_number(self.tested_difference)} (d_11, the first fold's)"
-        elif self.test == "5x2cv_ftest":
+        elif self.method == "5x2cv_ftest":
             note = "None (F sums the 10 squared differences)"
         else:
             return summary
-        at = [name for name, _ in summary].index("difference")
+        at = [name for name, _ in summary].index("estimate")
         summary[at:at + 1] = [("tested_difference", _Bare(note)), (
-            "difference", _Bare(f"{_number(self.difference)} (mean of the 10 folds)"))]
+            "estimate", _Bare(f"{_number(self.estimate)} (mean of the 10 folds)"))]
         return summary
 
+    def confidence_interval(self, confidence_level=0.95):
+        """The confidence interval of the difference the t statistic tests, as scipy's
+        ``TtestResult.confidence_interval``.
 
-@_result()
+        The interval inverts the test: ``tested_difference`` plus or minus the Student-t
+        quantile with ``df`` degrees of freedom times the test's standard error (the
+        corrected one, ``sqrt((1/J + n_test/n_train) s^2)``, for ``"corrected_ttest"``;
+        ``sqrt(s^2 / J)`` for ``"naive_ttest"``; ``sqrt(sum_i s_i^2 / 5)`` around ``d_11``
+        for ``"5x2cv_ttest"``). One-sided for a one-sided ``alternative``: ``(low, inf)``
+        for ``"greater"``, ``(-inf, high)`` for ``"less"``.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+            In (0, 1).
+
+        Returns
+        -------
+        ConfidenceInterval
+            A named tuple ``(low, high)``.
+
+        Raises
+        ------
+        ValueError
+            For ``method="5x2cv_ftest"``: Alpaydin's F sums squared differences and
+            inverts to no interval of the difference.
+        """
+        level = float(confidence_level)
+        if not 0 < level < 1:
+            raise ValueError(f"confidence_level must lie in (0, 1); got "
+                             f"{confidence_level!r}.")
+        if self.method == "5x2cv_ftest":
+            raise ValueError("method='5x2cv_ftest' has no confidence interval: its F "
+                             "statistic sums the ten squared differences; use "
+                             "method='5x2cv_ttest' for an interval of the difference.")
+        differences = np.asarray(self.differences, dtype=float)
+        if self.method == "5x2cv_ttest":
+            d = differences.reshape(5, 2)
+            variance = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1).mean()
+        else:
+            ratio = 0.0 if self.method == "naive_ttest" else float(
+                np.mean(self.n_test) / np.mean(self.n_train))
+            spread = 0.0 if _no_spread(differences) else differences.var(ddof=1)
+            variance = spread * (1 / differences.size + ratio)
+        se = math.sqrt(variance)
+        center = float(self.tested_difference)
+        if self.alternative == "two-sided":
+            q = float(stats.t.ppf((1 + level) / 2, self.df))
+            return ConfidenceInterval(center - q * se, center + q * se)
+        q = float(stats.t.ppf(level, self.df))
+        if self.alternative == "greater":
+            return ConfidenceInterval(center - q * se, math.inf)
+        return ConfidenceInterval(-math.inf, center + q * se)
+
+
+@_result(parameters={
+    **{name: [Interval(Real, 0, 1)] for name in ("p_a_better", "p_rope", "p_b_better")},
+    "rope": [Interval(Real, 0, None)], "mean": [Interval(Real, None, None)],
+    "scale": [Interval(Real, 0, None)], "df": [Interval(Real, 0, None, closed="neither")],
+    "rho": [Interval(Real, 0, 1, closed="neither")], "score": [str], "models": [tuple],
+    "scores_a": [ARRAY], "scores_b": [ARRAY], "n_train": [None, ARRAY],
+    "n_test": [None, ARRAY]})
 class BayesianCorrelatedTTestResult(_UnpacksLikeScipy, _PerFold):
-    """Result of the Bayesian correlated t-test (``test="bayesian"`` of :func:`compare_cv`
+    """Result of the Bayesian correlated t-test (``method="bayesian"`` of :func:`compare_cv`
     and :func:`compare_cv_scores`).
 
     Unpacks to three probabilities whatever ``rope``:
@@ -183,7 +303,7 @@ class BayesianCorrelatedTTestResult(_UnpacksLikeScipy, _PerFold):
     to a statistic and a p-value as the frequentist tests' results do: ``statistic,
     pvalue = result`` raises ``ValueError`` (too many values to unpack).
 
-    Parameters
+    Attributes
     ----------
     p_a_better : float
         Posterior probability that the mean difference ``a - b`` exceeds ``rope``.
@@ -203,16 +323,23 @@ class BayesianCorrelatedTTestResult(_UnpacksLikeScipy, _PerFold):
     rho : float
         The correlation of the folds, ``n_test / (n_test + n_train)``.
     score : str
+        The score compared (a higher value is better).
     models : tuple of str
+        The names of model a and model b.
     scores_a, scores_b : ndarray of shape (n_folds,)
+        The per-fold scores, in fold order.
     n_train, n_test : ndarray of shape (n_folds,) or None
-
-    Attributes
-    ----------
-    test : str
-        ``"bayesian"``.
+        The training and test sizes of each fold, where known.
+    method : str
+        ``"bayesian"`` (formerly ``test``, which still reads with a ``FutureWarning``).
     differences : ndarray of shape (n_folds,)
-        ``scores_a - scores_b``.
+        ``scores_a - scores_b`` (a property).
+
+    See Also
+    --------
+    compare_cv_scores : The test on per-fold scores.
+    CrossValidatedTestResult : The result of the frequentist tests.
+    BayesianSignedRankResult : Two models over several data sets.
 
     Notes
     -----
@@ -223,7 +350,7 @@ class BayesianCorrelatedTTestResult(_UnpacksLikeScipy, _PerFold):
     --------
     >>> from sklearn_confusion_ext import compare_cv_scores
     >>> result = compare_cv_scores([0.91, 0.88, 0.90, 0.93], [0.86, 0.87, 0.85, 0.90],
-    ...                            test="bayesian", rope=0.01, n_train=3, n_test=1)
+    ...                            method="bayesian", rope=0.01, n_train=3, n_test=1)
     >>> p_a_better, p_rope, p_b_better = result
     >>> round(p_a_better, 3), round(p_rope, 3), round(p_b_better, 3)
     (0.907, 0.066, 0.027)
@@ -247,11 +374,12 @@ class BayesianCorrelatedTTestResult(_UnpacksLikeScipy, _PerFold):
     n_train: object = None
     n_test: object = None
 
-    test = "bayesian"
-    _summary_fields = ("test", "score", "models", "p_a_better", "p_rope", "p_b_better", "rope",
-                       "mean", "scale", "df")
+    method = "bayesian"
+    _summary_fields = ("method", "score", "models", "p_a_better", "p_rope", "p_b_better",
+                       "rope", "mean", "scale", "df")
     _unpacked = ("p_a_better", "p_rope", "p_b_better")
     _field_arguments = {"rho": ("n_train", "n_test"), "scale": ("n_train", "n_test")}
+    _renamed_fields = {"test": "method"}
 
     def posterior(self):
         """The posterior of the mean difference, a frozen ``scipy.stats.t``.
@@ -304,7 +432,7 @@ def _check_scores(scores_a, scores_b, test):
             raise ValueError(f"{name} must be 1-D (one score per fold) or 2-D (n_repeats, "
                              f"n_splits); got shape {array.shape}.")
         if test in _FIVE_BY_TWO and array.ndim == 2 and array.shape != (5, 2):
-            raise ValueError(f"test={test!r} needs 5 repetitions of 2 folds: {name} must "
+            raise ValueError(f"method={test!r} needs 5 repetitions of 2 folds: {name} must "
                              f"have shape (5, 2) or (10,); got {array.shape}.")
         arrays.append(array)
     if arrays[0].shape != arrays[1].shape:
@@ -319,7 +447,7 @@ def _check_scores(scores_a, scores_b, test):
                              "is undefined on a fold cannot be compared.")
     n_folds = arrays[0].size
     if test in _FIVE_BY_TWO and n_folds != 10:
-        raise ValueError(f"test={test!r} needs the scores of 5 repetitions of 2-fold "
+        raise ValueError(f"method={test!r} needs the scores of 5 repetitions of 2-fold "
                          f"cross-validation (10 folds, repetition by repetition); got "
                          f"{n_folds}.")
     if n_folds < 2:
@@ -334,7 +462,7 @@ def _check_sizes(n_train, n_test, n_folds, test):
     if n_train is None:
         if test in _NEED_SIZES:
             raise ValueError(
-                f"test={test!r} corrects the variance by the ratio of test to training "
+                f"method={test!r} corrects the variance by the ratio of test to training "
                 "sizes: pass n_train and n_test (per fold, or one number each; only their "
                 "ratio enters, so n_train=9, n_test=1 for 10-fold cross-validation), or "
                 "cross_validate's results with return_indices=True.")
@@ -346,13 +474,13 @@ def _check_sizes(n_train, n_test, n_folds, test):
         if outside.size:
             k = outside[0]
             raise ValueError(
-                f"test={test!r} is derived for 2-fold cross-validation into two halves; "
+                f"method={test!r} is derived for 2-fold cross-validation into two halves; "
                 f"fold {k} tests on {sizes[1][k]:g} of {sizes[0][k] + sizes[1][k]:g} "
                 f"instances (a share outside [{_HALF_SHARE[0]}, {_HALF_SHARE[1]}]).")
     elif np.ptp(share) > _SHARE_SPREAD:
         raise ValueError(
             f"The folds test on different shares of the data ({share.min():.3g} to "
-            f"{share.max():.3g} of each fold's instances): test={test!r} assumes one ratio "
+            f"{share.max():.3g} of each fold's instances): method={test!r} assumes one ratio "
             "of test to training sizes. Use folds of (nearly) equal sizes (with groups=: "
             "fewer folds, or groups of more even sizes), or, with per-fold scores, pass "
             "n_train and n_test as single numbers to accept their ratio as an "
@@ -381,13 +509,13 @@ def _degenerate(numerator, test, alternative, all_zero=True):
     p-value 1 where the numerator is 0 (the models score alike on every fold), else an
     infinite statistic of the numerator's sign and its limiting p-value."""
     if numerator == 0:
-        warn(f"test={test!r}: the two models score alike on every fold (every difference "
+        warn(f"method={test!r}: the two models score alike on every fold (every difference "
              "is 0, so the variance is 0); statistic 0, p-value 1." if all_zero else
-             f"test={test!r}: the differences have no spread within each repetition and "
+             f"method={test!r}: the differences have no spread within each repetition and "
              "the first is 0 (the statistic is 0 / 0); statistic 0, p-value 1.",
              RuntimeWarning)
         return 0.0, 1.0
-    warn(f"test={test!r}: the per-fold differences have no spread (variance 0) but are not "
+    warn(f"method={test!r}: the per-fold differences have no spread (variance 0) but are not "
          "0; the statistic is infinite and the p-value its limit. With so few folds or so "
          "coarse a score, the test has no estimate of the variance.", RuntimeWarning)
     statistic = math.copysign(math.inf, numerator)
@@ -434,7 +562,7 @@ def _bayesian(differences, ratio, rope):
     n = differences.size
     mean, df = float(differences.mean()), float(n - 1)
     if _no_spread(differences):
-        warn("test='bayesian': the per-fold differences have no spread (variance 0); the "
+        warn("method='bayesian': the per-fold differences have no spread (variance 0); the "
              "posterior is a point mass at their mean.", RuntimeWarning)
         if rope == 0:
             a_better = 1.0 if mean > 0 else 0.5 if mean == 0 else 0.0
@@ -450,15 +578,15 @@ def _bayesian(differences, ratio, rope):
 
 def _check_options(test, rope, alternative):
     if test == "5x2cv_ftest" and alternative != "two-sided":
-        raise ValueError("test='5x2cv_ftest' is two-sided (its F statistic sums squared "
+        raise ValueError("method='5x2cv_ftest' is two-sided (its F statistic sums squared "
                          "differences); pass alternative='two-sided', or use "
-                         "test='5x2cv_ttest' for a one-sided test.")
+                         "method='5x2cv_ttest' for a one-sided test.")
     if test == "bayesian" and alternative != "two-sided":
-        raise ValueError("test='bayesian' reports the probability of each side; leave "
+        raise ValueError("method='bayesian' reports the probability of each side; leave "
                          "alternative='two-sided'.")
     if rope != 0 and test != "bayesian":
-        raise ValueError(f"rope is the region of practical equivalence of test='bayesian'; "
-                         f"test={test!r} has none (got rope={rope!r}).")
+        raise ValueError(f"rope is the region of practical equivalence of method='bayesian'; "
+                         f"method={test!r} has none (got rope={rope!r}).")
 
 
 def _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score, models):
@@ -474,26 +602,26 @@ def _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score
         return BayesianCorrelatedTTestResult(
             p_a_better=a_better, p_rope=p_rope, p_b_better=b_better, rope=float(rope),
             mean=mean, scale=scale, df=df, rho=ratio / (1 + ratio), **common)
-    difference = float(differences.mean())
+    estimate = float(differences.mean())
     if test in _FIVE_BY_TWO:
         statistic, pvalue, df = _five_by_two(differences, test, alternative)
         tested = float(differences[0]) if test == "5x2cv_ttest" else None
     else:
         ratio = 0.0 if test == "naive_ttest" else ratio
         statistic, pvalue, df = _t_test(differences, ratio, test, alternative)
-        tested = difference
+        tested = estimate
     return CrossValidatedTestResult(
-        float(statistic), float(pvalue), df=df, test=test, alternative=alternative,
-        difference=difference, tested_difference=tested, **common)
+        float(statistic), float(pvalue), df=df, method=test, alternative=alternative,
+        estimate=estimate, tested_difference=tested, **common)
 
 
 # --- From per-fold scores -------------------------------------------------------------------
 
 
-@validate_params()
-def compare_cv_scores(scores_a, scores_b, *, test="corrected_ttest", n_train=None,
+@validate_params({**CV_FROM_SCORES, **CV_TEST}, renamed=CV_RENAMED)
+def compare_cv_scores(scores_a, scores_b, *, method="corrected_ttest", n_train=None,
                       n_test=None, rope=0.0, alternative="two-sided", scoring=None,
-                      names=None):
+                      models=None):
     """Paired test of two models' per-fold scores from the same cross-validation folds.
 
     The form of :func:`compare_cv` for scores already computed, e.g. the ``test_*`` arrays
@@ -509,8 +637,9 @@ def compare_cv_scores(scores_a, scores_b, *, test="corrected_ttest", n_train=Non
         the fold sizes are read from its ``indices`` where it was called with
         ``return_indices=True``. Two dicts must hold the same score: keys that differ
         (``test_score`` beside ``test_f1``) are refused, as folds that differ are.
-    test : {"corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest"}, \
+    method : {"corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest"}, \
 default="corrected_ttest"
+        The test (formerly ``test=``, which still works with a ``FutureWarning``).
         ``"corrected_ttest"``: Nadeau and Bengio's corrected resampled t-test, for
         (repeated) k-fold cross-validation. ``"bayesian"``: the Bayesian correlated t-test.
         ``"5x2cv_ttest"`` and ``"5x2cv_ftest"``: Dietterich's and Alpaydin's tests, for
@@ -533,13 +662,21 @@ default="corrected_ttest"
     scoring : str or callable, default=None
         The score's name in the result, and the ``test_*`` key of dict inputs (by default
         their one ``test_*`` key, ``"score"`` for arrays).
-    names : tuple of two str, default=None
-        The models' names in the result; ``("a", "b")`` by default.
+    models : tuple of two str, default=None
+        The models' names in the result; ``("a", "b")`` by default (formerly ``names=``,
+        which still works with a ``FutureWarning``).
 
     Returns
     -------
     CrossValidatedTestResult or BayesianCorrelatedTTestResult
-        The latter for ``test="bayesian"``.
+        The latter for ``method="bayesian"``.
+
+    See Also
+    --------
+    compare_cv : Draw the folds, fit both models and run these tests.
+    compare_scores : Two models on one test set (resampling its instances).
+    bayesian_hierarchical_test : Two models over several data sets, from their folds.
+    PosteriorDifferenceDisplay : Draw the Bayesian test's posterior.
 
     Notes
     -----
@@ -560,6 +697,25 @@ default="corrected_ttest"
     with probability 1 on the region holding it (1/2 each side of 0 with ``rope=0``, as
     baycomp).
 
+    References
+    ----------
+    .. [1] C. Nadeau and Y. Bengio, "Inference for the Generalization Error", Machine
+       Learning 52(3), 239-281, 2003: the corrected resampled t-test, whose variance of
+       the mean difference is ``(1/J + n_test/n_train) s^2``.
+    .. [2] T. G. Dietterich, "Approximate Statistical Tests for Comparing Supervised
+       Classification Learning Algorithms", Neural Computation 10(7), 1895-1923, 1998:
+       the 5x2cv paired t-test, its Section 3.5 (``t = d_11 / sqrt(sum_i s_i^2 / 5)``).
+    .. [3] E. Alpaydin, "Combined 5 x 2 cv F Test for Comparing Supervised Classification
+       Learning Algorithms", Neural Computation 11(8), 1885-1892, 1999: the combined F,
+       ``sum_ij d_ij^2 / (2 sum_i s_i^2)`` with (10, 5) degrees of freedom.
+    .. [4] A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, "Time for a change: a
+       tutorial for comparing multiple classifiers through Bayesian analysis", JMLR 18,
+       2017, Section 4: the Bayesian correlated t-test (Corani and Benavoli 2015), its
+       posterior Student t of the mean difference.
+    .. [5] R. R. Bouckaert and E. Frank, "Evaluating the Replicability of Significance
+       Tests for Comparing Learning Algorithms", PAKDD 2004: ten repetitions of 10-fold
+       cross-validation with the corrected test.
+
     Examples
     --------
     Two models' scores from ``cross_validate`` on the same 10 x 10-fold splits:
@@ -579,10 +735,10 @@ default="corrected_ttest"
     ...                         X, y, cv=cv, scoring=scoring, return_indices=True)
     >>> tree = cross_validate(DecisionTreeClassifier(random_state=0), X, y, cv=cv,
     ...                       scoring=scoring, return_indices=True)
-    >>> result = compare_cv_scores(linear, tree, scoring="f1", names=("linear", "tree"))
-    >>> round(result.difference, 3), round(result.statistic, 2), f"{result.pvalue:.1e}"
+    >>> result = compare_cv_scores(linear, tree, scoring="f1", models=("linear", "tree"))
+    >>> round(result.estimate, 3), round(result.statistic, 2), f"{result.pvalue:.1e}"
     (0.054, 4.0, '4.0e-04')
-    >>> naive = compare_cv_scores(linear, tree, scoring="f1", test="naive_ttest")
+    >>> naive = compare_cv_scores(linear, tree, scoring="f1", method="naive_ttest")
     >>> round(naive.statistic, 2)  # the folds' correlation ignored: too confident
     8.33
     """
@@ -611,8 +767,8 @@ default="corrected_ttest"
     if folds is not None and n_train is None and n_test is None:
         n_train = [len(fold) for fold in folds["train"]]
         n_test = [len(fold) for fold in folds["test"]]
-    return _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score,
-                    _names(names, ("a", "b")))
+    return _compare(scores_a, scores_b, method, n_train, n_test, rope, alternative, score,
+                    _names(models, ("a", "b")))
 
 
 def _score_label(scoring):
@@ -630,7 +786,7 @@ def _names(names, default):
         return default
     names = tuple(str(name) for name in names)
     if len(names) != 2:
-        raise ValueError(f"names must name the two models; got {len(names)} names.")
+        raise ValueError(f"models must name the two models; got {len(names)} names.")
     return names
 
 
@@ -643,7 +799,7 @@ def _scorer(scoring):
     make_scorer on ``predict``); None is ``"tcm_f1_macro"``."""
     from sklearn import metrics
 
-    from .._scorer import get_scorer
+    from .._scores.scorers import get_scorer
 
     scoring = "tcm_f1_macro" if scoring is None else scoring
     if isinstance(scoring, str):  # the one table of names, this library's and scikit-learn's
@@ -718,10 +874,10 @@ def _model_names(names, estimator_a, estimator_b):
     return first, second
 
 
-@validate_params()
-def compare_cv(estimator_a, estimator_b, X, y, *, test="corrected_ttest", scoring=None,
+@validate_params({**CV_FROM_ESTIMATORS, **CV_TEST}, renamed=CV_RENAMED)
+def compare_cv(estimator_a, estimator_b, X, y, *, method="corrected_ttest", scoring=None,
                n_splits=None, n_repeats=None, groups=None, rope=0.0,
-               alternative="two-sided", random_state=None, n_jobs=None, names=None):
+               alternative="two-sided", random_state=None, n_jobs=None, models=None):
     """Paired test of two models by cross-validation on the same folds.
 
     The folds are drawn once, from ``random_state``, and both models are fit and scored on
@@ -741,9 +897,10 @@ def compare_cv(estimator_a, estimator_b, X, y, *, test="corrected_ttest", scorin
     y : array-like of shape (n_samples,) or (n_samples, n_outputs)
         Targets of any kind the estimators and the score take: class labels, multi-label
         indicators, soft labels.
-    test : {"corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest"}, \
+    method : {"corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest"}, \
 default="corrected_ttest"
-        As in :func:`compare_cv_scores`.
+        As in :func:`compare_cv_scores` (formerly ``test=``, which still works with a
+        ``FutureWarning``).
     scoring : str or callable, default=None
         A score name of this library (:func:`get_scorer_names`) or of scikit-learn
         (``"accuracy"``, ``"roc_auc"``...), a scorer ``scorer(estimator, X, y)``, or a
@@ -765,14 +922,27 @@ default="corrected_ttest"
         labels the folds are stratified (``StratifiedKFold``).
     n_jobs : int, default=None
         Fits in parallel (joblib), as ``cross_validate``'s ``n_jobs``.
-    names : tuple of two str, default=None
-        The models' names; their class names by default.
+    models : tuple of two str, default=None
+        The models' names; their class names by default (formerly ``names=``, which still
+        works with a ``FutureWarning``).
 
     Returns
     -------
     CrossValidatedTestResult or BayesianCorrelatedTTestResult
-        The latter for ``test="bayesian"``; ``scores_a``, ``scores_b``, ``n_train`` and
+        The latter for ``method="bayesian"``; ``scores_a``, ``scores_b``, ``n_train`` and
         ``n_test`` hold the folds' scores and sizes.
+
+    See Also
+    --------
+    compare_cv_scores : The same tests on per-fold scores already computed (their
+        formulas are in its Notes).
+    friedman_test : Several models over several data sets.
+    bayesian_signed_rank_test : Two models over several data sets.
+
+    References
+    ----------
+    See :func:`compare_cv_scores`: Nadeau and Bengio (2003), Dietterich (1998),
+    Alpaydin (1999), Benavoli et al. (2017, Section 4), Bouckaert and Frank (2004).
 
     Examples
     --------
@@ -782,19 +952,20 @@ default="corrected_ttest"
     >>> from sklearn_confusion_ext import compare_cv
     >>> X, y = load_wine(return_X_y=True)
     >>> result = compare_cv(GaussianNB(), DecisionTreeClassifier(random_state=0), X, y,
-    ...                     test="5x2cv_ttest", scoring="accuracy", random_state=0)
+    ...                     method="5x2cv_ttest", scoring="accuracy", random_state=0)
     >>> result.models, result.df, round(result.statistic, 3), round(result.pvalue, 3)
     (('GaussianNB', 'DecisionTreeClassifier'), 5.0, 3.281, 0.022)
     >>> posterior = compare_cv(GaussianNB(), DecisionTreeClassifier(random_state=0), X, y,
-    ...                        test="bayesian", rope=0.01, n_repeats=3, random_state=0)
+    ...                        method="bayesian", rope=0.01, n_repeats=3, random_state=0)
     >>> [round(p, 3) for p in posterior]  # P(a better), P(equivalent), P(b better)
     [0.994, 0.005, 0.0]
     """
     from sklearn.model_selection import cross_validate
 
+    test = method
     if test in _FIVE_BY_TWO:
         if n_splits not in (None, 2) or n_repeats not in (None, 5):
-            raise ValueError(f"test={test!r} is defined on 5 repetitions of 2-fold "
+            raise ValueError(f"method={test!r} is defined on 5 repetitions of 2-fold "
                              f"cross-validation; got n_splits={n_splits!r}, "
                              f"n_repeats={n_repeats!r}. Leave them None.")
         n_splits, n_repeats = 2, 5
@@ -826,7 +997,7 @@ default="corrected_ttest"
                              "zero_division, or use larger folds).")
         scores.append(folds)
     return _compare(scores[0], scores[1], test, n_train, n_test, rope, alternative, score,
-                    _model_names(names, estimator_a, estimator_b))
+                    _model_names(models, estimator_a, estimator_b))
 
 
 def fold_sizes(n_train, n_test, n_values, each):

@@ -17,6 +17,7 @@ with its multiplicity, on 1-D labels; over 100 groups of instances otherwise).
 """
 
 from dataclasses import replace
+from numbers import Real
 
 import numpy as np
 from scipy import special
@@ -33,23 +34,57 @@ from .._core.bounds import (
 )
 from .._core.config import check_result_size
 from .._core.dispatch import confusions
-from .._core.params import validate_params
+from .._core.params import (
+    ARRAY,
+    BOOLEAN,
+    CALLABLE,
+    CONFIDENCE_LEVEL,
+    N_RESAMPLES,
+    PARALLEL,
+    PRIOR_NAMES,
+    RANDOM_STATE,
+    VERBOSE,
+    Interval,
+    NaN,
+    NumberArray,
+    Options,
+    validate_params,
+)
 from .._core.resampling import Progress, check_groups
-from .._core.results import _result, _Table, _Tabulated
-from .._scores import (
+from .._core.results import Result, _result, _Table, interval_method
+from .._matrices.transport import CLASSIC
+from .._scores.from_confusion import (
     binary_matrix,
     confusion_for_labels,
     reported_classes,
 )
-from .._transport import CLASSIC
-from .scoring import _check_weighted, _Data, _data, _quiet, _resolve_score, _scalar
+from .._scores.resolved import _check_weighted, _Data, _data, _quiet, _resolve_score, _scalar
+
+# What every interval and comparison of a score takes (compare_scores too).
+UNCERTAINTY = {
+    "scoring": [str, CALLABLE], "confidence_level": [CONFIDENCE_LEVEL],
+    "n_resamples": N_RESAMPLES, "sample_weight": [None, ARRAY],
+    "random_state": RANDOM_STATE, "groups": [None, ARRAY], "verbose": VERBOSE,
+    "kind": [None, Options("classic", "transport", "subpixel", "mlcm", "mlcm_krstinic",
+                           "mlct")]}
+# A value of a result: one number, nan, or one per class.
+_VALUE = [Interval(Real, None, None), NaN(), ARRAY]
 
 
-@_result(kw_only=True)
-class ConfidenceIntervalResult(_Tabulated):
+@_result(parameters={
+    **{name: _VALUE for name in ("estimate", "low", "high", "standard_error")},
+    "distribution": [None, ARRAY], "method": [str], "confidence_level": [CONFIDENCE_LEVEL],
+    "score": [None, str], "class_names": [None, ARRAY],
+    "wilson_fallback": [None, BOOLEAN, ARRAY]}, kw_only=True)
+class ConfidenceIntervalResult(Result):
     """A score, its confidence interval and the resampled values behind it.
 
-    Parameters
+    Built by :func:`score_confidence_interval`; every field is keyword-only. It does not
+    unpack: read its attributes, or ``low, high = result.confidence_interval()``. The
+    repr names the score, the method and the level with rounded figures (never the
+    resampled values); :meth:`to_frame` gives one row per class (one row for one value).
+
+    Attributes
     ----------
     estimate : float or ndarray
         The score on the data (one value per class for array-valued scores).
@@ -64,38 +99,34 @@ class ConfidenceIntervalResult(_Tabulated):
         How the interval was made.
     confidence_level : float
         Its nominal coverage.
-    score : str, default=None
+    score : str or None
         The score's name (a scorer name, or a metric's ``__name__``).
-    class_names : list, default=None
+    class_names : list or None
         The class of each value of a per-class score, where the data name them.
-    wilson_fallback : bool or ndarray of bool, default=None
+    wilson_fallback : bool, ndarray of bool or None
         Where the interval is Wilson's interval of the score's trials, because the
         method's was a point (every resample agreed: a class 100 % right); see the user
         guide's "At the boundary". None: nowhere (or not recorded).
 
-    Attributes
-    ----------
-    estimate, low, high, standard_error : float or ndarray
-    distribution : ndarray or None
-    method : str
-    confidence_level : float
-    score : str or None
-    class_names : list or None
-    wilson_fallback : bool, ndarray of bool or None
-
-    The repr names the score, the method and the level with rounded figures (never the
-    resampled values); :meth:`to_frame` gives one row per class (one row for one value).
+    See Also
+    --------
+    score_confidence_interval : The function that gives this result.
+    ComparisonResult : The interval of the difference between two classifiers.
+    ScoreIntervalDisplay : Intervals of per-class scores, drawn as a forest plot.
 
     Examples
     --------
     >>> from sklearn_confusion_ext import score_confidence_interval
     >>> result = score_confidence_interval([0, 1] * 30, [0, 1] * 25 + [1, 0] * 5,
-    ...                                    score="tcm_accuracy", method="analytic")
+    ...                                    scoring="tcm_accuracy", method="analytic")
     >>> round(result.estimate, 3), round(result.low, 3), round(result.high, 3)
     (0.833, 0.72, 0.907)
     >>> result
     ConfidenceIntervalResult(score='tcm_accuracy', estimate=0.8333, low=0.7197, high=0.9069, \
 confidence_level=0.95, method='analytic')
+    >>> low, high = result.confidence_interval()
+    >>> round(low, 3), round(high, 3)
+    (0.72, 0.907)
     """
 
     estimate: object
@@ -110,6 +141,7 @@ confidence_level=0.95, method='analytic')
     wilson_fallback: object = None
 
     _shows_one_row = False
+    confidence_interval = interval_method()
 
     def _summary(self):
         shown = [("score", self.score)]
@@ -217,7 +249,7 @@ def _analytic(data, alpha):
     if score.analytic is None or not single_label or data.sample_weight is not None:
         why = ("it has no closed form" if score.analytic is None else
                "closed forms are for 1-D class labels without sample_weight")
-        raise ValueError(f"method='analytic' does not apply to score={score.name!r}: {why}. "
+        raise ValueError(f"method='analytic' does not apply to scoring={score.name!r}: {why}. "
                          "Use method='percentile', 'basic', 'bca' or 'bayesian'.")
     if score.labels is not None and confusion.true_classes is not None:
         confusion = confusion_for_labels(confusion, score.labels)[0]  # as the estimate reads
@@ -253,7 +285,7 @@ def _analytic(data, alpha):
             undefined = (denominator == 0)[pick]
         return _undefined_as_estimate(data, low[pick], high[pick], se[pick],
                                       undefined)
-    raise ValueError(f"method='analytic' does not apply to score={score.name!r} with "
+    raise ValueError(f"method='analytic' does not apply to scoring={score.name!r} with "
                      f"average={average!r}: Wilson intervals are for accuracy and binary, "
                      "per-class or micro recall and precision, the delta method for "
                      "binary, per-class, micro and macro F1 and macro recall and precision. "
@@ -301,8 +333,13 @@ def _binary(matrix):
     return matrix
 
 
-@validate_params()
-def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="bca",
+@validate_params({
+    "y_true": [ARRAY], "y_pred": [ARRAY], **UNCERTAINTY,
+    "method": [Options("percentile", "basic", "bca", "bayesian", "analytic")],
+    "n_jobs": PARALLEL["n_jobs"],
+    "prior": [None, Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, NumberArray()]},
+    renamed={"score": "scoring"})
+def score_confidence_interval(y_true, y_pred, *, scoring="tcm_f1_macro", method="bca",
                               confidence_level=0.95, n_resamples=9999, sample_weight=None,
                               random_state=None, n_jobs=None, kind=None, prior=None,
                               groups=None, verbose=0, **score_params):
@@ -313,16 +350,23 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
     y_true, y_pred : array-like or sparse matrix
         Targets of any kind the library takes (1-D labels, labels against probabilities,
         multi-label indicators, soft labels).
-    score : str or callable, default="tcm_f1_macro"
-        A scorer name of :func:`get_scorer_names` that scores targets (``tcm_*``,
-        ``mlcm_*``, ``generalized_means``, ``symmetric_balanced_accuracy``,
-        ``neg_correlation_distance``, ``neg_confusion_entropy``); a metric
-        ``f(y_true, y_pred, *, sample_weight=None, **score_params)`` of this library or of
-        scikit-learn; or, with ``kind``, a matrix-level function ``f(confusion)``.
-        On 1-D labels this library's scores and scikit-learn's ``accuracy_score``,
-        ``precision_score``, ``recall_score`` and ``f1_score`` are read off the resampled
-        confusion cells, over the classes of the data in every resample (as if
-        ``labels=`` named them); another callable is called on each resample's targets.
+    scoring : str or callable, default="tcm_f1_macro"
+        The score: a name of :func:`get_scorer_names` that scores predictions, this
+        library's (``tcm_*``, ``mlcm_*``, ``generalized_means``,
+        ``symmetric_balanced_accuracy``, ``neg_correlation_distance``,
+        ``neg_confusion_entropy``) or scikit-learn's (``"accuracy"``,
+        ``"balanced_accuracy"``, ``"f1_macro"``, ``"cohen_kappa"``,
+        ``"matthews_corrcoef"`` ...), the same names in every function that resamples a
+        score; a metric ``f(y_true, y_pred, *, sample_weight=None, **score_params)`` of
+        this library or of scikit-learn; or, with ``kind``, a matrix-level function
+        ``f(confusion)``. On 1-D labels this library's scores and scikit-learn's
+        ``accuracy_score``, ``precision_score``, ``recall_score`` and ``f1_score`` are read
+        off the resampled confusion cells, over the classes of the data in every resample
+        (as if ``labels=`` named them); another callable is called on each resample's
+        targets.
+
+        .. versionchanged:: 0.1
+           Renamed from ``score``, which still works with a ``FutureWarning`` until 0.2.
     method : {"percentile", "basic", "bca", "bayesian", "analytic"}, default="bca"
         ``"percentile"``, ``"basic"`` and ``"bca"``: the bootstrap over instances, with
         :func:`scipy.stats.bootstrap`'s definitions. ``"bayesian"``: on 1-D labels the
@@ -346,7 +390,7 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
         (joblib-style, -1 all cores; None all cores where the work is large enough). The
         numbers do not depend on it.
     kind : str, default=None
-        The matrix of a matrix-level ``score``: a kind of :class:`ConfusionAccumulator`
+        The matrix of a matrix-level ``scoring``: a kind of :class:`ConfusionAccumulator`
         ("classic", "transport", "mlcm", ...).
     prior : float, {"uniform", "perks"}, array-like or None, default=None
         The Dirichlet prior of ``method="bayesian"`` on 1-D labels, added to the cell
@@ -371,22 +415,50 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
     Returns
     -------
     ConfidenceIntervalResult
+        The estimate, the interval (``result.confidence_interval()``) and the resampled
+        values.
+
+    See Also
+    --------
+    compare_scores : The paired comparison of one score between two classifiers.
+    dirichlet_posterior : The row posteriors of a confusion matrix
+        (``method="bayesian"`` draws whole matrices from the cells' posterior).
+    transport_classification_report : A report whose scores carry these intervals.
+    ScoreIntervalDisplay : Per-class intervals drawn as a forest plot.
+
+    References
+    ----------
+    .. [1] Efron, B. and Tibshirani, R. J. (1993). An Introduction to the Bootstrap.
+       Chapman & Hall, Chapters 13-14 (percentile and BCa intervals), as
+       :func:`scipy.stats.bootstrap` implements them.
+    .. [2] Rubin, D. B. (1981). "The Bayesian bootstrap". The Annals of Statistics, 9(1),
+       130-134.
+    .. [3] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+       with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+       Section 4 (the Dirichlet-multinomial posterior, here of the whole matrix's cells).
+    .. [4] Wilson, E. B. (1927). "Probable inference, the law of succession, and
+       statistical inference". Journal of the American Statistical Association, 22(158),
+       209-212.
+    .. [5] Takahashi, K., Yamamoto, K., Kuchiba, A. and Koyama, T. (2022). "Confidence
+       interval for micro-averaged F1 and macro-averaged F1 scores". Applied
+       Intelligence, 52(5), 4961-4972 (the delta method).
 
     Examples
     --------
     >>> from sklearn_confusion_ext import score_confidence_interval
     >>> y_true = [0, 0, 1, 1, 2, 2] * 20
     >>> y_pred = [0, 1, 1, 1, 2, 0] * 20
-    >>> result = score_confidence_interval(y_true, y_pred, score="tcm_accuracy",
+    >>> result = score_confidence_interval(y_true, y_pred, scoring="tcm_accuracy",
     ...                                    random_state=0)
     >>> round(result.estimate, 3), round(result.low, 2), round(result.high, 2)
     (0.667, 0.57, 0.75)
-    >>> result = score_confidence_interval(y_true, y_pred, score="tcm_accuracy",
+    >>> result = score_confidence_interval(y_true, y_pred, scoring="tcm_accuracy",
     ...                                    method="analytic")
-    >>> round(result.low, 3), round(result.high, 3)
+    >>> low, high = result.confidence_interval()
+    >>> round(low, 3), round(high, 3)
     (0.578, 0.745)
     """
-    resolved = _resolve_score(score, kind, score_params, "score_confidence_interval")
+    resolved = _resolve_score(scoring, kind, score_params, "score_confidence_interval")
     resolved = replace(resolved, n_jobs=n_jobs, on_cells=resolved.on_cells and replace(
         resolved.on_cells, n_jobs=n_jobs))
     _check_weighted(resolved, sample_weight, method, "score_confidence_interval")
@@ -403,7 +475,7 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
         trials, widen = _proportion(data)
         low, high, replaced = honest_bounds(estimate, low, high, trials, alpha,
                                             "score_confidence_interval",
-                                            f"score={resolved.name!r}", widen=widen)
+                                            f"scoring={resolved.name!r}", widen=widen)
         return ConfidenceIntervalResult(
             estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),
             standard_error=_scalar(se), distribution=None, method=method,
@@ -436,7 +508,7 @@ def score_confidence_interval(y_true, y_pred, *, score="tcm_f1_macro", method="b
         (None, False)
     low, high, replaced = honest_bounds(estimate, low, high, trials, alpha,
                                         "score_confidence_interval",
-                                        f"score={resolved.name!r}", widen=widen)
+                                        f"scoring={resolved.name!r}", widen=widen)
     standard_error = np.std(distribution, axis=0, ddof=1)
     return ConfidenceIntervalResult(
         estimate=_scalar(estimate), low=_scalar(low), high=_scalar(high),

@@ -3,10 +3,12 @@
 The bootstrap, the Bayesian bootstrap and the permutation test resample the instances (or,
 on 1-D labels, the distinct pairs of cells) jointly for both classifiers; the McNemar method
 reads :func:`~.table_tests.mcnemar_table`. Comparisons across cross-validation folds and
-across data sets live in :mod:`.cross_validated` and :mod:`.across_datasets`.
+across data sets live in :mod:`.cross_validated`, :mod:`.friedman`, :mod:`.signed_rank`
+and :mod:`.hierarchical`.
 """
 
 import re
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -14,7 +16,16 @@ from scipy import special
 
 from .._core.bounds import percentile_interval
 from .._core.config import resample_block
-from .._core.params import validate_params
+from .._core.params import (
+    ARRAY,
+    CALLABLE,
+    CONFIDENCE_LEVEL,
+    PVALUE,
+    Interval,
+    NaN,
+    Options,
+    validate_params,
+)
 from .._core.resampling import (
     Progress,
     check_groups,
@@ -24,57 +35,73 @@ from .._core.resampling import (
     quiet_progress,
     swap_indicators,
 )
-from .._core.results import _result, _Summarized
+from .._core.results import Result, _result, interval_method
 from .._core.user_warnings import warn
-from .scoring import _ACCURACIES, _check_weighted, _data, _quiet, _resolve_score
+from .._scores.resolved import _ACCURACIES, _check_weighted, _data, _quiet, _resolve_score
+from .intervals import UNCERTAINTY
 from .table_tests import mcnemar_table, mcnemar_test
 
+# A number of a comparison: finite, or nan.
+_NUMBER = [Interval(Real, None, None), NaN()]
 
-@_result(kw_only=True)
-class ComparisonResult(_Summarized):
+
+@_result(parameters={
+    **{name: _NUMBER for name in ("estimate", "low", "high")},
+    "pvalue": PVALUE, "method": [str], "confidence_level": [CONFIDENCE_LEVEL],
+    "alternative": [str], "distribution": [None, ARRAY], "score": [None, str]},
+    kw_only=True)
+class ComparisonResult(Result):
     """The paired difference of a score between two classifiers on the same instances.
 
-    Parameters
+    Built by :func:`compare_scores`; every field is keyword-only. It does not unpack:
+    read its attributes, or ``low, high = result.confidence_interval()``. The repr names
+    the score, the method and the level with rounded figures, never the resampled
+    differences.
+
+    Attributes
     ----------
-    difference : float
-        ``score(y_true, y_pred_a) - score(y_true, y_pred_b)``.
+    estimate : float
+        The difference ``score(y_true, y_pred_a) - score(y_true, y_pred_b)``.
     low, high : float
         The interval of the difference.
     pvalue : float
         Of the null hypothesis that the two classifiers score alike (``alternative``:
         "greater" tests that ``a`` scores higher).
     method : str
+        How the difference was tested (``compare_scores``' ``method``).
     confidence_level : float
-    alternative : str
+        The nominal coverage of the interval.
+    alternative : {"two-sided", "greater", "less"}
+        The alternative hypothesis of the p-value.
     distribution : ndarray or None
-        The resampled (bootstrap, Bayesian) or null (permutation) differences.
-    score : str, default=None
-        The score's name (a scorer name, or a metric's ``__name__``).
-
-    Attributes
-    ----------
-    difference, low, high, pvalue : float
-    method, alternative : str
-    confidence_level : float
-    distribution : ndarray or None
+        The resampled (bootstrap, Bayesian) or null (permutation) differences; None for
+        the McNemar methods.
     score : str or None
+        The score's name (a scorer name, or a metric's ``__name__``).
+    difference : float
+        Deprecated name of ``estimate`` (a ``FutureWarning``; removed in 0.2).
 
-    The repr names the score, the method and the level with rounded figures, never the
-    resampled differences.
+    See Also
+    --------
+    compare_scores : The comparison that gives this result.
+    ConfidenceIntervalResult : The interval of one classifier's score.
 
     Examples
     --------
     >>> from sklearn_confusion_ext import compare_scores
     >>> y_true = [0, 1] * 30
     >>> result = compare_scores(y_true, y_true, [0, 1] * 25 + [1, 0] * 5, method="mcnemar")
-    >>> round(result.difference, 3), round(result.pvalue, 4)
+    >>> round(result.estimate, 3), round(result.pvalue, 4)
     (0.167, 0.002)
     >>> result
-    ComparisonResult(score='accuracy', difference=0.1667, low=0.07237, high=0.261, \
+    ComparisonResult(score='accuracy', estimate=0.1667, low=0.07237, high=0.261, \
 pvalue=0.001953, confidence_level=0.95, method='mcnemar', alternative='two-sided')
+    >>> low, high = result.confidence_interval()
+    >>> round(low, 3), round(high, 3)
+    (0.072, 0.261)
     """
 
-    difference: float
+    estimate: float
     low: float
     high: float
     pvalue: float
@@ -84,8 +111,10 @@ pvalue=0.001953, confidence_level=0.95, method='mcnemar', alternative='two-sided
     distribution: object
     score: str = None
 
-    _summary_fields = ("score", "difference", "low", "high", "pvalue", "confidence_level",
+    _summary_fields = ("score", "estimate", "low", "high", "pvalue", "confidence_level",
                        "method", "alternative")
+    _renamed_fields = {"difference": "estimate"}
+    confidence_interval = interval_method()
 
     def _summary(self):
         shown = super()._summary()
@@ -103,8 +132,12 @@ def _named(name, function, *args):
         raise type(error)(re.sub(r"\by_pred\b", name, str(error))) from None
 
 
-@validate_params()
-def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap",
+@validate_params({
+    "y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY], **UNCERTAINTY,
+    "scoring": [None, str, CALLABLE],
+    "method": [Options("bootstrap", "permutation", "bayesian", "mcnemar", "mcnemar-mid-p")],
+    "alternative": [Options("two-sided", "greater", "less")]}, renamed={"score": "scoring"})
+def compare_scores(y_true, y_pred_a, y_pred_b, *, scoring=None, method="bootstrap",
                    confidence_level=0.95, n_resamples=9999, alternative="two-sided",
                    sample_weight=None, random_state=None, kind=None, groups=None, verbose=0,
                    **score_params):
@@ -118,11 +151,15 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, score=None, method="bootstrap"
         labels, the scores of the matrix reward sharp probabilities, deserved or not (not
         a proper scoring rule): the sharper model can win with the same predictions.
         Compare decisions on the predicted labels, probabilities on a proper score
-        (``score=sklearn.metrics.log_loss`` with ``labels=``).
-    score, kind, **score_params
-        As in :func:`score_confidence_interval` (a score with one value). None:
-        ``"tcm_f1_macro"``, or the accuracy for ``method="mcnemar"``, which compares
+        (``scoring=sklearn.metrics.log_loss`` with ``labels=``).
+    scoring, kind, **score_params
+        As in :func:`score_confidence_interval` (a score with one value; the same names).
+        None: ``"tcm_f1_macro"``, or the accuracy for ``method="mcnemar"``, which compares
         accuracies only (another score is refused).
+
+        .. versionchanged:: 0.1
+           ``scoring`` was renamed from ``score``, which still works with a
+           ``FutureWarning`` until 0.2.
     method : {"bootstrap", "permutation", "bayesian", "mcnemar", "mcnemar-mid-p"}, \
 default="bootstrap"
         ``"bootstrap"``: instances resampled jointly, the interval of the difference by
@@ -162,6 +199,15 @@ default="bootstrap"
     Returns
     -------
     ComparisonResult
+        The difference (``estimate``), its interval (``result.confidence_interval()``)
+        and the p-value.
+
+    See Also
+    --------
+    score_confidence_interval : The interval of one classifier's score.
+    mcnemar_test, mcnemar_table : The test and the table of ``method="mcnemar"``.
+    compare_cv : The comparison of two models across cross-validation folds.
+    bayesian_signed_rank_test : The comparison of two models across data sets.
 
     Notes
     -----
@@ -176,13 +222,26 @@ default="bootstrap"
     that never changes sign (every instance on which the two differ favours one of
     them, even a single instance); their p-value is then the floor of the draws.
 
+    References
+    ----------
+    .. [1] Efron, B. and Tibshirani, R. J. (1993). An Introduction to the Bootstrap.
+       Chapman & Hall, Chapters 13 and 16 (percentile intervals; bootstrap hypothesis
+       tests), and Chapter 15 (permutation tests).
+    .. [2] Rubin, D. B. (1981). "The Bayesian bootstrap". The Annals of Statistics, 9(1),
+       130-134.
+    .. [3] McNemar, Q. (1947). "Note on the sampling error of the difference between
+       correlated proportions or percentages". Psychometrika, 12(2), 153-157.
+    .. [4] Fagerland, M. W., Lydersen, S. and Laake, P. (2013). "The McNemar test for
+       binary matched-pairs data: mid-p and asymptotic are better than exact
+       conditional". BMC Medical Research Methodology, 13, 91.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import compare_scores
     >>> y_true = [0, 1, 2] * 30
     >>> good, poor = [0, 1, 2] * 28 + [1, 1, 1] * 2, [0, 1, 1] * 30
-    >>> result = compare_scores(y_true, good, poor, score="tcm_accuracy", random_state=0)
-    >>> round(result.difference, 3), result.pvalue < 0.01
+    >>> result = compare_scores(y_true, good, poor, scoring="tcm_accuracy", random_state=0)
+    >>> round(result.estimate, 3), result.pvalue < 0.01
     (0.289, True)
     >>> compare_scores(y_true, good, poor, method="mcnemar").pvalue < 0.01
     True
@@ -194,22 +253,23 @@ default="bootstrap"
                          "groups; use method='bootstrap', 'permutation' or 'bayesian' to "
                          "resample the groups.")
     if method in ("mcnemar", "mcnemar-mid-p"):
-        if score is not None and score not in _ACCURACIES or kind is not None or score_params:
-            raise ValueError(f"method={method!r} compares accuracies; got score={score!r}"
+        if scoring is not None and scoring not in _ACCURACIES or kind is not None or \
+                score_params:
+            raise ValueError(f"method={method!r} compares accuracies; got scoring={scoring!r}"
                              f"{' and score keywords' if score_params or kind else ''}. Leave "
-                             "score=None, or use method='bootstrap', 'permutation' or "
+                             "scoring=None, or use method='bootstrap', 'permutation' or "
                              "'bayesian' for another score.")
         return _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha,
                                    confidence_level, alternative, method)
     _warn_kinds_differ(y_pred_a, y_pred_b)
-    score = "tcm_f1_macro" if score is None else score
-    resolved = _resolve_score(score, kind, score_params, "compare_scores")
+    scoring = "tcm_f1_macro" if scoring is None else scoring
+    resolved = _resolve_score(scoring, kind, score_params, "compare_scores")
     _check_weighted(resolved, sample_weight, method, "compare_scores")
     first = _named("y_pred_a", _data, resolved, y_true, y_pred_a, sample_weight)
     second = _named("y_pred_b", _data, resolved, y_true, y_pred_b, sample_weight)
     difference = first.estimate() - second.estimate()
     if np.ndim(difference) != 0:
-        raise ValueError(f"compare_scores compares one value; score={resolved.name!r} gives "
+        raise ValueError(f"compare_scores compares one value; scoring={resolved.name!r} gives "
                          f"{np.size(difference)}: pass an average (e.g. average='macro').")
     first.groups = second.groups = check_groups(groups, first.n_samples, "compare_scores")
     rng = np.random.default_rng(random_state)
@@ -230,7 +290,7 @@ default="bootstrap"
     else:  # the bootstrap differences shifted to the null hypothesis
         _warn_degenerate(distribution, difference)
         pvalue = _tail_pvalue(distribution - difference, difference, alternative)
-    result = ComparisonResult(difference=float(difference), low=float(low), high=float(high),
+    result = ComparisonResult(estimate=float(difference), low=float(low), high=float(high),
                               pvalue=float(pvalue), method=method,
                               confidence_level=confidence_level, alternative=alternative,
                               distribution=distribution, score=resolved.name)
@@ -530,7 +590,7 @@ def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confid
     exact = True if method == "mcnemar" else "mid-p"
     pvalue = float(_quiet(lambda: mcnemar_test(table, exact=exact,
                                                alternative=alternative).pvalue))
-    return ComparisonResult(difference=float(difference), low=float(difference - z * se),
+    return ComparisonResult(estimate=float(difference), low=float(difference - z * se),
                             high=float(difference + z * se), pvalue=pvalue, method=method,
                             confidence_level=confidence_level, alternative=alternative,
                             distribution=None, score="accuracy")

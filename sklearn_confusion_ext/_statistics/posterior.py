@@ -8,31 +8,54 @@ multinomial with probabilities ``theta_{j|k} = P[predicted j | actual k]``; with
 """
 
 import warnings
+from numbers import Real
 
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
 from .._core.config import check_result_size
-from .._core.params import PRIOR_NAMES, quoted, validate_params
-from .._core.results import _Bare, _Table, _Tabulated
-from .._core.validation import (
+from .._core.matrix_checks import (
     RENAMED_LABELS_ATTRIBUTE,
     check_confusion_matrix,
     check_display_labels,
 )
-from .table_tests import check_fractional
+from .._core.params import (
+    ALLOW_FRACTIONAL,
+    ARRAY,
+    CALLABLE,
+    NON_NEGATIVE_INT,
+    POSITIVE_INT,
+    PRIOR_NAMES,
+    PROBABILITY_LEVEL,
+    RANDOM_STATE,
+    Interval,
+    NumberArray,
+    Options,
+    quoted,
+    validate_params,
+)
+from .._core.results import ConfidenceInterval, Result, _Bare, _Table
+from .table_tests import ROW_NAMES, check_fractional
+
+# A Dirichlet prior: one positive value for every cell, a name, or one value per cell.
+PRIOR = [Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, NumberArray()]
 
 
-@validate_params()
-def dirichlet_posterior(confusion, *, prior="perks", display_labels=None, labels=None,
+@validate_params({"matrix": [ARRAY], "prior": PRIOR, **ROW_NAMES,
+                  "allow_fractional": ALLOW_FRACTIONAL}, renamed={"confusion": "matrix"})
+def dirichlet_posterior(matrix, *, prior="perks", display_labels=None, labels=None,
                         allow_fractional="warn"):
     """Posterior of the misclassification probabilities of each actual class (Section 4).
 
     Parameters
     ----------
-    confusion : array-like of shape (n_classes, n_classes)
+    matrix : array-like of shape (n_classes, n_classes)
         Counts, rows actual and columns predicted classes; fractional pseudo-counts (a
         transport confusion matrix, say) are accepted with ``allow_fractional=True``.
+
+        .. versionchanged:: 0.1
+           Renamed from ``confusion``, which still works with a ``FutureWarning`` until
+           0.2.
     prior : float, {"uniform", "perks"} or array-like of shape (n_classes, n_classes), \
 default="perks"
         Dirichlet prior parameters: a positive scalar for every cell, "perks"
@@ -60,7 +83,7 @@ default="perks"
            ``labels`` was renamed ``display_labels`` in 0.1 and will be removed in 0.2
            (elsewhere in the library ``labels=`` selects and reorders classes).
     allow_fractional : {"warn", True, False}, default="warn"
-        What to do when ``confusion`` does not look like counts: rows, columns or all
+        What to do when ``matrix`` does not look like counts: rows, columns or all
         cells normalized to sum to 1, or most non-zero cells not whole numbers (see
         :ref:`fractional-matrices`). A normalized matrix holds one pseudo-instance per row,
         so its posterior is as wide as one instance allows and dominated by the prior.
@@ -70,6 +93,27 @@ default="perks"
     Returns
     -------
     ConfusionPosterior
+
+    See Also
+    --------
+    ConfusionPosterior : The posterior itself, built from its Dirichlet parameters.
+    PosteriorIntervalDisplay : Its credible intervals, drawn.
+    stuart_maxwell_test, marginal_homogeneity_posthoc : The frequentist tests of the
+        off-diagonal cells.
+
+    Notes
+    -----
+    Each row ``k`` is multinomial with probabilities ``theta_(j|k)``; under a
+    ``Dirichlet(alpha_k)`` prior its posterior is ``Dirichlet(n_k + alpha_k)`` (the
+    paper's Section 4, after Lemma 3), and each ``theta_(j|k)`` is the Beta marginal of
+    equation 15.
+
+    References
+    ----------
+    .. [1] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+       with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+       Section 4 (equations 13-16, Lemmas 2-3), Tables 27-29 (the IBD example) and
+       Remark A1 (the Perks prior).
 
     Examples
     --------
@@ -82,19 +126,19 @@ default="perks"
     A class that is always right (89 of 89, ten classes):
 
     >>> perfect = np.diag([89] * 10)
-    >>> lower, upper = dirichlet_posterior(perfect).credible_interval(0.95)
-    >>> print(f"{lower[0, 0]:.3f} {upper[0, 0]:.3f}")
+    >>> low, high = dirichlet_posterior(perfect).credible_interval(0.95)
+    >>> print(f"{low[0, 0]:.3f} {high[0, 0]:.3f}")
     0.962 1.000
     """
-    given = confusion
-    confusion = _check_confusion(confusion, allow_fractional)
-    names = check_display_labels(display_labels, labels, confusion.shape[0], given)
-    alpha = confusion + _check_prior(prior, confusion.shape)
+    given = matrix
+    matrix = _check_confusion(matrix, allow_fractional)
+    names = check_display_labels(display_labels, labels, matrix.shape[0], given)
+    alpha = matrix + _check_prior(prior, matrix.shape)
     _check_totals(alpha, "prior", prior)
     return ConfusionPosterior(alpha, display_labels=names)
 
 
-class ConfusionPosterior(_Tabulated):
+class ConfusionPosterior(Result):
     """Independent Dirichlet distributions, one per actual class (row).
 
     Mirrors scipy's frozen distributions: ``mean``, ``var``, ``std``, ``mode``, ``rvs``.
@@ -116,9 +160,23 @@ class ConfusionPosterior(_Tabulated):
     Attributes
     ----------
     alpha : ndarray of shape (n_classes, n_classes)
+        The Dirichlet parameters, row ``k`` those of actual class ``k``.
     display_labels : list
+        The class names.
     labels : list
         Deprecated name of ``display_labels`` (a ``FutureWarning``; removed in 0.2).
+
+    See Also
+    --------
+    dirichlet_posterior : The posterior of a confusion matrix under a prior.
+    PosteriorIntervalDisplay, PosteriorSimplexDisplay : The posterior, drawn.
+
+    References
+    ----------
+    .. [1] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+       with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+       Section 4: Lemma 2 (the mode), Lemma 3 and equations 15-16 (the Beta marginals,
+       their means and variances), Section 5.3.3 (the sequential update).
 
     Examples
     --------
@@ -129,7 +187,7 @@ class ConfusionPosterior(_Tabulated):
     array([0.867, 0.08 , 0.   , 0.053])
     """
 
-    @validate_params("ConfusionPosterior")
+    @validate_params({"alpha": [ARRAY], **ROW_NAMES})
     def __init__(self, alpha, display_labels=None, *, labels=None):
         alpha = np.asarray(alpha, dtype=np.float64)
         if alpha.ndim != 2 or alpha.shape[0] != alpha.shape[1] or alpha.shape[0] < 2:
@@ -199,7 +257,8 @@ class ConfusionPosterior(_Tabulated):
         """
         return dirichlet_mode(self.alpha)
 
-    @validate_params()
+    @validate_params({"level": [PROBABILITY_LEVEL],
+                      "method": [Options("equal-tailed", "hpd")]})
     def credible_interval(self, level=0.95, method="equal-tailed"):
         """Credible intervals of every ``P[predicted j | actual k]`` from its Beta marginal.
 
@@ -227,18 +286,32 @@ class ConfusionPosterior(_Tabulated):
 
         Returns
         -------
-        lower, upper : ndarray of shape (n_classes, n_classes)
-            Always finite, in [0, 1]. Where scipy's Beta quantile fails (NaN, for
+        ConfidenceInterval
+            The named pair ``low, high`` of ndarrays of shape (n_classes, n_classes),
+            which unpacks as ``low, high = posterior.credible_interval()``. Always
+            finite, in [0, 1]. Where scipy's Beta quantile fails (NaN, for
             parameters near 0 or huge ones such as ``Beta(3, 1e154)`` on older scipy), the
             quantile is read from the mirrored ``Beta(b, a)`` and else from the limiting
             Gamma form ``G_a / (G_a + b)``: with ``a -> 0`` the mass concentrates at 0,
             with ``b -> 0`` at 1, and with huge ``a + b`` at the mean.
 
+        See Also
+        --------
+        PosteriorIntervalDisplay : These intervals, drawn.
+
+        References
+        ----------
+        .. [1] Barranco-Chamorro and Carrillo-Garcia (2021), Lemma 3 (the Beta marginals)
+           and Tables 15-18 (the land-use example's 95 % intervals).
+        .. [2] Brown, L. D., Cai, T. T. and DasGupta, A. (2001). "Interval estimation for
+           a binomial proportion". Statistical Science, 16(2), 101-133 (the ends at 0
+           and 1).
+
         Examples
         --------
         >>> from sklearn_confusion_ext import dirichlet_posterior
-        >>> lower, upper = dirichlet_posterior([[5, 0], [0, 3]], prior=1e-300).credible_interval()
-        >>> lower.round(3), upper.round(3)
+        >>> low, high = dirichlet_posterior([[5, 0], [0, 3]], prior=1e-300).credible_interval()
+        >>> low.round(3), high.round(3)
         (array([[1., 0.],
                [0., 1.]]), array([[1., 0.],
                [0., 1.]]))
@@ -246,13 +319,13 @@ class ConfusionPosterior(_Tabulated):
         level = float(level)
         a, b = self.alpha, self._rest
         if method == "equal-tailed":
-            lower = np.where(a < 1, 0.0, _beta_ppf((1 - level) / 2, a, b))
-            upper = np.where(b < 1, 1.0, _beta_ppf((1 + level) / 2, a, b))
-            return lower, upper
+            low = np.where(a < 1, 0.0, _beta_ppf((1 - level) / 2, a, b))
+            high = np.where(b < 1, 1.0, _beta_ppf((1 + level) / 2, a, b))
+            return ConfidenceInterval(low, high)
         bounds = np.array([_beta_hpd(x, y, level) for x, y in zip(a.ravel(), b.ravel())])
-        return bounds[:, 0].reshape(a.shape), bounds[:, 1].reshape(a.shape)
+        return ConfidenceInterval(bounds[:, 0].reshape(a.shape), bounds[:, 1].reshape(a.shape))
 
-    @validate_params()
+    @validate_params({"size": [POSITIVE_INT], "random_state": RANDOM_STATE})
     def rvs(self, size=1, random_state=None):
         """Random conditional-probability matrices, shape ``(size, n_classes, n_classes)``.
 
@@ -267,6 +340,10 @@ class ConfusionPosterior(_Tabulated):
         -------
         ndarray of shape (size, n_classes, n_classes)
             Each matrix's row ``k`` is a draw of ``P[predicted j | actual k]``.
+
+        See Also
+        --------
+        ConfusionPosterior.score_distribution : Draws of a score of the whole matrix.
         """
         n_classes = self.alpha.shape[0]
         check_result_size("ConfusionPosterior.rvs", (size, n_classes, n_classes),
@@ -275,8 +352,10 @@ class ConfusionPosterior(_Tabulated):
         rng = np.random.default_rng(random_state)
         return np.stack([_dirichlet_rvs(rng, row, size) for row in self.alpha], axis=1)
 
-    @validate_params()
-    def score_distribution(self, score, size=1000, random_state=None):
+    @validate_params({"scoring": [str, CALLABLE],
+                      "size": [POSITIVE_INT], "random_state": RANDOM_STATE},
+                     renamed={"score": "scoring"})
+    def score_distribution(self, scoring, size=1000, random_state=None):
         """Posterior draws of a score of the whole confusion matrix.
 
         The row posteriors are the conditionals, given the row totals, of one Dirichlet
@@ -285,9 +364,13 @@ class ConfusionPosterior(_Tabulated):
 
         Parameters
         ----------
-        score : {"accuracy", "recall_macro", "precision_macro", "f1_macro", "f1_micro", \
+        scoring : {"accuracy", "recall_macro", "precision_macro", "f1_macro", "f1_micro", \
 "generalized_means", "symmetric_balanced_accuracy"} or callable
             A score of the matrix, or ``f(matrix) -> float`` (rows actual classes).
+
+            .. versionchanged:: 0.1
+               Renamed from ``score``, which still works with a ``FutureWarning`` until
+               0.2.
         size : int, default=1000
             Number of draws.
         random_state : int, numpy.random.Generator or None, default=None
@@ -296,6 +379,12 @@ class ConfusionPosterior(_Tabulated):
         Returns
         -------
         ndarray of shape (size,)
+
+        See Also
+        --------
+        ConfusionPosterior.rvs : Draws of the row-conditional probabilities.
+        score_confidence_interval : ``method="bayesian"`` draws a score from the same
+            whole-matrix posterior, from targets.
 
         Examples
         --------
@@ -306,7 +395,7 @@ class ConfusionPosterior(_Tabulated):
         ...                                  np.quantile(draws, [0.025, 0.975])]
         (0.66, [0.6, 0.73])
         """
-        function = _matrix_score(score)
+        function = _matrix_score(scoring)
         n_classes = self.alpha.shape[0]
         check_result_size("ConfusionPosterior.score_distribution",
                           (size, n_classes, n_classes),
@@ -319,16 +408,21 @@ class ConfusionPosterior(_Tabulated):
             warnings.simplefilter("ignore")
             return function(matrices)
 
-    @validate_params()
-    def update(self, confusion, allow_fractional="warn"):
+    @validate_params({"matrix": [ARRAY], "allow_fractional": ALLOW_FRACTIONAL},
+                     renamed={"confusion": "matrix"})
+    def update(self, matrix, allow_fractional="warn"):
         """The posterior after observing another confusion matrix (Section 5.3.3).
 
-        The current posterior is the prior of the new data: ``alpha + confusion``.
+        The current posterior is the prior of the new data: ``alpha + matrix``.
 
         Parameters
         ----------
-        confusion : array-like of shape (n_classes, n_classes)
+        matrix : array-like of shape (n_classes, n_classes)
             Counts of the new data, rows actual and columns predicted classes.
+
+            .. versionchanged:: 0.1
+               Renamed from ``confusion``, which still works with a ``FutureWarning``
+               until 0.2.
         allow_fractional : {"warn", True, False}, default="warn"
             As in :func:`dirichlet_posterior`: warn, refuse (False) or accept (True) a
             matrix that does not look like counts.
@@ -336,14 +430,23 @@ class ConfusionPosterior(_Tabulated):
         Returns
         -------
         ConfusionPosterior
-        """
-        confusion = _check_confusion(confusion, allow_fractional)
-        if confusion.shape != self.alpha.shape:
-            raise ValueError(f"confusion has shape {confusion.shape}; the posterior is over "
-                             f"{self.alpha.shape[0]} classes.")
-        return ConfusionPosterior(self.alpha + confusion, display_labels=self.display_labels)
 
-    @validate_params()
+        See Also
+        --------
+        dirichlet_posterior : The first posterior, of a matrix under a prior.
+
+        References
+        ----------
+        .. [1] Barranco-Chamorro and Carrillo-Garcia (2021), Section 5.3.3 and Tables
+           30-33 (the IBD example's second matrix and its posterior).
+        """
+        matrix = _check_confusion(matrix, allow_fractional)
+        if matrix.shape != self.alpha.shape:
+            raise ValueError(f"matrix has shape {matrix.shape}; the posterior is over "
+                             f"{self.alpha.shape[0]} classes.")
+        return ConfusionPosterior(self.alpha + matrix, display_labels=self.display_labels)
+
+    @validate_params({"i": [NON_NEGATIVE_INT], "j": [NON_NEGATIVE_INT]})
     def prob_confusion_exceeds(self, i, j):
         """Posterior probability that class ``i`` is mistaken for ``j`` more than ``j`` for ``i``.
 
@@ -369,6 +472,11 @@ class ConfusionPosterior(_Tabulated):
         Returns
         -------
         float
+
+        See Also
+        --------
+        marginal_homogeneity_posthoc : The frequentist test of each class's
+            over- or under-prediction.
 
         Examples
         --------
@@ -428,7 +536,7 @@ def _ratio(numerator, denominator):
 
 def _matrix_score(score):
     """A batched function of ``(size, C, C)`` matrices for a score name or a callable."""
-    from .._measures import (
+    from .._scores.from_confusion import (
         generalized_means_from_confusion,
         symmetric_balanced_accuracy_from_confusion,
     )
@@ -459,7 +567,7 @@ def _matrix_score(score):
     if callable(score):
         return one_by_one(score)
     if score not in named:
-        raise ValueError(f"score must be one of {sorted(named)} or a callable f(matrix); got "
+        raise ValueError(f"scoring must be one of {sorted(named)} or a callable f(matrix); got "
                          f"{score!r}.")
     return named[score]
 
@@ -669,11 +777,10 @@ def _beta_hpd(a, b, level):
     return float(beta.ppf(tail)), float(beta.ppf(tail + level))
 
 
-def _check_confusion(confusion, allow_fractional):
-    confusion = check_confusion_matrix(confusion, "confusion", min_classes=2)
-    check_fractional(confusion, "confusion", allow_fractional,
-                     "A Dirichlet-multinomial posterior")
-    return confusion
+def _check_confusion(matrix, allow_fractional):
+    matrix = check_confusion_matrix(matrix, "matrix", min_classes=2)
+    check_fractional(matrix, "matrix", allow_fractional, "A Dirichlet-multinomial posterior")
+    return matrix
 
 
 def _check_totals(alpha, name, value=None):

@@ -7,24 +7,31 @@ McNemar tests as a post-hoc analysis. Every function takes a square matrix of co
 rows actual classes and columns predicted classes.
 """
 
+import math
 from dataclasses import KW_ONLY
+from numbers import Integral, Real
 
 import numpy as np
 from scipy import stats
 
 from .._core.confusion import class_counts
 from .._core.docs import fill_doc
-from .._core.params import validate_params
-from .._core.results import _result, _Tabulated, _UnpacksLikeScipy
-from .._core.user_warnings import warn
-from .._core.validation import (
-    RENAMED_LABELS_ATTRIBUTE,
-    as_numpy,
-    check_confusion_matrix,
-    check_display_labels,
-    check_sample_weight,
-    check_target_set,
+from .._core.matrix_checks import check_confusion_matrix, check_display_labels
+from .._core.params import (
+    ALLOW_FRACTIONAL,
+    ARRAY,
+    BOOLEAN,
+    PROBABILITY_LEVEL,
+    PVALUE,
+    Interval,
+    Options,
+    validate_params,
 )
+from .._core.raw_values import as_numpy
+from .._core.results import Result, _result
+from .._core.targets import check_target_set
+from .._core.user_warnings import warn
+from .._core.weights import check_sample_weight
 
 
 def _allow_fractional_doc(name):
@@ -38,33 +45,43 @@ def _allow_fractional_doc(name):
 
 # Parameter docs of the tests below, written once (fill_doc fills them in).
 _DOCS = {"allow_fractional_table": _allow_fractional_doc("table"),
-         "allow_fractional_confusion": _allow_fractional_doc("confusion")}
+         "allow_fractional_matrix": _allow_fractional_doc("matrix")}
+
+# The declarations this family shares. Statistical tests name their rows with
+# display_labels; labels is its deprecated name (check_display_labels warns).
+ROW_NAMES = {"display_labels": [None, ARRAY], "labels": [None, ARRAY]}
+# A correction for many tests (None: none).
+CORRECTION = [None, Options("bonferroni", "holm", "fdr_bh")]
+# A test's statistic: Bhapkar's is infinite when the Stuart-Maxwell statistic equals n.
+STATISTIC = [Interval(Real, None, None), Options(math.inf)]
+ALTERNATIVE = [Options("two-sided", "less", "greater")]
 
 
-@_result()
-class McNemarResult(_UnpacksLikeScipy):
+@_result(parameters={"statistic": STATISTIC, "pvalue": PVALUE,
+                      "method": [None, str], "alternative": [None, *ALTERNATIVE]})
+class McNemarResult(Result):
     """Result of :func:`mcnemar_test`.
 
-    Unpacks like scipy's results: ``statistic, pvalue = mcnemar_test(table)``.
-
-    Parameters
-    ----------
-    statistic : float
-        ``n_12`` for the exact test, the chi-square value otherwise.
-    pvalue : float
-        The p-value of the chosen alternative.
-
-    test : {"exact", "mid-p", "chi-square", "chi-square, continuity-corrected"}, \
-default=None
-        Which test gave the p-value (keyword-only).
-    alternative : {"two-sided", "less", "greater"}, default=None
-        Its alternative hypothesis (keyword-only).
+    Unpacks like scipy's results: ``statistic, pvalue = mcnemar_test(table)``. Built by
+    :func:`mcnemar_test`; ``method`` and ``alternative`` are keyword-only.
 
     Attributes
     ----------
     statistic : float
+        ``n_12`` for the exact and mid-p tests, the chi-square value otherwise.
     pvalue : float
-    test, alternative : str or None
+        The p-value of the chosen alternative.
+    method : {"exact", "mid-p", "chi-square", "chi-square, continuity-corrected"} or None
+        Which test gave the p-value (None where the result was built without it).
+    alternative : {"two-sided", "less", "greater"} or None
+        Its alternative hypothesis.
+    test : str or None
+        Deprecated name of ``method`` (a ``FutureWarning``; removed in 0.2).
+
+    See Also
+    --------
+    mcnemar_test : The test that gives this result.
+    MarginalHomogeneityResult : The result of the tests of more than two classes.
 
     Examples
     --------
@@ -77,19 +94,23 @@ default=None
     statistic: float
     pvalue: float
     _: KW_ONLY
-    test: str = None
+    method: str = None
     alternative: str = None
 
+    _unpacked = ("statistic", "pvalue")
+    _renamed_fields = {"test": "method"}
 
-@_result()
-class MarginalHomogeneityResult(_UnpacksLikeScipy):
+
+@_result(parameters={"statistic": STATISTIC, "pvalue": PVALUE,
+                      "df": [Interval(Integral, 1, None)], "method": [None, str]})
+class MarginalHomogeneityResult(Result):
     """Result of :func:`stuart_maxwell_test` and :func:`bhapkar_test`.
 
     Unpacks like scipy's results, to the statistic and the p-value only:
-    ``statistic, pvalue = stuart_maxwell_test(confusion)``; ``df`` is an attribute, as in
-    ``scipy.stats.ttest_ind``'s result.
+    ``statistic, pvalue = stuart_maxwell_test(matrix)``; ``df`` is an attribute, as in
+    ``scipy.stats.ttest_ind``'s result. ``df`` and ``method`` are keyword-only.
 
-    Parameters
+    Attributes
     ----------
     statistic : float
         The chi-square statistic, always finite (see :func:`bhapkar_test` for the one table
@@ -97,16 +118,17 @@ class MarginalHomogeneityResult(_UnpacksLikeScipy):
     pvalue : float
         ``P[chi2_df > statistic]``.
     df : int
-        Degrees of freedom: the number of informative classes minus one (keyword-only).
-    test : {"stuart_maxwell", "bhapkar"}, default=None
-        Which test gave the statistic (keyword-only).
-
-    Attributes
-    ----------
-    statistic : float
-    pvalue : float
-    df : int
+        Degrees of freedom: the number of informative classes minus one.
+    method : {"stuart_maxwell", "bhapkar"} or None
+        Which test gave the statistic (None where the result was built without it).
     test : str or None
+        Deprecated name of ``method`` (a ``FutureWarning``; removed in 0.2).
+
+    See Also
+    --------
+    stuart_maxwell_test, bhapkar_test : The tests that give this result.
+    McNemarResult : The result of the test of two classes.
+    PosthocResult : The result of the one-versus-all tests of every class.
 
     Examples
     --------
@@ -121,10 +143,15 @@ class MarginalHomogeneityResult(_UnpacksLikeScipy):
     pvalue: float
     _: KW_ONLY
     df: int
-    test: str = None
+    method: str = None
+
+    _unpacked = ("statistic", "pvalue")
+    _renamed_fields = {"test": "method"}
 
 
-@validate_params()
+@validate_params({"table": [ARRAY], "exact": [BOOLEAN, Options("mid-p")],
+                  "correction": [BOOLEAN], "alternative": ALTERNATIVE,
+                  "allow_fractional": ALLOW_FRACTIONAL})
 @fill_doc(_DOCS)
 def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided",
                  allow_fractional="warn"):
@@ -166,6 +193,13 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
         ``pvalue``: ``2 min(P[T <= n_12], P[T >= n_12])`` (at most 1), ``P[T <= n_12]`` or
         ``P[T >= n_12]`` for the exact test, ``P[chi2_1 > statistic]`` otherwise.
 
+    See Also
+    --------
+    mcnemar_table : The 2 x 2 table of two classifiers' right and wrong predictions.
+    stuart_maxwell_test : Its generalization to more than two classes.
+    marginal_homogeneity_posthoc : McNemar's test of each class against the others.
+    compare_scores : ``method="mcnemar"`` compares two classifiers' accuracies with it.
+
     Notes
     -----
     With no discordant pairs (``n = n_12 + n_21 = 0``) the test has no information: every
@@ -182,6 +216,20 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     ``d (d / (n_12 + n_21))``, so it stays finite for huge (up to the largest float) and
     tiny (denormal) counts; a table whose total overflows raises ``ValueError``.
 
+    References
+    ----------
+    .. [1] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+       with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+       Section 3.1, equations 5-8 (the exact and asymptotic tests) and Table 9.
+    .. [2] McNemar, Q. (1947). "Note on the sampling error of the difference between
+       correlated proportions or percentages". Psychometrika, 12(2), 153-157.
+    .. [3] Edwards, A. L. (1948). "Note on the 'correction for continuity' in testing the
+       significance of the difference between correlated proportions". Psychometrika,
+       13(3), 185-187.
+    .. [4] Fagerland, M. W., Lydersen, S. and Laake, P. (2013). "The McNemar test for
+       binary matched-pairs data: mid-p and asymptotic are better than exact
+       conditional". BMC Medical Research Methodology, 13, 91 (the mid-p test).
+
     Examples
     --------
     >>> from sklearn_confusion_ext import mcnemar_test
@@ -189,7 +237,7 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     >>> round(result.pvalue, 7)  # Table 9, FallenLeaf, "Less"
     1e-07
     >>> mcnemar_test([[65, 10], [50, 309]], exact=False)
-    McNemarResult(statistic=26.67, pvalue=2.42e-07, test='chi-square', alternative='two-sided')
+    McNemarResult(statistic=26.67, pvalue=2.42e-07, method='chi-square', alternative='two-sided')
     >>> statistic, pvalue = mcnemar_test([[65, 10], [50, 309]], exact=False)
     >>> exact, mid_p = (mcnemar_test([[20, 3], [9, 18]], exact=e).pvalue for e in (True, "mid-p"))
     >>> round(exact, 4), round(mid_p, 4)
@@ -205,7 +253,7 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
         raise ValueError("One-sided alternatives need the exact test: pass exact=True.")
     upper, lower = table[0, 1], table[1, 0]
     discordant = upper + lower
-    named = {"test": "mid-p" if exact == "mid-p" else "exact" if exact else
+    named = {"method": "mid-p" if exact == "mid-p" else "exact" if exact else
              "chi-square, continuity-corrected" if correction else "chi-square",
              "alternative": alternative}
     if discordant == 0:
@@ -233,7 +281,8 @@ def mcnemar_test(table, *, exact=True, correction=False, alternative="two-sided"
     return McNemarResult(float(statistic), float(stats.chi2.sf(statistic, 1)), **named)
 
 
-@validate_params()
+@validate_params({"y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY],
+                  "sample_weight": [None, ARRAY]})
 def mcnemar_table(y_true, y_pred_a, y_pred_b, *, sample_weight=None):
     """The 2 x 2 table of two classifiers' correct and wrong predictions, for McNemar.
 
@@ -248,6 +297,16 @@ def mcnemar_table(y_true, y_pred_a, y_pred_b, *, sample_weight=None):
     ndarray of shape (2, 2)
         ``[[both correct, a correct and b wrong], [a wrong and b correct, both wrong]]``;
         :func:`mcnemar_test` reads its off-diagonal cells.
+
+    See Also
+    --------
+    mcnemar_test : McNemar's test of this table.
+    compare_scores : Paired comparisons of two classifiers' scores.
+
+    References
+    ----------
+    .. [1] McNemar, Q. (1947). "Note on the sampling error of the difference between
+       correlated proportions or percentages". Psychometrika, 12(2), 153-157.
 
     Examples
     --------
@@ -280,9 +339,10 @@ def _paired_labels(y_true, y_pred_a, y_pred_b):
     return masses
 
 
-@validate_params()
+@validate_params({"matrix": [ARRAY], **ROW_NAMES, "allow_fractional": ALLOW_FRACTIONAL},
+                 renamed={"confusion": "matrix"})
 @fill_doc(_DOCS)
-def stuart_maxwell_test(confusion, *, display_labels=None, labels=None,
+def stuart_maxwell_test(matrix, *, display_labels=None, labels=None,
                         allow_fractional="warn"):
     """Stuart-Maxwell test of marginal homogeneity (Section 3.2, equations 9-10).
 
@@ -294,9 +354,13 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None,
 
     Parameters
     ----------
-    confusion : array-like of shape (n_classes, n_classes)
+    matrix : array-like of shape (n_classes, n_classes)
         Counts, rows actual and columns predicted classes (fractional counts: see
         ``allow_fractional``).
+
+        .. versionchanged:: 0.1
+           Renamed from ``confusion``, which still works with a ``FutureWarning`` until
+           0.2.
     display_labels : array-like of shape (n_classes,), default=None
         Class names, used in warnings and errors (default ``0 .. n_classes - 1``).
     labels : array-like of shape (n_classes,), default=None
@@ -305,12 +369,19 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None,
         .. deprecated:: 0.1
            ``labels`` was renamed ``display_labels`` in 0.1 and will be removed in 0.2
            (elsewhere in the library ``labels=`` selects and reorders classes).
-    %(allow_fractional_confusion)s
+    %(allow_fractional_matrix)s
 
     Returns
     -------
     MarginalHomogeneityResult
         ``statistic``, ``pvalue`` and ``df``; unpacks as ``statistic, pvalue``.
+
+    See Also
+    --------
+    bhapkar_test : The Wald form of the same test.
+    mcnemar_test : The test of a 2 x 2 matrix, which this one generalizes.
+    marginal_homogeneity_posthoc : Which classes are over- or under-predicted.
+    dirichlet_posterior : The posterior of each row's misclassification probabilities.
 
     Notes
     -----
@@ -327,6 +398,17 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None,
     on the cells divided by the largest one, so huge and denormal counts give finite
     statistics. A table whose total overflows raises ``ValueError``.
 
+    References
+    ----------
+    .. [1] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+       with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+       Section 3.2, equations 9-10; Table 25 gives the example's statistic (the IBD
+       matrix of Table 24).
+    .. [2] Stuart, A. (1955). "A test for homogeneity of the marginal distributions in a
+       two-way classification". Biometrika, 42(3/4), 412-416.
+    .. [3] Maxwell, A. E. (1970). "Comparing the classification of subjects by two
+       independent judges". The British Journal of Psychiatry, 116(535), 651-655.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import stuart_maxwell_test
@@ -335,19 +417,20 @@ def stuart_maxwell_test(confusion, *, display_labels=None, labels=None,
     >>> round(result.statistic, 3), result.df
     (21.783, 2)
     """
-    given = confusion
-    confusion = _check_counts(confusion, "confusion", integer=False,
-                              allow_fractional=allow_fractional,
-                              needs="The Stuart-Maxwell test")
-    names = check_display_labels(display_labels, labels, confusion.shape[0], given)
-    statistic, df = _stuart_maxwell(confusion, names)
+    given = matrix
+    matrix = _check_counts(matrix, "matrix", integer=False,
+                           allow_fractional=allow_fractional,
+                           needs="The Stuart-Maxwell test")
+    names = check_display_labels(display_labels, labels, matrix.shape[0], given)
+    statistic, df = _stuart_maxwell(matrix, names)
     return MarginalHomogeneityResult(statistic, float(stats.chi2.sf(statistic, df)), df=df,
-                                     test="stuart_maxwell")
+                                     method="stuart_maxwell")
 
 
-@validate_params()
+@validate_params({"matrix": [ARRAY], **ROW_NAMES, "allow_fractional": ALLOW_FRACTIONAL},
+                 renamed={"confusion": "matrix"})
 @fill_doc(_DOCS)
-def bhapkar_test(confusion, *, display_labels=None, labels=None, allow_fractional="warn"):
+def bhapkar_test(matrix, *, display_labels=None, labels=None, allow_fractional="warn"):
     """Bhapkar test of marginal homogeneity (Section 3.2).
 
     The Wald form of the Stuart-Maxwell test, ``SM / (1 - SM / N)``, against chi-square
@@ -356,8 +439,12 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None, allow_fractiona
 
     Parameters
     ----------
-    confusion : array-like of shape (n_classes, n_classes)
+    matrix : array-like of shape (n_classes, n_classes)
         Counts, rows actual and columns predicted classes.
+
+        .. versionchanged:: 0.1
+           Renamed from ``confusion``, which still works with a ``FutureWarning`` until
+           0.2.
     display_labels : array-like of shape (n_classes,), default=None
         Class names, used in warnings and errors.
     labels : array-like of shape (n_classes,), default=None
@@ -365,12 +452,17 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None, allow_fractiona
 
         .. deprecated:: 0.1
            Use ``display_labels``; ``labels`` will be removed in 0.2.
-    %(allow_fractional_confusion)s
+    %(allow_fractional_matrix)s
 
     Returns
     -------
     MarginalHomogeneityResult
         ``statistic``, ``pvalue`` and ``df``; unpacks as ``statistic, pvalue``.
+
+    See Also
+    --------
+    stuart_maxwell_test : The score form of the same test, which this one falls back to.
+    marginal_homogeneity_posthoc : Which classes are over- or under-predicted.
 
     Notes
     -----
@@ -385,46 +477,63 @@ def bhapkar_test(confusion, *, display_labels=None, labels=None, allow_fractiona
     test warns and returns the Stuart-Maxwell result (its statistic, p-value and ``df``)
     instead, the asymptotically equivalent test that stays defined.
 
+    References
+    ----------
+    .. [1] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+       with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+       Section 3.2 (Bhapkar's statistic and its relation to Stuart-Maxwell's, after
+       equation 10); Table 25 gives the example's statistic.
+    .. [2] Bhapkar, V. P. (1966). "A note on the equivalence of two test criteria for
+       hypotheses in categorical data". Journal of the American Statistical Association,
+       61(313), 228-235.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import bhapkar_test
     >>> round(bhapkar_test([[37, 1, 15], [6, 19, 26], [15, 3, 77]]).statistic, 3)
     24.461
     """
-    given = confusion
-    confusion = _check_counts(confusion, "confusion", integer=False,
-                              allow_fractional=allow_fractional, needs="Bhapkar's test")
-    names = check_display_labels(display_labels, labels, confusion.shape[0], given)
-    stuart_maxwell, df = _stuart_maxwell(confusion, names)
-    remaining = 1 - stuart_maxwell / confusion.sum()
+    given = matrix
+    matrix = _check_counts(matrix, "matrix", integer=False,
+                           allow_fractional=allow_fractional, needs="Bhapkar's test")
+    names = check_display_labels(display_labels, labels, matrix.shape[0], given)
+    stuart_maxwell, df = _stuart_maxwell(matrix, names)
+    remaining = 1 - stuart_maxwell / matrix.sum()
     with np.errstate(over="ignore"):
         statistic = stuart_maxwell / remaining if remaining > _BOUNDARY else np.inf
     test = "bhapkar" if np.isfinite(statistic) else "stuart_maxwell"
     if not np.isfinite(statistic):
         warn(f"Bhapkar's statistic is undefined for this table: the Stuart-Maxwell statistic "
-             f"({stuart_maxwell:.6g}) equals the number of elements ({confusion.sum():.6g}), "
+             f"({stuart_maxwell:.6g}) equals the number of elements ({matrix.sum():.6g}), "
              "so every misclassification goes one way and the diagonal is empty; returning "
              "the Stuart-Maxwell test instead.")
         statistic = stuart_maxwell
     return MarginalHomogeneityResult(float(statistic), float(stats.chi2.sf(statistic, df)),
-                                     df=df, test=test)
+                                     df=df, method=test)
 
 
-@_result(repr=False, kw_only=True)
-class PosthocResult(_UnpacksLikeScipy, _Tabulated):
+@_result(parameters={
+    "class_names": [ARRAY], "statistic": [ARRAY], "n_discordant": [ARRAY],
+    "auxiliary_tables": [ARRAY],
+    **{name: [ARRAY] for name in (
+        "pvalue_less", "pvalue_greater", "pvalue_two_sided", "pvalue_less_corrected",
+        "pvalue_greater_corrected", "pvalue_two_sided_corrected")},
+    "verdict": [ARRAY], "method": CORRECTION, "alpha": [PROBABILITY_LEVEL]},
+    repr=False, kw_only=True)
+class PosthocResult(Result):
     """Result of :func:`marginal_homogeneity_posthoc`, one entry per class.
 
-    Unpacks as ``statistic, pvalue = marginal_homogeneity_posthoc(confusion)``, with
+    Unpacks as ``statistic, pvalue = marginal_homogeneity_posthoc(matrix)``, with
     ``pvalue`` the two-sided p-values *after* the correction across classes
     (``pvalue_two_sided_corrected``), as scipy's many-comparison tests
     (``scipy.stats.dunnett``, ``tukey_hsd``) report adjusted p-values. The one-sided and
     uncorrected p-values are attributes. Built by :func:`marginal_homogeneity_posthoc`;
-    every parameter is keyword-only.
+    every field is keyword-only.
 
-    Parameters
+    Attributes
     ----------
-    display_labels : list
-        Class names.
+    class_names : list
+        Class names (the ``display_labels`` of :func:`marginal_homogeneity_posthoc`).
     statistic : ndarray of shape (n_classes,)
         ``T_i = n_i+ - n_ii``, the elements of class ``i`` predicted as another class.
     n_discordant : ndarray of shape (n_classes,)
@@ -448,15 +557,13 @@ ndarray of shape (n_classes,)
         The correction.
     alpha : float
         The significance level of the verdicts.
+    display_labels, labels : list
+        Deprecated names of ``class_names`` (a ``FutureWarning``; removed in 0.2).
 
-    Attributes
-    ----------
-    display_labels, statistic, n_discordant, auxiliary_tables, pvalue_less, \
-pvalue_greater, pvalue_two_sided, pvalue_less_corrected, pvalue_greater_corrected, \
-pvalue_two_sided_corrected, verdict, method, alpha
-        The parameters.
-    labels : list
-        Deprecated name of ``display_labels`` (a ``FutureWarning``; removed in 0.2).
+    See Also
+    --------
+    marginal_homogeneity_posthoc : The tests that give this result.
+    MarginalHomogeneityResult : The result of the test of all classes at once.
 
     Examples
     --------
@@ -472,9 +579,17 @@ pvalue_two_sided_corrected, verdict, method, alpha
     """
 
     _unpacked = ("statistic", "pvalue_two_sided_corrected")
-    labels = RENAMED_LABELS_ATTRIBUTE  # deprecated, removed in 0.2
+    _renamed_fields = {"display_labels": "class_names"}
 
-    display_labels: list
+    @property
+    def labels(self):
+        """Deprecated name of ``class_names`` (removed in 0.2)."""
+        warn("PosthocResult: labels was renamed display_labels in 0.1, and the field is "
+             "class_names; both former names will be removed in 0.2: use class_names.",
+             FutureWarning)
+        return self.class_names
+
+    class_names: list
     statistic: np.ndarray
     n_discordant: np.ndarray
     auxiliary_tables: np.ndarray
@@ -489,14 +604,15 @@ pvalue_two_sided_corrected, verdict, method, alpha
     alpha: float
 
     _summary_fields = ("method", "alpha")
-    _table_index, _table_index_name = "display_labels", "class"
+    _table_index, _table_index_name = "class_names", "class"
     _table_columns = ("statistic", "n_discordant", "pvalue_less", "pvalue_greater",
                       "pvalue_two_sided", "pvalue_less_corrected", "pvalue_greater_corrected",
                       "pvalue_two_sided_corrected", "verdict")
 
 
-@validate_params()
-def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni",
+@validate_params({"matrix": [ARRAY], "alpha": [PROBABILITY_LEVEL], "method": CORRECTION,
+                  **ROW_NAMES}, renamed={"confusion": "matrix"})
+def marginal_homogeneity_posthoc(matrix, *, alpha=0.05, method="bonferroni",
                                  display_labels=None, labels=None):
     """One-versus-all McNemar tests of every class (Section 3.3).
 
@@ -508,8 +624,12 @@ def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni",
 
     Parameters
     ----------
-    confusion : array-like of shape (n_classes, n_classes)
+    matrix : array-like of shape (n_classes, n_classes)
         Integer counts, rows actual and columns predicted classes.
+
+        .. versionchanged:: 0.1
+           Renamed from ``confusion``, which still works with a ``FutureWarning`` until
+           0.2.
     alpha : float, default=0.05
         Significance level, after correction.
     method : {"bonferroni", "holm", "fdr_bh", None}, default="bonferroni"
@@ -528,6 +648,19 @@ def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni",
         Unpacks as ``statistic, pvalue`` with the corrected two-sided p-values; its
         ``auxiliary_tables`` are the 2 x 2 matrices tested (Tables 5-8).
 
+    See Also
+    --------
+    stuart_maxwell_test, bhapkar_test : The test of all classes at once, which this
+        analysis follows where it rejects.
+    mcnemar_test : The test of each class's auxiliary table.
+
+    References
+    ----------
+    .. [1] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+       with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+       Section 3.3, equations 11-12 and Table 2; Tables 5-8 are the auxiliary matrices
+       and Table 9 their p-values in the land-use example.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import marginal_homogeneity_posthoc
@@ -537,11 +670,11 @@ def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni",
     >>> result.verdict.tolist()
     ['over-predicted', 'no evidence', 'no evidence', 'under-predicted']
     """
-    given = confusion
-    confusion = _check_counts(confusion, "confusion", integer=True)
-    names = check_display_labels(display_labels, labels, confusion.shape[0], given)
+    given = matrix
+    matrix = _check_counts(matrix, "matrix", integer=True)
+    names = check_display_labels(display_labels, labels, matrix.shape[0], given)
     alpha = float(alpha)
-    tp, fp, fn, tn = class_counts(confusion)
+    tp, fp, fn, tn = class_counts(matrix)
     statistic, n_discordant = fn, fn + fp  # T_i = n_i+ - n_ii; n_i+ + n_+i - 2 n_ii
     auxiliary_tables = np.stack([tp, fn, fp, tn], axis=1).reshape(-1, 2, 2)
     less, greater, two_sided = _binomial_pvalues(statistic, n_discordant)
@@ -549,7 +682,7 @@ def marginal_homogeneity_posthoc(confusion, *, alpha=0.05, method="bonferroni",
     verdict = np.where(corrected[0] < alpha, "over-predicted",
                        np.where(corrected[1] < alpha, "under-predicted", "no evidence"))
     return PosthocResult(
-        display_labels=names, statistic=statistic, n_discordant=n_discordant,
+        class_names=names, statistic=statistic, n_discordant=n_discordant,
         auxiliary_tables=auxiliary_tables, pvalue_less=less, pvalue_greater=greater,
         pvalue_two_sided=two_sided,
         pvalue_less_corrected=corrected[0], pvalue_greater_corrected=corrected[1],
@@ -624,7 +757,7 @@ def _stuart_maxwell(confusion, labels):
     """
     off_diagonal = confusion - np.diag(np.diag(confusion))
     if not off_diagonal.any():
-        warn("confusion has no misclassification: its marginals are equal, and the test "
+        warn("matrix has no misclassification: its marginals are equal, and the test "
              "has no discordance to weigh; statistic 0 and p-value 1 are returned.")
         return 0.0, confusion.shape[0] - 1
     informative = (off_diagonal.sum(axis=0) + off_diagonal.sum(axis=1)) > 0
@@ -647,7 +780,7 @@ def _stuart_maxwell(confusion, labels):
         solution = np.linalg.solve(covariance, difference)
     except np.linalg.LinAlgError:
         raise ValueError(
-            f"confusion: the covariance of the marginal differences of classes {names} is "
+            f"matrix: the covariance of the marginal differences of classes {names} is "
             "singular in "
             "floating point: their misclassification counts differ by more than the float "
             "precision (about 1e16). Test the classes with comparable counts separately."
@@ -668,7 +801,7 @@ def _check_connected(confusion, names):
         first = [name for name, hit in zip(names, reached) if hit]
         rest = [name for name, hit in zip(names, reached) if not hit]
         raise ValueError(
-            f"confusion: the misclassifications split the classes into groups never confused "
+            f"matrix: the misclassifications split the classes into groups never confused "
             "with each "
             f"other (classes {first} and classes {rest}): the covariance of the marginal "
             "differences is singular. Test each group separately."

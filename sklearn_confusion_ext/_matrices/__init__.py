@@ -1,0 +1,1 @@
+"""The confusion matrices: transport (and its sub-pixel bounds), multi-label, labelled."""

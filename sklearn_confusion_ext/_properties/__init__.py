@@ -1,0 +1,1 @@
+"""What tells good measures from bad: the property audit and measure inconsistency."""

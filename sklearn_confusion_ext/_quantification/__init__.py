@@ -1,0 +1,1 @@
+"""Quantification: the errors of a prevalence estimate, scorers, protocols and audit."""

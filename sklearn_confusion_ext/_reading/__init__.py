@@ -1,0 +1,1 @@
+"""Reading one confusion matrix: its most-confused pairs and its class rankings."""

@@ -1,0 +1,341 @@
+"""Scorers for :func:`~sklearn.model_selection.cross_validate` and
+:class:`~sklearn.model_selection.GridSearchCV`: every score of the library by name.
+
+A scorer is a picklable callable ``scorer(estimator, X, y_true, sample_weight=None)``
+(scikit-learn accepts any such callable as ``scoring=``). The transport-based and MLCM
+scorers are small module-level classes: they need ``estimator.classes_`` to align
+``predict_proba`` columns with the labels.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.metrics import get_scorer as sklearn_get_scorer
+from sklearn.metrics import make_scorer
+
+from .._core.params import AVERAGES, CALLABLE, Options, unchecked, validate_params
+from .._quantification.errors import (
+    absolute_error,
+    kl_divergence,
+    normalized_absolute_error,
+    normalized_kl_divergence,
+    relative_absolute_error,
+)
+from .._quantification.scorers import make_quantification_scorer
+from .from_predictions import (
+    cohen_kappa_score,
+    confusion_entropy,
+    correlation_distance,
+    generalized_means_score,
+    mlcm_precision_recall_fscore_support,
+    symmetric_balanced_accuracy_score,
+    transport_accuracy_score,
+    transport_precision_recall_fscore_support,
+)
+from .names import (
+    SCALAR_SCORE_NAMES,
+    SCORE_NAMES,
+    score_name,
+    sklearn_scorer_names,
+)
+
+# The scores a scorer calls on each fold: their fixed arguments were checked when the scorer
+# was made, and the fold's data is validated by the function itself.
+_TRANSPORT_ACCURACY = unchecked(transport_accuracy_score)
+_TRANSPORT_PRFS = unchecked(transport_precision_recall_fscore_support)
+_MLCM_PRFS = unchecked(mlcm_precision_recall_fscore_support)
+
+
+class _MatrixScorer:
+    """Precision, recall, F-beta or accuracy of a confusion-matrix builder, on a fold."""
+
+    def __init__(self, metric, average, response_method, params):
+        self.metric, self.average = metric, average
+        self.response_method, self.params = response_method, dict(params)
+
+    def __repr__(self):
+        params = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return (f"{self._factory}({self.metric!r}, average={self.average!r}, "
+                f"response_method={self.response_method!r}{params})")
+
+    def __call__(self, estimator, X, y_true, sample_weight=None):
+        y_pred, y_true = _predictions(estimator, X, y_true, self.response_method)
+        labels = column_labels(estimator, y_true, y_pred)
+        if self.metric == "accuracy":
+            return self._accuracy(y_true, y_pred, sample_weight, labels)
+        index = {"precision": 0, "recall": 1, "f1": 2}[self.metric]
+        scores = self._prfs(y_true, y_pred, sample_weight, labels)
+        return float(scores[index])
+
+
+class TransportScorer(_MatrixScorer):
+    """Scorer of the transport-based confusion matrix; see :func:`make_transport_scorer`."""
+
+    _factory = "make_transport_scorer"
+
+    def _accuracy(self, y_true, y_pred, sample_weight, labels):
+        params = {k: v for k, v in self.params.items() if k in ("weighting", "empty")}
+        return _TRANSPORT_ACCURACY(y_true, y_pred, sample_weight=sample_weight,
+                                   labels=labels, **params)
+
+    def _prfs(self, y_true, y_pred, sample_weight, labels):
+        return _TRANSPORT_PRFS(
+            y_true, y_pred, average=self.average, sample_weight=sample_weight, labels=labels,
+            **self.params)
+
+
+class MLCMScorer(_MatrixScorer):
+    """Scorer of the multi-label confusion matrix; see :func:`make_mlcm_scorer`."""
+
+    _factory = "make_mlcm_scorer"
+
+    def _accuracy(self, y_true, y_pred, sample_weight, labels):
+        # Micro precision = micro recall = trace / total on the whole MLCM.
+        return float(_MLCM_PRFS(
+            y_true, y_pred, average="micro", sample_weight=sample_weight, labels=labels,
+            method=self.params.get("method", "heydarian"))[0])
+
+    def _prfs(self, y_true, y_pred, sample_weight, labels):
+        return _MLCM_PRFS(
+            y_true, y_pred, average=self.average, sample_weight=sample_weight, labels=labels,
+            **self.params)
+
+
+# What a scorer factory takes of its own (the reading and its average).
+SCORER_METRIC = [Options("accuracy", "precision", "recall", "f1")]
+_SCORER = {"metric": SCORER_METRIC, "average": [Options(*AVERAGES)]}
+
+
+def _passed_on(function, names):
+    """The constraints of the keywords a scorer factory passes on to ``function``: its own
+    declaration's, so a scorer that would fail on every fold is never built."""
+    return {name: function.parameter_constraints[name] for name in names}
+
+
+@validate_params({
+    **_SCORER, "response_method": [Options("predict", "predict_proba")],
+    **_passed_on(transport_precision_recall_fscore_support,
+                 ("weighting", "beta", "zero_division", "empty"))})
+def make_transport_scorer(metric="f1", *, average="macro", weighting="uniform",
+                          response_method="predict", beta=1.0, zero_division="warn",
+                          empty="null_class"):
+    """Scorer from the transport-based confusion matrix (Erbani et al. 2024).
+
+    Parameters
+    ----------
+    metric : {"accuracy", "precision", "recall", "f1"}, default="f1"
+        The score read off the matrix (``"f1"`` uses ``beta``).
+    average : {"micro", "macro", "weighted"}, default="macro"
+        Averaging of the per-class scores (unused for accuracy).
+    weighting : {"uniform", "true", "pred"} or callable, default="uniform"
+        Instance weights of the matrix.
+    response_method : {"predict", "predict_proba"}, default="predict"
+        Hard predictions, or the predicted probabilities scored against the true labels
+        (columns named by ``estimator.classes_``). A score of probabilities is the score
+        of answering at random from them (its accuracy is the mean probability of the
+        true class): sharper probabilities raise it, deserved or not. It is not a proper
+        scoring rule and rewards over-confidence, so select models on the predicted
+        classes or on ``"neg_log_loss"`` / ``"neg_brier_score"`` (user guide,
+        "Probabilities: what a soft matrix measures").
+    beta : float, default=1.0
+        F-beta's weight of recall.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of a score with a zero denominator, for instance on a fold where a class is
+        absent; "warn" gives 0.0 and an ``UndefinedMetricWarning``.
+    empty : {"null_class", "skip", "error"}, default="null_class"
+        Policy for instances with no class at all.
+
+    Returns
+    -------
+    TransportScorer
+        A picklable scorer ``scorer(estimator, X, y_true, sample_weight=None)``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn_confusion_ext import make_transport_scorer
+    >>> X, y = load_iris(return_X_y=True)
+    >>> scorer = make_transport_scorer("f1", response_method="predict_proba")
+    >>> scores = cross_val_score(LogisticRegression(max_iter=500), X, y, scoring=scorer, cv=3)
+    >>> bool(((0 < scores) & (scores < 1)).all())
+    True
+    """
+    params = {"weighting": weighting, "zero_division": zero_division, "empty": empty}
+    if metric == "f1" and beta != 1.0:
+        params["beta"] = beta
+    return TransportScorer(metric, average, response_method, params)
+
+
+@validate_params({
+    **_SCORER, **_passed_on(mlcm_precision_recall_fscore_support, ("method", "zero_division"))})
+def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian",
+                     zero_division="warn"):
+    """Scorer from the multi-label confusion matrix (Heydarian et al. 2022).
+
+    Parameters
+    ----------
+    metric : {"accuracy", "precision", "recall", "f1"}, default="f1"
+        ``"accuracy"`` is the trace over the total of the MLCM (its micro average).
+    average : {"micro", "macro", "weighted"}, default="macro"
+    method : {"heydarian", "krstinic"}, default="heydarian"
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+
+    Returns
+    -------
+    MLCMScorer
+        A picklable scorer on hard (``predict``) predictions.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import make_mlcm_scorer
+    >>> make_mlcm_scorer("recall", average="weighted")
+    make_mlcm_scorer('recall', average='weighted', response_method='predict', \
+method='heydarian', zero_division='warn')
+    """
+    return MLCMScorer(metric, average, "predict",
+                      {"method": method, "zero_division": zero_division})
+
+
+def _generalized_means_macro(y_true, y_pred, sample_weight=None):
+    return generalized_means_score(y_true, y_pred, r=1.0, average="macro",
+                                   sample_weight=sample_weight)
+
+
+_MEASURE_SCORERS = {
+    "generalized_means": lambda: make_scorer(_generalized_means_macro),
+    "symmetric_balanced_accuracy": lambda: make_scorer(symmetric_balanced_accuracy_score),
+    "cohen_kappa": lambda: make_scorer(cohen_kappa_score),
+    "neg_correlation_distance": lambda: make_scorer(correlation_distance,
+                                                    greater_is_better=False),
+    "neg_confusion_entropy": lambda: make_scorer(confusion_entropy, greater_is_better=False),
+    "neg_absolute_error": lambda: make_quantification_scorer(absolute_error),
+    "neg_normalized_absolute_error": lambda: make_quantification_scorer(
+        normalized_absolute_error),
+    "neg_relative_absolute_error": lambda: make_quantification_scorer(relative_absolute_error,
+                                                                      eps="auto"),
+    "neg_kl_divergence": lambda: make_quantification_scorer(kl_divergence, eps="auto"),
+    "neg_normalized_kl_divergence": lambda: make_quantification_scorer(
+        normalized_kl_divergence, eps="auto"),
+}
+
+
+def _named_scorer(name):
+    """The scorer of a name of the one table (:mod:`.names`) that gives one
+    number: a new object on each call (no shared mutable state)."""
+    meaning = SCORE_NAMES[name]
+    if meaning.family == "tcm":
+        return make_transport_scorer(meaning.reading, average=meaning.average or "macro")
+    if meaning.family == "mlcm":
+        return make_mlcm_scorer(meaning.reading, average=meaning.average or "macro")
+    return _MEASURE_SCORERS[name]()
+
+
+@validate_params({})
+def get_scorer_names():
+    """Names accepted by :func:`get_scorer`: this library's and scikit-learn's.
+
+    The names of this library's one table of score names (``tcm_f1_macro``,
+    ``generalized_means`` ...) and every name of :func:`sklearn.metrics.get_scorer_names`
+    (``accuracy``, ``f1_macro``, ``neg_log_loss`` ...), sorted, each once.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import get_scorer_names
+    >>> names = get_scorer_names()
+    >>> "tcm_f1_macro" in names, "neg_log_loss" in names
+    (True, True)
+    """
+    return sorted(set(SCALAR_SCORE_NAMES) | set(sklearn_scorer_names()))
+
+
+@validate_params({"scoring": [None, str, CALLABLE]})
+def get_scorer(scoring):
+    """A scorer by name, for ``scoring=``: this library's names and scikit-learn's.
+
+    A drop-in replacement of :func:`sklearn.metrics.get_scorer`, so that one
+    ``scoring={...}`` dict is built with one function: a name of scikit-learn's
+    (``"accuracy"``, ``"f1_macro"``, ``"neg_log_loss"`` ...) gives scikit-learn's own
+    scorer, a callable or None is returned unchanged, as scikit-learn does, and the names
+    of this library give its scorers. No name means two things: a name of both tables
+    would give scikit-learn's scorer (scikit-learn's meaning wins, so that swapping the
+    import changes nothing), and this library's names are chosen apart from scikit-learn's
+    (``tcm_accuracy``, not ``accuracy``; a test checks it on the installed scikit-learn).
+
+    This library's names (one table, which :func:`score_confidence_interval` and
+    :func:`compare_scores` read too, beside scikit-learn's): ``tcm_accuracy``,
+    ``tcm_{precision,recall,f1}_{micro,macro,weighted}`` (the transport-based confusion
+    matrix, uniform weighting), ``mlcm_accuracy``,
+    ``mlcm_{precision,recall,f1}_{micro,macro,weighted}``,
+    ``generalized_means`` (r = 1, macro average), ``symmetric_balanced_accuracy``,
+    ``cohen_kappa`` (:func:`cohen_kappa_score`: Cohen's kappa, 1 where both labelings put
+    everything in one class; scikit-learn has the metric but no scorer name for it),
+    ``neg_correlation_distance``, ``neg_confusion_entropy`` and the classify-and-count
+    quantification errors ``neg_absolute_error``, ``neg_normalized_absolute_error``,
+    ``neg_relative_absolute_error``, ``neg_kl_divergence``,
+    ``neg_normalized_kl_divergence`` (smoothed with ``eps = 1 / (2 * fold size)``).
+    ``tcm_f1``, ``mlcm_recall`` and the other names without an average give one value per
+    class (for intervals and :class:`ScoreIntervalDisplay`): a scorer refuses them, naming
+    the averaged names.
+
+    Parameters
+    ----------
+    scoring : str, callable or None
+        A name of :func:`get_scorer_names`; a callable (a scorer) or None is returned as is.
+
+    Returns
+    -------
+    callable or None
+        A picklable scorer ``scorer(estimator, X, y_true, sample_weight=None)``, a new object
+        on each call.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.model_selection import cross_validate
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_confusion_ext import get_scorer
+    >>> X, y = load_iris(return_X_y=True)
+    >>> names = ("tcm_f1_macro", "generalized_means", "accuracy", "f1_macro")
+    >>> scoring = {name: get_scorer(name) for name in names}
+    >>> result = cross_validate(DecisionTreeClassifier(random_state=0), X, y, cv=3,
+    ...                         scoring=scoring)
+    >>> sorted(key for key in result if key.startswith("test_"))
+    ['test_accuracy', 'test_f1_macro', 'test_generalized_means', 'test_tcm_f1_macro']
+    """
+    if not isinstance(scoring, str):
+        return scoring
+    if scoring in sklearn_scorer_names():
+        return sklearn_get_scorer(scoring)
+    score_name(scoring, "get_scorer", scalar=True, extra_names=sklearn_scorer_names())
+    return _named_scorer(scoring)
+
+
+def _predictions(estimator, X, y_true, response_method):
+    """``(y_pred, y_true)``: hard predictions, or the probabilities (one column per class of
+    ``estimator.classes_``; a binary classifier's single column completed) beside the labels
+    ``y_true`` unchanged (see :func:`column_labels`)."""
+    if response_method == "predict":
+        return estimator.predict(X), y_true
+    probabilities = estimator.predict_proba(X)
+    if isinstance(probabilities, list):  # multi-output: one (n, 2) array per label
+        return np.column_stack([p[:, -1] for p in probabilities]), y_true
+    probabilities = np.asarray(probabilities)
+    if probabilities.ndim == 1:  # binary classifiers' positive-class column
+        probabilities = np.column_stack([1 - probabilities, probabilities])
+    return probabilities, y_true
+
+
+def column_labels(estimator, y_true, y_pred):
+    """The class of each column of ``y_pred`` when it holds scores beside 1-D labels
+    ``y_true`` (``estimator.classes_``), else None."""
+    if type(y_true) is not np.ndarray:
+        y_true = y_true if sp.issparse(y_true) else np.asarray(y_true)
+    if (y_pred.ndim if type(y_pred) is np.ndarray else np.ndim(y_pred)) == 2 and \
+            (y_true.ndim == 1 or y_true.shape[1] == 1):
+        return np.asarray(estimator.classes_)
+    return None

@@ -1,0 +1,77 @@
+"""The statistical tests and posteriors: one place to find them, as :mod:`scipy.stats`.
+
+The statistics paper's tests of the off-diagonal cells (McNemar, Stuart-Maxwell, Bhapkar and
+their one-vs-all post-hoc tests), the Dirichlet posterior of a confusion matrix, the
+intervals and paired comparisons of a score on one test set, the comparisons across
+cross-validation folds and across data sets, and the results they return. The same names
+are in the flat namespace (``sklearn_confusion_ext.mcnemar_test``); this module gathers the
+family, as :mod:`scipy.stats.contingency` does:
+
+>>> from sklearn_confusion_ext import stats
+>>> result = stats.mcnemar_test([[10, 5], [3, 12]])
+>>> result.statistic, round(result.pvalue, 4)
+(5.0, 0.7266)
+"""
+
+from . import (
+    BayesianCorrelatedTTestResult,
+    BayesianHierarchicalResult,
+    BayesianSignedRankResult,
+    ComparisonResult,
+    ConfidenceIntervalResult,
+    ConfusionPosterior,
+    CrossValidatedTestResult,
+    FriedmanPosthocResult,
+    FriedmanTestResult,
+    MarginalHomogeneityResult,
+    McNemarResult,
+    PosthocResult,
+    bayesian_hierarchical_test,
+    bayesian_signed_rank_test,
+    bhapkar_test,
+    compare_cv,
+    compare_cv_scores,
+    compare_scores,
+    dirichlet_posterior,
+    friedman_posthoc,
+    friedman_test,
+    marginal_homogeneity_posthoc,
+    mcnemar_table,
+    mcnemar_test,
+    score_confidence_interval,
+    stuart_maxwell_test,
+)
+
+__all__ = [
+    # Tests of the off-diagonal cells of one matrix
+    "mcnemar_test",
+    "McNemarResult",
+    "mcnemar_table",
+    "stuart_maxwell_test",
+    "bhapkar_test",
+    "MarginalHomogeneityResult",
+    "marginal_homogeneity_posthoc",
+    "PosthocResult",
+    # The posterior of a matrix
+    "dirichlet_posterior",
+    "ConfusionPosterior",
+    # A score's interval, and two models on one test set
+    "score_confidence_interval",
+    "ConfidenceIntervalResult",
+    "compare_scores",
+    "ComparisonResult",
+    # Two models across cross-validation folds
+    "compare_cv",
+    "compare_cv_scores",
+    "CrossValidatedTestResult",
+    "BayesianCorrelatedTTestResult",
+    # Several models over several data sets
+    "friedman_test",
+    "FriedmanTestResult",
+    "friedman_posthoc",
+    "FriedmanPosthocResult",
+    "bayesian_signed_rank_test",
+    "BayesianSignedRankResult",
+    "bayesian_hierarchical_test",
+    "BayesianHierarchicalResult",
+]

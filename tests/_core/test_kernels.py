@@ -1,0 +1,434 @@
+"""The compiled kernels equal their NumPy references (sklearn_confusion_ext._core.kernels).
+
+Every case runs twice, once with the compiled module and once with ``COMPILED = None`` (the
+NumPy reference a never-built source tree runs); the results must agree to the rounding of
+the scores' type. CI builds the package from its own files: there the kernels must exist.
+"""
+
+import functools
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import sklearn_confusion_ext as sce
+from sklearn_confusion_ext._core import kernels
+
+pytestmark = pytest.mark.skipif(kernels.COMPILED is None and os.environ.get("CI") != "true",
+                                reason="the compiled kernels are not built in this tree")
+
+# The rounding of the scores' type, on matrices of a few thousand instances per cell.
+TOLERANCE = {np.float64: 1e-11, np.float32: 2e-5}
+
+
+class _Counting:
+    """The compiled module, counting the calls of its kernels."""
+
+    def __init__(self, module):
+        self.module, self.calls = module, 0
+
+    def __getattr__(self, name):
+        def counted(*args):
+            self.calls += 1
+            return getattr(self.module, name)(*args)
+        return counted
+
+
+def both_paths(function, kernel_runs=True):
+    """``function()`` with the compiled kernels and with their NumPy references, with the
+    warnings each raised (their messages); ``kernel_runs``: the compiled path must call a
+    kernel (else the comparison would compare the reference with itself)."""
+    results = []
+    counting = _Counting(kernels.COMPILED)
+    for compiled in (counting, None):
+        old, kernels.COMPILED = kernels.COMPILED, compiled
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                value = function()
+        finally:
+            kernels.COMPILED = old
+        results.append((value, sorted({str(w.message) for w in caught})))
+    assert counting.calls > 0 or not kernel_runs, "the compiled kernel never ran"
+    return results
+
+
+def test_ci_builds_the_kernels():
+    """``pip install .`` compiles them; a CI run on the references would pass unnoticed."""
+    assert kernels.COMPILED is not None, "the package was installed without its kernels"
+
+
+def _targets(rng, n_samples, n_classes, dtype, empty_rows=False, scale=1.0):
+    y = rng.integers(0, n_classes, n_samples)
+    scores = (rng.dirichlet(np.full(n_classes, 0.5), n_samples) * scale).astype(dtype)
+    if empty_rows:
+        scores[rng.choice(n_samples, 3, replace=False)] = 0
+    return y, scores
+
+
+def _matrix(kind, y_true, y_pred, **keywords):
+    function = (sce.transport_confusion_matrix if kind == "transport"
+                else sce.subpixel_confusion_matrix)
+    return function(y_true, y_pred, **keywords)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("labels_side", ["y_true", "y_pred"])
+@pytest.mark.parametrize("kind", ["transport", "subpixel"])
+@pytest.mark.parametrize("weighting", ["uniform", "true", "pred", "callable"])
+@pytest.mark.parametrize("sample_weight", [False, True])
+@pytest.mark.parametrize("empty", [None, "skip", "null_class"])
+def test_labels_beside_scores_equal_the_reference(dtype, labels_side, kind, weighting,
+                                                  sample_weight, empty):
+    rng = np.random.default_rng(7)
+    n_samples, n_classes = 3_000, 9
+    labels, scores = _targets(rng, n_samples, n_classes, dtype, empty_rows=empty is not None,
+                              scale=3.0)
+    y_true, y_pred = (labels, scores) if labels_side == "y_true" else (scores, labels)
+    keywords = {"weighting": (lambda t, p: 1.0 + np.arange(t.shape[0]) % 3)
+                if weighting == "callable" else weighting}
+    if sample_weight:
+        weights = rng.random(n_samples)
+        weights[:50] = 0
+        keywords["sample_weight"] = weights
+    if empty is not None:
+        keywords["empty"] = empty
+    def call():
+        return _matrix(kind, y_true, y_pred, **keywords)
+
+    if empty == "null_class":  # only 0/1 indicator targets have a "none" class
+        with pytest.raises(ValueError, match="all-zero rows"):
+            call()
+        kernels.COMPILED, old = None, kernels.COMPILED
+        try:
+            with pytest.raises(ValueError, match="all-zero rows"):
+                call()
+        finally:
+            kernels.COMPILED = old
+        return
+    (compiled, compiled_warnings), (reference, reference_warnings) = both_paths(call)
+    scale = np.abs(reference).max()
+    np.testing.assert_allclose(compiled, reference, rtol=0, atol=TOLERANCE[dtype] * scale)
+    assert compiled_warnings == reference_warnings
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("weighting", ["uniform", "true", "pred", "callable"])
+@pytest.mark.parametrize("sample_weight", [False, True])
+@pytest.mark.parametrize("rows", ["clean", "empty", "extreme", "proportional"])
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("n_classes", [7, 40])
+def test_soft_beside_soft_equal_the_reference(dtype, weighting, sample_weight, rows, order,
+                                              n_classes):
+    """The fused soft plans (:func:`soft_plan_parts`)."""
+    rng = np.random.default_rng(17)
+    n_samples = 2_500
+    y_true = (rng.random((n_samples, n_classes)) * (rng.random((n_samples, n_classes)) < 0.7)
+              + 0.01).astype(dtype)
+    y_pred = rng.dirichlet(np.ones(n_classes), n_samples).astype(dtype) * 5
+    keywords = {"weighting": (lambda t, p: 1.0 + np.arange(t.shape[0]) % 3)
+                if weighting == "callable" else weighting}
+    if sample_weight:
+        weights = rng.random(n_samples)
+        weights[:40] = 0
+        keywords["sample_weight"] = weights
+    if rows == "empty":
+        y_pred[[0, 999, 2_499]] = 0
+        keywords["empty"] = "skip"
+    elif rows == "extreme":  # norms the kernel leaves to the reference, inside chunks
+        y_true[[3, 1_500]] *= dtype(1e-30)
+        y_pred[[4, 2_000]] *= dtype(1e25)
+    elif rows == "proportional":  # no deficit: the plan is its diagonal
+        y_pred[::2] = y_true[::2] * 3
+    if order == "F":  # a pandas frame's columns: column-major
+        y_true, y_pred = np.asfortranarray(y_true), np.asfortranarray(y_pred)
+    (compiled, w1), (reference, w2) = both_paths(
+        lambda: sce.transport_confusion_matrix(y_true, y_pred, **keywords))
+    np.testing.assert_allclose(compiled, reference, rtol=0,
+                               atol=TOLERANCE[dtype] * np.abs(reference).max())
+    assert w1 == w2
+
+
+@pytest.mark.parametrize("chunk_size", [None, 1, 13])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_soft_chunks_and_threads(chunk_size, n_jobs):
+    rng = np.random.default_rng(2)
+    y_true, y_pred = rng.random((3_000, 5)), rng.random((3_000, 5))
+    y_true[1_000] = 0
+    keywords = {"chunk_size": chunk_size, "n_jobs": n_jobs, "empty": "skip"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # one instance skipped
+        whole = sce.transport_confusion_matrix(y_true, y_pred, empty="skip")
+        (compiled, _), (reference, _) = both_paths(
+            lambda: sce.transport_confusion_matrix(y_true, y_pred, **keywords))
+    np.testing.assert_allclose(compiled, reference, rtol=1e-12, atol=1e-10)
+    np.testing.assert_allclose(compiled, whole, rtol=1e-12, atol=1e-10)
+
+
+@pytest.mark.parametrize("chunk_size", [None, 1, 7, 1000])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_chunks_threads_and_bad_rows_anywhere(chunk_size, n_jobs):
+    """Rows the kernel leaves to the reference (empty, tiny or huge norms) at the start,
+    inside and at the end of chunks and groups; the result never depends on the chunks or
+    the threads beyond rounding."""
+    rng = np.random.default_rng(3)
+    labels, scores = _targets(rng, 5_000, 6, np.float64)
+    scores[[0, 1, 700, 2_500, 4_999]] *= np.array([1e-200, 1e150, 0.0, 1e-40, 1e120])[:, None]
+    keywords = {"chunk_size": chunk_size, "n_jobs": n_jobs, "empty": "skip"}
+    (compiled, w1), (reference, w2) = both_paths(
+        lambda: sce.transport_confusion_matrix(labels, scores, **keywords))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # rows that do not sum to 1; one skipped
+        whole = sce.transport_confusion_matrix(labels, scores, empty="skip")
+    np.testing.assert_allclose(compiled, reference, rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(compiled, whole, rtol=1e-12, atol=1e-9)
+    assert w1 == w2
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, -1e-30, 1e308])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_bad_values_raise_the_same_error(bad, dtype):
+    rng = np.random.default_rng(5)
+    labels, scores = _targets(rng, 2_000, 5, dtype)
+    scores[1_234, 3] = bad
+    if bad == 1e308:
+        scores[1_234] = np.finfo(dtype).max  # a row whose mass overflows its type
+    messages = []
+    for compiled in (kernels.COMPILED, None):
+        old, kernels.COMPILED = kernels.COMPILED, compiled
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    value = sce.transport_confusion_matrix(labels, scores)
+                    messages.append(("result", value))
+                except ValueError as error:
+                    messages.append(("error", str(error)))
+        finally:
+            kernels.COMPILED = old
+    assert messages[0][0] == messages[1][0]
+    if messages[0][0] == "result":  # a huge row, normalized by the reference path
+        np.testing.assert_allclose(messages[0][1], messages[1][1], rtol=1e-6)
+    else:
+        assert messages[0] == messages[1]
+    if bad != 1e308:
+        assert messages[0][0] == "error" and "row 1234" in messages[0][1]
+
+
+@pytest.mark.parametrize("layout", ["fortran", "strided", "reversed", "int8", "int64-codes"])
+def test_other_layouts_take_the_reference_or_agree(layout):
+    rng = np.random.default_rng(11)
+    labels, scores = _targets(rng, 1_500, 4, np.float64)
+    if layout == "fortran":
+        scores = np.asfortranarray(scores)
+    elif layout == "strided":
+        scores = np.repeat(scores, 2, axis=1)[:, ::2]
+    elif layout == "reversed":  # negative strides
+        scores = scores[::-1, ::-1]
+    elif layout == "int8":
+        scores = rng.integers(0, 5, scores.shape).astype(np.int8)
+        scores[:, 0] += 1
+    else:
+        labels = np.array(["ant", "bee", "cat", "dog"])[labels]
+    (compiled, _), (reference, _) = both_paths(
+        lambda: sce.transport_confusion_matrix(labels, scores),
+        kernel_runs=layout != "int8")  # small integers are read as float32 blocks
+    np.testing.assert_allclose(compiled, reference, rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("kind", ["probabilities", "soft"])
+def test_every_public_function_agrees(kind):
+    """Every registered function that takes soft targets, on labels beside probabilities
+    (a classifier's predict_proba) and on soft labels, both paths."""
+    from test_common import REGISTRY, call_on, random_targets, target_inputs
+
+    names = sorted(name for name, entry in REGISTRY.items() if "soft" in entry.targets)
+    assert len(names) >= 16
+    rng = np.random.default_rng(0)
+    for name in names:
+        inputs = target_inputs(REGISTRY[name].target_params,
+                               random_targets(kind, rng, n_samples=300))
+        (compiled, _), (reference, _) = both_paths(
+            functools.partial(call_on, name, inputs),
+            # prevalence_ranking ranks prevalences (no matrix); the SCM bounds of soft rows
+            # have no compiled kernel.
+            kernel_runs=name != "prevalence_ranking"
+            and not (kind == "soft" and name == "subpixel_confusion_matrix"))
+        _assert_same(compiled, reference, name)
+
+
+def _assert_same(a, b, name):
+    """Results (numbers, arrays, tuples, dicts, strings) equal to float rounding."""
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), name
+        for key in a:
+            _assert_same(a[key], b[key], f"{name}[{key}]")
+    elif isinstance(a, (tuple, list)):
+        assert len(a) == len(b), name
+        for x, y in zip(a, b):
+            _assert_same(x, y, name)
+    elif isinstance(a, str):
+        assert a == b, name
+    else:
+        np.testing.assert_allclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float),
+                                   rtol=1e-9, atol=1e-12, equal_nan=True, err_msg=name)
+
+
+@pytest.mark.parametrize("n_values", [1, 7, 1000, 200_000])
+def test_bootstrap_counts_equal_the_reference(n_values):
+    """The bootstrap's counts of one resample (``count_draws``) are np.bincount's, exactly:
+    the same resampled weights with and without the kernels, whatever the batches."""
+    from sklearn_confusion_ext._core import resampling
+
+    def weights():
+        return np.concatenate(list(resampling.instance_weights(
+            np.random.default_rng(3), n_values, 40 if n_values < 10 ** 5 else 3, False)))
+
+    (compiled, _), (reference, _) = both_paths(weights)
+    np.testing.assert_array_equal(compiled, reference)
+    assert compiled.dtype == np.float64
+    np.testing.assert_array_equal(compiled.sum(axis=1), n_values)
+
+
+def _layout(array, layout):
+    """``array``'s values in another memory layout (a pandas frame's columns are
+    Fortran-ordered): the kernels read their rows with the arrays' strides."""
+    if layout == "fortran":
+        return np.asfortranarray(array)
+    if layout == "strided":  # every other column of a wider array
+        return np.repeat(array, 2, axis=1)[:, ::2]
+    if layout == "reversed-columns":
+        return np.ascontiguousarray(array[:, ::-1])[:, ::-1]
+    return array
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("sides", ["labels-vs-scores", "soft-true", "soft-pred", "soft-both"])
+@pytest.mark.parametrize("layout", ["fortran", "strided", "reversed-columns"])
+@pytest.mark.parametrize("chunk_size", [None, 3_000, 97])
+@pytest.mark.parametrize("bad_rows", [False, True])
+def test_other_layouts_equal_row_major(dtype, sides, layout, chunk_size, bad_rows):
+    """Rows whose values are not adjacent (on either side of soft labels): the same matrix
+    as the row-major array over chunks of thousands of rows, with the same rows left to the
+    reference (empty, tiny or huge norms) inside and at the end of chunks, and the same
+    warnings and sample weights. (Rows copied a tile at a time into a row-major buffer
+    were tried: no faster on the 2-core machine, so the kernels read the strides.)"""
+    rng = np.random.default_rng(17)
+    n_classes = 6
+    stretch = max(16, 65536 // (n_classes * np.dtype(dtype).itemsize))  # rows
+    n_samples = 4 * stretch + 5
+    labels, scores = _targets(rng, n_samples, n_classes, dtype)
+    other = rng.dirichlet(np.full(n_classes, 0.5), n_samples).astype(dtype)
+    if bad_rows:  # after rows the kernel summed, then further on and at the end
+        edges = [2 * stretch - 1, 2 * stretch, 3 * stretch + 1, n_samples - 1]
+        big = 1e30 if dtype == np.float64 else 1e20
+        scores[edges] *= np.array([1e-30, big, 0.0, 0.0], dtype=dtype)[:, None]
+    weights = rng.random(n_samples)
+    if sides == "labels-vs-scores":
+        y_true, y_pred = labels, scores
+        other_layout = (labels, _layout(scores, layout))
+    else:
+        y_true, y_pred = scores, other
+        other_layout = (_layout(scores, layout) if sides != "soft-pred" else scores,
+                 _layout(other, layout) if sides != "soft-true" else other)
+    keywords = {"chunk_size": chunk_size, "empty": "skip", "sample_weight": weights}
+
+    def matrix(y_true, y_pred):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = sce.transport_confusion_matrix(y_true, y_pred, **keywords)
+        return value, sorted({str(w.message) for w in caught})
+
+    row_major, row_major_warnings = matrix(y_true, y_pred)
+    (compiled, compiled_warnings), (reference, _) = both_paths(lambda: matrix(*other_layout))
+    tolerance = TOLERANCE[dtype]
+    np.testing.assert_allclose(compiled[0], row_major, rtol=tolerance, atol=tolerance)
+    np.testing.assert_allclose(compiled[0], reference[0], rtol=tolerance, atol=tolerance)
+    assert compiled[1] == row_major_warnings
+
+
+class _Naming(_Counting):
+    """The compiled module, recording the names of the kernels called."""
+
+    def __init__(self, module):
+        super().__init__(module)
+        self.names = set()
+
+    def __getattr__(self, name):
+        self.names.add(name)
+        return super().__getattr__(name)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("weighting", ["uniform", "true", "pred"])
+@pytest.mark.parametrize("n_classes", [2, 20, 300])
+@pytest.mark.parametrize("bad_rows", [False, True])
+@pytest.mark.parametrize("sliced", [False, True])
+def test_column_major_soft_labels_are_read_column_by_column(dtype, weighting, n_classes,
+                                                            bad_rows, sliced):
+    """Both soft targets column-major (a pandas frame's columns), whole or rows of a
+    longer one (a Dask partition of it): the column kernel (``soft_plan_parts_columns``)
+    runs, over several tiles of rows, and gives the reference's matrix and the row-major
+    array's; rows left to the reference (an empty row, tiny and huge norms) at a tile's
+    last and first rows and far into the array."""
+    from sklearn_confusion_ext._matrices import transport
+
+    rng = np.random.default_rng(23)
+    tile = transport._COLUMN_TILE_ROWS
+    n_samples = 2 * tile + 300 if n_classes < 300 else tile + 300
+    y_true = (rng.dirichlet(np.full(n_classes, 0.4), n_samples) * 3).astype(dtype)
+    y_pred = rng.dirichlet(np.full(n_classes, 0.4), n_samples).astype(dtype)
+    if bad_rows:
+        big = 1e30 if dtype == np.float64 else 1e20
+        y_pred[tile - 1] = 0
+        y_true[tile] *= dtype(1e-30)
+        y_pred[tile + 7] *= dtype(big)
+        y_true[n_samples - 2] = 0
+    keywords = {"weighting": weighting, "empty": "skip",
+                "sample_weight": rng.random(n_samples)}
+    row_major = sce.transport_confusion_matrix(y_true, y_pred, **keywords)
+    columns = np.asfortranarray(y_true), np.asfortranarray(y_pred)
+    if sliced:  # rows 3 .. 3 + n_samples of a longer column-major array
+        columns = tuple(np.asfortranarray(np.pad(y, ((3, 11), (0, 0))))[3:3 + n_samples]
+                        for y in columns)
+        assert not columns[0].flags.f_contiguous and columns[0].strides[0] == y_true.itemsize
+    naming = _Naming(kernels.COMPILED)
+    old, kernels.COMPILED = kernels.COMPILED, naming
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # empty="skip" warns
+            compiled = sce.transport_confusion_matrix(*columns, **keywords)
+    finally:
+        kernels.COMPILED = old
+    assert naming.names == {"soft_plan_parts_columns"}
+    kernels.COMPILED, old = None, kernels.COMPILED
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reference = sce.transport_confusion_matrix(*columns, **keywords)
+    finally:
+        kernels.COMPILED = old
+    scale = np.abs(reference).max()
+    np.testing.assert_allclose(compiled, reference, rtol=0, atol=TOLERANCE[dtype] * scale)
+    np.testing.assert_allclose(compiled, row_major, rtol=0, atol=TOLERANCE[dtype] * scale)
+
+
+@pytest.mark.parametrize("sides", ["labels-vs-scores", "soft-both"])
+def test_other_layouts_name_the_same_bad_row(sides):
+    """A NaN far into a Fortran-ordered array: the same error, naming the row."""
+    rng = np.random.default_rng(19)
+    labels, scores = _targets(rng, 5_000, 4, np.float64)
+    scores[4_097, 2] = np.nan
+    y_true = labels if sides == "labels-vs-scores" else np.asfortranarray(
+        rng.dirichlet(np.ones(4), 5_000))
+    messages = []
+    for compiled in (kernels.COMPILED, None):
+        old, kernels.COMPILED = kernels.COMPILED, compiled
+        try:
+            with pytest.raises(ValueError, match="row 4097") as error:
+                sce.transport_confusion_matrix(y_true, np.asfortranarray(scores))
+            messages.append(str(error.value))
+        finally:
+            kernels.COMPILED = old
+    assert messages[0] == messages[1]
