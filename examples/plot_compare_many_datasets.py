@@ -136,7 +136,7 @@ plt.show()
 # in each of the 4 chains: enough here; the result's R-hat and effective sample size say
 # so).
 display = ComparisonSimplexDisplay.from_scores(
-    folds[first], folds[second], test="hierarchical", n_train=4, n_test=1, rope=0.01,
-    n_samples=1000, random_state=0, names=(first, second))
+    folds[first], folds[second], method="hierarchical", n_train=4, n_test=1, rope=0.01,
+    n_draws=1000, random_state=0, models=(first, second))
 print(display.result_)
 plt.show()

@@ -33,16 +33,16 @@ linear = make_pipeline(StandardScaler(), LogisticRegression())
 forest = RandomForestClassifier(n_estimators=50, random_state=0)
 names = ("logistic", "forest")
 
-result = compare_cv(linear, forest, X, y, n_repeats=5, random_state=0, names=names)
+result = compare_cv(linear, forest, X, y, n_repeats=5, random_state=0, models=names)
 print(result)
 for test in ("5x2cv_ttest", "5x2cv_ftest"):
-    print(compare_cv(linear, forest, X, y, test=test, random_state=0, names=names))
+    print(compare_cv(linear, forest, X, y, method=test, random_state=0, models=names))
 
 # %%
 # The naive t-test on the same 5 x 10 folds: the same mean difference, a standard error
 # two and a half times too small, and a p-value that declares the logistic regression
 # better where the corrected tests do not.
-print(compare_cv_scores(result.scores_a, result.scores_b, test="naive_ttest", names=names,
+print(compare_cv_scores(result.scores_a, result.scores_b, method="naive_ttest", models=names,
                         scoring=result.score))
 
 # %%
@@ -51,8 +51,8 @@ print(compare_cv_scores(result.scores_a, result.scores_b, test="naive_ttest", na
 # The Bayesian correlated t-test on the same folds, with a region of practical
 # equivalence of one point of F1: how probable is each model's advantage, and how probable
 # is it that the difference does not matter?
-posterior = compare_cv_scores(result.scores_a, result.scores_b, test="bayesian", rope=0.01,
-                              n_train=result.n_train, n_test=result.n_test, names=names,
+posterior = compare_cv_scores(result.scores_a, result.scores_b, method="bayesian", rope=0.01,
+                              n_train=result.n_train, n_test=result.n_test, models=names,
                               scoring=result.score)
 print(posterior)
 display = PosteriorDifferenceDisplay(mean=posterior.mean, scale=posterior.scale,

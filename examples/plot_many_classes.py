@@ -72,6 +72,6 @@ for k in worst:
 # disorder.
 other = transport_confusion_matrix(y_test, neighbors.predict_proba(X_test))
 mine = transport_confusion_matrix(y_test, logistic.predict_proba(X_test))
-RankingComparisonDisplay.from_matrices(mine, other, names=("logistic", "15-NN"),
-                                       display_labels=logistic.classes_)
+RankingComparisonDisplay.from_confusion([mine, other], models=("logistic", "15-NN"),
+                                        display_labels=logistic.classes_)
 plt.show()

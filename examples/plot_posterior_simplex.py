@@ -39,7 +39,7 @@ step_2 = [[42, 1, 10], [22, 22, 7], [34, 10, 51]]
 updated = dirichlet_posterior(ibd, prior="uniform").update(step_2)
 fig = plt.figure(figsize=(11, 7), layout="constrained")
 top, bottom = fig.subfigures(2, 1)
-PosteriorSimplexDisplay(updated.alpha, vertex_labels=classes, row_labels=classes).plot(
+PosteriorSimplexDisplay(updated.alpha, display_labels=classes, column_labels=classes).plot(
     ax=top)
 top.suptitle("After the second matrix (Table 30), uniform prior", fontsize="medium")
 PosteriorSimplexDisplay.from_confusion(ibd, prior="perks", display_labels=classes, ax=bottom)

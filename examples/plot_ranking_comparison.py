@@ -45,8 +45,8 @@ heydarian = mlcm(Y_test, Y_pred)[:-1, :-1]
 # F1-scores in the order of MLCM's ranking and, on the right, the converse (Figures 6-7
 # of the paper). A chart that decreases from left to right means the two matrices rank
 # the classes alike; the titles give Delta.
-display = RankingComparisonDisplay.from_matrices(tcm, heydarian, names=("TCM", "MLCM"),
-                                                 display_labels=names)
+display = RankingComparisonDisplay.from_confusion([tcm, heydarian], models=("TCM", "MLCM"),
+                                                  display_labels=names)
 plt.show()
 
 # %%

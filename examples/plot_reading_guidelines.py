@@ -182,7 +182,7 @@ print(f"largest half-width: {half_width.max():.1f}, "
 # --------------------------------------------------------------------
 # The paper compares the F1-scores that different confusion matrices give each class;
 # the same grid compares classifiers. Panel ``(i, j)`` of
-# :meth:`~sklearn_confusion_ext.RankingComparisonDisplay.from_matrices_pairwise` draws
+# :meth:`~sklearn_confusion_ext.RankingComparisonDisplay.from_confusion` draws
 # classifier *i*'s F1-scores in the order of classifier *j*'s ranking, with the F1
 # ranking disorder Delta(i, j) of eq. (52): 0 when both rank the classes alike, larger
 # as the bars lose their descending order. The diagonal panels are each classifier's
@@ -199,7 +199,7 @@ matrices = {"network": tcm}
 for name, classifier in classifiers.items():
     Y_other = classifier.fit(X_train, Y_train).predict(X_test)
     matrices[name] = transport_confusion_matrix(Y_test, Y_other)[:-1, :-1]
-grid = RankingComparisonDisplay.from_matrices_pairwise(matrices, display_labels=names)
+grid = RankingComparisonDisplay.from_confusion(matrices, display_labels=names)
 plt.show()
 
 # %%
@@ -213,6 +213,6 @@ plt.show()
 # measures the disorder of the first classifier's bars, in units of its own F1-scores,
 # and the others read in the tree's ranking lose little order.
 print("Delta(i, j), rows i, columns j")
-print(f"{'':>18}" + "".join(f"{name:>18}" for name in grid.names))
-for name, row in zip(grid.names, grid.deltas):
+print(f"{'':>18}" + "".join(f"{name:>18}" for name in grid.models))
+for name, row in zip(grid.models, grid.deltas):
     print(f"{name:>18}" + "".join(f"{value:18.1f}" for value in row))

@@ -74,7 +74,7 @@ for method in ("bootstrap", "permutation"):
 # Per topic, the forest plot shows where the difference lies. The "none" row is the class
 # of documents without a topic (the transport-based matrix reports it when some
 # document has none); the last row is the macro average.
-display = ScoreIntervalDisplay.from_predictions(Y_test, predictions, score="tcm_f1",
+display = ScoreIntervalDisplay.from_predictions(Y_test, predictions, scoring="tcm_f1",
                                                 display_labels=topics, random_state=0)
 plt.show()
 

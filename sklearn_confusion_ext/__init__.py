@@ -40,7 +40,7 @@ from ._properties.inconsistency import (
     measure_inconsistency,
     measure_inconsistency_from_confusion,
 )
-from ._quantification.audit import audit_quantification_measure
+from ._properties.quantification_audit import audit_quantification_measure
 from ._quantification.errors import (
     absolute_error,
     discordance_ratio,

@@ -2,7 +2,7 @@
 # cython: initializedcheck=False, nonecheck=False
 """Compiled kernels: one pass over memory where NumPy needs several.
 
-Each kernel has a reference in NumPy that it is tested equal to (``tests/test_kernels.py``);
+Each kernel has a reference in NumPy that it is tested equal to (``tests/_core/test_kernels.py``);
 :mod:`.kernels` says which path runs. The kernels release the GIL, so the threads of
 :func:`~.chunks.sum_over_chunks` run them side by side.
 """

@@ -9,7 +9,7 @@ sorted index lists once and adds the row's plan to dense sums, without the GIL, 
 threads of :func:`~.chunks.sum_over_chunks` run it side by side. Each value is computed as
 the reference computes it (the rows divided by their norms as :func:`~.arrays.divided_rows`
 does, the deficit's scale as ``_plan_scale``); only the order of the sums differs. It is
-tested equal to the reference in ``tests/test_sparse_kernels.py``; :mod:`.kernels` says
+tested equal to the reference in ``tests/_core/test_sparse_kernels.py``; :mod:`.kernels` says
 which path runs.
 """
 

@@ -110,7 +110,7 @@ def check_display_labels(display_labels, labels, n_classes, matrix=None):
     """
     if labels is None:
         if display_labels is None:
-            display_labels = frame_class_names(matrix)
+            display_labels = frame_class_names(matrix, "matrix")  # the tests' argument
         return check_class_names(display_labels, n_classes, "display_labels")
     if display_labels is not None:
         raise ValueError("Pass display_labels only: labels is its deprecated name, to be "

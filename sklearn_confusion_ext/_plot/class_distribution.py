@@ -65,6 +65,15 @@ class ClassDistributionDisplay:
     --------
     prevalence_ranking : The orders of the test-training ranking.
     prevalence : The class prevalences of labels.
+    TransportConfusionMatrixDisplay : The matrix, ``order="test-training"``.
+    RankingComparisonDisplay : How matrices rank the classes by F1-score.
+
+    References
+    ----------
+    .. [1] Erbani, J., Portier, P.-E., Egyed-Zsigmond, E. and Nurbakova, D. (2024).
+       "Confusion Matrices: A Unified Theory". IEEE Access, 12,
+       doi:10.1109/ACCESS.2024.3507199: Figure 3 (the class distributions of the data sets) and
+       Section VI-A (the test-training ranking of the classes).
 
     Examples
     --------
@@ -126,6 +135,18 @@ class ClassDistributionDisplay:
             With ``test_prevalence``, ``training_prevalence``, ``bars_``, ``ax_`` and
             ``figure_``.
 
+        See Also
+        --------
+        ClassDistributionDisplay.plot : Draw class shares computed elsewhere.
+        prevalence : The class prevalences of labels.
+
+        References
+        ----------
+        .. [1] Erbani, J., Portier, P.-E., Egyed-Zsigmond, E. and Nurbakova, D. (2024).
+           "Confusion Matrices: A Unified Theory". IEEE Access, 12,
+           doi:10.1109/ACCESS.2024.3507199: Figure 3 (the class distributions of the data sets)
+           and Section VI-A (the test-training ranking of the classes).
+
         Examples
         --------
         >>> import matplotlib
@@ -172,6 +193,10 @@ class ClassDistributionDisplay:
         -------
         self
             With ``bars_``, ``ax_`` and ``figure_``.
+
+        See Also
+        --------
+        ClassDistributionDisplay.from_labels : Compute the class shares, then draw them.
 
         Examples
         --------

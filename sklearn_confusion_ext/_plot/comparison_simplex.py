@@ -46,9 +46,8 @@ _FROM_SCORES = {
     **{name: _SIGNED_RANK[name] for name in ("scores_a", "scores_b", "rope",
                                              "greater_is_better", "random_state")},
     "models": [None, ARRAY],
-    "test": [Options("signed_rank", "hierarchical")],
-    "prior_strength": [None, *_SIGNED_RANK["prior_strength"]],
-    "n_samples": [None, *_SIGNED_RANK["n_draws"]],  # the tests' n_draws
+    "method": [Options("signed_rank", "hierarchical")],
+    **{name: [None, *_SIGNED_RANK[name]] for name in ("prior_strength", "n_draws")},
     **{name: _HIERARCHICAL[name] for name in ("n_train", "n_test")},
     **{name: [None, *_HIERARCHICAL[name]] for name in ("n_chains", "burn_in")}}
 
@@ -161,6 +160,16 @@ class ComparisonSimplexDisplay(RenamedAttributes):
     PosteriorDifferenceDisplay : the posterior of two models compared on one data set's
         cross-validation folds.
     CriticalDifferenceDisplay : several models over several data sets, by their ranks.
+    bayesian_signed_rank_test : One of the two tests drawn.
+    bayesian_hierarchical_test : The other.
+    PosteriorSimplexDisplay : The posterior of a confusion matrix's row, on a triangle.
+
+    References
+    ----------
+    .. [1] A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, "Time for a change: a
+       tutorial for comparing multiple classifiers through Bayesian analysis", JMLR 18,
+       2017, Sections 5 and 6: the Bayesian signed-rank and hierarchical tests and their
+       posteriors drawn on the triangle.
 
     Examples
     --------
@@ -240,6 +249,18 @@ class ComparisonSimplexDisplay(RenamedAttributes):
         display : ComparisonSimplexDisplay
             With ``result_``, the result drawn.
 
+        See Also
+        --------
+        ComparisonSimplexDisplay.from_scores : Run the test, then draw it.
+        bayesian_signed_rank_test : A result to draw.
+
+        References
+        ----------
+        .. [1] A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, "Time for a change: a
+           tutorial for comparing multiple classifiers through Bayesian analysis", JMLR 18,
+           2017, Sections 5 and 6: the Bayesian signed-rank and hierarchical tests and their
+           posteriors drawn on the triangle.
+
         Examples
         --------
         >>> import matplotlib
@@ -262,10 +283,11 @@ class ComparisonSimplexDisplay(RenamedAttributes):
         return display.plot(ax=ax, max_points=max_points, title=title)
 
     @classmethod
-    @validate_params({**_FROM_SCORES, **SIMPLEX_PLOT}, renamed={"names": "models"})
+    @validate_params({**_FROM_SCORES, **SIMPLEX_PLOT},
+                     renamed={"names": "models", "test": "method", "n_samples": "n_draws"})
     @fill_doc(_DOCS)
-    def from_scores(cls, scores_a, scores_b, *, test="signed_rank", rope=0.0,
-                    prior_strength=None, n_train=None, n_test=None, n_samples=None,
+    def from_scores(cls, scores_a, scores_b, *, method="signed_rank", rope=0.0,
+                    prior_strength=None, n_train=None, n_test=None, n_draws=None,
                     n_chains=None, burn_in=None, greater_is_better=True, random_state=None,
                     models=None, ax=None, max_points=3000, title="auto"):
         """Compare two models over data sets with a Bayesian test, then draw its posterior.
@@ -274,10 +296,12 @@ class ComparisonSimplexDisplay(RenamedAttributes):
         ----------
         scores_a, scores_b : array-like
             Each model's scores: one per data set, shape ``(n_datasets,)``, for
-            ``test="signed_rank"``; one per fold of each data set, shape ``(n_datasets,
-            n_folds)`` (or a DataFrame), for ``test="hierarchical"``.
-        test : {"signed_rank", "hierarchical"}, default="signed_rank"
-            :func:`bayesian_signed_rank_test` or :func:`bayesian_hierarchical_test`.
+            ``method="signed_rank"``; one per fold of each data set, shape ``(n_datasets,
+            n_folds)`` (or a DataFrame), for ``method="hierarchical"``.
+        method : {"signed_rank", "hierarchical"}, default="signed_rank"
+            The test: :func:`bayesian_signed_rank_test` or
+            :func:`bayesian_hierarchical_test`. (``test``, its former name, works with a
+            ``FutureWarning`` until 0.2.)
         rope, greater_is_better, random_state, models
             As in both tests (``names``, the former name of ``models``, works with a
             ``FutureWarning`` until 0.2).
@@ -286,9 +310,10 @@ class ComparisonSimplexDisplay(RenamedAttributes):
         n_train, n_test, n_chains, burn_in : default=None
             As in :func:`bayesian_hierarchical_test` (None: its defaults; ``n_train`` and
             ``n_test`` are required there).
-        n_samples : int, default=None
-            Posterior samples (per chain for the hierarchical test); None: the test's
-            default (50,000 and 2,000).
+        n_draws : int, default=None
+            Posterior draws (per chain for the hierarchical test); None: the test's
+            default (50,000 and 2,000). (``n_samples``, its former name, works with a
+            ``FutureWarning`` until 0.2.)
         %(drawing)s
 
         Returns
@@ -301,6 +326,18 @@ class ComparisonSimplexDisplay(RenamedAttributes):
         UserWarning
             Where a parameter of the other test is given: it is not used.
 
+        See Also
+        --------
+        ComparisonSimplexDisplay.from_result : Draw a test already run.
+        bayesian_hierarchical_test : The test of ``method="hierarchical"``.
+
+        References
+        ----------
+        .. [1] A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, "Time for a change: a
+           tutorial for comparing multiple classifiers through Bayesian analysis", JMLR 18,
+           2017, Sections 5 and 6: the Bayesian signed-rank and hierarchical tests and their
+           posteriors drawn on the triangle.
+
         Examples
         --------
         >>> import matplotlib
@@ -311,7 +348,7 @@ class ComparisonSimplexDisplay(RenamedAttributes):
         >>> b = rng.uniform(0.6, 0.9, (8, 1)) + rng.normal(0, 0.02, (8, 10))
         >>> a = b + rng.normal(0.02, 0.01, (8, 1)) + rng.normal(0, 0.01, (8, 10))
         >>> display = ComparisonSimplexDisplay.from_scores(
-        ...     a, b, test="hierarchical", n_train=9, n_test=1, rope=0.01, n_samples=500,
+        ...     a, b, method="hierarchical", n_train=9, n_test=1, rope=0.01, n_draws=500,
         ...     burn_in=500, random_state=0, models=("forest", "tree"))
         >>> display.result_.samples.shape  # 4 chains of 500 draws
         (2000, 3)
@@ -320,17 +357,18 @@ class ComparisonSimplexDisplay(RenamedAttributes):
         """
         given = {"prior_strength": prior_strength, "n_train": n_train, "n_test": n_test,
                  "n_chains": n_chains, "burn_in": burn_in}
-        other = [name for other_test, names_ in _OWN.items() if other_test != test
+        other = [name for other_test, names_ in _OWN.items() if other_test != method
                  for name in names_ if given[name] is not None]
         if other:
             warnings.warn(f"ComparisonSimplexDisplay.from_scores: {', '.join(other)} "
                           f"{'is a parameter' if len(other) == 1 else 'are parameters'} of "
-                          f"the other test, not of test={test!r}: not used.", UserWarning,
+                          f"the other test, not of method={method!r}: not used.", UserWarning,
                           stacklevel=3)
-        own = {name: given[name] for name in _OWN[test] if given[name] is not None}
-        if n_samples is not None:
-            own["n_draws"] = n_samples
-        run = bayesian_signed_rank_test if test == "signed_rank" else bayesian_hierarchical_test
+        own = {name: given[name] for name in _OWN[method] if given[name] is not None}
+        if n_draws is not None:
+            own["n_draws"] = n_draws
+        run = (bayesian_signed_rank_test if method == "signed_rank"
+               else bayesian_hierarchical_test)
         result = run(scores_a, scores_b, rope=rope, greater_is_better=greater_is_better,
                      random_state=random_state, models=models, **own)
         return cls.from_result(result, ax=ax, max_points=max_points, title=title)
@@ -358,6 +396,10 @@ class ComparisonSimplexDisplay(RenamedAttributes):
         self
             With ``figure_``, ``ax_``, ``scatter_``, ``drawn_``, ``text_``, ``regions_``
             and ``borders_``.
+
+        See Also
+        --------
+        ComparisonSimplexDisplay.from_result : Draw a test's result.
         """
         check_matplotlib(f"{type(self).__name__}.plot")
         import matplotlib.pyplot as plt

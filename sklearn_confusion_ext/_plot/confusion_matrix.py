@@ -201,6 +201,11 @@ class _ConfusionDisplay:
         ValueError
             When ``display_labels`` (or ``column_labels``) does not name every row (column).
 
+        See Also
+        --------
+        TransportConfusionMatrixDisplay.from_predictions : Build the matrix, then draw it.
+        MLCMDisplay.from_predictions : Build the multi-label matrix, then draw it.
+
         Examples
         --------
         >>> import matplotlib
@@ -483,6 +488,17 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
     transport_confusion_matrix : The matrix.
     subpixel_confusion_matrix : The intervals of ``subpixel=True``.
     MLCMDisplay : The display of the multi-label confusion matrix.
+    PosteriorIntervalDisplay : The posterior of each row of a count matrix.
+    ClassDistributionDisplay : The class distributions behind ``order``.
+    RankingComparisonDisplay : How two or more matrices rank the classes.
+
+    References
+    ----------
+    .. [1] Erbani, J., Portier, P.-E., Egyed-Zsigmond, E. and Nurbakova, D. (2024).
+       "Confusion Matrices: A Unified Theory". IEEE Access, 12,
+       doi:10.1109/ACCESS.2024.3507199: equation 4 (the matrix), Section VI-A
+       (``order="test-training"``), Proposition 9 and Tables 6c and 7c
+       (``subpixel=True``, SCM\\ :sup:`ext`).
 
     Examples
     --------
@@ -547,6 +563,17 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
         See Also
         --------
         transport_confusion_matrix : The matrix.
+        TransportConfusionMatrixDisplay.from_estimator : Predict with a fitted estimator first.
+        TransportConfusionMatrixDisplay.plot : Draw a matrix computed elsewhere.
+        MLCMDisplay.from_predictions : The multi-label confusion matrix.
+
+        References
+        ----------
+        .. [1] Erbani, J., Portier, P.-E., Egyed-Zsigmond, E. and Nurbakova, D. (2024).
+           "Confusion Matrices: A Unified Theory". IEEE Access, 12,
+           doi:10.1109/ACCESS.2024.3507199: equation 4 (the matrix), Section VI-A
+           (``order="test-training"``), Proposition 9 and Tables 6c and 7c (``subpixel=True``,
+           SCM\\ :sup:`ext`).
 
         Examples
         --------
@@ -609,6 +636,17 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
         See Also
         --------
         transport_confusion_matrix : The matrix.
+        TransportConfusionMatrixDisplay.from_predictions : From predictions already made.
+        TransportConfusionMatrixDisplay.plot : Draw a matrix computed elsewhere.
+        MLCMDisplay.from_estimator : The multi-label confusion matrix.
+
+        References
+        ----------
+        .. [1] Erbani, J., Portier, P.-E., Egyed-Zsigmond, E. and Nurbakova, D. (2024).
+           "Confusion Matrices: A Unified Theory". IEEE Access, 12,
+           doi:10.1109/ACCESS.2024.3507199: equation 4 (the matrix), Section VI-A
+           (``order="test-training"``), Proposition 9 and Tables 6c and 7c (``subpixel=True``,
+           SCM\\ :sup:`ext`).
 
         Examples
         --------
@@ -674,6 +712,16 @@ class MLCMDisplay(_ConfusionDisplay):
     --------
     mlcm : The matrix.
     TransportConfusionMatrixDisplay : The display of the transport-based matrix.
+    PosteriorIntervalDisplay : The posterior of each row of a count matrix.
+    ClassDistributionDisplay : The class distributions of the labels.
+
+    References
+    ----------
+    .. [1] Heydarian, M., Doyle, T. E. and Samavi, R. (2022). "MLCM: Multi-Label
+       Confusion Matrix". IEEE Access, 10, doi:10.1109/ACCESS.2022.3151048:
+       Algorithms 2-5 and Table 4 (the matrix, its NTL row and NPL column).
+    .. [2] Krstinic, D., Skelin, A. K., Slapnicar, I. and Braovic, M. (2024).
+       "Multi-label confusion tensor". IEEE Access, 12, 9860-9870 (``method="krstinic"``).
 
     Examples
     --------
@@ -726,6 +774,17 @@ class MLCMDisplay(_ConfusionDisplay):
         See Also
         --------
         mlcm : The matrix.
+        MLCMDisplay.from_estimator : Predict with a fitted estimator first.
+        MLCMDisplay.plot : Draw a matrix computed elsewhere.
+        TransportConfusionMatrixDisplay.from_predictions : The transport-based matrix.
+
+        References
+        ----------
+        .. [1] Heydarian, M., Doyle, T. E. and Samavi, R. (2022). "MLCM: Multi-Label
+           Confusion Matrix". IEEE Access, 10, doi:10.1109/ACCESS.2022.3151048:
+           Algorithms 2-5 and Table 4 (the matrix, its NTL row and NPL column).
+        .. [2] Krstinic, D., Skelin, A. K., Slapnicar, I. and Braovic, M. (2024).
+           "Multi-label confusion tensor". IEEE Access, 12, 9860-9870 (``method="krstinic"``).
 
         Examples
         --------
@@ -780,6 +839,17 @@ class MLCMDisplay(_ConfusionDisplay):
         See Also
         --------
         mlcm : The matrix.
+        MLCMDisplay.from_predictions : From predictions already made.
+        MLCMDisplay.plot : Draw a matrix computed elsewhere.
+        TransportConfusionMatrixDisplay.from_estimator : The transport-based matrix.
+
+        References
+        ----------
+        .. [1] Heydarian, M., Doyle, T. E. and Samavi, R. (2022). "MLCM: Multi-Label
+           Confusion Matrix". IEEE Access, 10, doi:10.1109/ACCESS.2022.3151048:
+           Algorithms 2-5 and Table 4 (the matrix, its NTL row and NPL column).
+        .. [2] Krstinic, D., Skelin, A. K., Slapnicar, I. and Braovic, M. (2024).
+           "Multi-label confusion tensor". IEEE Access, 12, 9860-9870 (``method="krstinic"``).
 
         Examples
         --------

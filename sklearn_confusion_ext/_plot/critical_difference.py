@@ -61,6 +61,19 @@ class CriticalDifferenceDisplay(RenamedAttributes):
     figure_ : matplotlib Figure
     ax_ : matplotlib Axes
 
+    See Also
+    --------
+    friedman_posthoc : The post-hoc test drawn.
+    friedman_test : Whether the models differ at all.
+    ComparisonSimplexDisplay : Two models over several data sets, Bayesian.
+    PosteriorDifferenceDisplay : Two models across the folds of one data set.
+
+    References
+    ----------
+    .. [1] J. Demsar, "Statistical Comparisons of Classifiers over Multiple Data Sets",
+       Journal of Machine Learning Research 7, 1-30, 2006, Section 3.2.2 (the post-hoc tests and
+       the critical difference) and Figure 1 (the diagram).
+
     Examples
     --------
     >>> import matplotlib
@@ -128,6 +141,17 @@ class CriticalDifferenceDisplay(RenamedAttributes):
         display : CriticalDifferenceDisplay
             With ``result_``, the :class:`FriedmanPosthocResult`.
 
+        See Also
+        --------
+        CriticalDifferenceDisplay.plot : Draw average ranks computed elsewhere.
+        friedman_posthoc : The test.
+
+        References
+        ----------
+        .. [1] J. Demsar, "Statistical Comparisons of Classifiers over Multiple Data Sets",
+           Journal of Machine Learning Research 7, 1-30, 2006, Section 3.2.2 (the post-hoc tests
+           and the critical difference) and Figure 1 (the diagram).
+
         Examples
         --------
         >>> import matplotlib
@@ -169,6 +193,10 @@ class CriticalDifferenceDisplay(RenamedAttributes):
         -------
         self
             With ``figure_`` and ``ax_``.
+
+        See Also
+        --------
+        CriticalDifferenceDisplay.from_scores : Run the post-hoc test, then draw it.
         """
         check_matplotlib(f"{type(self).__name__}.plot")
         import matplotlib.pyplot as plt

@@ -2,7 +2,7 @@
 ``FutureWarning`` naming its replacement and builds the same Display through it.
 
 A Display lists them in ``_renamed_constructors`` (former name -> constructor), where the
-tests (``tests/test_deprecations.py``) find every one to call."""
+tests (``tests/registry/test_deprecations.py``) find every one to call."""
 
 import warnings
 

@@ -98,6 +98,20 @@ class PosteriorDifferenceDisplay(RenamedAttributes):
     figure_ : matplotlib Figure
     ax_ : matplotlib Axes
 
+    See Also
+    --------
+    compare_cv_scores : The test (``method="bayesian"``).
+    ComparisonSimplexDisplay : Two models over several data sets, on a triangle.
+    CriticalDifferenceDisplay : Several models over several data sets.
+    ScoreIntervalDisplay : Scores with intervals on one test set.
+
+    References
+    ----------
+    .. [1] A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, "Time for a change: a
+       tutorial for comparing multiple classifiers through Bayesian analysis", JMLR 18,
+       2017, Section 4: the Bayesian correlated t-test (Corani and Benavoli 2015), its posterior
+       Student t of the mean difference and the rope.
+
     Examples
     --------
     >>> import matplotlib
@@ -132,7 +146,19 @@ class PosteriorDifferenceDisplay(RenamedAttributes):
         self.models, self.score_name = models, score_name
 
     def probabilities(self):
-        """``(P[a better], P[equivalent], P[b better])`` of the posterior drawn."""
+        """``(P[a better], P[equivalent], P[b better])`` of the posterior drawn.
+
+        Returns
+        -------
+        tuple of three float
+            The posterior mass right of ``rope``, within ``[-rope, rope]`` and left of
+            ``-rope`` (the legend's probabilities).
+
+        See Also
+        --------
+        BayesianCorrelatedTTestResult : The test's result, which unpacks to the same three.
+        ComparisonSimplexDisplay : The same three masses of a comparison over data sets.
+        """
         from scipy import stats
 
         if self.scale == 0:
@@ -169,6 +195,18 @@ class PosteriorDifferenceDisplay(RenamedAttributes):
         Returns
         -------
         display : PosteriorDifferenceDisplay
+
+        See Also
+        --------
+        PosteriorDifferenceDisplay.from_estimator : Cross-validate the models first.
+        compare_cv_scores : The test.
+
+        References
+        ----------
+        .. [1] A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, "Time for a change: a
+           tutorial for comparing multiple classifiers through Bayesian analysis", JMLR 18,
+           2017, Section 4: the Bayesian correlated t-test (Corani and Benavoli 2015), its
+           posterior Student t of the mean difference and the rope.
 
         Examples
         --------
@@ -209,6 +247,18 @@ random_state, n_jobs, models
         -------
         display : PosteriorDifferenceDisplay
 
+        See Also
+        --------
+        PosteriorDifferenceDisplay.from_scores : From per-fold scores.
+        compare_cv : The test.
+
+        References
+        ----------
+        .. [1] A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, "Time for a change: a
+           tutorial for comparing multiple classifiers through Bayesian analysis", JMLR 18,
+           2017, Section 4: the Bayesian correlated t-test (Corani and Benavoli 2015), its
+           posterior Student t of the mean difference and the rope.
+
         Examples
         --------
         >>> import matplotlib
@@ -245,6 +295,10 @@ random_state, n_jobs, models
         -------
         self
             With ``figure_`` and ``ax_``.
+
+        See Also
+        --------
+        PosteriorDifferenceDisplay.from_scores : Run the test, then draw its posterior.
         """
         check_matplotlib(f"{type(self).__name__}.plot")
         import matplotlib.pyplot as plt

@@ -81,6 +81,20 @@ class PosteriorIntervalDisplay(RenamedAttributes):
     bounding_ax_ : matplotlib Axes or None
         The one Axes given as ``ax`` for several panels, hidden; None otherwise.
 
+    See Also
+    --------
+    dirichlet_posterior : The posterior drawn.
+    PosteriorSimplexDisplay : A row's posterior on the triangle of three classes.
+    ScoreIntervalDisplay : Intervals of per-class scores.
+    TransportConfusionMatrixDisplay : The matrix itself.
+
+    References
+    ----------
+    .. [1] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+       with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+       Section 4 (the Dirichlet-multinomial posterior of each row, its mean and HPD and
+       equal-tailed intervals) and Table A2 (the intervals of the IBD matrix).
+
     Examples
     --------
     >>> import matplotlib
@@ -145,6 +159,19 @@ class PosteriorIntervalDisplay(RenamedAttributes):
         display : PosteriorIntervalDisplay
             With ``mean``, ``low``, ``high``, ``figure_`` and ``axes_``.
 
+        See Also
+        --------
+        ConfusionPosterior.credible_interval : The intervals drawn.
+        PosteriorIntervalDisplay.plot : Draw posterior means and intervals computed elsewhere.
+        PosteriorSimplexDisplay.from_confusion : A row's posterior on the triangle.
+
+        References
+        ----------
+        .. [1] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+           with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+           Section 4 (the Dirichlet-multinomial posterior of each row, its mean and HPD and
+           equal-tailed intervals) and Table A2 (the intervals of the IBD matrix).
+
         Examples
         --------
         >>> import matplotlib
@@ -187,6 +214,10 @@ class PosteriorIntervalDisplay(RenamedAttributes):
         -------
         self
             With ``figure_`` and ``axes_`` (the panels).
+
+        See Also
+        --------
+        PosteriorIntervalDisplay.from_confusion : Compute the posterior, then draw it.
 
         Examples
         --------

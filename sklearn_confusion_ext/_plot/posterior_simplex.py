@@ -126,6 +126,12 @@ class PosteriorSimplexDisplay(RenamedAttributes):
     contours_ : list of matplotlib ContourSet
         The filled regions of each panel.
 
+    See Also
+    --------
+    dirichlet_posterior : The posterior drawn.
+    PosteriorIntervalDisplay : Every row's posterior means and intervals.
+    ComparisonSimplexDisplay : The posterior of a comparison of two models, on a triangle.
+
     Notes
     -----
     The density is exact (no kernel estimate from draws, as the paper's figures used);
@@ -136,6 +142,13 @@ class PosteriorSimplexDisplay(RenamedAttributes):
     and reads as a small spot near its mean. The uniform density ``Dirichlet(1, 1, 1)``
     (a row without counts under the uniform prior) has no highest-density region: the
     whole triangle is shaded as the largest region and the panel says so.
+
+    References
+    ----------
+    .. [1] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+       with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+       Section 4 (the Dirichlet posterior of a row) and Section 5.3.2, Figures 1-3 (the
+       posteriors of the IBD matrix's rows on the triangle).
 
     Examples
     --------
@@ -191,6 +204,18 @@ class PosteriorSimplexDisplay(RenamedAttributes):
         -------
         display : PosteriorSimplexDisplay
             With ``alpha``, ``mean_``, ``mode_``, ``figure_`` and ``axes_``.
+
+        See Also
+        --------
+        PosteriorSimplexDisplay.from_predictions : From predictions.
+        PosteriorIntervalDisplay.from_confusion : Every row's means and intervals.
+
+        References
+        ----------
+        .. [1] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+           with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+           Section 4 (the Dirichlet posterior of a row) and Section 5.3.2, Figures 1-3 (the
+           posteriors of the IBD matrix's rows on the triangle).
 
         Examples
         --------
@@ -252,6 +277,18 @@ class PosteriorSimplexDisplay(RenamedAttributes):
         Returns
         -------
         display : PosteriorSimplexDisplay
+
+        See Also
+        --------
+        PosteriorSimplexDisplay.from_confusion : From a matrix of counts.
+        transport_confusion_matrix : The counts of 2-D targets.
+
+        References
+        ----------
+        .. [1] Barranco-Chamorro, I. and Carrillo-Garcia, R. M. (2021). "Techniques to Deal
+           with Off-Diagonal Elements in Confusion Matrices". Mathematics, 9(24), 3233,
+           Section 4 (the Dirichlet posterior of a row) and Section 5.3.2, Figures 1-3 (the
+           posteriors of the IBD matrix's rows on the triangle).
 
         Examples
         --------
@@ -334,6 +371,11 @@ class PosteriorSimplexDisplay(RenamedAttributes):
         self
             With ``figure_``, ``axes_``, ``contours_``, ``mean_``, ``mode_``, ``levels_``
             and ``log_density_levels_``.
+
+        See Also
+        --------
+        PosteriorSimplexDisplay.from_confusion : Compute the posterior, then draw it.
+        PosteriorSimplexDisplay.from_predictions : From predictions.
 
         Examples
         --------

@@ -82,6 +82,19 @@ class RankingComparisonDisplay(RenamedAttributes):
     bounding_ax_ : matplotlib Axes or None
         The one Axes given as ``ax`` for several panels, hidden; None otherwise.
 
+    See Also
+    --------
+    f1_ranking_disorder : Delta of two matrices.
+    TransportConfusionMatrixDisplay : The matrices themselves.
+    ClassDistributionDisplay : The class distributions behind the rankings.
+
+    References
+    ----------
+    .. [1] Erbani, J., Portier, P.-E., Egyed-Zsigmond, E. and Nurbakova, D. (2024).
+       "Confusion Matrices: A Unified Theory". IEEE Access, 12,
+       doi:10.1109/ACCESS.2024.3507199: Section VII-C (the F1-score criterion, the ranking
+       disorder Delta of eq. (52)) and Figures 6 and 7.
+
     Examples
     --------
     >>> import matplotlib
@@ -284,6 +297,10 @@ class RankingComparisonDisplay(RenamedAttributes):
         -------
         self
             With ``figure_`` and ``axes_`` (the two panels, or the grid).
+
+        See Also
+        --------
+        RankingComparisonDisplay.from_confusion : Read the F1-scores off matrices, then draw.
 
         Examples
         --------

@@ -92,6 +92,20 @@ class ScoreIntervalDisplay(RenamedAttributes):
     ax_ : matplotlib Axes
         The axes drawn on.
 
+    See Also
+    --------
+    score_confidence_interval : The intervals drawn.
+    PosteriorIntervalDisplay : Intervals of the cells of a matrix.
+    PosteriorDifferenceDisplay : The posterior of two models' difference across folds.
+
+    References
+    ----------
+    .. [1] Efron, B. and Tibshirani, R. J. (1993). An Introduction to the Bootstrap.
+       Chapman & Hall, Chapters 13-14 (percentile and BCa intervals).
+    .. [2] Wilson, E. B. (1927). "Probable inference, the law of succession, and
+       statistical inference". Journal of the American Statistical Association, 22(158),
+       209-212 (the interval where every resample agreed).
+
     Examples
     --------
     >>> import matplotlib
@@ -198,6 +212,19 @@ class ScoreIntervalDisplay(RenamedAttributes):
         display : ScoreIntervalDisplay
             With ``estimates``, ``low``, ``high``, ``results_``, ``figure_`` and ``ax_``.
 
+        See Also
+        --------
+        ScoreIntervalDisplay.plot : Draw intervals computed elsewhere.
+        transport_classification_report : The same scores and intervals, as a report.
+
+        References
+        ----------
+        .. [1] Efron, B. and Tibshirani, R. J. (1993). An Introduction to the Bootstrap.
+           Chapman & Hall, Chapters 13-14 (percentile and BCa intervals).
+        .. [2] Wilson, E. B. (1927). "Probable inference, the law of succession, and
+           statistical inference". Journal of the American Statistical Association, 22(158),
+           209-212 (the interval where every resample agreed).
+
         Examples
         --------
         >>> import matplotlib
@@ -285,6 +312,10 @@ class ScoreIntervalDisplay(RenamedAttributes):
         ValueError
             When ``estimates``, ``low`` and ``high`` differ in shape, or ``display_labels``
             (``models``) does not name every row (classifier).
+
+        See Also
+        --------
+        ScoreIntervalDisplay.from_predictions : Compute the intervals, then draw them.
 
         Examples
         --------

@@ -8,7 +8,15 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._core.labels import check_label_list
 from .._core.params import ARRAY, CALLABLE, Options, check_keywords, validate_params
-from .errors import prevalence
+from .._scores.scorers import register_named_scorer
+from .errors import (
+    absolute_error,
+    kl_divergence,
+    normalized_absolute_error,
+    normalized_kl_divergence,
+    prevalence,
+    relative_absolute_error,
+)
 from .estimates import _PREVALENCE_ESTIMATES
 
 # A scorer's eps="auto" is the paper's 1 / (2 |sample|) on each fold.
@@ -140,3 +148,14 @@ default="classify_and_count"
     check_keywords(error, checked, "make_quantification_scorer")
     return QuantificationScorer(error, method, labels, error_params)
 
+
+# The names of the classify-and-count errors for get_scorer (the table of score names,
+# _scores/names.py): smoothed with eps = 1 / (2 * fold size) where the error needs it.
+for _name, _error, _eps in (
+        ("neg_absolute_error", absolute_error, None),
+        ("neg_normalized_absolute_error", normalized_absolute_error, None),
+        ("neg_relative_absolute_error", relative_absolute_error, "auto"),
+        ("neg_kl_divergence", kl_divergence, "auto"),
+        ("neg_normalized_kl_divergence", normalized_kl_divergence, "auto")):
+    register_named_scorer(_name, lambda error=_error, eps=_eps: make_quantification_scorer(
+        error, **({} if eps is None else {"eps": eps})))

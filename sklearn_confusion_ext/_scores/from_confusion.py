@@ -118,7 +118,10 @@ def multilabel_counts_from_confusion(confusion, include_none="auto", true_negati
 
 
 def diagonal_fraction(matrix, normalize=True):
-    """Diagonal mass over total mass (equation 43); ``normalize=False`` gives the diagonal mass."""
+    """The accuracy's arithmetic on an unchecked matrix (:func:`accuracy_from_confusion` is
+    the public score): diagonal mass over total mass (Erbani et al. 2024, eq. 43), 0.0 with
+    a warning on an empty matrix; ``normalize=False`` gives the diagonal mass. For the
+    faces that built the matrix themselves and for resampled matrices."""
     if not normalize:
         return float(np.trace(matrix))
     largest = matrix.max(initial=0.0)
@@ -304,6 +307,22 @@ def precision_recall_fscore_support_from_confusion(matrix, *, labels=None, beta=
     support : ndarray of shape (n_labels,) or None
         Row sums of the reported classes; ``None`` when ``average`` is set.
 
+    See Also
+    --------
+    transport_precision_recall_fscore_support : The same from the TCM of targets.
+    mlcm_precision_recall_fscore_support : The same from the MLCM of targets.
+    fbeta_from_confusion : F-beta with Table 1's singularities resolved.
+    ConfusionAccumulator : A matrix built in pieces.
+
+    References
+    ----------
+    J. Erbani, P.-E. Portier, E. Egyed-Zsigmond, D. Nurbakova, "Confusion Matrices: A
+    Unified Theory", IEEE Access (2024), doi:10.1109/ACCESS.2024.3507199: Definition 3,
+    eqs. (37)-(42).
+
+    M. Heydarian, T. E. Doyle, R. Samavi, "MLCM: Multi-Label Confusion Matrix", IEEE
+    Access 10 (2022), doi:10.1109/ACCESS.2022.3151048: eqs. (2)-(7).
+
     Examples
     --------
     >>> from sklearn_confusion_ext import (
@@ -370,6 +389,25 @@ def accuracy_from_confusion(matrix):
     -------
     float
 
+    See Also
+    --------
+    balanced_accuracy_from_confusion : The mean recall, absent classes resolved.
+    cohen_kappa_from_confusion : Accuracy corrected for chance.
+    fbeta_from_confusion : F-beta, binary or averaged.
+    jaccard_from_confusion : Jaccard, binary or averaged.
+    matthews_corrcoef_from_confusion : The multiclass Matthews correlation.
+    transport_accuracy_score : The accuracy of the TCM of targets.
+    sklearn.metrics.accuracy_score : scikit-learn's, of labels.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (Acc).
+
+    J. Erbani, P.-E. Portier, E. Egyed-Zsigmond, D. Nurbakova, "Confusion Matrices: A
+    Unified Theory", IEEE Access (2024), doi:10.1109/ACCESS.2024.3507199: eq. (43).
+
     Examples
     --------
     >>> from sklearn_confusion_ext import accuracy_from_confusion
@@ -402,6 +440,22 @@ def balanced_accuracy_from_confusion(matrix):
     Returns
     -------
     float
+
+    See Also
+    --------
+    accuracy_from_confusion : The fraction on the diagonal.
+    cohen_kappa_from_confusion : Accuracy corrected for chance.
+    fbeta_from_confusion : F-beta, binary or averaged.
+    jaccard_from_confusion : Jaccard, binary or averaged.
+    matthews_corrcoef_from_confusion : The multiclass Matthews correlation.
+    balanced_accuracy_score : The same of labels and predictions.
+    symmetric_balanced_accuracy_from_confusion : Its symmetric form.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (BA) and Appendix B (its singularities).
 
     Examples
     --------
@@ -438,6 +492,21 @@ def cohen_kappa_from_confusion(matrix):
     Returns
     -------
     float
+
+    See Also
+    --------
+    accuracy_from_confusion : The fraction on the diagonal.
+    balanced_accuracy_from_confusion : The mean recall, absent classes resolved.
+    fbeta_from_confusion : F-beta, binary or averaged.
+    jaccard_from_confusion : Jaccard, binary or averaged.
+    matthews_corrcoef_from_confusion : The multiclass Matthews correlation.
+    cohen_kappa_score : The same of labels and predictions, weighted or not.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (kappa) and Appendix B.
 
     Examples
     --------
@@ -501,6 +570,22 @@ def fbeta_from_confusion(matrix, *, beta=1.0, average="binary"):
     -------
     float
 
+    See Also
+    --------
+    accuracy_from_confusion : The fraction on the diagonal.
+    balanced_accuracy_from_confusion : The mean recall, absent classes resolved.
+    cohen_kappa_from_confusion : Accuracy corrected for chance.
+    jaccard_from_confusion : Jaccard, binary or averaged.
+    matthews_corrcoef_from_confusion : The multiclass Matthews correlation.
+    precision_recall_fscore_support_from_confusion : Per-class scores of any matrix.
+    averaged_binary_measure : Any binary measure averaged over one-vs-all problems.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (F_beta), Section 2 (averaging) and Appendix B.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import fbeta_from_confusion
@@ -537,6 +622,21 @@ def jaccard_from_confusion(matrix, *, average="binary"):
     -------
     float
 
+    See Also
+    --------
+    accuracy_from_confusion : The fraction on the diagonal.
+    balanced_accuracy_from_confusion : The mean recall, absent classes resolved.
+    cohen_kappa_from_confusion : Accuracy corrected for chance.
+    fbeta_from_confusion : F-beta, binary or averaged.
+    matthews_corrcoef_from_confusion : The multiclass Matthews correlation.
+    averaged_binary_measure : Any binary measure averaged over one-vs-all problems.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (J), Section 2 (averaging) and Appendix B.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import jaccard_from_confusion
@@ -570,6 +670,23 @@ def matthews_corrcoef_from_confusion(matrix):
     Returns
     -------
     float
+
+    See Also
+    --------
+    accuracy_from_confusion : The fraction on the diagonal.
+    balanced_accuracy_from_confusion : The mean recall, absent classes resolved.
+    cohen_kappa_from_confusion : Accuracy corrected for chance.
+    fbeta_from_confusion : F-beta, binary or averaged.
+    jaccard_from_confusion : Jaccard, binary or averaged.
+    matthews_corrcoef : The same of labels and predictions.
+    generalized_means_from_confusion : GM_0, its one-vs-all averages.
+    correlation_distance_from_confusion : Distances read off it.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (CC), Statement 2 and Appendix B.
 
     Examples
     --------
@@ -610,6 +727,18 @@ def averaged_binary_measure(matrix, binary_measure, *, average="macro"):
     Returns
     -------
     float
+
+    See Also
+    --------
+    fbeta_from_confusion : F-beta, averaged over the classes present.
+    generalized_means_from_confusion : GM_r, averaged likewise.
+    audit_measure : Which properties a measure keeps.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Section 2 (averaging) and Appendix C.6.
 
     Examples
     --------
@@ -707,6 +836,14 @@ def generalized_means_from_confusion(matrix, *, r=1.0, average="binary"):
     -------
     float
 
+    See Also
+    --------
+    symmetric_balanced_accuracy_from_confusion : The mean of BA and BA of the transpose.
+    correlation_distance_from_confusion : CD and CD', distances from the correlation.
+    confusion_entropy_from_confusion : Wei et al.'s entropy of the misclassifications.
+    generalized_means_score : The same of labels and predictions.
+    matthews_corrcoef_from_confusion : GM_0 of a binary matrix.
+
     Notes
     -----
     Singularities (Appendix B): when exactly one labeling puts every element in one class
@@ -723,6 +860,12 @@ def generalized_means_from_confusion(matrix, *, r=1.0, average="binary"):
     included) scores its baseline 0. :func:`audit_measure` finds it keeps every property
     macro averaging is said to keep (maximal agreement, symmetry, class symmetry,
     monotonicity, constant baseline) on three classes.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Definition 10, Statement 2, Section 2 (averaging) and Appendix B.
 
     Examples
     --------
@@ -778,6 +921,20 @@ def symmetric_balanced_accuracy_from_confusion(matrix):
     -------
     float
 
+    See Also
+    --------
+    generalized_means_from_confusion : GM_r, binary or averaged.
+    correlation_distance_from_confusion : CD and CD', distances from the correlation.
+    confusion_entropy_from_confusion : Wei et al.'s entropy of the misclassifications.
+    symmetric_balanced_accuracy_score : The same of labels and predictions.
+    balanced_accuracy_from_confusion : The balanced accuracy it symmetrizes.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (SBA), Statement 2 and Appendix B.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import symmetric_balanced_accuracy_from_confusion
@@ -822,6 +979,20 @@ def correlation_distance_from_confusion(matrix, *, form="angle", average="multic
     Returns
     -------
     float
+
+    See Also
+    --------
+    generalized_means_from_confusion : GM_r, binary or averaged.
+    symmetric_balanced_accuracy_from_confusion : The mean of BA and BA of the transpose.
+    confusion_entropy_from_confusion : Wei et al.'s entropy of the misclassifications.
+    correlation_distance : The same of labels and predictions.
+    matthews_corrcoef_from_confusion : The correlation it transforms.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Statements 4 and 6, and Table 13 (averages).
 
     Examples
     --------
@@ -905,6 +1076,23 @@ def confusion_entropy_from_confusion(matrix, *, formula="filled"):
     Returns
     -------
     float
+
+    See Also
+    --------
+    generalized_means_from_confusion : GM_r, binary or averaged.
+    symmetric_balanced_accuracy_from_confusion : The mean of BA and BA of the transpose.
+    correlation_distance_from_confusion : CD and CD', distances from the correlation.
+    confusion_entropy : The same of labels and predictions.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (CE) and Appendix C.3.
+
+    J.-M. Wei, X.-J. Yuan, Q.-H. Hu, S.-Q. Wang, "A novel measure for evaluating
+    classifiers", Expert Systems with Applications 37(5), 3799-3809 (2010): the
+    confusion entropy.
 
     Examples
     --------

@@ -112,6 +112,18 @@ def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=Fals
     -------
     float
 
+    See Also
+    --------
+    balanced_accuracy_from_confusion : The formula, of a matrix.
+    symmetric_balanced_accuracy_score : Its symmetric form.
+    sklearn.metrics.balanced_accuracy_score : scikit-learn's.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (BA) and Appendix B.
+
     Examples
     --------
     >>> from sklearn.metrics import balanced_accuracy_score as sklearn_balanced_accuracy
@@ -179,6 +191,18 @@ def cohen_kappa_score(y_true, y_pred, *, labels=None, weights=None, sample_weigh
     -------
     float
 
+    See Also
+    --------
+    cohen_kappa_from_confusion : The formula, of a matrix.
+    matthews_corrcoef : The multiclass Matthews correlation.
+    sklearn.metrics.cohen_kappa_score : scikit-learn's.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (kappa) and Appendix B.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import cohen_kappa_score
@@ -229,6 +253,18 @@ def matthews_corrcoef(y_true, y_pred, *, sample_weight=None, labels=None, weight
     Returns
     -------
     float
+
+    See Also
+    --------
+    matthews_corrcoef_from_confusion : The formula, of a matrix.
+    generalized_means_score : GM_0 is the binary correlation.
+    sklearn.metrics.matthews_corrcoef : scikit-learn's.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (CC) and Appendix B.
 
     Examples
     --------
@@ -295,6 +331,18 @@ def generalized_means_score(y_true, y_pred, *, r=1.0, average="binary", pos_labe
     -------
     float
 
+    See Also
+    --------
+    generalized_means_from_confusion : The formula, of a matrix.
+    symmetric_balanced_accuracy_score : SBA, GM_-1 rescaled.
+    matthews_corrcoef : GM_0 of binary labels.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Definition 10 and Statement 2.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import generalized_means_score
@@ -338,6 +386,18 @@ def symmetric_balanced_accuracy_score(y_true, y_pred, *, labels=None, sample_wei
     -------
     float
 
+    See Also
+    --------
+    symmetric_balanced_accuracy_from_confusion : The formula, of a matrix.
+    balanced_accuracy_score : The balanced accuracy it symmetrizes.
+    generalized_means_score : GM_r of the same paper.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (SBA) and Statement 2.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import symmetric_balanced_accuracy_score
@@ -369,6 +429,17 @@ def correlation_distance(y_true, y_pred, *, labels=None, sample_weight=None,
     Returns
     -------
     float
+
+    See Also
+    --------
+    correlation_distance_from_confusion : The formula, of a matrix.
+    matthews_corrcoef : The correlation it transforms.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Statements 4 and 6.
 
     Examples
     --------
@@ -404,6 +475,21 @@ def confusion_entropy(y_true, y_pred, *, labels=None, sample_weight=None,
     Returns
     -------
     float
+
+    See Also
+    --------
+    confusion_entropy_from_confusion : The formula, of a matrix.
+    correlation_distance : Another distance of the same paper.
+
+    References
+    ----------
+    M. Gösgens, A. Zhiyanov, A. Tikhonov, L. Prokhorenkova, "Good Classification
+    Measures and How to Find Them", Advances in Neural Information Processing Systems 34
+    (NeurIPS 2021): Table 1 (CE) and Appendix C.3.
+
+    J.-M. Wei, X.-J. Yuan, Q.-H. Hu, S.-Q. Wang, "A novel measure for evaluating
+    classifiers", Expert Systems with Applications 37(5), 3799-3809 (2010): the
+    confusion entropy.
 
     Examples
     --------
@@ -451,6 +537,18 @@ def transport_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, weight
     Returns
     -------
     ndarray of shape (n_labels, 2, 2)
+
+    See Also
+    --------
+    transport_confusion_matrix : The matrix these counts are read off.
+    mlcm_multilabel_confusion_matrix : The MLCM's counts.
+    sklearn.metrics.multilabel_confusion_matrix : scikit-learn's, which this equals on labels.
+
+    References
+    ----------
+    J. Erbani, P.-E. Portier, E. Egyed-Zsigmond, D. Nurbakova, "Confusion Matrices: A
+    Unified Theory", IEEE Access (2024), doi:10.1109/ACCESS.2024.3507199: Definition 2
+    and eq. (36).
 
     Examples
     --------
@@ -520,6 +618,20 @@ def transport_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, label
         Weighted true mass of each class (row sums of the matrix); ``None``
         when ``average`` is set.
 
+    See Also
+    --------
+    transport_accuracy_score : The accuracy of the same matrix.
+    transport_classification_report : The same scores as a report.
+    mlcm_precision_recall_fscore_support : The MLCM's.
+    precision_recall_fscore_support_from_confusion : The same of a built matrix.
+    sklearn.metrics.precision_recall_fscore_support : scikit-learn's, which this equals on labels.
+
+    References
+    ----------
+    J. Erbani, P.-E. Portier, E. Egyed-Zsigmond, D. Nurbakova, "Confusion Matrices: A
+    Unified Theory", IEEE Access (2024), doi:10.1109/ACCESS.2024.3507199: Definition 3,
+    eqs. (37)-(42).
+
     Examples
     --------
     >>> from sklearn_confusion_ext import transport_precision_recall_fscore_support
@@ -570,6 +682,18 @@ def transport_accuracy_score(y_true, y_pred, *, normalize=True, labels=None,
     -------
     float
 
+    See Also
+    --------
+    transport_precision_recall_fscore_support : Per-class scores of the same matrix.
+    accuracy_from_confusion : The accuracy of a built matrix.
+    sklearn.metrics.accuracy_score : scikit-learn's, which this equals on labels.
+
+    References
+    ----------
+    J. Erbani, P.-E. Portier, E. Egyed-Zsigmond, D. Nurbakova, "Confusion Matrices: A
+    Unified Theory", IEEE Access (2024), doi:10.1109/ACCESS.2024.3507199: eqs. (40) and
+    (43).
+
     Examples
     --------
     >>> from sklearn_confusion_ext import transport_accuracy_score
@@ -605,6 +729,16 @@ def mlcm_multilabel_confusion_matrix(y_true, y_pred, *, labels=None, sample_weig
     Returns
     -------
     ndarray of shape (n_labels + 1, 2, 2)
+
+    See Also
+    --------
+    mlcm : The matrix these counts are read off.
+    transport_multilabel_confusion_matrix : The TCM's one-vs-rest counts.
+
+    References
+    ----------
+    M. Heydarian, T. E. Doyle, R. Samavi, "MLCM: Multi-Label Confusion Matrix", IEEE
+    Access 10 (2022), doi:10.1109/ACCESS.2022.3151048: eqs. (15)-(18).
 
     Examples
     --------
@@ -661,6 +795,17 @@ def mlcm_precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=Non
     precision, recall, fbeta_score : float or ndarray of shape (n_labels,)
     support : ndarray of shape (n_labels,) or None
         The MLCM row sums (the paper's "weight"); ``None`` when ``average`` is set.
+
+    See Also
+    --------
+    mlcm_classification_report : The same scores as a report.
+    transport_precision_recall_fscore_support : The TCM's.
+    precision_recall_fscore_support_from_confusion : The same of a built matrix.
+
+    References
+    ----------
+    M. Heydarian, T. E. Doyle, R. Samavi, "MLCM: Multi-Label Confusion Matrix", IEEE
+    Access 10 (2022), doi:10.1109/ACCESS.2022.3151048: eqs. (2)-(7) and Table 1.
 
     Examples
     --------

@@ -45,9 +45,8 @@ from .._core.resampling import (
     resampled_matrices,
 )
 from .._core.weights import check_sample_weight
-from .._matrices.mlcm import _MLCM_METHODS, mlcm_confusion
+from .._matrices.mlcm import _MLCM_METHODS
 from .._matrices.transport import TRANSPORT as TRANSPORT_KIND
-from .._matrices.transport import transport_confusion
 from .from_confusion import (
     confusion_for_labels,
     precision_recall_fscore_from_confusion,
@@ -257,13 +256,13 @@ def _format_report(report, names, digits, support_name):
 def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, params, *,
                      column_labels=None, zero_division, include_none, confidence_level,
                      random_state, method="percentile", n_resamples=REPORT_RESAMPLES,
-                     verbose=0):
+                     verbose=0, instances=None):
     """``(low, high)``, each of shape ``(n_rows, 3)``: the intervals of every score of the
     report of ``confusion`` (``full``, before ``labels=``; of ``kind`` with ``params``), by
     ``method`` ("percentile", "basic", "bca" or "bayesian"), from ``n_resamples``
     resamples whose scores are all read at once (:func:`report_reader`). A
     score at its bound in every resample (a class 100 % right) gets Wilson's interval of
-    its trials, with a warning (:func:`~._core.bounds.honest_bounds`).
+    its trials, with a warning (:func:`~.._core.bounds.honest_bounds`).
 
     1-D labels without ``sample_weight``: the cells of ``full`` are resampled (a
     multinomial draw; for "bayesian" the Dirichlet posterior of the cells, no prior),
@@ -273,7 +272,9 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
     resamples built at once (:func:`cell_matrices`, :func:`resampled_matrices`), or one by
     one for targets of another array library or Dask. The draws of "percentile" are those
     of :func:`score_confidence_interval` with the same ``random_state`` and
-    ``n_resamples``.
+    ``n_resamples``. ``instances``: the validated instances ``full`` was built from
+    (``confusions(..., with_instances=True)``): their sample weights, codes and terms are
+    resampled, the targets never validated again.
     """
     read = report_reader(confusion, zero_division=zero_division, include_none=include_none)
     rng = np.random.default_rng(random_state)
@@ -294,7 +295,7 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
                                  for block in progress.track(blocks)])
     else:
         build = _report_matrices(y_true, y_pred, sample_weight, full, kind, params,
-                                 single_label, column_labels, owner)
+                                 single_label, column_labels, owner, instances)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the report on the data warns, resamples never
             values = np.concatenate([
@@ -332,19 +333,23 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
 
 
 def _report_matrices(y_true, y_pred, sample_weight, full, kind, params, single_label,
-                     column_labels, owner):
+                     column_labels, owner, instances=None):
     """``build(weights)``: the full matrices of the report's targets under each row of
-    instance weights (times ``sample_weight``), at once where the targets allow."""
-    user = check_sample_weight(sample_weight, full.n_samples)
+    instance weights (times ``sample_weight``), at once where the targets allow; from
+    ``instances`` (the checked targets and terms ``full`` was built from) where given."""
+    user = check_sample_weight(sample_weight, full.n_samples) if instances is None else \
+        instances.targets.sample_weight
     if single_label:
-        cells = label_cells(full, y_true, y_pred)
+        cells = _instance_cells(full, y_true, y_pred, instances)
         return lambda weights: cell_matrices(cells, full.matrix.size, user, weights)
-    grouped = grouped_rows(kind, params, y_true, y_pred, user, column_labels=column_labels)
+    grouped = grouped_rows(kind, params, y_true, y_pred, user, column_labels=column_labels,
+                           instances=instances)
     if grouped is not None:  # labels beside scores: exchangeable draws, any order
         return lambda weights: grouped.matrices(weights, presorted=True)
     if batches_terms(kind, y_true, y_pred):
         return lambda weights: resampled_matrices(kind, params, y_true, y_pred, user,
-                                                  weights, owner, column_labels=column_labels)
+                                                  weights, owner, column_labels=column_labels,
+                                                  instances=instances)
 
     def one_by_one(weights):
         return np.stack([confusions(
@@ -352,6 +357,17 @@ def _report_matrices(y_true, y_pred, sample_weight, full, kind, params, single_l
             params=params, warn=False, column_labels=column_labels)[0].matrix
             for w in weights])
     return one_by_one
+
+
+def _instance_cells(full, y_true, y_pred, instances):
+    """The cell of each instance of 1-D labels in ``full``: the codes of its checked
+    targets where they are kept (rows and columns in the order of their classes), else
+    read again off the labels (:func:`~.._core.resampling.label_cells`)."""
+    codes = None if instances is None else instances.targets.codes
+    if codes is None:
+        return label_cells(full, y_true, y_pred)
+    true, pred = (np.asarray(code, dtype=np.intp) for code in codes)
+    return true * full.matrix.shape[0] + pred
 
 
 def _grouped_jackknife(build, read, rng, n_samples, shape, owner):
@@ -446,6 +462,19 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     -------
     str or dict
 
+    See Also
+    --------
+    transport_precision_recall_fscore_support : The scores of the report.
+    mlcm_classification_report : The MLCM's report.
+    score_confidence_interval : The interval of one score.
+    sklearn.metrics.classification_report : scikit-learn's, which this equals on labels.
+
+    References
+    ----------
+    J. Erbani, P.-E. Portier, E. Egyed-Zsigmond, D. Nurbakova, "Confusion Matrices: A
+    Unified Theory", IEEE Access (2024), doi:10.1109/ACCESS.2024.3507199: Section V,
+    eqs. (37)-(43).
+
     Examples
     --------
     >>> from sklearn_confusion_ext import transport_classification_report
@@ -483,18 +512,20 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     (0.575, 0.742)
     """
     check_target_names(target_names, labels)
-    full = transport_confusion(y_true, y_pred, labels=None, weighting=weighting,
-                               sample_weight=sample_weight, empty=empty, column_labels=labels)
+    params = {"weighting": weighting, "empty": empty}
+    # the instances validated once: the intervals resample the terms the matrix was read from
+    (full,), instances = confusions(TRANSPORT_KIND, y_true, y_pred, sample_weight=sample_weight,
+                                    params=params, column_labels=labels, with_instances=True)
     confusion, class_names = confusion_for_labels(full, labels)
     report_row_names(confusion, target_names, include_none, class_names)  # before the work
     intervals = None
     if confidence_level is not None:
         intervals = report_intervals(
-            y_true, y_pred, sample_weight, full, confusion, TRANSPORT_KIND,
-            {"weighting": weighting, "empty": empty}, column_labels=labels,
-            zero_division=zero_division, include_none=include_none,
+            y_true, y_pred, sample_weight, full, confusion, TRANSPORT_KIND, params,
+            column_labels=labels, zero_division=zero_division, include_none=include_none,
             confidence_level=confidence_level, method=interval_method,
-            n_resamples=n_resamples, random_state=random_state, verbose=verbose)
+            n_resamples=n_resamples, random_state=random_state, verbose=verbose,
+            instances=instances)
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division, include_none=include_none, class_names=class_names,
@@ -551,6 +582,17 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
     -------
     str or dict
 
+    See Also
+    --------
+    mlcm_precision_recall_fscore_support : The scores of the report.
+    transport_classification_report : The TCM's report.
+    score_confidence_interval : The interval of one score.
+
+    References
+    ----------
+    M. Heydarian, T. E. Doyle, R. Samavi, "MLCM: Multi-Label Confusion Matrix", IEEE
+    Access 10 (2022), doi:10.1109/ACCESS.2022.3151048: eqs. (2)-(7) and Table 12.
+
     Examples
     --------
     >>> from sklearn_confusion_ext import mlcm_classification_report
@@ -579,16 +621,18 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
     [0.5, 0.318, 0.685]
     """
     check_target_names(target_names, labels)
-    confusion = mlcm_confusion(y_true, y_pred, labels=labels, sample_weight=sample_weight,
-                               method=method)
+    kind = _MLCM_METHODS[method]
+    (confusion,), instances = confusions(kind, y_true, y_pred, labels=labels,
+                                         sample_weight=sample_weight, with_instances=True)
     report_row_names(confusion, target_names, include_none)  # before the resampling
     intervals = None
     if confidence_level is not None:
         intervals = report_intervals(
-            y_true, y_pred, sample_weight, confusion, confusion, _MLCM_METHODS[method], {},
+            y_true, y_pred, sample_weight, confusion, confusion, kind, {},
             zero_division=zero_division, include_none=include_none,
             confidence_level=confidence_level, method=interval_method,
-            n_resamples=n_resamples, random_state=random_state, verbose=verbose)
+            n_resamples=n_resamples, random_state=random_state, verbose=verbose,
+            instances=instances)
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division, include_none=include_none, support_name="weight",

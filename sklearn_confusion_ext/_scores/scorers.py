@@ -13,14 +13,6 @@ from sklearn.metrics import get_scorer as sklearn_get_scorer
 from sklearn.metrics import make_scorer
 
 from .._core.params import AVERAGES, CALLABLE, Options, unchecked, validate_params
-from .._quantification.errors import (
-    absolute_error,
-    kl_divergence,
-    normalized_absolute_error,
-    normalized_kl_divergence,
-    relative_absolute_error,
-)
-from .._quantification.scorers import make_quantification_scorer
 from .from_predictions import (
     cohen_kappa_score,
     confusion_entropy,
@@ -149,6 +141,17 @@ def make_transport_scorer(metric="f1", *, average="macro", weighting="uniform",
     TransportScorer
         A picklable scorer ``scorer(estimator, X, y_true, sample_weight=None)``.
 
+    See Also
+    --------
+    make_mlcm_scorer : The MLCM's scorer factory.
+    get_scorer : A scorer by name.
+    transport_precision_recall_fscore_support : The scores it reads.
+
+    References
+    ----------
+    J. Erbani, P.-E. Portier, E. Egyed-Zsigmond, D. Nurbakova, "Confusion Matrices: A
+    Unified Theory", IEEE Access (2024), doi:10.1109/ACCESS.2024.3507199: Section V.
+
     Examples
     --------
     >>> from sklearn.datasets import load_iris
@@ -186,6 +189,17 @@ def make_mlcm_scorer(metric="f1", *, average="macro", method="heydarian",
     MLCMScorer
         A picklable scorer on hard (``predict``) predictions.
 
+    See Also
+    --------
+    make_transport_scorer : The TCM's scorer factory.
+    get_scorer : A scorer by name.
+    mlcm_precision_recall_fscore_support : The scores it reads.
+
+    References
+    ----------
+    M. Heydarian, T. E. Doyle, R. Samavi, "MLCM: Multi-Label Confusion Matrix", IEEE
+    Access 10 (2022), doi:10.1109/ACCESS.2022.3151048: eqs. (2)-(7).
+
     Examples
     --------
     >>> from sklearn_confusion_ext import make_mlcm_scorer
@@ -202,6 +216,9 @@ def _generalized_means_macro(y_true, y_pred, sample_weight=None):
                                    sample_weight=sample_weight)
 
 
+# The named scorers that are no matrix's reading (a new scorer on each call): the measures,
+# and those a family above this floor registers (the quantification errors, in
+# _quantification/scorers.py: register_named_scorer).
 _MEASURE_SCORERS = {
     "generalized_means": lambda: make_scorer(_generalized_means_macro),
     "symmetric_balanced_accuracy": lambda: make_scorer(symmetric_balanced_accuracy_score),
@@ -209,15 +226,18 @@ _MEASURE_SCORERS = {
     "neg_correlation_distance": lambda: make_scorer(correlation_distance,
                                                     greater_is_better=False),
     "neg_confusion_entropy": lambda: make_scorer(confusion_entropy, greater_is_better=False),
-    "neg_absolute_error": lambda: make_quantification_scorer(absolute_error),
-    "neg_normalized_absolute_error": lambda: make_quantification_scorer(
-        normalized_absolute_error),
-    "neg_relative_absolute_error": lambda: make_quantification_scorer(relative_absolute_error,
-                                                                      eps="auto"),
-    "neg_kl_divergence": lambda: make_quantification_scorer(kl_divergence, eps="auto"),
-    "neg_normalized_kl_divergence": lambda: make_quantification_scorer(
-        normalized_kl_divergence, eps="auto"),
 }
+
+
+def register_named_scorer(name, make):
+    """Make :func:`get_scorer` give ``make()`` (a new scorer on each call) for ``name``, a
+    name of the table (:mod:`.names`) that is no matrix's reading: the families above the
+    scores (the quantification errors) register their scorers here, so that this floor
+    imports none of them."""
+    if name not in SCORE_NAMES or SCORE_NAMES[name].family in ("tcm", "mlcm"):
+        raise ValueError(f"{name!r} is not a name of a measure's scorer in the table of "
+                         "score names (_scores/names.py).")
+    _MEASURE_SCORERS[name] = make
 
 
 def _named_scorer(name):
@@ -242,6 +262,11 @@ def get_scorer_names():
     Returns
     -------
     list of str
+
+    See Also
+    --------
+    get_scorer : A scorer by name.
+    sklearn.metrics.get_scorer_names : scikit-learn's names.
 
     Examples
     --------
@@ -292,6 +317,13 @@ def get_scorer(scoring):
     callable or None
         A picklable scorer ``scorer(estimator, X, y_true, sample_weight=None)``, a new object
         on each call.
+
+    See Also
+    --------
+    get_scorer_names : The names it takes.
+    make_transport_scorer : A TCM scorer with parameters.
+    make_mlcm_scorer : An MLCM scorer with parameters.
+    sklearn.metrics.get_scorer : scikit-learn's, whose names it takes too.
 
     Examples
     --------

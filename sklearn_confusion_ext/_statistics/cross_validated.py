@@ -40,6 +40,7 @@ from scipy import stats
 from .._core.params import (
     ARRAY,
     CALLABLE,
+    CONFIDENCE_LEVEL,
     PARALLEL,
     POSITIVE_INT,
     PVALUE,
@@ -232,6 +233,7 @@ class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
             "estimate", _Bare(f"{_number(self.estimate)} (mean of the 10 folds)"))]
         return summary
 
+    @validate_params({"confidence_level": [CONFIDENCE_LEVEL]})
     def confidence_interval(self, confidence_level=0.95):
         """The confidence interval of the difference the t statistic tests, as scipy's
         ``TtestResult.confidence_interval``.
@@ -246,7 +248,7 @@ class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
         Parameters
         ----------
         confidence_level : float, default=0.95
-            In (0, 1).
+            The interval's level, in (0, 1).
 
         Returns
         -------
@@ -258,11 +260,13 @@ class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
         ValueError
             For ``method="5x2cv_ftest"``: Alpaydin's F sums squared differences and
             inverts to no interval of the difference.
+
+        See Also
+        --------
+        scipy.stats.ttest_1samp : Its result's ``confidence_interval``, the naive test's.
+        compare_scores : Two models on one test set, with a resampled interval.
         """
         level = float(confidence_level)
-        if not 0 < level < 1:
-            raise ValueError(f"confidence_level must lie in (0, 1); got "
-                             f"{confidence_level!r}.")
         if self.method == "5x2cv_ftest":
             raise ValueError("method='5x2cv_ftest' has no confidence interval: its F "
                              "statistic sums the ten squared differences; use "
@@ -272,12 +276,15 @@ class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
             d = differences.reshape(5, 2)
             variance = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1).mean()
         else:
+            if self.method == "corrected_ttest" and self.n_train is None:
+                raise ValueError("method='corrected_ttest' corrects its standard error by "
+                                 "n_test / n_train: this result holds no fold sizes.")
             ratio = 0.0 if self.method == "naive_ttest" else float(
                 np.mean(self.n_test) / np.mean(self.n_train))
             spread = 0.0 if _no_spread(differences) else differences.var(ddof=1)
             variance = spread * (1 / differences.size + ratio)
         se = math.sqrt(variance)
-        center = float(self.tested_difference)
+        center = float(differences[0] if self.method == "5x2cv_ttest" else self.estimate)
         if self.alternative == "two-sided":
             q = float(stats.t.ppf((1 + level) / 2, self.df))
             return ConfidenceInterval(center - q * se, center + q * se)

@@ -66,7 +66,6 @@ def _table(scores, greater_is_better, names, name="scores"):
         None if datasets is None else tuple(datasets))
 
 
-
 def _two_models(models, default):
     """The two models' names: ``models`` checked (two of them), else ``default``."""
     if models is None:

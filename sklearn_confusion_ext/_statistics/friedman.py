@@ -202,18 +202,18 @@ def friedman_test(scores, *, greater_is_better=True, tie_correction=False, model
         ``(k - 1, (k - 1)(N - 1))`` degrees of freedom; ``chi2_statistic`` and
         ``chi2_pvalue`` Friedman's ``chi2_F`` with ``k - 1``; ``average_ranks``.
 
+    Warns
+    -----
+    UserWarning
+        Where there are 10 data sets or fewer: Demsar's rule of thumb for the chi-square
+        approximation is ``N > 10`` (and ``k > 5``).
+
     See Also
     --------
     friedman_posthoc : Which models differ: Nemenyi's, Holm's and Bonferroni-Dunn's tests.
     CriticalDifferenceDisplay : Demsar's critical difference diagram.
     bayesian_signed_rank_test : Two models over the data sets, a Bayesian test.
     scipy.stats.friedmanchisquare : Friedman's chi-square with the tie correction.
-
-    Warns
-    -----
-    UserWarning
-        Where there are 10 data sets or fewer: Demsar's rule of thumb for the chi-square
-        approximation is ``N > 10`` (and ``k > 5``).
 
     Notes
     -----
@@ -353,6 +353,10 @@ class FriedmanPosthocResult(_Tabulated):
             average rank of which no two differ significantly (all pairs), or the control
             with every model not significantly different from it (with a control). Models
             that differ from every other one are in no group.
+
+        See Also
+        --------
+        CriticalDifferenceDisplay : Joins each group by a bar under the average ranks.
         """
         order = np.argsort(self.average_ranks, kind="stable")
         if self.control is not None:

@@ -504,14 +504,6 @@ def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None,
         (the posterior of ``mu0``), the per-data-set ``shrunken`` estimates and the
         ``draws``; ``to_frame()`` gives the data sets.
 
-    See Also
-    --------
-    bayesian_signed_rank_test : The same question from the data sets' mean scores only.
-    compare_cv_scores : The correlated t-test on the folds of one data set
-        (``method="bayesian"``), this model's part for each data set.
-    friedman_test : Several models over the data sets, on their ranks.
-    ComparisonSimplexDisplay : Draws the posterior on the triangle of the three regions.
-
     Warns
     -----
     RuntimeWarning
@@ -519,6 +511,14 @@ def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None,
         size below 100 draws per chain (Vehtari et al. 2021); draw more (``n_draws``,
         ``burn_in``). Where a data set's differences have no spread over its folds (see
         Notes).
+
+    See Also
+    --------
+    bayesian_signed_rank_test : The same question from the data sets' mean scores only.
+    compare_cv_scores : The correlated t-test on the folds of one data set
+        (``method="bayesian"``), this model's part for each data set.
+    friedman_test : Several models over the data sets, on their ranks.
+    ComparisonSimplexDisplay : Draws the posterior on the triangle of the three regions.
 
     Notes
     -----
@@ -561,7 +561,7 @@ def bayesian_hierarchical_test(scores_a, scores_b, *, n_train=None, n_test=None,
     .. [3] A. Vehtari, A. Gelman, D. Simpson, B. Carpenter and P.-C. Buerkner,
        "Rank-normalization, folding, and localization: an improved R-hat for assessing
        convergence of MCMC", Bayesian Analysis 16(2), 667-718, 2021: the convergence
-       diagnostics (:mod:`.mcmc`).
+       diagnostics, ``rhat`` and ``ess``.
 
     Examples
     --------

@@ -41,12 +41,10 @@ from .._core.params import (
     CONFIDENCE_LEVEL,
     N_RESAMPLES,
     PARALLEL,
-    PRIOR_NAMES,
     RANDOM_STATE,
     VERBOSE,
     Interval,
     NaN,
-    NumberArray,
     Options,
     validate_params,
 )
@@ -59,6 +57,7 @@ from .._scores.from_confusion import (
     reported_classes,
 )
 from .._scores.resolved import _check_weighted, _Data, _data, _quiet, _resolve_score, _scalar
+from .posterior import PRIOR
 
 # What every interval and comparison of a score takes (compare_scores too).
 UNCERTAINTY = {
@@ -337,8 +336,7 @@ def _binary(matrix):
     "y_true": [ARRAY], "y_pred": [ARRAY], **UNCERTAINTY,
     "method": [Options("percentile", "basic", "bca", "bayesian", "analytic")],
     "n_jobs": PARALLEL["n_jobs"],
-    "prior": [None, Interval(Real, 0, None, closed="neither"), PRIOR_NAMES, NumberArray()]},
-    renamed={"score": "scoring"})
+    "prior": [None, *PRIOR]}, renamed={"score": "scoring"})
 def score_confidence_interval(y_true, y_pred, *, scoring="tcm_f1_macro", method="bca",
                               confidence_level=0.95, n_resamples=9999, sample_weight=None,
                               random_state=None, n_jobs=None, kind=None, prior=None,

@@ -17,7 +17,8 @@ from scipy import special, stats
 # draws per chain.
 RHAT_LIMIT = 1.01
 ESS_PER_CHAIN = 100
-# The most steps the slice sampler's interval takes outwards on each side (Neal 2003).
+# The most steps the slice sampler's interval steps out, both sides together (Neal 2003's
+# m, split at random between the two sides).
 _SLICE_STEPS = 100
 
 

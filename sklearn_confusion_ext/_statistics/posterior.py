@@ -230,21 +230,49 @@ class ConfusionPosterior(Result):
                          for j in range(n_classes)], axis=1)
 
     def mean(self):
-        """Posterior means ``alpha_kj / alpha_k0`` (equation 16), the Bayes estimates."""
+        """Posterior means ``alpha_kj / alpha_k0`` (equation 16), the Bayes estimates.
+
+        Returns
+        -------
+        ndarray of shape (n_classes, n_classes)
+
+        See Also
+        --------
+        ConfusionPosterior.mode, ConfusionPosterior.var : The other summaries of each cell.
+        ConfusionPosterior.credible_interval : The interval around each cell's mean.
+        """
         return self.alpha / self._totals
 
     def var(self):
         """Posterior variances ``alpha_kj (alpha_k0 - alpha_kj) / (alpha_k0^2 (alpha_k0 + 1))``.
 
         Computed as ``mean (1 - mean) / (alpha_k0 + 1)``, which neither overflows nor
-        underflows for parameters from 1e-300 to 1e300.
+        underflows for parameters from 1e-300 to 1e300 (equation 16).
+
+        Returns
+        -------
+        ndarray of shape (n_classes, n_classes)
+
+        See Also
+        --------
+        ConfusionPosterior.std : Their square roots.
+        ConfusionPosterior.mean : The posterior means.
         """
         totals = self._totals
         mean = self.alpha / totals
         return mean * (self._rest / totals) / (totals + 1)
 
     def std(self):
-        """Posterior standard deviations."""
+        """Posterior standard deviations, the square roots of :meth:`var`.
+
+        Returns
+        -------
+        ndarray of shape (n_classes, n_classes)
+
+        See Also
+        --------
+        ConfusionPosterior.var : The posterior variances.
+        """
         return np.sqrt(self.var())
 
     def mode(self):
@@ -254,6 +282,15 @@ class ConfusionPosterior(Result):
         entry with ``alpha_kj <= 1`` sits at the boundary, 0, and the others share
         ``(alpha_kj - 1) / sum(alpha_ki - 1 over alpha_ki > 1)``; a row with no entry above
         1 has its mode at the vertex of its largest parameter (the first, on ties).
+
+        Returns
+        -------
+        ndarray of shape (n_classes, n_classes)
+            Each row sums to 1.
+
+        See Also
+        --------
+        ConfusionPosterior.mean : The posterior means, the Bayes estimates.
         """
         return dirichlet_mode(self.alpha)
 

@@ -325,10 +325,10 @@ def _multi_panel_displays():
             counts, ax=ax),
         "PosteriorSimplexDisplay": lambda ax: sce.PosteriorSimplexDisplay.from_confusion(
             counts, ax=ax),
-        "RankingComparisonDisplay": lambda ax: sce.RankingComparisonDisplay.from_matrices(
-            matrices[0], matrices[1], ax=ax),
+        "RankingComparisonDisplay": lambda ax: sce.RankingComparisonDisplay.from_confusion(
+            matrices[:2], ax=ax),
         "RankingComparisonDisplay grid": lambda ax:
-            sce.RankingComparisonDisplay.from_matrices_pairwise(matrices, ax=ax),
+            sce.RankingComparisonDisplay.from_confusion(matrices, ax=ax),
     }
 
 

@@ -140,8 +140,8 @@ C = [[6, 3, 1], [2, 6, 2], [1, 1, 8]]
 
 
 def test_grid_panels_are_f1_of_row_matrix_ranked_by_column_matrix():
-    display = sce.RankingComparisonDisplay.from_matrices_pairwise(
-        [A, B, C], names=["a", "b", "c"], display_labels=["x", "y", "z"])
+    display = sce.RankingComparisonDisplay.from_confusion(
+        [A, B, C], models=["a", "b", "c"], display_labels=["x", "y", "z"])
     assert display.axes_.shape == (3, 3)
     for i, first in enumerate((A, B, C)):
         for j, second in enumerate((A, B, C)):
@@ -170,21 +170,21 @@ def test_grid_of_f1_scores_matches_scikit_learn():
     predictions = [[0, 2, 2, 1, 1, 0, 2, 0, 0, 1], [0, 1, 2, 0, 1, 0, 1, 1, 2, 0]]
     matrices = {f"m{k}": sce.transport_confusion_matrix(y_true, y_pred)
                 for k, y_pred in enumerate(predictions)}
-    display = sce.RankingComparisonDisplay.from_matrices_pairwise(matrices)
+    display = sce.RankingComparisonDisplay.from_confusion(matrices)
     for k, y_pred in enumerate(predictions):
         np.testing.assert_allclose(display.f1_scores[k], f1_score(y_true, y_pred, average=None))
-    assert display.names == ("m0", "m1")
+    assert display.models == ("m0", "m1")
 
 
 def test_grid_refuses_bad_inputs():
     with pytest.raises(ValueError, match="at least two"):
-        sce.RankingComparisonDisplay.from_matrices_pairwise([A])
+        sce.RankingComparisonDisplay.from_confusion([A])
     with pytest.raises(ValueError, match="same classes"):
-        sce.RankingComparisonDisplay.from_matrices_pairwise([A, [[1, 0], [0, 1]]])
+        sce.RankingComparisonDisplay.from_confusion([A, [[1, 0], [0, 1]]])
     with pytest.raises(ValueError, match="keys"):
-        sce.RankingComparisonDisplay.from_matrices_pairwise({"a": A, "b": B}, names=["x", "y"])
+        sce.RankingComparisonDisplay.from_confusion({"a": A, "b": B}, models=["x", "y"])
     with pytest.raises(ValueError, match="9 panel"):
-        sce.RankingComparisonDisplay.from_matrices_pairwise(
+        sce.RankingComparisonDisplay.from_confusion(
             [A, B, C], ax=plt.subplots(1, 2)[1])
     with pytest.raises(ValueError, match="at least two matrices"):
         sce.RankingComparisonDisplay([0.5, 0.2])
@@ -192,14 +192,14 @@ def test_grid_refuses_bad_inputs():
 
 def test_two_f1_vectors_keep_the_pair_layout():
     display = sce.RankingComparisonDisplay([0.9, 0.5, 0.7], [0.8, 0.6, 0.4]).plot()
-    assert display.axes_.shape == (2,) and display.names == ("A", "B")
+    assert display.axes_.shape == (2,) and display.models == ("A", "B")
 
 
 def test_many_classes_grid_has_no_names():
     rng = np.random.default_rng(0)
     matrices = [rng.integers(0, 20, (40, 40)) + np.diag(rng.integers(20, 90, 40))
                 for _ in range(4)]
-    display = sce.RankingComparisonDisplay.from_matrices_pairwise(matrices)
+    display = sce.RankingComparisonDisplay.from_confusion(matrices)
     assert display.axes_[0, 1].get_xticklabels() == []
     assert display.figure_.get_size_inches()[0] <= 14
 

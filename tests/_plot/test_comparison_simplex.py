@@ -31,7 +31,7 @@ def fold_tables(shift=0.02, seed=0):
     return b + rng.normal(shift, 0.01, (6, 1)) + rng.normal(0, 0.01, (6, 10)), b
 
 
-HIERARCHICAL = dict(test="hierarchical", n_train=9, n_test=1, n_samples=300, burn_in=300)
+HIERARCHICAL = dict(method="hierarchical", n_train=9, n_test=1, n_draws=300, burn_in=300)
 
 
 @pytest.fixture(autouse=True)
@@ -130,7 +130,7 @@ def test_large_sample_counts_stay_small_in_memory():
 
 def test_probabilities_written_are_the_results():
     result = sce.bayesian_signed_rank_test(M_CF, M, rope=0.01, random_state=0,
-                                           names=("C4.5+m+cf", "C4.5+m"))
+                                           models=("C4.5+m+cf", "C4.5+m"))
     display = sce.ComparisonSimplexDisplay.from_result(result)
     expected = [result.p_a_better, result.p_rope, result.p_b_better]
     assert written(display) == [float(f"{p:.3f}") for p in expected]
@@ -155,17 +155,18 @@ def test_probabilities_are_written_for_reading():
 @pytest.mark.parametrize("test", ["signed_rank", "hierarchical"])
 def test_from_result_equals_from_scores_with_the_same_seed(test):
     if test == "signed_rank":
-        scores, keywords = (M_CF, M), {"n_samples": 5000}
+        scores, keywords = (M_CF, M), {"n_draws": 5000}
         result = sce.bayesian_signed_rank_test(*scores, rope=0.01, random_state=3, **keywords)
     else:
-        scores, keywords = fold_tables(), {k: v for k, v in HIERARCHICAL.items() if k != "test"}
+        scores = fold_tables()
+        keywords = {k: v for k, v in HIERARCHICAL.items() if k != "method"}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # a short chain may not mix
             result = sce.bayesian_hierarchical_test(*scores, rope=0.01, random_state=3,
                                                     **keywords)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        built = sce.ComparisonSimplexDisplay.from_scores(*scores, test=test, rope=0.01,
+        built = sce.ComparisonSimplexDisplay.from_scores(*scores, method=test, rope=0.01,
                                                          random_state=3, **keywords)
     drawn = sce.ComparisonSimplexDisplay.from_result(result)
     np.testing.assert_array_equal(built.result_.samples, result.samples)
@@ -181,29 +182,29 @@ def test_from_result_equals_from_scores_with_the_same_seed(test):
 
 def test_from_scores_forwards_the_tests_parameters():
     display = sce.ComparisonSimplexDisplay.from_scores(
-        M_CF, M, rope=0.02, prior_strength=1.0, n_samples=1000, greater_is_better=False,
-        random_state=0, names=("x", "y"))
+        M_CF, M, rope=0.02, prior_strength=1.0, n_draws=1000, greater_is_better=False,
+        random_state=0, models=("x", "y"))
     expected = sce.bayesian_signed_rank_test(M_CF, M, rope=0.02, prior_strength=1.0,
-                                             n_samples=1000, greater_is_better=False,
-                                             random_state=0, names=("x", "y"))
+                                             n_draws=1000, greater_is_better=False,
+                                             random_state=0, models=("x", "y"))
     np.testing.assert_array_equal(display.result_.samples, expected.samples)
-    assert display.result_.prior_strength == 1.0 and display.names == ("x", "y")
+    assert display.result_.prior_strength == 1.0 and display.models == ("x", "y")
     assert display.rope == 0.02
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         folds = sce.ComparisonSimplexDisplay.from_scores(*fold_tables(), rope=0.01,
                                                          n_chains=2, random_state=0,
                                                          **HIERARCHICAL)
-    assert folds.result_.n_chains == 2 and folds.result_.n_samples == 300
+    assert folds.result_.n_chains == 2 and folds.result_.n_draws == 300
     assert folds.result_.burn_in == 300 and folds.result_.samples.shape == (600, 3)
 
 
 def test_a_parameter_of_the_other_test_warns_and_is_not_used():
     with pytest.warns(UserWarning, match=r"n_train is a parameter of the other test, not of "
-                                         r"test='signed_rank'"):
-        display = sce.ComparisonSimplexDisplay.from_scores(M_CF, M, n_train=9, n_samples=500,
+                                         r"method='signed_rank'"):
+        display = sce.ComparisonSimplexDisplay.from_scores(M_CF, M, n_train=9, n_draws=500,
                                                            random_state=0)
-    plain = sce.bayesian_signed_rank_test(M_CF, M, n_samples=500, random_state=0)
+    plain = sce.bayesian_signed_rank_test(M_CF, M, n_draws=500, random_state=0)
     np.testing.assert_array_equal(display.result_.samples, plain.samples)
     with pytest.warns(UserWarning, match="prior_strength"), \
             warnings.catch_warnings():
@@ -218,7 +219,7 @@ def test_a_parameter_of_the_other_test_warns_and_is_not_used():
 @pytest.mark.parametrize("test", ["signed_rank", "hierarchical"])
 def test_rope_zero_greys_the_equivalence_region(test):
     scores = (M_CF, M) if test == "signed_rank" else fold_tables(shift=0.0)
-    keywords = {"n_samples": 2000} if test == "signed_rank" else HIERARCHICAL
+    keywords = {"n_draws": 2000} if test == "signed_rank" else HIERARCHICAL
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         display = sce.ComparisonSimplexDisplay.from_scores(*scores, random_state=0,
@@ -254,7 +255,7 @@ def test_from_result_refuses_anything_but_the_two_results(value):
 
 def test_from_result_refuses_the_correlated_t_test():
     correlated = sce.compare_cv_scores([0.9, 0.8, 0.85, 0.95], [0.8, 0.82, 0.8, 0.9],
-                                       test="bayesian", n_train=3, n_test=1)
+                                       method="bayesian", n_train=3, n_test=1)
     with pytest.raises(TypeError, match=r"'result' parameter.*BayesianCorrelatedTTestResult"):
         sce.ComparisonSimplexDisplay.from_result(correlated)
 
@@ -279,20 +280,20 @@ def test_from_result_refuses_the_correlated_t_test():
      r"probabilities must hold probabilities of at most 1"),
     (lambda: sce.ComparisonSimplexDisplay([[0.5, 0.2, 0.3]], rope=-0.1), ValueError,
      r"'rope' parameter of ComparisonSimplexDisplay"),
-    (lambda: sce.ComparisonSimplexDisplay([[0.5, 0.2, 0.3]], rope=0.1, names=("a",)),
-     ValueError, r"names must name the two models; got 1"),
+    (lambda: sce.ComparisonSimplexDisplay([[0.5, 0.2, 0.3]], rope=0.1, models=("a",)),
+     ValueError, r"models must name the two models; got 1"),
     (lambda: sce.ComparisonSimplexDisplay([[0.5, 0.2, 0.3]], rope=0.1).plot(max_points=0),
      ValueError, r"'max_points' parameter of ComparisonSimplexDisplay\.plot.*got 0"),
     (lambda: sce.ComparisonSimplexDisplay([[0.5, 0.2, 0.3]], rope=0.1).plot(ax="ax"),
      TypeError, r"'ax' parameter of ComparisonSimplexDisplay\.plot must be .*Axes"),
-    (lambda: sce.ComparisonSimplexDisplay.from_scores(M_CF, M, test="bayesian"), ValueError,
-     r"'test' parameter of ComparisonSimplexDisplay\.from_scores must be one of "
+    (lambda: sce.ComparisonSimplexDisplay.from_scores(M_CF, M, method="bayesian"), ValueError,
+     r"'method' parameter of ComparisonSimplexDisplay\.from_scores must be one of "
      r"\{'signed_rank', 'hierarchical'\}; got 'bayesian'"),
-    (lambda: sce.ComparisonSimplexDisplay.from_scores(M_CF, M, n_samples=10), ValueError,
-     r"'n_samples' parameter of ComparisonSimplexDisplay\.from_scores"),
+    (lambda: sce.ComparisonSimplexDisplay.from_scores(M_CF, M, n_draws=10), ValueError,
+     r"'n_draws' parameter of ComparisonSimplexDisplay\.from_scores"),
     (lambda: sce.ComparisonSimplexDisplay.from_scores(M_CF, M, max_points=2.5), TypeError,
      r"'max_points' parameter of ComparisonSimplexDisplay\.from_scores"),
-    (lambda: sce.ComparisonSimplexDisplay.from_scores(*fold_tables(), test="hierarchical"),
+    (lambda: sce.ComparisonSimplexDisplay.from_scores(*fold_tables(), method="hierarchical"),
      ValueError, r"pass n_train and n_test"),
 ])
 def test_invalid_input_is_refused_naming_the_argument_before_drawing(call, error, says):
@@ -307,7 +308,7 @@ def test_invalid_input_is_refused_naming_the_argument_before_drawing(call, error
 
 def test_figure_is_saved_to_png_without_warnings():
     result = sce.bayesian_signed_rank_test(M_CF, M, rope=0.01, random_state=0,
-                                           names=("a model of a long name, cut", "b"))
+                                           models=("a model of a long name, cut", "b"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         display = sce.ComparisonSimplexDisplay.from_result(result)
@@ -328,7 +329,7 @@ def test_figure_is_saved_to_png_without_warnings():
 
 def test_drawn_on_a_given_axes_with_a_title_of_ones_own():
     fig, ax = plt.subplots()
-    display = sce.ComparisonSimplexDisplay([[0.5, 0.2, 0.3]], rope=0.01, names=("x", "y"))
+    display = sce.ComparisonSimplexDisplay([[0.5, 0.2, 0.3]], rope=0.01, models=("x", "y"))
     assert display.plot(ax=ax, title="mine") is display
     assert display.ax_ is ax and display.figure_ is fig and ax.get_title() == "mine"
     assert display.plot(ax=plt.subplots()[1], title=None).ax_.get_title() == ""
@@ -342,7 +343,7 @@ def test_texts_keep_apart_on_axes_of_a_grid(size):
     name, the captions apart (the names were placed in data units and crossed the title
     on small Axes; a title pushed up by their height left the figure)."""
     fig, axes = plt.subplots(1, 2, figsize=size, layout="constrained")
-    displays = [sce.ComparisonSimplexDisplay.from_scores(M_CF, M, rope=rope, n_samples=500,
+    displays = [sce.ComparisonSimplexDisplay.from_scores(M_CF, M, rope=rope, n_draws=500,
                                                          random_state=0, ax=ax)
                 for rope, ax in zip((0.01, 0.0), axes)]
     fig.canvas.draw()

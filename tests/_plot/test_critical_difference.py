@@ -13,7 +13,7 @@ def test_critical_difference_display():
     import matplotlib
 
     matplotlib.use("Agg")
-    display = sce.CriticalDifferenceDisplay.from_scores(PAPER, names=NAMES, alpha=0.10)
+    display = sce.CriticalDifferenceDisplay.from_scores(PAPER, models=NAMES, alpha=0.10)
     texts = [text.get_text().strip() for text in display.ax_.texts]
     assert "CD = 1.12" in texts
     assert {"C4.5 (3.14)", "C4.5+m+cf (1.96)"} <= set(texts)
@@ -22,10 +22,10 @@ def test_critical_difference_display():
     spans = sorted(tuple(np.round(sorted(line.get_xdata()), 3)) for line in bars)
     assert len(spans) == 2  # the two groups of the paper's alpha = 0.10 reading
     control = sce.CriticalDifferenceDisplay.from_scores(
-        PAPER, names=NAMES, method="bonferroni-dunn", control="C4.5")
+        PAPER, models=NAMES, method="bonferroni-dunn", control="C4.5")
     assert any("control ± CD (1.17)" in text.get_text() for text in control.ax_.texts)
-    with pytest.raises(ValueError, match="not in names"):
-        sce.CriticalDifferenceDisplay([1.5, 1.5], names=["a", "b"], groups=[("a", "c")])
+    with pytest.raises(ValueError, match="not in models"):
+        sce.CriticalDifferenceDisplay([1.5, 1.5], models=["a", "b"], groups=[("a", "c")])
 
 
 @pytest.mark.parametrize("n_models", [3, 12, 20])
@@ -39,7 +39,7 @@ def test_critical_difference_display_is_readable(n_models):
     rng = np.random.default_rng(0)
     scores = np.linspace(0, 1.5, n_models) + rng.normal(0, 1, (15, n_models))
     names = [f"classifier number {j} with a long name" for j in range(n_models)]
-    display = sce.CriticalDifferenceDisplay.from_scores(scores, names=names)
+    display = sce.CriticalDifferenceDisplay.from_scores(scores, models=names)
     figure = display.figure_
     figure.canvas.draw()
     renderer = figure.canvas.get_renderer()

@@ -122,8 +122,8 @@ def test_posterior_interval_display(tmp_path):
     posterior = dirichlet_posterior(land_use)
     np.testing.assert_allclose(display.mean, posterior.mean())
     lower, upper = posterior.credible_interval(0.9)
-    np.testing.assert_allclose(display.lower, lower)
-    np.testing.assert_allclose(display.upper, upper)
+    np.testing.assert_allclose(display.low, lower)
+    np.testing.assert_allclose(display.high, upper)
     visible = [ax for ax in display.axes_.ravel() if ax.get_visible()]
     assert len(visible) == 4 and visible[3].get_title() == "actual 3"
     for k, ax in enumerate(visible):  # each forest panel draws row k's means and bounds
@@ -140,8 +140,8 @@ def test_ranking_comparison_display():
 
     a = np.array([[8, 2, 0], [1, 5, 4], [0, 3, 7]])
     b = np.array([[5, 2, 3], [1, 8, 1], [2, 0, 8]])
-    display = RankingComparisonDisplay.from_matrices(a, b, names=("A", "B"),
-                                                     display_labels=["x", "y", "z"])
+    display = RankingComparisonDisplay.from_confusion([a, b], models=("A", "B"),
+                                                      display_labels=["x", "y", "z"])
     assert display.delta_ab == f1_ranking_disorder(a, b)
     assert display.delta_ba == f1_ranking_disorder(b, a)
     left, right = display.axes_
@@ -150,8 +150,8 @@ def test_ranking_comparison_display():
     heights = [patch.get_height() for patch in left.patches]
     np.testing.assert_allclose(heights, [10 / 20, 14 / 21, 16 / 19])
     assert "Delta" in left.get_title()
-    with pytest.raises(ValueError, match="names must hold two names"):
-        RankingComparisonDisplay.from_matrices(a, b, names=("A",))
+    with pytest.raises(ValueError, match="models must hold 2 names"):
+        RankingComparisonDisplay.from_confusion([a, b], models=("A",))
 
 
 def _fitted():
@@ -202,11 +202,11 @@ def _call(display, method, keywords):
         return getattr(display, method)(*_fitted(), **keywords)
     if method == "from_confusion":
         return display.from_confusion([[8, 2], [1, 9]], **keywords)
-    if method == "from_matrices":
-        return display.from_matrices([[8, 2], [1, 9]], [[5, 5], [2, 8]], **keywords)
+    if method == "from_confusion" and display is RankingComparisonDisplay:
+        return display.from_confusion([[[8, 2], [1, 9]], [[5, 5], [2, 8]]], **keywords)
     if display is PosteriorIntervalDisplay:
-        instance = display(mean=[[0.8, 0.2], [0.3, 0.7]], lower=[[0.6, 0.1], [0.1, 0.5]],
-                           upper=[[0.9, 0.4], [0.5, 0.9]])
+        instance = display(mean=[[0.8, 0.2], [0.3, 0.7]], low=[[0.6, 0.1], [0.1, 0.5]],
+                           high=[[0.9, 0.4], [0.5, 0.9]])
     elif display is RankingComparisonDisplay:
         instance = display([0.9, 0.5], [0.8, 0.6])
     else:
@@ -230,7 +230,7 @@ def _call(display, method, keywords):
     (PosteriorIntervalDisplay, "from_confusion", "level", 2, ValueError),
     (PosteriorIntervalDisplay, "from_confusion", "method", "x", ValueError),
     (PosteriorIntervalDisplay, "plot", "figsize", 1.5, TypeError),
-    (RankingComparisonDisplay, "from_matrices", "display_labels", 1.5, TypeError),
+    (RankingComparisonDisplay, "from_confusion", "display_labels", 1.5, TypeError),
 ])
 def test_invalid_value_is_refused_before_plotting(display, method, name, value, error):
     before = plt.get_fignums()
@@ -255,8 +255,8 @@ def test_numpy_scalar_level_is_accepted():
     display = PosteriorIntervalDisplay.from_confusion(confusion, level=np.float32(0.9),
                                                       method="equal-tailed")
     lower, upper = dirichlet_posterior(confusion).credible_interval(0.9)
-    np.testing.assert_allclose(display.lower, lower, rtol=1e-6)
-    np.testing.assert_allclose(display.upper, upper, rtol=1e-6)
+    np.testing.assert_allclose(display.low, lower, rtol=1e-6)
+    np.testing.assert_allclose(display.high, upper, rtol=1e-6)
 
 
 def test_numpy_scalars_are_accepted():
@@ -283,7 +283,7 @@ def test_figure_size_and_y_train_are_checked():
     display = PosteriorIntervalDisplay.from_confusion(confusion, figsize=np.array([5, 3]))
     np.testing.assert_allclose(display.figure_.get_size_inches(), [5, 3])
     with pytest.raises(ValueError, match="'figsize' parameter of RankingComparisonDisplay"):
-        RankingComparisonDisplay.from_matrices(confusion, confusion + 1, figsize=(1, 2, 3))
+        RankingComparisonDisplay.from_confusion([confusion, confusion + 1], figsize=(1, 2, 3))
     with pytest.raises(ValueError, match="pass order='test-training'"):
         TransportConfusionMatrixDisplay.from_predictions([0, 1], [0, 1], y_train=[0, 1])
     plt.close("all")

@@ -43,7 +43,7 @@ def test_an_empty_group_of_the_critical_difference_diagram_is_named():
     # It failed when drawn: "zero-size array to reduction operation minimum which has no
     # identity".
     with pytest.raises(ValueError, match=r"^groups\[1\] is empty"):
-        sce.CriticalDifferenceDisplay([1.5, 2.5, 2.0], names=["x", "y", "z"],
+        sce.CriticalDifferenceDisplay([1.5, 2.5, 2.0], models=["x", "y", "z"],
                                       groups=[("x", "z"), ()])
 
 
@@ -78,8 +78,8 @@ def test_every_display_refuses_before_drawing_and_never_with_an_internal_message
         ("TransportConfusionMatrixDisplay", {"confusion_matrix": [[1.0, 2.0, 3.0]]}),
         ("TransportConfusionMatrixDisplay", {"confusion_matrix": [[1.0, 2.0], [3.0]]}),
         ("MLCMDisplay", {"confusion_matrix": np.empty((0, 0))}),
-        ("PosteriorIntervalDisplay", {"mean": [[0.5, 0.5]], "lower": [[0.4, 0.4]],
-                                      "upper": [[0.6, 0.6]]}),
+        ("PosteriorIntervalDisplay", {"mean": [[0.5, 0.5]], "low": [[0.4, 0.4]],
+                                      "high": [[0.6, 0.6]]}),
         ("PosteriorSimplexDisplay", {"alpha": []}),
         ("ScoreIntervalDisplay", {"estimates": [0.5], "low": [0.7], "high": [0.6]}),
         ("RankingComparisonDisplay", {"f1_a": [], "f1_b": []}),

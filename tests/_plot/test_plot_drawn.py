@@ -85,7 +85,7 @@ def _posterior_intervals():
     lower = np.array([[0.5, 0.05, 0.01], [0.05, 0.6, 0.0], [0.1, 0.12, 0.2]])
     upper = np.array([[0.85, 0.4, 0.3], [0.35, 0.92, 0.2], [0.5, 0.55, 0.62]])
     names = ["urban", "crops", "water"]
-    display = sce.PosteriorIntervalDisplay(mean=mean, lower=lower, upper=upper,
+    display = sce.PosteriorIntervalDisplay(mean=mean, low=lower, high=upper,
                                            display_labels=names).plot(rows=[2, 0])
     matrix_ax, *forests = display.axes_
     np.testing.assert_array_equal(matrix_ax.images[0].get_array(), mean)
@@ -107,8 +107,8 @@ def _posterior_intervals():
 
 def _posterior_simplex():
     alpha = np.array([[38.0, 2.0, 16.0], [3.0, 9.0, 4.0]])
-    display = sce.PosteriorSimplexDisplay(alpha, vertex_labels=["x", "y", "z"],
-                                          row_labels=["r0", "r1"]).plot()
+    display = sce.PosteriorSimplexDisplay(alpha, column_labels=["x", "y", "z"],
+                                          display_labels=["r0", "r1"]).plot()
     for ax, row in zip(display.axes_, alpha):
         mean = row / row.sum()
         mode = (row - 1) / (row.sum() - 3)  # every parameter above 1
@@ -130,8 +130,8 @@ def _score_intervals():
     low = np.array([[0.8, 0.4, 0.65], [0.7, 0.5, 0.6]])
     high = np.array([[0.95, 0.75, 0.85], [0.9, 0.85, 0.8]])
     display = sce.ScoreIntervalDisplay(
-        estimates=estimates, low=low, high=high, class_names=["cat", "dog", "fox"],
-        model_names=["forest", "tree"]).plot()
+        estimates=estimates, low=low, high=high, display_labels=["cat", "dog", "fox"],
+        models=["forest", "tree"]).plot()
     ax = display.ax_
     markers = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
     assert [line.get_label() for line in markers] == ["forest", "tree"]
@@ -155,7 +155,7 @@ def _score_intervals():
 def _ranking_comparison():
     f1_a, f1_b = np.array([0.9, 0.5, 0.7, 0.2]), np.array([0.6, 0.8, 0.7, 0.1])
     names = ["w", "x", "y", "z"]
-    display = sce.RankingComparisonDisplay(f1_a, f1_b, names=("A", "B"),
+    display = sce.RankingComparisonDisplay(f1_a, f1_b, models=("A", "B"),
                                            display_labels=names).plot()
     left, right = display.axes_
     # A's scores in B's order (x 0.8, y 0.7, w 0.6, z 0.1); B's in A's (w, y, x, z).
@@ -194,7 +194,7 @@ def _class_distribution():
 def _posterior_difference():
     mean, scale, df, rope = 0.02, 0.01, 9.0, 0.01
     display = sce.PosteriorDifferenceDisplay(mean=mean, scale=scale, df=df, rope=rope,
-                                             names=("forest", "tree")).plot()
+                                             models=("forest", "tree")).plot()
     (curve,) = [line for line in display.ax_.lines if len(line.get_xdata()) > 2]
     x, density = np.asarray(curve.get_xdata()), np.asarray(curve.get_ydata())
     np.testing.assert_allclose(density, stats.t.pdf(x, df, loc=mean, scale=scale),
@@ -214,7 +214,7 @@ def _posterior_difference():
 def _critical_difference():
     ranks = np.array([2.25, 1.5, 3.75, 2.5])
     names = ["x", "y", "z", "w"]
-    display = sce.CriticalDifferenceDisplay(ranks, names=names, critical_difference=1.2,
+    display = sce.CriticalDifferenceDisplay(ranks, models=names, critical_difference=1.2,
                                             groups=[("y", "x", "w")]).plot()
     ax = display.ax_
     # Each model: a line down from its rank, then to the side where its name is written.
@@ -239,7 +239,7 @@ def _critical_difference():
 
 def _comparison_simplex():
     samples = np.array([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.2, 0.7, 0.1], [0.5, 0.0, 0.5]])
-    display = sce.ComparisonSimplexDisplay(samples, rope=0.01, names=("forest", "tree"),
+    display = sce.ComparisonSimplexDisplay(samples, rope=0.01, models=("forest", "tree"),
                                            probabilities=[0.5, 0.25, 0.25]).plot()
     a, rope, b = samples.T
     np.testing.assert_allclose(display.scatter_.get_offsets(),

@@ -485,22 +485,22 @@ def test_posterior_display_refuses_bad_panels(keywords, error, message):
 def test_ranking_display_on_given_axes_and_figure():
     a, b = _counts(3, seed=1), _counts(3, seed=2)
     fig, axes = plt.subplots(2, 1)
-    display = RankingComparisonDisplay.from_matrices(a, b, ax=axes)
+    display = RankingComparisonDisplay.from_confusion([a, b], ax=axes)
     assert list(display.axes_) == list(axes) and display.figure_ is fig
     assert "Delta" in axes[1].get_title()
     figure = plt.figure()
-    RankingComparisonDisplay.from_matrices(a, b, ax=figure)
+    RankingComparisonDisplay.from_confusion([a, b], ax=figure)
     assert len(figure.axes) == 2
     with pytest.raises(ValueError, match=r"ax holds 3 Axes but this display draws 2 panel"):
-        RankingComparisonDisplay.from_matrices(a, b, ax=plt.subplots(1, 3)[1])
+        RankingComparisonDisplay.from_confusion([a, b], ax=plt.subplots(1, 3)[1])
     with pytest.raises(ValueError, match="display_labels has 2 names for 3 classes"):
-        RankingComparisonDisplay.from_matrices(a, b, display_labels=["x", "y"])
+        RankingComparisonDisplay.from_confusion([a, b], display_labels=["x", "y"])
 
 
 def test_ranking_display_of_forty_classes_lays_its_bars_down():
     a, b = _counts(40, seed=1), _counts(40, seed=2)
     names = _long_names(40)
-    display = RankingComparisonDisplay.from_matrices(a, b, display_labels=names)
+    display = RankingComparisonDisplay.from_confusion([a, b], display_labels=names)
     left = display.axes_[0]
     order = np.argsort(-display.f1_b, kind="stable")
     np.testing.assert_allclose([patch.get_width() for patch in left.patches],

@@ -68,7 +68,7 @@ def _api(y_true, y_pred, score, **keywords):
 def test_values_drawn_equal_the_api(score, method, request):
     y_true, y_pred = _labels(3, 120, 0.7, seed=1)
     display = ScoreIntervalDisplay.from_predictions(
-        y_true, y_pred, score=score, method=method, n_resamples=N_RESAMPLES, random_state=0)
+        y_true, y_pred, scoring=score, method=method, n_resamples=N_RESAMPLES, random_state=0)
     estimate, low, high = _api(y_true, y_pred, score, method=method)
     np.testing.assert_allclose(display.estimates, [estimate], rtol=1e-12)
     np.testing.assert_allclose(display.low, [low], rtol=1e-12)
@@ -78,7 +78,7 @@ def test_values_drawn_equal_the_api(score, method, request):
     (segments,) = _drawn(display.ax_)[1]
     np.testing.assert_allclose([[s[0][0], s[1][0]] for s in segments],
                                np.column_stack([low, high]), rtol=1e-12)
-    assert display.class_names == ["0", "1", "2", "macro average"]
+    assert display.display_labels == ["0", "1", "2", "macro average"]
     assert display.results_[0][1].method == method
 
 
@@ -121,7 +121,7 @@ def test_classifiers_of_labels_are_scored_over_all_their_labels():
     display = ScoreIntervalDisplay.from_predictions(
         y_true, {"a": never_fox, "b": with_owl}, zero_division=0.0, n_resamples=N_RESAMPLES,
         random_state=0)
-    assert display.class_names == ["cat", "dog", "fox", "owl", "macro average"]
+    assert display.display_labels == ["cat", "dog", "fox", "owl", "macro average"]
     estimate, _, _ = _api(y_true, never_fox, "tcm_f1", labels=["cat", "dog", "fox", "owl"],
                           zero_division=0.0)
     np.testing.assert_allclose(display.estimates[0], estimate)
@@ -131,10 +131,10 @@ def test_multilabel_targets_name_their_classes_and_the_none_class():
     y_true, (first, second) = _multilabel()
     assert (y_true.sum(axis=1) == 0).any()  # the "none" class is reported
     display = ScoreIntervalDisplay.from_predictions(
-        y_true, {"good": first, "poor": second}, score="mlcm_f1",
+        y_true, {"good": first, "poor": second}, scoring="mlcm_f1",
         display_labels=["news", "sport", "arts", "science"], n_resamples=N_RESAMPLES,
         random_state=0)
-    assert display.class_names == ["news", "sport", "arts", "science", "none",
+    assert display.display_labels == ["news", "sport", "arts", "science", "none",
                                    "macro average"]
     estimate, low, _ = _api(y_true, second, "mlcm_f1")
     np.testing.assert_allclose(display.estimates[1], estimate, rtol=1e-12)
@@ -143,7 +143,7 @@ def test_multilabel_targets_name_their_classes_and_the_none_class():
     selected = ScoreIntervalDisplay.from_predictions(
         y_true, first, labels=[2, 0], weighting="true", n_resamples=N_RESAMPLES,
         random_state=0)
-    assert selected.class_names == ["2", "0", "none", "macro average"]
+    assert selected.display_labels == ["2", "0", "none", "macro average"]
     estimate, _, _ = _api(y_true, first, "tcm_f1", labels=[2, 0], weighting="true")
     np.testing.assert_allclose(selected.estimates[0], estimate, rtol=1e-12)
 
@@ -172,7 +172,7 @@ def test_draws_on_the_given_axes():
 
 def test_titles_and_constructor():
     display = ScoreIntervalDisplay(estimates=[0.9, 0.5, 0.7], low=[0.8, 0.3, 0.6],
-                                   high=[0.95, 0.7, 0.8], class_names=["a", "b", "c"],
+                                   high=[0.95, 0.7, 0.8], display_labels=["a", "b", "c"],
                                    score_name="recall")
     assert display.estimates.shape == (1, 3)
     assert display.plot().ax_.get_title() == "recall per class"
@@ -182,7 +182,7 @@ def test_titles_and_constructor():
     assert display.ax_.get_xlim()[0] == pytest.approx(0.2)
     assert display.ax_.get_xlim()[1] >= 1.0
     named = ScoreIntervalDisplay(estimates=[0.9, 0.5], low=[0.8, 0.3], high=[0.95, 0.7],
-                                 model_names=["svm"])
+                                 models=["svm"])
     assert [t.get_text() for t in named.plot().ax_.get_legend().get_texts()] == ["svm"]
     two = ScoreIntervalDisplay(estimates=[[0.9, 0.5], [0.8, 0.6]], low=[[0.8, 0.3], [0.7, 0.4]],
                                high=[[0.95, 0.7], [0.9, 0.8]])
@@ -220,7 +220,7 @@ def test_forty_classes_are_readable():
     fig, ax = plt.subplots(figsize=(5, 3.5), layout="constrained")
     cramped = ScoreIntervalDisplay(estimates=display.estimates, low=display.low,
                                    high=display.high,
-                                   class_names=display.class_names).plot(ax=ax)
+                                   display_labels=display.display_labels).plot(ax=ax)
     fig.canvas.draw()
     shown = _ticks(cramped.ax_.yaxis)
     assert 5 <= len(shown) < 41 and shown[0] == "class with\u2026ng name 0"
@@ -246,8 +246,8 @@ Y_TRUE, Y_PRED = [0, 1, 2, 2, 1, 0] * 5, [0, 2, 2, 1, 1, 0] * 5
 
 
 @pytest.mark.parametrize("keywords, match", [
-    ({"score": "tcm_f1_macro"}, "score"),
-    ({"score": "tcm_accuracy"}, "score"),
+    ({"scoring": "tcm_f1_macro"}, "scoring"),
+    ({"scoring": "tcm_accuracy"}, "scoring"),
     ({"method": "bootstrap"}, "method"),
     ({"confidence_level": 1.5}, "confidence_level"),
     ({"n_resamples": 0}, "n_resamples"),
@@ -255,7 +255,7 @@ Y_TRUE, Y_PRED = [0, 1, 2, 2, 1, 0] * 5, [0, 2, 2, 1, 1, 0] * 5
     ({"display_labels": ["a", "b"]}, "display_labels"),
     ({"y_pred": {}}, "y_pred"),
     ({"y_pred": {"a": Y_PRED, "b": np.eye(4)[[0, 1, 2, 3, 1, 0] * 5]}}, "y_pred"),
-    ({"method": "analytic", "score": "mlcm_f1", "y_true": np.eye(3)[Y_TRUE],
+    ({"method": "analytic", "scoring": "mlcm_f1", "y_true": np.eye(3)[Y_TRUE],
       "y_pred": np.eye(3)[Y_PRED]}, "method"),
 ])
 def test_bad_inputs_are_named(keywords, match):
@@ -267,8 +267,8 @@ def test_bad_inputs_are_named(keywords, match):
 
 @pytest.mark.parametrize("keywords, match", [
     ({"low": [0.4]}, "estimates, low and high"),
-    ({"class_names": ["a"]}, "class_names"),
-    ({"model_names": ["a", "b"]}, "model_names"),
+    ({"display_labels": ["a"]}, "display_labels"),
+    ({"models": ["a", "b"]}, "models"),
 ])
 def test_bad_constructor_values_are_named_by_plot(keywords, match):
     values = {"estimates": [0.5, 0.6], "low": [0.4, 0.5], "high": [0.7, 0.8], **keywords}

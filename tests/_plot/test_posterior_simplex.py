@@ -38,7 +38,7 @@ def test_figures_1_to_3_ibd_with_the_uniform_prior():
     display = PosteriorSimplexDisplay.from_confusion(IBD, display_labels=IBD_NAMES)
     assert [ax.get_title() for ax in display.axes_] == [f"actual {n}" for n in IBD_NAMES]
     np.testing.assert_array_equal(display.alpha, IBD + 1)
-    assert display.vertex_labels == IBD_NAMES
+    assert display.column_labels == IBD_NAMES
     # The modes the paper prints beside Figures 1-3 (Section 5.3.2); Figure 3's last
     # coordinate, 77 / 95 = 0.810526, is printed 0.8106.
     printed_modes = [[0.6981, 0.0189, 0.2830], [0.1176, 0.3725, 0.5098],
@@ -87,7 +87,7 @@ def test_more_than_three_classes_merge_the_others_into_one_vertex():
     display = PosteriorSimplexDisplay.from_confusion(
         LAND_USE, classes=["FallenLeaf", "Scrub"], display_labels=LAND_USE_NAMES,
         prior="perks")
-    assert display.vertex_labels == ["FallenLeaf", "Scrub", "other classes"]
+    assert display.column_labels == ["FallenLeaf", "Scrub", "other classes"]
     assert [ax.get_title() for ax in display.axes_] == ["actual FallenLeaf", "actual Scrub"]
     # The aggregation property: the merged vertex's parameter is the sum of the others',
     # so its mean is the sum of the posterior means of the merged classes.
@@ -101,7 +101,7 @@ def test_more_than_three_classes_merge_the_others_into_one_vertex():
 def test_two_of_three_classes_and_their_order():
     display = PosteriorSimplexDisplay.from_confusion(IBD, classes=["CD", "nonIBD"],
                                                      display_labels=IBD_NAMES)
-    assert display.vertex_labels == ["CD", "nonIBD", "UC"]  # the third is the one left
+    assert display.column_labels == ["CD", "nonIBD", "UC"]  # the third is the one left
     np.testing.assert_array_equal(display.alpha[0], [78, 16, 4])  # actual CD first
     with pytest.raises(ValueError, match="Beta distribution"):
         PosteriorSimplexDisplay.from_confusion([[5, 1], [2, 6]])
@@ -124,14 +124,14 @@ def test_from_predictions_equals_from_confusion():
     expected = PosteriorSimplexDisplay.from_confusion(counts, prior=0.5,
                                                       display_labels=["cat", "dog", "fox"])
     np.testing.assert_array_equal(display.alpha, expected.alpha)
-    assert display.vertex_labels == expected.vertex_labels == ["cat", "dog", "fox"]
+    assert display.column_labels == expected.column_labels == ["cat", "dog", "fox"]
     display = PosteriorSimplexDisplay.from_predictions(y_true, y_pred,
                                                        labels=["fox", "cat", "dog"])
-    assert display.vertex_labels == ["fox", "cat", "dog"]
+    assert display.column_labels == ["fox", "cat", "dog"]
 
 
 def test_axes_figures_and_bad_levels():
-    display = PosteriorSimplexDisplay([[3, 2, 5], [1, 1, 1]], row_labels=["a", "b"])
+    display = PosteriorSimplexDisplay([[3, 2, 5], [1, 1, 1]], display_labels=["a", "b"])
     fig, axes = plt.subplots(1, 2)
     assert display.plot(ax=axes).figure_ is fig
     with pytest.raises(ValueError, match="ax holds 3 Axes but this display draws 2"):
@@ -142,8 +142,8 @@ def test_axes_figures_and_bad_levels():
         display.plot(levels=[0.5, 1.0])
     with pytest.raises(ValueError, match="different masses"):
         display.plot(levels=[0.5, 0.5])
-    with pytest.raises(ValueError, match="row_labels has 2 names for 1"):
-        PosteriorSimplexDisplay([[3, 2, 5]], row_labels=["a", "b"]).plot()
+    with pytest.raises(ValueError, match="display_labels has 2 names for 1"):
+        PosteriorSimplexDisplay([[3, 2, 5]], display_labels=["a", "b"]).plot()
     with pytest.raises(ValueError, match="shape"):
         PosteriorSimplexDisplay([[3, 2, 5, 1]])
     with pytest.raises(ValueError, match="positive"):

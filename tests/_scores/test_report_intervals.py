@@ -310,3 +310,54 @@ def test_wrong_target_names_are_refused_before_the_resampling(family, monkeypatc
               "mlcm": mlcm_classification_report}[family]
     with pytest.raises(ValueError, match="target_names has 2 names but the report has 3"):
         report([0, 1, 2] * 5, [0, 1, 1] * 5, target_names=["a", "b"], confidence_level=0.9)
+
+
+@pytest.mark.parametrize("family, kind, weighted", [
+    ("tcm", "labels", True), ("tcm", "multilabel", False), ("tcm", "multilabel", True),
+    ("tcm", "scores", False), ("mlcm", "multilabel", False), ("mlcm", "multilabel", True)])
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_the_report_with_intervals_validates_its_targets_once(family, kind, weighted, method,
+                                                              monkeypatch):
+    """The report's matrix and its resampled matrices are read from one validation: the
+    targets are checked once, the sample weights once, and the instances' terms are built
+    once (a weighting callable is called once). Before, the intervals validated the
+    targets again (check_targets twice, check_sample_weight three times) and built the
+    transport terms a second time."""
+    from sklearn_confusion_ext._core import dispatch, resampling, targets
+    from sklearn_confusion_ext._scores import reports
+
+    calls = {"check_targets": 0, "check_sample_weight": 0, "weighting": 0}
+
+    def counted(module, name):
+        original = getattr(module, name)
+
+        def spy(*args, **kwargs):
+            calls[name] += 1
+            return original(*args, **kwargs)
+        monkeypatch.setattr(module, name, spy)
+
+    for module in (dispatch, resampling):
+        counted(module, "check_targets")
+    for module in (targets, reports):
+        counted(module, "check_sample_weight")
+    y_true, y_pred = _targets(kind)
+    sample_weight = np.random.default_rng(1).uniform(0.5, 2, len(y_true)) if weighted else None
+    keywords = {"sample_weight": sample_weight, "confidence_level": 0.9, "n_resamples": 50,
+                "random_state": 0, "interval_method": method, "output_dict": True}
+    if family == "tcm":
+        def weighting(y_true, y_pred):
+            calls["weighting"] += 1
+            return np.ones(y_true.shape[0])
+        keywords["weighting"] = weighting
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        counted_report = REPORTS[family](y_true, y_pred, **keywords)
+    assert calls["check_targets"] == 1
+    assert calls["check_sample_weight"] == 1
+    assert calls["weighting"] == (1 if family == "tcm" else 0)
+    monkeypatch.undo()
+    if family == "tcm":
+        keywords["weighting"] = "uniform"  # the same weights: the same report
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert REPORTS[family](y_true, y_pred, **keywords) == counted_report

@@ -122,7 +122,7 @@ def test_one_table_of_score_names_for_every_function_that_takes_one():
             result = sce.score_confidence_interval(y_true, a, scoring=name, n_resamples=19,
                                                    random_state=0)
             assert np.shape(result.estimate) == (3,)
-    display_options = DECLARATIONS["ScoreIntervalDisplay.from_predictions"]["score"][0]
+    display_options = DECLARATIONS["ScoreIntervalDisplay.from_predictions"]["scoring"][0]
     assert set(display_options.options) == set(per_class)
 
 

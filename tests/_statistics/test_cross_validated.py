@@ -735,7 +735,7 @@ def test_confidence_interval_is_refused_for_the_f_test():
     f = sce.compare_cv_scores(a[:10], b[:10], method="5x2cv_ftest")
     with pytest.raises(ValueError, match="5x2cv_ftest' has no confidence interval"):
         f.confidence_interval()
-    with pytest.raises(ValueError, match="confidence_level must lie in"):
+    with pytest.raises(ValueError, match="'confidence_level' parameter of CrossValidatedTest"):
         sce.compare_cv_scores(a, b, method="naive_ttest").confidence_interval(1.0)
 
 

@@ -309,3 +309,23 @@ def test_analytic_interval_of_a_class_never_predicted_follows_zero_division(scor
     assert result.standard_error[1] == 0.0
     assert bool([w for w in caught if issubclass(w.category, UndefinedMetricWarning)]) == \
         (zero_division == "warn")
+
+
+@pytest.mark.parametrize("keywords", [{"scoring": "tcm_accuracy", "method": "analytic"},
+                                      {"scoring": "tcm_f1", "average": None,
+                                       "method": "percentile"}])
+def test_confidence_interval_gives_the_interval_as_scipy_does(keywords):
+    # scipy's results give (low, high) as a named tuple; so does every result with an interval
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = sce.score_confidence_interval(Y_TRUE, Y_PRED, n_resamples=50, random_state=0,
+                                               **keywords)
+    interval = result.confidence_interval()
+    low, high = interval
+    assert type(interval).__name__ == "ConfidenceInterval" and interval._fields == ("low",
+                                                                                    "high")
+    assert interval.low is result.low and interval.high is result.high
+    np.testing.assert_array_equal(low, result.low)
+    np.testing.assert_array_equal(high, result.high)
+    with pytest.raises(TypeError, match="does not unpack"):
+        tuple(result)  # the result itself is no pair: its interval is

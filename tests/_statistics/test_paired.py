@@ -392,3 +392,15 @@ def test_bayesian_bootstrap_pvalues_equal_the_exact_posterior_of_the_difference(
         error = (2 if alternative == "two-sided" else 1) * np.sqrt(
             side * (1 - side) / n_resamples)
         assert result.pvalue == pytest.approx(pvalue, abs=4 * error), alternative
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "mcnemar"])
+def test_confidence_interval_of_the_difference(method):
+    result = sce.compare_scores(Y_TRUE_3, Y_PRED_3, Y_TRUE_3, method=method, n_resamples=50,
+                                random_state=0)
+    interval = result.confidence_interval()
+    low, high = interval
+    assert interval._fields == ("low", "high") and (low, high) == (result.low, result.high)
+    assert low <= result.estimate <= high
+    with pytest.warns(FutureWarning, match="'difference' was renamed 'estimate'"):
+        assert result.difference == result.estimate

@@ -412,3 +412,12 @@ def test_score_distribution_of_the_posterior():
     np.testing.assert_allclose(by_callable, named)
     with pytest.raises(ValueError, match="scoring must be one of"):
         posterior.score_distribution("f2")
+
+
+@pytest.mark.parametrize("method", ["equal-tailed", "hpd"])
+def test_credible_interval_is_a_named_pair(method):
+    interval = dirichlet_posterior(IBD).credible_interval(0.9, method=method)
+    low, high = interval
+    assert interval._fields == ("low", "high")
+    assert interval.low is low and interval.high is high and low.shape == high.shape == (3, 3)
+    assert np.all(low <= high)

@@ -285,7 +285,7 @@ def test_mlcm_report_intervals_blocked_equal_unblocked():
 # unit done and dropped): at 10**12 they run until stopped, as scikit-learn's do; within
 # the address-space limit.
 _TIME_ONLY = {("compare_scores", "n_resamples"), ("compare_cv", "n_repeats"),
-              ("PosteriorDifferenceDisplay.from_estimators", "n_repeats"),
+              ("PosteriorDifferenceDisplay.from_estimator", "n_repeats"),
               ("evaluate_quantifier", "n_samples"),
               ("audit_quantification_measure", "n_trials")}
 

@@ -239,8 +239,8 @@ REGISTRY = {
     "mlcm_classification_report": metric(MULTILABEL, fixed={"random_state": 0},
                                          variants=({"output_dict": True},)),
     "precision_recall_fscore_support_from_confusion": Entry(
-        targets=("matrix",), target_params=("confusion",), labels=True,
-        minimal=lambda: {"confusion": IBD}),
+        targets=("matrix",), target_params=("matrix",), labels=True,
+        minimal=lambda: {"matrix": IBD}),
     # Classification measures (Gosgens et al. 2021)
     "generalized_means_score": score(True, True, fixed={"average": "macro"}, variants=(
         {"r": 0.0}, {"r": -1.0, "average": "weighted"}, {"average": "micro"},
@@ -358,7 +358,9 @@ REGISTRY = {
         "statistic": 2.0, "pvalue": 0.1, "df": 3.0, "method": "corrected_ttest",
         "score": "accuracy", "models": ("a", "b"), "alternative": "two-sided",
         "estimate": 0.05, "scores_a": np.array([0.9, 0.8, 0.85, 0.95]),
-        "scores_b": np.array([0.8, 0.82, 0.8, 0.9])}),
+        "scores_b": np.array([0.8, 0.82, 0.8, 0.9]), "n_train": np.full(4, 9.0),
+        "n_test": np.ones(4)},
+        methods={"confidence_interval": dict}),
     "BayesianCorrelatedTTestResult": Entry(returns="result", minimal=lambda: {
         "p_a_better": 0.9, "p_rope": 0.07, "p_b_better": 0.03, "rope": 0.01, "mean": 0.05,
         "scale": 0.02, "df": 3.0, "rho": 0.1, "score": "accuracy", "models": ("a", "b"),
@@ -511,7 +513,7 @@ REGISTRY = {
                      random_state=0)},
                  "from_scores": lambda: {"scores_a": ACROSS_DATASETS[:, 0],
                                          "scores_b": ACROSS_DATASETS[:, 1], "rope": 0.01,
-                                         "n_samples": 200, "random_state": 0}}),
+                                         "n_draws": 200, "random_state": 0}}),
     "CriticalDifferenceDisplay": Entry(
         minimal=lambda: {"average_ranks": [1.5, 2.0, 2.5], "models": ["a", "b", "c"],
                          "critical_difference": 0.9, "groups": [("a", "b", "c")]},

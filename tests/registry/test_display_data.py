@@ -21,10 +21,10 @@ DISPLAY_DATA = {
                                                    [0.0, 1.0, 0.0]]},
                         square=("confusion_matrix",), non_negative=("confusion_matrix",)),
     "PosteriorIntervalDisplay": dict(
-        data={"mean": [[0.7, 0.3], [0.2, 0.8]], "lower": [[0.5, 0.1], [0.05, 0.6]],
-              "upper": [[0.9, 0.5], [0.4, 0.95]]},
-        square=("mean", "lower", "upper"), non_negative=("mean", "lower", "upper"),
-        interval=("lower", "upper")),
+        data={"mean": [[0.7, 0.3], [0.2, 0.8]], "low": [[0.5, 0.1], [0.05, 0.6]],
+              "high": [[0.9, 0.5], [0.4, 0.95]]},
+        square=("mean", "low", "high"), non_negative=("mean", "low", "high"),
+        interval=("low", "high")),
     "PosteriorSimplexDisplay": dict(data={"alpha": [[38.0, 2.0, 16.0]]},
                                     non_negative=("alpha",)),
     "ScoreIntervalDisplay": dict(

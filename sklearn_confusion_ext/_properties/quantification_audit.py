@@ -21,8 +21,8 @@ from .._core.params import (
     check_value,
     validate_params,
 )
-from .._properties.audit import AuditResult, checked_measure_value
-from .errors import project_prevalence
+from .._quantification.errors import project_prevalence
+from .audit import AuditResult, checked_measure_value
 
 QUANTIFICATION_PROPERTIES = ("IoI", "NN", "MAX", "MON", "IMP", "REL", "ABS", "IND")
 _EQUAL = 1e-9  # relative tolerance of "equal" values
