@@ -13,14 +13,13 @@ them from here to make the meaning plain, as :mod:`sklearn.metrics.cluster` does
 True
 """
 
-from . import (
-    QuantifierEvaluation,
-    absolute_error,
+from ._properties.quantification_audit import (
     audit_quantification_measure,
+)
+from ._quantification.errors import (
+    absolute_error,
     discordance_ratio,
-    evaluate_quantifier,
     kl_divergence,
-    make_quantification_scorer,
     max_normalized_kl_divergence,
     max_quantification_error,
     normalized_absolute_error,
@@ -30,10 +29,19 @@ from . import (
     normalized_squared_error,
     pearson_divergence,
     prevalence,
-    prevalence_protocol_samples,
     project_prevalence,
     relative_absolute_error,
     squared_error,
+)
+from ._quantification.evaluation import (
+    QuantifierEvaluation,
+    evaluate_quantifier,
+)
+from ._quantification.protocols import (
+    prevalence_protocol_samples,
+)
+from ._quantification.scorers import (
+    make_quantification_scorer,
 )
 
 __all__ = [

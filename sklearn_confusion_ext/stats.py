@@ -13,32 +13,46 @@ family, as :mod:`scipy.stats.contingency` does:
 (5.0, 0.7266)
 """
 
-from . import (
+from ._statistics.cross_validated import (
     BayesianCorrelatedTTestResult,
-    BayesianHierarchicalResult,
-    BayesianSignedRankResult,
-    ComparisonResult,
-    ConfidenceIntervalResult,
-    ConfusionPosterior,
     CrossValidatedTestResult,
+    compare_cv,
+    compare_cv_scores,
+)
+from ._statistics.friedman import (
     FriedmanPosthocResult,
     FriedmanTestResult,
+    friedman_posthoc,
+    friedman_test,
+)
+from ._statistics.hierarchical import (
+    BayesianHierarchicalResult,
+    bayesian_hierarchical_test,
+)
+from ._statistics.intervals import (
+    ConfidenceIntervalResult,
+    score_confidence_interval,
+)
+from ._statistics.paired import (
+    ComparisonResult,
+    compare_scores,
+)
+from ._statistics.posterior import (
+    ConfusionPosterior,
+    dirichlet_posterior,
+)
+from ._statistics.signed_rank import (
+    BayesianSignedRankResult,
+    bayesian_signed_rank_test,
+)
+from ._statistics.table_tests import (
     MarginalHomogeneityResult,
     McNemarResult,
     PosthocResult,
-    bayesian_hierarchical_test,
-    bayesian_signed_rank_test,
     bhapkar_test,
-    compare_cv,
-    compare_cv_scores,
-    compare_scores,
-    dirichlet_posterior,
-    friedman_posthoc,
-    friedman_test,
     marginal_homogeneity_posthoc,
     mcnemar_table,
     mcnemar_test,
-    score_confidence_interval,
     stuart_maxwell_test,
 )
 

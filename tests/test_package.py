@@ -127,3 +127,110 @@ def test_machinery_never_imports_the_papers_modules_or_the_faces():
                      if m.startswith(("sklearn_confusion_ext._plot", "sklearn_confusion_ext._cli"))}
             allowed = module in ("sklearn_confusion_ext", "sklearn_confusion_ext.__main__")
             assert allowed or not faces, f"{module} imports the faces {sorted(faces)}"
+
+
+# The package's floors, lowest first: a room (a top-level module or folder) imports only
+# rooms on its floor or below, and the rooms import each other in no circle. The same
+# floors are drawn in doc/contributing.rst.
+FLOORS = (
+    ("_core",),                                  # the ground: contract, targets, kernels
+    ("exceptions", "_matrices", "_reading"),     # the matrices; reading one matrix
+    ("_scores",),                                # every score, by role
+    ("_quantification",),                        # prevalence errors, scorers, protocols
+    ("_properties", "_statistics"),              # properties of measures; statistics
+    ("_plot",),                                  # the Displays
+    ("quantification", "stats"),                 # the public submodules of two families
+    ("",),                                       # the flat public face: __init__
+    ("_cli", "__main__"),                        # the command line
+)
+
+
+def _room(module):
+    """The room of a module: its top-level module or folder under the package ('' for
+    the package's __init__)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _rooms_graph():
+    graph = {}
+    for module, imported in _import_graph().items():
+        graph.setdefault(_room(module), set()).update(
+            _room(m) for m in imported if _room(m) != _room(module))
+    return graph
+
+
+def test_every_room_has_a_floor():
+    placed = [room for floor in FLOORS for room in floor]
+    assert len(placed) == len(set(placed))
+    assert set(_rooms_graph()) == set(placed), "a room of the package is on no floor"
+
+
+def test_no_import_runs_back_up_a_floor():
+    floor_of = {room: level for level, floor in enumerate(FLOORS) for room in floor}
+    for room, imported in _rooms_graph().items():
+        above = sorted(m for m in imported if floor_of[m] > floor_of[room])
+        assert not above, f"{room or '__init__'} (floor {floor_of[room] + 1}) imports {above}"
+
+
+def test_the_rooms_import_each_other_in_no_circle():
+    graph, state = _rooms_graph(), {}
+
+    def visit(room, path):
+        state[room] = "open"
+        for target in sorted(graph[room]):
+            assert state.get(target) != "open", "rooms in a circle: " + " -> ".join(
+                path + [target])
+            if target not in state:
+                visit(target, path + [target])
+        state[room] = "done"
+
+    for room in sorted(graph):
+        if room not in state:
+            visit(room, [room])
+
+
+def test_contributing_names_every_source_file():
+    from pathlib import Path
+
+    root = Path(sklearn_confusion_ext.__file__).parent
+    text = (root.parent / "doc" / "contributing.rst").read_text()
+    files = sorted(str(path.relative_to(root)) for pattern in ("*.py", "*.pyx")
+                   for path in root.rglob(pattern) if "__pycache__" not in path.parts)
+    missing = [name for name in files if f"``{name}``" not in text
+               and f"``{name.rsplit('/', 1)[-1]}``" not in text]
+    assert not missing, f"doc/contributing.rst does not name {missing}"
+
+
+@pytest.mark.parametrize("submodule", ["quantification", "stats"])
+def test_the_public_submodules_hand_on_the_flat_names(submodule):
+    module = getattr(sklearn_confusion_ext, submodule)
+    assert module.__all__ and len(set(module.__all__)) == len(module.__all__)
+    for name in module.__all__:
+        assert name in sklearn_confusion_ext.__all__, name
+        assert getattr(module, name) is getattr(sklearn_confusion_ext, name), name
+
+
+def test_the_stats_submodule_holds_every_statistic():
+    # every public name defined in _statistics is in stats, so it is the family whole
+    defined = {name for name in sklearn_confusion_ext.__all__
+               if getattr(getattr(sklearn_confusion_ext, name), "__module__", "").startswith(
+                   "sklearn_confusion_ext._statistics")}
+    assert defined == set(sklearn_confusion_ext.stats.__all__)
+
+
+def test_the_quantification_submodule_holds_every_quantification_name():
+    defined = {name for name in sklearn_confusion_ext.__all__
+               if getattr(getattr(sklearn_confusion_ext, name), "__module__", "").startswith(
+                   ("sklearn_confusion_ext._quantification",
+                    "sklearn_confusion_ext._properties.quantification_audit"))}
+    assert defined == set(sklearn_confusion_ext.quantification.__all__)
+
+
+def test_all_is_in_the_order_of_the_api_page():
+    from pathlib import Path
+
+    api = Path(__file__).resolve().parents[1] / "doc" / "api.rst"
+    listed = [line.strip() for line in api.read_text().splitlines()
+              if line.startswith("   ") and line.strip() in sklearn_confusion_ext.__all__]
+    assert listed == list(sklearn_confusion_ext.__all__)

@@ -1,11 +1,15 @@
 """The parameter contract: every public parameter's constraint, declared once, checked once.
 
-:data:`PARAMETERS` maps each public function, class constructor and Display method to the
-constraints of its parameters, as data: a value is valid when it satisfies one constraint of
-its list. :func:`validate_params` wraps a public callable so that its arguments are checked
-before any work, and :func:`check_params` checks keywords against a declaration (a scorer's
-keywords against the function it will call, the accumulator's against its kind's builder).
-The tests read the same data to generate invalid values (``tests/registry/test_common.py``).
+This module is the constraint language and the shared vocabulary of the declarations; it
+names no public function. Each public function, class constructor and Display method
+declares the constraints of its parameters beside its code, as data, on its decorator
+(``@validate_params({"matrix": [ARRAY], ...})``): a value is valid when it satisfies one
+constraint of its list. :func:`validate_params` wraps the callable so that its arguments
+are checked before any work, and keeps the declaration on it (``parameter_constraints``);
+:func:`check_params` checks keywords against a declaration (a scorer's keywords against
+the function it will call, the accumulator's against its kind's builder). The tests read
+the declarations from the public callables to generate invalid values
+(``tests/declarations.py``, ``tests/registry/test_common.py``).
 
 The idea is scikit-learn's ``sklearn/utils/_param_validation.py``; this is a small
 independent implementation (scikit-learn's private modules change between releases).
@@ -20,7 +24,6 @@ import functools
 import inspect
 import math
 import reprlib
-import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from numbers import Integral, Real
@@ -29,6 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .namespaces import call_returning_in_input_namespace
+from .renames import renamed_keywords
 
 # The longest quotation of a value in an error message: a message stays readable, and its size
 # does not grow with the input (a list of 10**5 labels, a 5 MB line of a file).
@@ -426,12 +430,11 @@ class Refused(Constraint):
         return [self.value]
 
 
-def check_params(owner, values, declaration=None):
-    """Check ``values`` (a dict) against ``PARAMETERS[owner]`` (or ``declaration``).
+def check_params(owner, values, declaration):
+    """Check ``values`` (a dict) against ``declaration`` (``owner`` names the callable).
 
     A keyword that is not declared raises ``TypeError`` naming the accepted ones.
     """
-    declaration = PARAMETERS[owner] if declaration is None else declaration
     for name, value in values.items():
         if name not in declaration:
             takes = _either(sorted(declaration)) if declaration else "no keyword argument"
@@ -476,13 +479,12 @@ def _plain_binder(signature):
     return binder
 
 
-def validate_params(parameters=None, *, renamed=None):
+def validate_params(parameters, *, renamed=None):
     """Decorate a public function or method: its arguments are checked before it runs.
 
     ``parameters`` is its declaration, written beside it (as scikit-learn's
-    ``@validate_params({...})``): each parameter's list of constraints. (A string or None
-    still names an entry of :data:`PARAMETERS`, by default the ``__qualname__``, while the
-    table empties into the modules.) The declaration is kept on the decorated callable as
+    ``@validate_params({...})``): each parameter's list of constraints. It is kept on the
+    decorated callable as
     ``parameter_constraints``, where the common tests read it. It must name every
     parameter of the signature (checked at import). A method's
     errors name the class it was called on, so a subclass's message names the public class.
@@ -498,12 +500,7 @@ def validate_params(parameters=None, *, renamed=None):
     renamed = dict(renamed or {})
 
     def decorate(function):
-        entry = function.__qualname__
-        if isinstance(parameters, Mapping):
-            declaration = parameters
-        else:
-            entry = parameters or entry
-            declaration = PARAMETERS[entry]
+        entry, declaration = function.__qualname__, parameters
         signature = inspect.signature(function)
         named = [name for name, p in signature.parameters.items()
                  if name not in ("self", "cls") and p.kind is not p.VAR_KEYWORD]
@@ -555,29 +552,6 @@ def validate_params(parameters=None, *, renamed=None):
     return decorate
 
 
-# The release that renamed parameters and result fields, and the one that drops the names.
-RENAMED_IN, REMOVED_IN = "0.1", "0.2"
-
-
-def renamed_message(where, old, new, what="parameter"):
-    """The ``FutureWarning`` of a former name: what it is now and when it goes."""
-    return (f"{where}: the {what} {old!r} was renamed {new!r} in {RENAMED_IN} and will be "
-            f"removed in {REMOVED_IN}; use {new!r}.")
-
-
-def renamed_keywords(where, kwargs, renamed):
-    """``kwargs`` with each former name of ``renamed`` (old -> new) replaced by its new one,
-    warning once for each; both names given is a ``TypeError``."""
-    kwargs = dict(kwargs)
-    for old, new in renamed.items():
-        if old not in kwargs:
-            continue
-        if new in kwargs:
-            raise TypeError(f"{where}: pass {new!r} only; {old!r} is its former name (renamed "
-                            f"in {RENAMED_IN}, removed in {REMOVED_IN}).")
-        warnings.warn(renamed_message(where, old, new), FutureWarning, stacklevel=4)
-        kwargs[new] = kwargs.pop(old)
-    return kwargs
 
 
 # --- The declarations -------------------------------------------------------------------
@@ -653,11 +627,6 @@ REPORT_INTERVALS = {"confidence_level": [None, CONFIDENCE_LEVEL],
 ESTIMATOR = [HasMethods("predict", description="a fitted estimator with predict")]
 
 
-PARAMETERS = {
-    # Transport-based confusion matrix (Erbani et al. 2024)
-    # Multi-label confusion matrices (Heydarian et al. 2022, Krstinic et al.)
-    # Classification measures (Gosgens et al. 2021)
-}
 
 
 def options_of(declared, name):

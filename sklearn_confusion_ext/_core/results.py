@@ -14,14 +14,14 @@ import html
 import math
 import re
 import sys
-import warnings
 from dataclasses import dataclass, fields, is_dataclass
 from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
 
-from .params import renamed_message, validate_params
+from .params import validate_params
+from .renames import RenamedAttributes
 
 # The most rows and columns a printed table shows (the first and last halves, as pandas).
 MAX_ROWS = 20
@@ -37,7 +37,7 @@ MAX_ITEMS = 6
 def _result(parameters=None, **options):
     """A frozen dataclass whose constructor checks its fields against ``parameters`` (their
     declaration, written on the decorator as a function's is);
-    a :class:`_Summarized` result keeps its repr (the dataclass's would print every array).
+    a :class:`Result` keeps its repr (the dataclass's would print every array).
 
     A field refused while a function of the package builds the result is no error of the
     caller's about that field, which the caller never named: it is re-raised naming the
@@ -46,7 +46,7 @@ def _result(parameters=None, **options):
     """
 
     def decorate(cls):
-        settings = ({"repr": False} if issubclass(cls, _Summarized) else {}) | options
+        settings = ({"repr": False} if issubclass(cls, Result) else {}) | options
         cls = dataclass(frozen=True, **settings)(cls)
         # A field's former name (``_renamed_fields``) is a former keyword of the constructor.
         names = {field.name for field in fields(cls)}
@@ -247,7 +247,7 @@ def _pandas():
     return pandas
 
 
-class Result:
+class Result(RenamedAttributes):
     """The one base of every result: what it shows a person (a repr, an HTML view,
     ``to_frame()``), how it unpacks, and its former field names.
 
@@ -277,17 +277,6 @@ class Result:
     _table_matrix = None
     _table_percent = False
     _shows_one_row = True  # False where the summary line already shows a one-row table
-    # A field's former name -> its name: the former still reads, with a FutureWarning.
-    _renamed_fields = {}
-
-    def __getattr__(self, name):
-        # Only names no attribute has reach here: a former field name, or an error.
-        new = type(self)._renamed_fields.get(name)
-        if new is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        warnings.warn(renamed_message(type(self).__name__, name, new, "attribute"),
-                      FutureWarning, stacklevel=2)
-        return getattr(self, new)
 
     def _summary(self):
         """``(name, value)`` pairs of the summary line."""
@@ -416,11 +405,3 @@ def interval_method(low="low", high="high"):
         return ConfidenceInterval(getattr(self, low), getattr(self, high))
 
     return confidence_interval
-
-
-# The former names of the base, while the result classes move to Result (one base).
-_Summarized = _Tabulated = Result
-
-
-class _UnpacksLikeScipy(Result):
-    _unpacked = ("statistic", "pvalue")

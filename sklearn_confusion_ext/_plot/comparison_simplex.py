@@ -9,11 +9,11 @@ import numpy as np
 
 from .._core.docs import fill_doc
 from .._core.params import ARRAY, HasAttributes, Interval, Options, validate_params
+from .._core.renames import RenamedAttributes
 from .._statistics.hierarchical import bayesian_hierarchical_test
 from .._statistics.signed_rank import bayesian_signed_rank_test
 from .data_checks import display_array
 from .declarations import SIMPLEX_PLOT
-from .deprecated import RenamedAttributes
 from .matplotlib_check import check_matplotlib
 from .posterior_difference import _COLORS, _name, _probability
 

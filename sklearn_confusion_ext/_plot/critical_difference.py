@@ -7,10 +7,10 @@ import numpy as np
 
 from .._core.docs import fill_doc
 from .._core.params import ARRAY, Interval, validate_params
+from .._core.renames import RenamedAttributes
 from .._statistics.friedman import friedman_posthoc
 from .data_checks import display_array
 from .declarations import CRITICAL_DIFFERENCE_PLOT
-from .deprecated import RenamedAttributes
 from .layout import short_names
 from .matplotlib_check import check_matplotlib
 

@@ -7,10 +7,10 @@ import numpy as np
 
 from .._core.docs import fill_doc
 from .._core.params import ARRAY, Interval, validate_params
+from .._core.renames import RenamedAttributes, renamed_constructor
 from .._statistics.cross_validated import compare_cv, compare_cv_scores
 from .data_checks import display_array
 from .declarations import POSTERIOR_PLOT
-from .deprecated import RenamedAttributes, renamed_constructor
 from .layout import short_name
 from .matplotlib_check import check_matplotlib
 

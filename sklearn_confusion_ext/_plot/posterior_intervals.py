@@ -16,10 +16,10 @@ from .._core.params import (
     quoted,
     validate_params,
 )
+from .._core.renames import RenamedAttributes
 from .._statistics.posterior import dirichlet_posterior
 from .data_checks import display_array, ordered_bounds, same_shape
 from .declarations import FIGSIZE, PANELS_AX
-from .deprecated import RenamedAttributes
 from .layout import bounding_axes, panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 from .value_format import format_values

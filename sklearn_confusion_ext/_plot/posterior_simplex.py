@@ -17,11 +17,11 @@ from .._core.params import (
     quoted,
     validate_params,
 )
+from .._core.renames import RenamedAttributes
 from .._matrices.transport import transport_confusion
 from .._statistics.posterior import dirichlet_logpdf, dirichlet_mode, dirichlet_posterior
 from .data_checks import display_array
 from .declarations import FIGSIZE, PANELS_AX
-from .deprecated import RenamedAttributes
 from .layout import bounding_axes, panel_axes, short_names
 from .matplotlib_check import check_matplotlib
 from .posterior_intervals import class_positions

@@ -8,10 +8,10 @@ import numpy as np
 from .._core.docs import fill_doc
 from .._core.matrix_checks import check_confusion_matrix
 from .._core.params import ARRAY, check_params, quoted, validate_params
+from .._core.renames import RenamedAttributes, renamed_constructor
 from .._reading.rankings import _f1_scores, f1_ranking_disorder
 from .data_checks import display_array
 from .declarations import FIGSIZE, PANELS_AX
-from .deprecated import RenamedAttributes, renamed_constructor
 from .layout import bounding_axes, panel_axes, set_class_ticks, short_names
 from .matplotlib_check import check_matplotlib
 

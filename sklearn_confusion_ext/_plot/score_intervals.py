@@ -15,12 +15,12 @@ from .._core.params import (
     quoted,
     validate_params,
 )
+from .._core.renames import RenamedAttributes
 from .._scores.names import PER_CLASS_SCORE_NAMES
 from .._scores.reports import mlcm_classification_report, transport_classification_report
 from .._statistics.intervals import score_confidence_interval
 from .data_checks import display_array, ordered_bounds, same_shape, same_undefined
 from .declarations import FOREST_PLOT
-from .deprecated import RenamedAttributes
 from .layout import short_names, tick_step
 from .matplotlib_check import check_matplotlib
 

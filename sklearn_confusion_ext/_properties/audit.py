@@ -25,7 +25,7 @@ from .._core.params import (
     Interval,
     validate_params,
 )
-from .._core.results import _Bare, _Table, _Tabulated
+from .._core.results import Result, _Bare, _Table
 
 PROPERTIES = (
     "maximal_agreement",
@@ -53,7 +53,7 @@ _MAX_LABELINGS = 512
 _PROGRESS_EVERY = 20_000
 
 
-class AuditResult(_Tabulated, Mapping):
+class AuditResult(Result, Mapping):
     """Which properties a measure satisfies, with a counterexample for each failure.
 
     Returned by :func:`audit_measure`: a read-only mapping from property name to bool.

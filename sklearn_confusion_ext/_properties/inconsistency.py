@@ -21,7 +21,7 @@ from .._core.config import check_result_size
 from .._core.matrix_checks import check_confusion_matrix
 from .._core.params import ARRAY, BOOLEAN, POSITIVE_INT, Interval, validate_params
 from .._core.resampling import group_codes
-from .._core.results import _result, _Tabulated, _UnpacksLikeScipy
+from .._core.results import Result, _result
 from .._core.targets import check_target_set
 from .._scores.from_confusion import (
     accuracy_from_confusion,
@@ -79,7 +79,7 @@ N_ELEMENTS = [Interval(Integral, 2, None)]
 @_result(eq=False, parameters={
     "inconsistency": [ARRAY], "n_inconsistent": [ARRAY], "n_pairs": [POSITIVE_INT],
     "measure_names": [tuple], "scores": [ARRAY], "strict": [BOOLEAN]})
-class InconsistencyResult(_UnpacksLikeScipy, _Tabulated):
+class InconsistencyResult(Result):
     """Result of :func:`measure_inconsistency`.
 
     Unpacks like scipy's results: ``inconsistency, measure_names = result``.
@@ -140,7 +140,7 @@ class InconsistencyResult(_UnpacksLikeScipy, _Tabulated):
 
 @_result(eq=False, parameters={"triplets": [ARRAY], "triplet_index": [ARRAY],
                                 "measure_names": [tuple]})
-class DiscriminatingTripletsResult(_UnpacksLikeScipy, _Tabulated):
+class DiscriminatingTripletsResult(Result):
     """Result of :func:`discriminating_triplets`: Table 8 of Gosgens et al. (2021).
 
     Unpacks like scipy's results: ``triplets, triplet_index = result``.

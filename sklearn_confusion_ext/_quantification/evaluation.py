@@ -17,7 +17,7 @@ from .._core.params import (
     quoted,
     validate_params,
 )
-from .._core.results import _result, _Table, _Tabulated
+from .._core.results import Result, _result, _Table
 from . import errors as measures
 from .errors import prevalence
 from .estimates import _PREVALENCE_ESTIMATES, _check_estimator
@@ -36,7 +36,7 @@ _EVALUATED_ERRORS = ("absolute_error", "normalized_absolute_error", "relative_ab
     "errors": [dict], "true_prevalence": [ARRAY], "predicted_prevalence": [ARRAY],
     "class_names": [ARRAY], "protocol": [str], "sample_size": [POSITIVE_INT],
     "eps": [Interval(Real, 0, None, closed="neither")]})
-class QuantifierEvaluation(_Tabulated):
+class QuantifierEvaluation(Result):
     """Every quantification error of a quantifier over the samples of a protocol (see
     :func:`evaluate_quantifier`).
 

@@ -23,7 +23,7 @@ from .._core.params import (
     Interval,
     validate_params,
 )
-from .._core.results import _result, _Table, _Tabulated
+from .._core.results import Result, _result, _Table
 
 ConfusedPair = namedtuple(
     "ConfusedPair", ["true", "predicted", "count", "fraction_of_true",
@@ -38,7 +38,7 @@ class's column."""
                                   "fraction_of_predicted")},
     "normalize": NORMALIZE, "n_confused": [NON_NEGATIVE_INT],
     "total_confused": [Interval(Real, 0, None)]})
-class ConfusedPairsResult(_Tabulated):
+class ConfusedPairsResult(Result):
     """The most-confused class pairs of a confusion matrix, ranked (see
     :func:`most_confused_pairs`).
 

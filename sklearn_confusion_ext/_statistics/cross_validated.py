@@ -54,12 +54,11 @@ from .._core.params import (
 from .._core.resampling import group_codes
 from .._core.results import (
     ConfidenceInterval,
+    Result,
     _Bare,
     _number,
     _result,
     _Table,
-    _Tabulated,
-    _UnpacksLikeScipy,
 )
 from .._core.user_warnings import warn
 
@@ -104,7 +103,7 @@ CV_FROM_SCORES = {
 CV_RENAMED = {"names": "models", "test": "method"}
 
 
-class _PerFold(_Tabulated):
+class _PerFold(Result):
     """The per-fold table of a cross-validated comparison (``to_frame()``, the HTML view);
     the repr is the summary line alone (a table of 100 folds is no summary)."""
 
@@ -133,7 +132,7 @@ class _PerFold(_Tabulated):
     "estimate": [Interval(Real, None, None)], "scores_a": [ARRAY], "scores_b": [ARRAY],
     "n_train": [None, ARRAY], "n_test": [None, ARRAY],
     "tested_difference": [None, Interval(Real, None, None)]})
-class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
+class CrossValidatedTestResult(_PerFold):
     """Result of a frequentist test of :func:`compare_cv` or :func:`compare_cv_scores`.
 
     Unpacks like scipy's results: ``statistic, pvalue = compare_cv(...)``.
@@ -214,6 +213,7 @@ class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
     tested_difference: object = None
 
     # The repr's line: the test, what it compared, its figures (never the per-fold arrays)
+    _unpacked = ("statistic", "pvalue")
     _summary_fields = ("method", "score", "models", "statistic", "pvalue", "df", "estimate",
                        "alternative")
     _renamed_fields = {"test": "method", "difference": "estimate"}
@@ -301,7 +301,7 @@ class CrossValidatedTestResult(_UnpacksLikeScipy, _PerFold):
     "rho": [Interval(Real, 0, 1, closed="neither")], "score": [str], "models": [tuple],
     "scores_a": [ARRAY], "scores_b": [ARRAY], "n_train": [None, ARRAY],
     "n_test": [None, ARRAY]})
-class BayesianCorrelatedTTestResult(_UnpacksLikeScipy, _PerFold):
+class BayesianCorrelatedTTestResult(_PerFold):
     """Result of the Bayesian correlated t-test (``method="bayesian"`` of :func:`compare_cv`
     and :func:`compare_cv_scores`).
 

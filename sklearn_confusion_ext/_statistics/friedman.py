@@ -32,7 +32,7 @@ from .._core.params import (
     Options,
     validate_params,
 )
-from .._core.results import _result, _Tabulated, _UnpacksLikeScipy
+from .._core.results import Result, _result
 from .._core.user_warnings import warn
 from .dataset_scores import _table
 
@@ -71,7 +71,7 @@ def _standard_error(n_models, n_datasets):
     "df": [tuple], "chi2_statistic": [Interval(Real, 0, None)], "chi2_pvalue": PVALUE,
     "average_ranks": [ARRAY], "models": [tuple], "n_datasets": [Interval(Integral, 2, None)],
     "tie_correction": [BOOLEAN], "datasets": [None, tuple]})
-class FriedmanTestResult(_UnpacksLikeScipy, _Tabulated):
+class FriedmanTestResult(Result):
     """Result of :func:`friedman_test`.
 
     Unpacks like scipy's results: ``statistic, pvalue = friedman_test(scores)``, Iman and
@@ -117,6 +117,7 @@ class FriedmanTestResult(_UnpacksLikeScipy, _Tabulated):
     ([1.25, 1.75, 3.0], 6.5)
     """
 
+    _unpacked = ("statistic", "pvalue")
     statistic: float
     pvalue: float
     _: KW_ONLY
@@ -271,7 +272,7 @@ def friedman_test(scores, *, greater_is_better=True, tie_correction=False, model
     "standard_error": [Interval(Real, 0, None, closed="neither")],
     "method": [Options(*POSTHOC_METHODS)], "alpha": [PROBABILITY_LEVEL], "models": [tuple],
     "control": [None, str], "n_datasets": [Interval(Integral, 2, None)]})
-class FriedmanPosthocResult(_Tabulated):
+class FriedmanPosthocResult(Result):
     """Result of :func:`friedman_posthoc`: which models differ.
 
     Attributes

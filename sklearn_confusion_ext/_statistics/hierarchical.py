@@ -27,7 +27,7 @@ from .._core.params import (
     quoted,
     validate_params,
 )
-from .._core.results import _result, _shown, _Table, _Tabulated, _UnpacksLikeScipy
+from .._core.results import Result, _result, _shown, _Table
 from .._core.user_warnings import warn
 from .cross_validated import FOLD_SIZE, fold_sizes
 from .dataset_scores import N_DRAWS, PROBABILITIES, ROPE, _two_models, _winning_shares
@@ -253,7 +253,7 @@ def _sample_hierarchical(data, n_chains, n_samples, burn_in, rng):
     "n_chains": [POSITIVE_INT], "n_draws": [POSITIVE_INT], "burn_in": [NON_NEGATIVE_INT],
     "models": [tuple], "n_datasets": [Interval(Integral, 2, None)],
     "n_folds": [Interval(Integral, 2, None)], "datasets": [None, tuple]})
-class BayesianHierarchicalResult(_UnpacksLikeScipy, _Tabulated):
+class BayesianHierarchicalResult(Result):
     """Result of :func:`bayesian_hierarchical_test`.
 
     Unpacks to three probabilities whatever ``rope``:

@@ -21,7 +21,7 @@ from .._core.params import (
     quoted,
     validate_params,
 )
-from .._core.results import _result, _UnpacksLikeScipy
+from .._core.results import Result, _result
 from .dataset_scores import N_DRAWS, PROBABILITIES, ROPE, _table, _two_models, _winning_shares
 
 # Dirichlet weights are drawn and summed in blocks of this many samples (bounded memory),
@@ -36,7 +36,7 @@ RENAMED = {"names": "models", "n_samples": "n_draws"}
     **PROBABILITIES, "rope": ROPE, "samples": [ARRAY],
     "prior_strength": [Interval(Real, 0, None, closed="neither")], "models": [tuple],
     "n_datasets": [Interval(Integral, 2, None)]})
-class BayesianSignedRankResult(_UnpacksLikeScipy):
+class BayesianSignedRankResult(Result):
     """Result of :func:`bayesian_signed_rank_test`.
 
     Unpacks to three probabilities whatever ``rope``:

@@ -219,7 +219,9 @@ BOUNDARY_READERS = {
     "mlcm_classification_report": _report_bounds(sce.mlcm_classification_report),
     "ScoreIntervalDisplay.from_predictions": _display_bounds,
 }
-NOT_PROPORTIONS = {"compare_scores", "ComparisonResult", "ConfidenceIntervalResult"}
+# Differences of scores, and results built from given values: no proportion at a bound.
+NOT_PROPORTIONS = {"compare_scores", "ComparisonResult", "ConfidenceIntervalResult",
+                   "CrossValidatedTestResult.confidence_interval"}
 
 
 def test_every_interval_maker_is_swept_at_the_boundary():

@@ -112,7 +112,7 @@ def test_scores_of_resamples_with_a_none_class_are_read_at_once(monkeypatch):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             result = sce.score_confidence_interval(
-                y_true, y_pred_a, score="mlcm_f1_macro", method=method, n_resamples=500,
+                y_true, y_pred_a, scoring="mlcm_f1_macro", method=method, n_resamples=500,
                 random_state=0)
         assert len(calls) < 20, (method, len(calls))
         assert 0 <= result.low <= result.high <= 1
@@ -345,11 +345,11 @@ def test_labels_beside_scores_resample_alike_with_and_without_grouped_products(m
 
     rng = np.random.default_rng(2)
     y_true, scores = _labels_beside_scores(rng, n_samples=300)
-    fast = sce.score_confidence_interval(y_true, scores, score="tcm_f1_macro",
+    fast = sce.score_confidence_interval(y_true, scores, scoring="tcm_f1_macro",
                                          method="percentile", n_resamples=2000,
                                          random_state=1)
     monkeypatch.setattr(scoring, "grouped_rows", lambda *args, **kwargs: None)
-    slow = sce.score_confidence_interval(y_true, scores, score="tcm_f1_macro",
+    slow = sce.score_confidence_interval(y_true, scores, scoring="tcm_f1_macro",
                                          method="percentile", n_resamples=2000,
                                          random_state=1)
     assert fast.estimate == pytest.approx(slow.estimate, rel=1e-12)

@@ -15,6 +15,7 @@ and, for the options that choose the test (``test``, ``method``, ``exact``,
 """
 
 import copy
+import dataclasses
 import inspect
 import itertools
 import warnings
@@ -277,3 +278,49 @@ def test_mcnemar_without_discordant_pairs_favours_no_side(exact, alternative):
         return
     assert result.statistic == 0.0
     assert result.pvalue == (0.5 if exact == "mid-p" and alternative != "two-sided" else 1.0)
+
+
+# --- One base, one shape ----------------------------------------------------------------------
+
+RESULT_TYPES = sorted(name for name in sce.__all__ if inspect.isclass(getattr(sce, name))
+                      and dataclasses.is_dataclass(getattr(sce, name)))
+
+
+def test_the_results_are_the_dataclasses_of_the_public_names():
+    # the sweeps below are generated from __all__: they would pass on nothing found
+    assert len(RESULT_TYPES) >= 15 and "McNemarResult" in RESULT_TYPES
+
+
+@pytest.mark.parametrize("name", RESULT_TYPES)
+def test_every_result_derives_from_the_one_base(name):
+    from sklearn_confusion_ext._core.results import Result
+
+    assert issubclass(getattr(sce, name), Result)
+
+
+@pytest.mark.parametrize("name", RESULT_TYPES)
+def test_every_field_is_documented_under_attributes(name):
+    cls = getattr(sce, name)
+    doc = inspect.getdoc(cls)
+    assert "\nAttributes\n----------\n" in doc, f"{name} documents no Attributes"
+    attributes = doc.split("\nAttributes\n----------\n", 1)[1]
+    # numpydoc's "name : type" lines, several names sharing one ("low, high : float")
+    documented = {name.strip() for line in attributes.splitlines()
+                  if " : " in line and not line.startswith(" ")
+                  for name in line.split(" : ")[0].split(",")}
+    missing = [f.name for f in dataclasses.fields(cls)
+               if not f.name.startswith("_") and f.name not in documented]
+    assert not missing, f"{name} does not document {missing} under Attributes"
+
+
+@pytest.mark.parametrize("name", RESULT_TYPES)
+def test_a_result_holding_an_interval_gives_it_as_scipy_does(name):
+    cls = getattr(sce, name)
+    names = {f.name for f in dataclasses.fields(cls)}
+    if not {"low", "high"} <= names:
+        assert not {"lower", "upper", "low", "high"} & names, f"{name}: half an interval"
+        return
+    assert callable(getattr(cls, "confidence_interval", None)), name
+    result = cls(**minimal_keywords(name))
+    low, high = result.confidence_interval()
+    assert low is result.low and high is result.high
