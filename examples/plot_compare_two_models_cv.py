@@ -56,6 +56,6 @@ posterior = compare_cv_scores(result.scores_a, result.scores_b, method="bayesian
                               scoring=result.score)
 print(posterior)
 display = PosteriorDifferenceDisplay(mean=posterior.mean, scale=posterior.scale,
-                                     df=posterior.df, rope=posterior.rope, names=names,
+                                     df=posterior.df, rope=posterior.rope, models=names,
                                      score_name="TCM macro F1").plot()
 plt.show()

@@ -130,5 +130,5 @@ print(f"naive Bayes macro F1: posterior mean {draws.mean():.3f}, 95% credible in
 # %%
 # The recall of each digit, both classifiers side by side.
 display = ScoreIntervalDisplay.from_predictions(y_test, digit_predictions,
-                                                score="tcm_recall", random_state=0)
+                                                scoring="tcm_recall", random_state=0)
 plt.show()

@@ -268,6 +268,10 @@ default="transport"
         ----------
         other : ConfusionAccumulator
 
+        Returns
+        -------
+        self
+
         Raises
         ------
         ValueError
@@ -275,10 +279,6 @@ default="transport"
             (the message names which), or their batches cannot be summed (1-D labels
             beside 2-D targets, another number of columns, columns naming other classes,
             strings beside numbers); ``self`` is then unchanged.
-
-        Returns
-        -------
-        self
         """
         mine, theirs = self._settings(), other._settings()
         different = [name for name in {**mine, **theirs}

@@ -2,7 +2,7 @@
 
 Every function that takes a score by name reads it here: :func:`get_scorer` and
 :func:`get_scorer_names`, :func:`score_confidence_interval`, :func:`compare_scores`,
-:class:`ScoreIntervalDisplay` (its ``score`` options) and the docs. A name says which matrix
+:class:`ScoreIntervalDisplay` (its ``scoring`` options) and the docs. A name says which matrix
 (``tcm_``, ``mlcm_``), which reading (accuracy, precision, recall, F1) and which average
 (``_micro``, ``_macro``, ``_weighted``); precision, recall and F1 without an average are per
 class, one value per class, as ``average=None`` gives them. The measures of the
@@ -82,7 +82,7 @@ def sklearn_scorer_names():
 
 
 def score_name(name, owner, *, scalar=False, of_targets=False, extra_names=()):
-    """The :class:`ScoreName` of ``name``; a ValueError naming ``owner``'s ``score`` where
+    """The :class:`ScoreName` of ``name``; a ValueError naming ``owner`` (a ``scoring``) where
     the name is not in the table, or gives values per class where ``scalar`` is asked, or
     scores prevalences where ``of_targets`` is asked."""
     meaning = SCORE_NAMES.get(name) if isinstance(name, str) else None

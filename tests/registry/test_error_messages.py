@@ -1,5 +1,5 @@
 """Error messages name what the user passed, and are raised when the call is made; generated
-over the common registry (``test_common.REGISTRY``, ``_core/params.py``).
+over the common registry (``test_common.REGISTRY``, the declarations on the decorators).
 
 * **Only public names.** A refusal names the arguments of the callable the user called,
   never a name the user cannot have passed: a result's own field (``total_confused`` of

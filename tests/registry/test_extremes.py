@@ -1,7 +1,7 @@
 """Every real-valued parameter of the registry at the extremes its constraint accepts.
 
-For each public callable and each of its parameters declared with ``Interval(Real, ...)`` in
-``_core/params.py``, the sweep calls it (its other arguments minimal, ``test_common.call``)
+For each public callable and each of its parameters declared with ``Interval(Real, ...)`` on
+its ``@validate_params``, the sweep calls it (its other arguments minimal, ``test_common.call``)
 with the ends of the interval where closed (``-0.0`` too where 0 is), the neighbours of an
 open end (``np.nextafter``), the smallest subnormal, 1e-300, 1e300 and the largest float,
 each as a Python float, ``np.float64`` and ``np.float32`` (its own extremes in float32).
