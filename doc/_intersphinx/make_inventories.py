@@ -96,6 +96,11 @@ def scipy_entries():
          "reference/generated/scipy.stats.bootstrap.html#scipy.stats.bootstrap"),
         ("scipy.stats.ttest_rel", "py:function",
          "reference/generated/scipy.stats.ttest_rel.html#scipy.stats.ttest_rel"),
+        ("scipy.stats.ttest_1samp", "py:function",
+         "reference/generated/scipy.stats.ttest_1samp.html#scipy.stats.ttest_1samp"),
+        ("scipy.stats.friedmanchisquare", "py:function",
+         "reference/generated/scipy.stats.friedmanchisquare.html"
+         "#scipy.stats.friedmanchisquare"),
     ]
 
 

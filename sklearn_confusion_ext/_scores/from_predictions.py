@@ -334,7 +334,7 @@ def generalized_means_score(y_true, y_pred, *, r=1.0, average="binary", pos_labe
     See Also
     --------
     generalized_means_from_confusion : The formula, of a matrix.
-    symmetric_balanced_accuracy_score : SBA, GM_-1 rescaled.
+    symmetric_balanced_accuracy_score : SBA, ``GM_-1`` rescaled.
     matthews_corrcoef : GM_0 of binary labels.
 
     References
