@@ -5,8 +5,17 @@ sample_weight=None, ...)``.
 """
 
 from . import quantification, stats
+from ._calibration.brier import BrierDecompositionResult, brier_score_decomposition
+from ._calibration.curves import (
+    ReliabilityCurveResult,
+    expected_calibration_error,
+    reliability_curve,
+)
 from ._core.accumulator import ConfusionAccumulator
 from ._core.config import config_context, get_config, set_config
+from ._decisions.abstention import RiskCoverageResult, risk_coverage_curve
+from ._decisions.cost import cost_optimal_predictions, expected_cost, make_cost_scorer
+from ._decisions.thresholds import ThresholdConfusionResult, threshold_confusion_matrices
 from ._matrices.frame import confusion_frame
 from ._matrices.mlcm import (
     mlcm,
@@ -118,6 +127,18 @@ __all__ = [
     "averaged_binary_measure",
     "transport_classification_report",
     "mlcm_classification_report",
+    "reliability_curve",
+    "ReliabilityCurveResult",
+    "expected_calibration_error",
+    "brier_score_decomposition",
+    "BrierDecompositionResult",
+    "threshold_confusion_matrices",
+    "ThresholdConfusionResult",
+    "risk_coverage_curve",
+    "RiskCoverageResult",
+    "expected_cost",
+    "cost_optimal_predictions",
+    "make_cost_scorer",
     "get_scorer",
     "get_scorer_names",
     "make_transport_scorer",

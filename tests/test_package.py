@@ -136,7 +136,8 @@ FLOORS = (
     ("_core",),                                  # the ground: contract, targets, kernels
     ("exceptions", "_matrices", "_reading"),     # the matrices; reading one matrix
     ("_scores",),                                # every score, by role
-    ("_quantification",),                        # prevalence errors, scorers, protocols
+    ("_quantification", "_calibration", "_decisions"),  # prevalences; calibrated
+                                                 # probabilities; thresholds, abstention, cost
     ("_properties", "_statistics"),              # properties of measures; statistics
     ("_plot",),                                  # the Displays
     ("quantification", "stats"),                 # the public submodules of two families

@@ -14,12 +14,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 SKLEARN_FUNCTIONS = {
+    "sklearn.calibration": ["calibration_curve"],
     "sklearn.metrics": [
         "accuracy_score", "balanced_accuracy_score", "brier_score_loss",
         "classification_report", "cohen_kappa_score", "confusion_matrix", "f1_score",
         "get_scorer", "get_scorer_names", "log_loss", "make_scorer", "matthews_corrcoef",
         "multilabel_confusion_matrix", "precision_recall_fscore_support", "precision_score",
-        "recall_score",
+        "recall_score", "confusion_matrix_at_thresholds", "roc_curve",
     ],
     "sklearn.model_selection": ["cross_val_predict", "cross_val_score", "cross_validate",
                                 "train_test_split"],
@@ -31,7 +32,8 @@ SKLEARN_CLASSES = {
     "sklearn.calibration": {"CalibratedClassifierCV": ["fit", "predict", "predict_proba"]},
     "sklearn.metrics": {"ConfusionMatrixDisplay": ["from_estimator", "from_predictions", "plot"]},
     "sklearn.model_selection": {"GridSearchCV": ["fit", "predict"],
-                                "StratifiedKFold": ["split"]},
+                                "StratifiedKFold": ["split"],
+                                "TunedThresholdClassifierCV": ["fit", "predict"]},
     "sklearn.linear_model": {"LogisticRegression": ["fit", "predict", "predict_proba"]},
     "sklearn.ensemble": {"RandomForestClassifier": ["fit", "predict", "predict_proba"],
                          "HistGradientBoostingClassifier": ["fit", "predict", "predict_proba"]},

@@ -106,7 +106,10 @@ def wilson(successes, trials, alpha):
     for count, side in ((successes, "low"), (safe - successes, "high")):
         modified = (count >= 1) & (count <= near)
         if modified.any():
-            poisson = stats.chi2.ppf(alpha, 2 * np.where(modified, count, 1.0)) / (2 * safe)
+            # chi2.ppf of the modified entries only (a curve of 10**6 points has a few)
+            count, scale, modified = np.broadcast_arrays(count, 2 * safe, modified)
+            poisson = np.full(modified.shape, np.nan)
+            poisson[modified] = stats.chi2.ppf(alpha, 2 * count[modified]) / scale[modified]
             # The Poisson end widens Wilson's (at any level: never past its other end).
             if side == "low":
                 low = np.where(modified, np.fmin(low, poisson), low)

@@ -7,6 +7,7 @@ resampled cells. The intervals (:mod:`~sklearn_confusion_ext._statistics.interva
 comparisons (:mod:`~sklearn_confusion_ext._statistics.paired`) read their scores here.
 """
 
+import functools
 import inspect
 import warnings
 from dataclasses import dataclass, replace
@@ -313,10 +314,42 @@ def _metric_score(function, params, owner, name=None, sign=1):
         weights = {} if sample_weight is None else {"sample_weight": sample_weight}
         value = function(y_true, y_pred, **weights, **params)
         return value if sign == 1 else -_value(value)
+    on_cells = _sklearn_on_cells(name, function, analytic, params) if sign == 1 else None
     return _Score(name, metric=metric, weighted=_takes_sample_weight(function),
                   analytic=analytic, average=params.get("average", "binary"),
-                  on_cells=_sklearn_on_cells(name, function, analytic, params)
-                  if sign == 1 else None)
+                  on_cells=on_cells or _matrix_metric(name, function, params, sign))
+
+
+# Metrics of the floors above (the expected cost of decisions) that are, on 1-D labels, a
+# function of the classic matrix: metric -> reader(params) -> (read, batched) or None.
+_MATRIX_METRICS = {}
+
+
+def register_matrix_metric(function, reader):
+    """Resample ``function(y_true, y_pred, **params)`` of 1-D labels through their matrix:
+    ``reader(params)`` gives ``(read, batched)``, ``read(confusion)`` its value on a full
+    :class:`~.._core.confusion.Confusion` and ``batched(matrices)`` (or None) its values
+    on ``(n, C, C)`` resampled matrices at once; None where ``params`` have no such
+    reader. The families above the scores (the decision cost) register here, so that this
+    floor imports none of them."""
+    _MATRIX_METRICS[function] = reader
+
+
+def _matrix_metric(name, function, params, sign):
+    """A registered metric (or a ``functools.partial`` of one, binding keywords) as a
+    :class:`_Score` of the classic matrix, or None."""
+    if isinstance(function, functools.partial) and not function.args:
+        function, params = function.func, {**function.keywords, **params}
+    try:
+        reader = _MATRIX_METRICS.get(function)
+    except TypeError:  # an unhashable callable
+        return None
+    made = None if reader is None or sign != 1 else reader(params)
+    if made is None:
+        return None
+    read, batched = made
+    return _Score(name, TRANSPORT, {"weighting": "uniform", "empty": "null_class"}, read,
+                  batched=batched)
 
 
 def _sklearn_scorer(name, params, owner):

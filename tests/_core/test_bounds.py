@@ -222,13 +222,18 @@ BOUNDARY_READERS = {
 # Differences of scores, and results built from given values: no proportion at a bound.
 NOT_PROPORTIONS = {"compare_scores", "ComparisonResult", "ConfidenceIntervalResult",
                    "CrossValidatedTestResult.confidence_interval"}
+# Bands that are Wilson's interval itself, never a point, so nothing to warn of (a perfect
+# classifier's bins: tests/_calibration/test_calibration.py; a risk of 0 at every point of
+# the risk-coverage curve: tests/_decisions/test_abstention.py).
+WILSON_BANDS = {"reliability_curve", "ReliabilityCurveResult", "risk_coverage_curve",
+                "RiskCoverageResult"}
 
 
 def test_every_interval_maker_is_swept_at_the_boundary():
     from declarations import DECLARATIONS
 
     makers = {name for name, declared in DECLARATIONS.items() if "confidence_level" in declared}
-    assert makers == set(BOUNDARY_READERS) | NOT_PROPORTIONS
+    assert makers == set(BOUNDARY_READERS) | NOT_PROPORTIONS | WILSON_BANDS
 
 
 @pytest.mark.parametrize("method", ("percentile", "basic", "bca", "bayesian"))

@@ -283,6 +283,8 @@ BOUNDS = {
     "accuracy_from_confusion": (0, 1), "balanced_accuracy_from_confusion": (0, 1),
     "cohen_kappa_from_confusion": (-1, 1), "fbeta_from_confusion": (0, 1),
     "jaccard_from_confusion": (0, 1), "matthews_corrcoef_from_confusion": (-1, 1),
+    # of probabilities; the default cost matrix (0-1 costs) gives the error rate
+    "expected_calibration_error": (0, 1), "expected_cost": (0, 1),
 }
 # Per-class and averaged precision, recall and F of the transport and MLCM readings.
 PER_CLASS_SCORES = ("transport_precision_recall_fscore_support",)
@@ -475,7 +477,8 @@ def test_ragged_and_sparse_matrices(name):
 
 
 @pytest.mark.parametrize("name", [name for name, entry in REGISTRY.items()
-                                  if entry.returns == "score" and entry.sample_weight])
+                                  if entry.returns == "score" and entry.sample_weight
+                                  and "labels" in entry.targets])
 def test_an_empty_selection_names_labels_or_sample_weight(name):
     y_true, y_pred = [0, 1, 2, 1], [1, 0, 1, 0]
     for keywords, argument in (({"sample_weight": [0, 0, 0, 0]}, "sample_weight"),

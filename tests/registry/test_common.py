@@ -456,11 +456,69 @@ REGISTRY = {
         "true": np.array(["a"]), "predicted": np.array(["b"]), "count": np.array([2.0]),
         "fraction_of_true": np.array([0.5]), "fraction_of_predicted": np.array([1.0]),
         "normalize": None, "n_confused": 1, "total_confused": 2.0}),
+    # Calibration: labels beside probabilities (1-D of the positive class, or predict_proba);
+    # the invariances over such targets are in tests/_calibration/test_calibration.py
+    "reliability_curve": Entry(target_params=("y_true", "y_prob"), sample_weight=True,
+                               labels=True, returns="result", minimal=lambda: {
+                                   "y_true": [0, 1, 1, 0, 1, 0],
+                                   "y_prob": [0.1, 0.8, 0.6, 0.4, 0.9, 0.3]}),
+    "ReliabilityCurveResult": Entry(returns="result", minimal=lambda: {
+        "prob_true": np.array([0.0, 1.0]), "prob_pred": np.array([0.2, 0.8]),
+        "bin_count": np.array([3.0, 3.0]), "n_effective": np.array([3.0, 3.0]),
+        "low": np.array([0.0, 0.4]), "high": np.array([0.6, 1.0]),
+        "bin_index": np.array([0, 1]), "class_label": np.array([1, 1]),
+        "bin_edges": np.array([0.0, 0.5, 1.0]), "target": "binary", "strategy": "uniform",
+        "confidence_level": 0.95}),
+    "expected_calibration_error": Entry(
+        target_params=("y_true", "y_prob"), sample_weight=True, labels=True, returns="score",
+        greater_is_better=False, symmetric=False, class_axes=(), minimal=lambda: {
+            "norm": "l2",  # debiased=True is of the L2 error only
+            "y_true": [0, 1, 2, 2, 1, 0],
+            "y_prob": [[0.7, 0.2, 0.1], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6], [0.3, 0.3, 0.4],
+                       [0.5, 0.4, 0.1], [0.4, 0.4, 0.2]]}),
+    "brier_score_decomposition": Entry(
+        target_params=("y_true", "y_prob"), sample_weight=True, labels=True, returns="result",
+        minimal=lambda: {"y_true": [0, 1, 2, 2, 1, 0],
+                         "y_prob": [[0.7, 0.2, 0.1], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6],
+                                    [0.3, 0.3, 0.4], [0.5, 0.4, 0.1], [0.4, 0.4, 0.2]]}),
+    "BrierDecompositionResult": Entry(returns="result", minimal=lambda: {
+        "brier": 0.2, "reliability": 0.05, "resolution": 0.1, "uncertainty": 0.25,
+        "within_bin_variance": 0.01, "within_bin_covariance": 0.01, "n_bins": 10,
+        "classes": np.array([1])}),
+    # Decisions: labels beside scores (1-D of one class, or one column per class); the
+    # invariances and the references are in tests/_decisions/test_thresholds.py and
+    # test_abstention.py ("probabilities": tests/_core/test_inputs.py's frames run them)
+    "threshold_confusion_matrices": Entry(
+        targets=("probabilities",), target_params=("y_true", "y_score"), sample_weight=True,
+        labels=True, returns="result", minimal=lambda: {
+            "y_true": [0, 1, 1, 0, 1, 0], "y_score": [0.1, 0.8, 0.4, 0.4, 0.9, 0.3]}),
+    "ThresholdConfusionResult": Entry(returns="result", minimal=lambda: {
+        "thresholds": np.array([0.8, 0.4]), "matrices": np.array([[[3, 0], [2, 1]],
+                                                                 [[2, 1], [1, 2]]]),
+        "pos_label": 1}),
+    "risk_coverage_curve": Entry(
+        targets=("probabilities",), target_params=("y_true", "y_prob"), sample_weight=True,
+        labels=True, returns="result", minimal=lambda: {
+            "y_true": [0, 1, 2, 2, 1, 0],
+            "y_prob": [[0.7, 0.2, 0.1], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6], [0.3, 0.3, 0.4],
+                       [0.5, 0.4, 0.1], [0.4, 0.4, 0.2]]}),
+    "RiskCoverageResult": Entry(returns="result", minimal=lambda: {
+        "thresholds": np.array([0.9, 0.6]), "coverage": np.array([0.5, 1.0]),
+        "risk": np.array([0.0, 0.25]), "area": 0.0625, "n_answered": np.array([2, 4]),
+        "low": np.array([0.0, 0.05]), "high": np.array([0.66, 0.7]),
+        "confidence_level": 0.95}),
     # Scorers
     "get_scorer": scorer_factory(lambda: {"scoring": "tcm_f1_macro"}),
     "get_scorer_names": Entry(minimal=dict),
     "make_transport_scorer": scorer_factory(),
     "make_mlcm_scorer": scorer_factory(),
+    # The cost of decisions (default 0-1 costs: any number of classes; the cost matrices'
+    # own cases are in tests/_decisions/test_cost.py)
+    "expected_cost": score(False, True, targets=("labels",), variants=({"normalize": False},)),
+    "cost_optimal_predictions": Entry(minimal=lambda: {
+        "y_prob": [[0.7, 0.3], [0.2, 0.8], [0.95, 0.05]], "cost_matrix": [[0, 1], [5, 0]]}),
+    "make_cost_scorer": scorer_factory(lambda: {"cost_matrix": [[0, 1, 1], [5, 0, 1],
+                                                                 [10, 2, 0]]}),
     # Package settings (tests/conftest.py restores them after every test)
     "get_config": Entry(minimal=dict),
     "set_config": Entry(minimal=dict, compare=lambda result: sce.get_config()),

@@ -46,6 +46,8 @@ CONTRACT = {
     "ComparisonResult": None,
     "InconsistencyResult": ("inconsistency", "measure_names"),
     "DiscriminatingTripletsResult": ("triplets", "triplet_index"),
+    "ReliabilityCurveResult": ("prob_true", "prob_pred"),
+    "BrierDecompositionResult": None,
 }
 # The options that choose the test, combined with each other; the others vary one at a time.
 CHOOSING = ("test", "method", "exact", "alternative", "rope")

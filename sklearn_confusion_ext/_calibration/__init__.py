@@ -1,0 +1,1 @@
+"""Calibration: reliability curves, the expected calibration error, the Brier score's parts."""

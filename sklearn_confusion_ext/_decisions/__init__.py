@@ -1,0 +1,1 @@
+"""Decisions from scores: thresholds, abstention and the cost of a decision."""

@@ -1,0 +1,492 @@
+"""The cost of decisions: the expected cost of predictions, the decisions that minimise it
+under predicted probabilities, and a scorer of it.
+
+A cost matrix ``cost[i, j]`` is the cost of deciding class ``j`` for an instance of true
+class ``i``: rows are true classes and columns decisions, the layout of a confusion matrix
+(Elkan 2001 writes the transpose). Costs may be negative (a benefit). The expected cost of
+hard predictions is linear in their confusion matrix ``M``: ``(M * cost).sum() / M.sum()``.
+Under a row of probabilities ``p``, deciding ``j`` costs ``(p @ cost)[j]`` in expectation,
+and the Bayes decision is its argmin (Elkan 2001, eq. 1); the decisions of ``n`` rows are
+one matrix product, computed in row chunks, never a loop over instances.
+
+The expected cost of labels is registered with the resolver of the statistics
+(:func:`~sklearn_confusion_ext._scores.resolved.register_matrix_metric`), so that its
+intervals and paired comparisons read it off the resampled matrices.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.metrics import make_scorer
+
+from .._core.chunks import chunk_rows
+from .._core.labels import check_label_list
+from .._core.params import ARRAY, BOOLEAN, TARGETS, Options, quoted, validate_params
+from .._core.target_kinds import warn_unless_probabilities
+from .._core.targets import check_target_set, check_targets
+from .._core.user_warnings import warn
+from .._matrices.transport import transport_confusion
+from .._scores.from_confusion import confusion_for_labels
+from .._scores.resolved import register_matrix_metric
+from .._scores.scorers import _predictions
+
+# --- The cost matrix ----------------------------------------------------------------------
+
+
+def check_cost_matrix(cost_matrix, n_classes=None, classes=None):
+    """``cost_matrix`` as a float64 ``(C, C)`` array of finite costs (``C = n_classes``
+    when given, ``classes`` their labels for the message); ValueError naming it."""
+    if sp.issparse(cost_matrix):
+        cost_matrix = cost_matrix.toarray()
+    try:
+        cost = np.asarray(cost_matrix)
+    except ValueError:  # ragged nested lists
+        raise ValueError("cost_matrix must be a square matrix of costs; its rows have "
+                         "different lengths.") from None
+    if cost.ndim != 2 or cost.shape[0] != cost.shape[1] or cost.shape[0] == 0:
+        raise ValueError(f"cost_matrix must be a square (n_classes, n_classes) matrix of "
+                         f"costs (rows true classes, columns decisions); got shape "
+                         f"{cost.shape}.")
+    if cost.dtype.kind not in "biuf":
+        raise ValueError(f"cost_matrix must hold real numbers; got dtype {cost.dtype}.")
+    cost = cost.astype(np.float64)
+    if not np.isfinite(cost).all():
+        row, column = np.argwhere(~np.isfinite(cost))[0]
+        raise ValueError(f"cost_matrix must hold finite costs; cost_matrix[{row}, {column}] "
+                         f"is {cost[row, column]}.")
+    if n_classes is not None and cost.shape[0] != n_classes:
+        named = "" if classes is None else f" {quoted(list(np.asarray(classes).tolist()))}"
+        raise ValueError(
+            f"cost_matrix has shape {cost.shape} but there are {n_classes} classes{named}; "
+            "its rows are the true classes and its columns the decisions, in the order of "
+            "labels= (default: the sorted classes). Pass labels= to name the classes of "
+            "the cost matrix.")
+    return cost
+
+
+def _cost_of_matrix(matrix, cost, normalize):
+    """The cost of the counts ``matrix`` (rows true classes, columns decisions) under
+    ``cost`` (None: 0-1 costs, read off the diagonal with no matrix of costs): the mean
+    (``normalize``) or the total; the mean of an empty matrix is 0.0, with a warning.
+    Where counts times costs overflow, both are scaled first: the mean stays finite."""
+    largest = matrix.max(initial=0.0)
+    if largest == 0:
+        if normalize:
+            warn("The expected cost is ill-defined where no instance is counted and is set "
+                 "to 0.0.", UndefinedMetricWarning)
+        return 0.0
+    count_scale = cost_scale = 1.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        total, spent = _spent(matrix, cost)
+        if not (np.isfinite(total) and np.isfinite(spent)):
+            count_scale = largest
+            cost_scale = 1.0 if cost is None else float(np.abs(cost).max()) or 1.0
+            total, spent = _spent(matrix / count_scale,
+                                  None if cost is None else cost / cost_scale)
+        if normalize:  # a mean cost lies between the smallest and the largest cost
+            bounds = (0.0, 1.0) if cost is None else (cost.min(), cost.max())
+            return float(np.clip(spent / total * cost_scale, *bounds))
+        spent = spent * count_scale * cost_scale
+    if not np.isfinite(spent):
+        raise ValueError("The total cost overflows float64 (the weighted counts times "
+                         "cost_matrix); pass normalize=True for the mean cost, or scale "
+                         "cost_matrix or sample_weight down.")
+    return float(spent)
+
+
+def _spent(matrix, cost):
+    """The total count of ``matrix`` and its total cost under ``cost`` (None: 0-1)."""
+    total = matrix.sum()
+    if cost is None:
+        return total, total - np.trace(matrix)
+    return total, np.sum(matrix * cost)
+
+
+# --- Decisions under probabilities ---------------------------------------------------------
+
+
+def _columns(y):
+    """The number of columns of a 2-D target (a single column reads as 1-D labels, as
+    scikit-learn reads it); None for any other shape (validation names its fault)."""
+    shape = getattr(y, "shape", None)
+    if shape is None:
+        try:
+            shape = np.shape(y)
+        except (ValueError, TypeError):  # ragged lists: refused by validation
+            return None
+    return shape[1] if len(shape) == 2 and shape[1] != 1 else None
+
+
+def _bayes_decisions(y_prob, cost):
+    """The column of least expected cost of each row of ``y_prob`` (dense or CSR) under
+    ``cost`` (None: 0-1 costs, the column of largest probability), exact ties to the first:
+    one matrix product per chunk of rows, the rows never copied whole."""
+    n_samples, n_classes = y_prob.shape
+    decisions = np.empty(n_samples, dtype=np.intp)
+    step = chunk_rows(8 * n_classes)
+    for start in range(0, n_samples, step):
+        block = y_prob[start:start + step]
+        if cost is None:
+            chosen = block.argmax(axis=1)
+            decisions[start:start + step] = np.asarray(chosen).ravel()
+        else:
+            decisions[start:start + step] = np.argmin(np.asarray(block @ cost), axis=1)
+    return decisions
+
+
+def _refuse_empty_rows(name, norms):
+    empty = np.flatnonzero(np.asarray(norms) == 0)
+    if empty.size:
+        raise ValueError(f"{name} row {empty[0]} has no probability mass (all zeros): no "
+                         "decision can be read from it; pass a classifier's predict_proba.")
+
+
+def _cost_of_probabilities(y_true, y_pred, cost_matrix, labels, sample_weight, normalize):
+    targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+    _refuse_empty_rows("y_pred", targets.pred_norm)
+    classes, n_classes = targets.classes, len(targets.classes)
+    cost = None
+    if cost_matrix is not None:
+        order = targets.selection  # a categorical's order of the columns' classes
+        cost = check_cost_matrix(cost_matrix, n_classes,
+                                 classes if order is None else classes[order])
+        if order is not None:  # the cost of the columns, in their own order
+            reordered = np.empty_like(cost)
+            reordered[np.ix_(order, order)] = cost
+            cost = reordered
+    decisions = _bayes_decisions(targets.y_pred, cost)
+    true_codes = targets.y_true.indices  # one-hot rows: the column of each true class
+    weights = targets.sample_weight
+    if cost is None:  # 0-1 costs: the weighted counts of right and wrong decisions only
+        right = true_codes == decisions
+        counts = np.bincount(right.astype(np.intp), weights=weights, minlength=2)
+        return _cost_of_matrix(np.array([[counts[1], counts[0]], [0.0, 0.0]]), None,
+                               normalize)
+    counts = np.bincount(true_codes.astype(np.intp) * n_classes + decisions,
+                         weights=weights, minlength=n_classes * n_classes)
+    return _cost_of_matrix(counts.reshape(n_classes, n_classes), cost, normalize)
+
+
+# --- The public functions ------------------------------------------------------------------
+
+
+@validate_params({**TARGETS, "cost_matrix": [None, ARRAY], "labels": [None, ARRAY],
+                  "sample_weight": [None, ARRAY], "normalize": [BOOLEAN]})
+def expected_cost(y_true, y_pred, *, cost_matrix=None, labels=None, sample_weight=None,
+                  normalize=True):
+    """Expected cost of decisions: hard predictions, or the Bayes decisions of probabilities.
+
+    On class labels, the (weighted) mean over instances of ``cost_matrix[true, predicted]``,
+    read off their confusion matrix ``M`` as ``(M * cost_matrix).sum() / M.sum()``. On
+    probabilities (``y_pred`` of shape ``(n_samples, n_classes)``, a classifier's
+    ``predict_proba``, beside 1-D labels), the cost of the decisions that minimise the
+    expected cost under them (:func:`cost_optimal_predictions`): with 0-1 costs the class
+    of largest probability.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels (one true class per instance: 2-D targets are refused).
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted class labels, or predicted probabilities, one column per class in the
+        order of ``labels`` (default: the sorted labels, as a classifier's ``classes_``);
+        rows that do not sum to 1 are read divided by their sum, with a warning.
+    cost_matrix : array-like of shape (n_classes, n_classes), default=None
+        ``cost_matrix[i, j]``: the cost of deciding class ``j`` for an instance of class
+        ``i`` (rows true classes, columns decisions, as a confusion matrix), in the order
+        of ``labels`` (default: the sorted classes of both targets, or a categorical's
+        categories in their order, as :func:`transport_confusion_matrix` orders them).
+        Finite; negative costs are benefits. None: 0-1 costs (0 on the diagonal, 1
+        elsewhere), whose expected cost is the error rate, ``1 - accuracy``.
+    labels : array-like of shape (n_classes,), default=None
+        The classes of the cost matrix, in its order. On labels, as ``labels=`` of
+        :func:`sklearn.metrics.confusion_matrix`: a listed class absent from the data
+        counts zero, and instances of unlisted classes are left out. Beside
+        probabilities: the class of each column, every column named.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    normalize : bool, default=True
+        The mean cost per (weighted) instance; False: the total cost.
+
+    Returns
+    -------
+    float
+        Lower is better. Where no instance is counted (every weight zero, or ``labels``
+        that no instance has), the mean is 0.0, with an ``UndefinedMetricWarning``.
+
+    See Also
+    --------
+    cost_optimal_predictions : The Bayes decisions of probabilities.
+    make_cost_scorer : The expected cost as a scorer, for GridSearchCV and
+        TunedThresholdClassifierCV.
+    transport_accuracy_score : The accuracy, one minus the expected 0-1 cost on labels.
+    score_confidence_interval : Its interval (``scoring=expected_cost``, with
+        ``cost_matrix=``).
+
+    References
+    ----------
+    C. Elkan, "The Foundations of Cost-Sensitive Learning", Proceedings of the 17th
+    International Joint Conference on Artificial Intelligence (IJCAI 2001), 973-978:
+    eq. (1), the optimal decision (its cost matrix is the transpose of this one).
+
+    Examples
+    --------
+    A missed positive costs 5, a false alarm 1:
+
+    >>> from sklearn_confusion_ext import expected_cost
+    >>> cost = [[0, 1], [5, 0]]
+    >>> expected_cost([0, 0, 1, 1], [0, 1, 1, 0], cost_matrix=cost)
+    1.5
+    >>> expected_cost([0, 0, 1, 1], [0, 1, 1, 0], cost_matrix=cost, normalize=False)
+    6.0
+
+    On probabilities, the decision minimising the expected cost: a 30 % chance of the
+    positive class is enough to decide it (``0.3 * 5 > 0.7 * 1``):
+
+    >>> expected_cost([0, 1], [[0.7, 0.3], [0.9, 0.1]], cost_matrix=cost)
+    3.0
+    """
+    if _columns(y_true) is not None:
+        raise ValueError(
+            f"expected_cost reads one true class per instance: y_true must be 1-D class "
+            f"labels; got a 2-D y_true of shape {np.shape(y_true)} (pass the labels, "
+            "e.g. the argmax of one-hot rows).")
+    if _columns(y_pred) is not None:
+        return _cost_of_probabilities(y_true, y_pred, cost_matrix, labels, sample_weight,
+                                      normalize)
+    confusion = transport_confusion(y_true, y_pred, labels=labels, weighting="uniform",
+                                    sample_weight=sample_weight, empty="null_class")
+    matrix = confusion.selected()
+    cost = None if cost_matrix is None else check_cost_matrix(
+        cost_matrix, matrix.shape[0], confusion.selected_labels())
+    return _cost_of_matrix(matrix, cost, normalize)
+
+
+
+def _checked_probabilities(y_prob):
+    """``y_prob`` as checked ``(n_samples, n_classes)`` masses (dense or CSR), warned
+    where its rows do not sum to 1."""
+    if _columns(y_prob) is None:
+        raise ValueError(f"y_prob must be a 2-D array of shape (n_samples, n_classes) with "
+                         f"two or more columns (a classifier's predict_proba); got shape "
+                         f"{np.shape(y_prob) if not sp.issparse(y_prob) else y_prob.shape}.")
+    target_set = check_target_set({"y_prob": y_prob})
+    (masses,), (norms,) = target_set.masses, target_set.norms
+    if masses.shape[0] == 0:
+        raise ValueError("y_prob has no rows; at least one instance is needed.")
+    _refuse_empty_rows("y_prob", norms)
+    warn_unless_probabilities("y_prob", norms, masses.dtype)
+    return masses
+
+
+@validate_params({"y_prob": [ARRAY], "cost_matrix": [ARRAY], "labels": [None, ARRAY]})
+def cost_optimal_predictions(y_prob, cost_matrix, *, labels=None):
+    """The decisions of least expected cost under predicted probabilities (Bayes decisions).
+
+    For each row ``p`` of ``y_prob``, deciding class ``j`` costs ``(p @ cost_matrix)[j]``
+    in expectation; the decision is the class of least expected cost, an exact tie going
+    to the first class (in the order of the columns). With 0-1 costs it is the class of
+    largest probability; a cost matrix that makes some errors dearer moves the decisions
+    towards the classes whose misses cost most.
+
+    Parameters
+    ----------
+    y_prob : array-like of shape (n_samples, n_classes)
+        Predicted probabilities (a classifier's ``predict_proba``), dense or sparse;
+        rows that do not sum to 1 are read divided by their sum (the decision is the
+        same), with a warning.
+    cost_matrix : array-like of shape (n_classes, n_classes)
+        ``cost_matrix[i, j]``: the cost of deciding class ``j`` for an instance of class
+        ``i`` (rows true classes, columns decisions), in the order of the columns of
+        ``y_prob``. Finite; negative costs are benefits.
+    labels : array-like of shape (n_classes,), default=None
+        The class of each column of ``y_prob`` (a classifier's ``classes_``): the
+        decisions are these labels. None: the decisions are column indices.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        The decision of each instance: a column index, or its label from ``labels``.
+
+    See Also
+    --------
+    expected_cost : The expected cost of these decisions.
+    make_cost_scorer : The expected cost as a scorer.
+    sklearn.model_selection.TunedThresholdClassifierCV : A binary decision threshold tuned
+        on a score, such as the cost of :func:`make_cost_scorer`.
+
+    References
+    ----------
+    C. Elkan, "The Foundations of Cost-Sensitive Learning", Proceedings of the 17th
+    International Joint Conference on Artificial Intelligence (IJCAI 2001), 973-978:
+    eq. (1), the optimal decision (its cost matrix is the transpose of this one).
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import cost_optimal_predictions
+    >>> proba = [[0.7, 0.3], [0.9, 0.1]]
+    >>> cost_optimal_predictions(proba, [[0, 1], [1, 0]])
+    array([0, 0])
+    >>> cost_optimal_predictions(proba, [[0, 1], [5, 0]], labels=["healthy", "ill"])
+    array(['ill', 'healthy'], dtype='<U7')
+    """
+    masses = _checked_probabilities(y_prob)
+    cost = check_cost_matrix(cost_matrix, masses.shape[1])
+    decisions = _bayes_decisions(masses, cost)
+    if labels is None:
+        return decisions
+    names = check_label_list(labels)
+    if len(names) != masses.shape[1]:
+        raise ValueError(f"labels has {len(names)} class label(s) but y_prob has "
+                         f"{masses.shape[1]} columns: labels names every column, in order.")
+    return names[decisions]
+
+
+
+# --- The scorer ------------------------------------------------------------------------------
+
+
+class CostScorer:
+    """Scorer of the expected cost of the Bayes decisions of ``predict_proba`` (negated:
+    greater is better); see :func:`make_cost_scorer`."""
+
+    def __init__(self, cost_matrix, labels):
+        self.cost_matrix, self.labels = cost_matrix, labels
+
+    def __repr__(self):
+        labels = "" if self.labels is None else f", labels={self.labels.tolist()!r}"
+        return (f"make_cost_scorer({self.cost_matrix.tolist()!r}, "
+                f"response_method='predict_proba'{labels})")
+
+    def __call__(self, estimator, X, y_true, sample_weight=None):
+        y_prob, y_true = _predictions(estimator, X, y_true, "predict_proba")
+        classes = np.asarray(estimator.classes_)
+        names = classes
+        if self.labels is not None:  # the columns in the order of the cost matrix
+            position = {label: index for index, label in enumerate(classes.tolist())}
+            if sorted(map(str, self.labels.tolist())) != sorted(map(str, classes.tolist())) \
+                    or any(label not in position for label in self.labels.tolist()):
+                raise ValueError(
+                    f"labels {quoted(self.labels.tolist())} of make_cost_scorer must name "
+                    f"every class of the estimator's classes_ {quoted(classes.tolist())}, "
+                    "once each: response_method='predict_proba' decides among them all.")
+            y_prob = np.asarray(y_prob)[:, [position[label] for label in self.labels.tolist()]]
+            names = self.labels
+        return -expected_cost(y_true, y_prob, cost_matrix=self.cost_matrix, labels=names,
+                              sample_weight=sample_weight)
+
+
+@validate_params({"cost_matrix": [ARRAY],
+                  "response_method": [Options("predict", "predict_proba")],
+                  "labels": expected_cost.parameter_constraints["labels"]})
+def make_cost_scorer(cost_matrix, *, response_method="predict", labels=None):
+    """Scorer of the expected cost: its negative, greater is better (as ``neg_*`` scorers).
+
+    For ``scoring=`` in :func:`~sklearn.model_selection.cross_validate`,
+    :class:`~sklearn.model_selection.GridSearchCV` and, for a binary problem,
+    :class:`~sklearn.model_selection.TunedThresholdClassifierCV`, which tunes the decision
+    threshold of the positive class to the least cost (with the default
+    ``response_method="predict"``: it reads the predictions at each threshold).
+
+    Parameters
+    ----------
+    cost_matrix : array-like of shape (n_classes, n_classes)
+        ``cost_matrix[i, j]``: the cost of deciding class ``j`` for an instance of class
+        ``i`` (rows true classes, columns decisions), in the order of ``labels``
+        (default: the sorted classes, as a classifier's ``classes_``). Finite; negative
+        costs are benefits.
+    response_method : {"predict", "predict_proba"}, default="predict"
+        ``"predict"``: the cost of the estimator's predictions (a scikit-learn scorer made
+        by :func:`sklearn.metrics.make_scorer`, which ``TunedThresholdClassifierCV`` takes).
+        ``"predict_proba"``: the cost of the Bayes decisions of its probabilities
+        (:func:`cost_optimal_predictions`), columns named by ``estimator.classes_``: the
+        model chosen as if it decided by the cost matrix. That cost reads the
+        probabilities only through the decisions they lead to, so it is no proper scoring
+        rule of them: two models with the same decisions score alike however far their
+        probabilities are from the truth. To choose the probabilities themselves, score
+        ``"neg_log_loss"`` (:func:`sklearn.metrics.log_loss`) or the Brier score.
+    labels : array-like of shape (n_classes,), default=None
+        The classes of the cost matrix, in its order. With ``"predict"``, a fold whose
+        targets lack a class needs them: without ``labels`` the classes are those of the
+        fold's ``y_true`` and predictions. With ``"predict_proba"``, every class of
+        ``classes_``, in the cost matrix's order.
+
+    Returns
+    -------
+    callable
+        A picklable scorer ``scorer(estimator, X, y_true, sample_weight=None)`` giving
+        ``-expected_cost``.
+
+    See Also
+    --------
+    expected_cost : The score it negates.
+    cost_optimal_predictions : The decisions of ``"predict_proba"``.
+    get_scorer : The library's scorers by name.
+
+    References
+    ----------
+    C. Elkan, "The Foundations of Cost-Sensitive Learning", Proceedings of the 17th
+    International Joint Conference on Artificial Intelligence (IJCAI 2001), 973-978:
+    eq. (1), the optimal decision (its cost matrix is the transpose of this one).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn_confusion_ext import make_cost_scorer
+    >>> X, y = load_breast_cancer(return_X_y=True)  # 0: malignant, 1: benign
+    >>> cost = [[0, 10], [1, 0]]  # a missed malignant tumour costs 10, a false alarm 1
+    >>> model = make_pipeline(StandardScaler(), LogisticRegression())
+    >>> scores = cross_val_score(model, X, y, cv=5, scoring=make_cost_scorer(cost))
+    >>> bool(scores.max() <= 0)  # the negative mean cost of each fold
+    True
+
+    With scikit-learn 1.5 or later, ``TunedThresholdClassifierCV(model,
+    scoring=make_cost_scorer(cost))`` tunes the threshold of benign to the least cost
+    (above 0.5 here: benign only when quite sure; see the user guide).
+    """
+    names = None if labels is None else check_label_list(labels)
+    cost = check_cost_matrix(cost_matrix, None if names is None else len(names), names)
+    if response_method == "predict_proba":
+        return CostScorer(cost, names)
+    keywords = {"cost_matrix": cost} if names is None else {"cost_matrix": cost,
+                                                            "labels": names}
+    return make_scorer(expected_cost, greater_is_better=False, **keywords)
+
+
+
+# --- Read off resampled matrices --------------------------------------------------------------
+
+
+def _cost_reader(params):
+    """``expected_cost`` of 1-D labels with ``params`` as a reader of their full classic
+    matrix (the resampled matrices' path), or None for keywords it does not read so."""
+    if set(params) - {"cost_matrix", "labels", "normalize"}:
+        return None
+    cost_matrix, labels = params.get("cost_matrix"), params.get("labels")
+    normalize = params.get("normalize", True)
+    cost = None if cost_matrix is None else check_cost_matrix(cost_matrix)
+
+    def read(confusion):
+        matrix = confusion_for_labels(confusion, labels)[0].selected()
+        if cost is not None and cost.shape[0] != matrix.shape[0]:
+            check_cost_matrix(cost, matrix.shape[0])  # raises, naming cost_matrix
+        return _cost_of_matrix(matrix, cost, normalize)
+
+    def batched(matrices):
+        if cost is not None and cost.shape[0] != matrices.shape[1]:
+            check_cost_matrix(cost, matrices.shape[1])  # raises, naming cost_matrix
+        totals = matrices.sum(axis=(1, 2))
+        if cost is None:
+            spent = totals - np.trace(matrices, axis1=1, axis2=2)
+        else:
+            spent = np.einsum("nij,ij->n", matrices, cost)
+        return spent / totals if normalize else spent
+
+    return read, batched if labels is None else None
+
+
+register_matrix_metric(expected_cost, _cost_reader)

@@ -1,0 +1,297 @@
+"""The confusion matrix at every decision threshold of a score: predict the positive class
+where the score is at least the threshold. One sort and two cumulative sums give the
+matrices at every threshold at once, as scikit-learn's ``_binary_clf_curve`` (the ROC and
+precision-recall code) counts its true and false positives; 2-D scores give the
+one-vs-rest matrices of each class on one grid of thresholds."""
+
+import numpy as np
+
+from .._core.config import check_result_size
+from .._core.params import ARRAY, Label, quoted, validate_params
+from .._core.results import Result, _result, _Table
+from .inputs import checked_scores, positive_class
+
+
+@_result(kw_only=True, parameters={"thresholds": [ARRAY], "matrices": [ARRAY],
+                                   "classes": [None, ARRAY], "pos_label": [None, Label()]})
+class ThresholdConfusionResult(Result):
+    """The 2 x 2 confusion matrices of a score at its decision thresholds (see
+    :func:`threshold_confusion_matrices`).
+
+    ``to_frame()`` gives a row per threshold (and class) with ``tn``, ``fp``, ``fn`` and
+    ``tp``; the attributes ``tn``, ``fp``, ``fn`` and ``tp`` are the cells of
+    ``matrices`` (``matrices[..., 0, 0]`` and so on).
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (n_thresholds,)
+        The thresholds: an instance is predicted positive where its score is at least
+        the threshold. By default the distinct scores, in decreasing order.
+    matrices : ndarray of shape (n_thresholds, 2, 2) or (n_classes, n_thresholds, 2, 2)
+        The matrix at each threshold in :func:`sklearn.metrics.confusion_matrix`'s layout,
+        ``[[tn, fp], [fn, tp]]`` (rows the true class, negative first). Counts (int64)
+        without ``sample_weight``, weighted counts (float64) with it. For 2-D scores,
+        ``matrices[k]`` is class ``classes[k]`` against the rest, its column thresholded.
+    classes : ndarray of shape (n_classes,) or None
+        For 2-D scores, the positive class of each set of matrices (the columns' labels);
+        None for 1-D scores.
+    pos_label : int, float, bool, str or None
+        For 1-D scores, the positive class; None for 2-D scores.
+
+    See Also
+    --------
+    threshold_confusion_matrices : Builds it.
+
+    Examples
+    --------
+    >>> from sklearn_confusion_ext import threshold_confusion_matrices
+    >>> result = threshold_confusion_matrices([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> result.thresholds.tolist()
+    [0.8, 0.4, 0.35, 0.1]
+    >>> result.tp.tolist(), result.fp.tolist()
+    ([1, 1, 2, 2], [0, 1, 1, 2])
+    """
+
+    thresholds: np.ndarray
+    matrices: np.ndarray
+    classes: object = None
+    pos_label: object = None
+
+    @property
+    def tn(self):
+        """True negatives at each threshold: ``matrices[..., 0, 0]``."""
+        return np.asarray(self.matrices)[..., 0, 0]
+
+    @property
+    def fp(self):
+        """False positives at each threshold: ``matrices[..., 0, 1]``."""
+        return np.asarray(self.matrices)[..., 0, 1]
+
+    @property
+    def fn(self):
+        """False negatives at each threshold: ``matrices[..., 1, 0]``."""
+        return np.asarray(self.matrices)[..., 1, 0]
+
+    @property
+    def tp(self):
+        """True positives at each threshold: ``matrices[..., 1, 1]``."""
+        return np.asarray(self.matrices)[..., 1, 1]
+
+    def _summary(self):
+        which = [("pos_label", self.pos_label)] if self.classes is None else \
+            [("classes", self.classes)]
+        return [*which, ("n_thresholds", len(self.thresholds))]
+
+    def _table(self):
+        thresholds = np.asarray(self.thresholds)
+        cells = {name: np.asarray(getattr(self, name)).ravel()
+                 for name in ("tn", "fp", "fn", "tp")}
+        if self.classes is None:
+            return _Table("threshold", thresholds, cells)
+        classes = np.asarray(self.classes)
+        columns = {"class": np.repeat(classes, len(thresholds)), **cells}
+        return _Table("threshold", np.tile(thresholds, len(classes)), columns)
+
+
+@validate_params({"y_true": [ARRAY], "y_score": [ARRAY], "thresholds": [None, ARRAY],
+                  "pos_label": [None, Label()], "labels": [None, ARRAY],
+                  "sample_weight": [None, ARRAY]})
+def threshold_confusion_matrices(y_true, y_score, *, thresholds=None, pos_label=None,
+                                 labels=None, sample_weight=None):
+    """The 2 x 2 confusion matrix at every decision threshold of a score.
+
+    An instance is predicted positive where its score is at least the threshold
+    (``y_score >= t``, as :func:`sklearn.metrics.roc_curve` reads its thresholds). For 1-D
+    scores, the matrix of the positive class against the other at each threshold; for
+    2-D scores (``predict_proba`` or ``decision_function`` of a multiclass classifier),
+    each class against the rest with its own column as the score, every class on the
+    same thresholds. The scores are sorted once and the matrices at all thresholds come
+    from two cumulative sums (true and false positives), as scikit-learn's ROC code counts
+    them, in time ``O(n log n)`` per class whatever the number of thresholds.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores, higher for the positive class: the probability or decision value of the
+        positive class (1-D), or one column per class (2-D: one-vs-rest), each column
+        thresholded as it is (no normalization). A sparse array is read densely.
+    thresholds : array-like of shape (n_thresholds,), default=None
+        The thresholds to read the matrices at, in the order given (``-inf`` predicts
+        every instance positive, ``inf`` none). None: every distinct score, in decreasing
+        order (for 2-D scores, every distinct score of any column), the thresholds
+        where a matrix changes.
+    pos_label : int, float, bool or str, default=None
+        1-D scores: the positive class. None: 1, where ``y_true`` takes values in {0, 1}
+        or {-1, 1} (scikit-learn's rule); else it must be given. 2-D scores: must be None
+        (each class is in turn the positive one).
+    labels : array-like, default=None
+        2-D scores: the class label of each column, in order (default: the sorted labels
+        of ``y_true``, which must then be one per column; a classifier's ``classes_``).
+        1-D scores: the (at most two) classes of the problem, those of ``y_true`` among
+        them, where ``y_true`` may hold only one of them.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the matrices hold weighted counts.
+
+    Returns
+    -------
+    ThresholdConfusionResult
+        ``thresholds``, ``matrices`` of shape (n_thresholds, 2, 2) (1-D scores) or
+        (n_classes, n_thresholds, 2, 2) (2-D scores) in
+        :func:`sklearn.metrics.confusion_matrix`'s layout ``[[tn, fp], [fn, tp]]``,
+        ``classes`` and ``pos_label``; ``to_frame()`` gives a row per threshold.
+
+    Raises
+    ------
+    ValueError
+        Where the scores are not finite numbers, the lengths differ, ``pos_label`` is no
+        class (or is given with 2-D scores), a threshold is NaN, or the matrices of 2-D
+        scores at every distinct score exceed the memory budget
+        (:func:`set_config`'s ``max_matrix_mib``; pass fewer ``thresholds``).
+
+    See Also
+    --------
+    risk_coverage_curve : Abstaining below a threshold of the top probability.
+    sklearn.metrics.confusion_matrix_at_thresholds : scikit-learn's counts (1-D scores,
+        at the distinct scores), which these equal.
+    sklearn.metrics.roc_curve : The rates these matrices give, at the same thresholds.
+    sklearn.metrics.confusion_matrix : The matrix at one threshold.
+    sklearn.model_selection.TunedThresholdClassifierCV : Chooses one threshold by
+        cross-validation.
+
+    Notes
+    -----
+    At the thresholds of the distinct scores ``s_1 > s_2 > ... > s_T``, ``tp`` and ``fp``
+    at ``s_j`` are the weighted numbers of positives and negatives whose score is at
+    least ``s_j``: cumulative sums over the scores sorted in decreasing order, read at
+    the last instance of each tied score (instances of equal scores are predicted alike);
+    ``fn`` and ``tn`` are the positives and negatives left. Given thresholds are placed
+    among the sorted scores by binary search. A 1-D score that is the probability of the
+    positive class gives, at threshold 0.5, the matrix of ``predict``'s decisions
+    (``predict_proba(X)[:, 1] >= 0.5``, up to scikit-learn's tie at exactly 0.5).
+
+    References
+    ----------
+    .. [1] T. Fawcett, "An introduction to ROC analysis", Pattern Recognition Letters 27
+       (2006) 861-874: one sort of the scores gives the counts at every threshold.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import train_test_split
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn_confusion_ext import threshold_confusion_matrices
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train)
+    >>> proba = model.predict_proba(X_test)[:, 1]
+    >>> result = threshold_confusion_matrices(y_test, proba, thresholds=[0.1, 0.5, 0.9])
+    >>> result.to_frame()
+               tn  fp  fn  tp
+    threshold
+    0.1        46   7   0  90
+    0.5        50   3   3  87
+    0.9        52   1  13  77
+
+    Every class of iris against the rest, on one grid of thresholds:
+
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> proba = LogisticRegression(max_iter=1000).fit(X, y).predict_proba(X)
+    >>> result = threshold_confusion_matrices(y, proba, thresholds=[0.5])
+    >>> result.matrices.shape
+    (3, 1, 2, 2)
+    >>> result.matrices[:, 0].tolist()
+    [[[100, 0], [0, 50]], [[99, 1], [3, 47]], [[97, 3], [1, 49]]]
+    """
+    scored = checked_scores(y_true, y_score, "y_score", labels, sample_weight)
+    if scored.weights is not None and not scored.weights.any():
+        raise ValueError("sample_weight sums to 0: no instance to count.")
+    given = None if thresholds is None else _checked_thresholds(thresholds)
+    counted = scored.weights is None
+    if scored.scores.ndim == 1:
+        positive = positive_class(scored.classes, pos_label)
+        is_positive = scored.codes == positive if positive is not None else \
+            np.zeros(len(scored.codes), dtype=bool)
+        if given is None:
+            check_result_size("threshold_confusion_matrices", (len(scored.scores), 4),
+                              "one 2 x 2 matrix per distinct score")
+        grid, matrices = _matrices(scored.scores, is_positive, scored.weights, given)
+        label = scored.classes[positive] if positive is not None else pos_label
+        label = label.item() if isinstance(label, np.generic) else label
+        return ThresholdConfusionResult(thresholds=grid, matrices=_as_counts(matrices, counted),
+                                        pos_label=label)
+    if pos_label is not None:
+        raise ValueError(f"pos_label={pos_label!r} applies to 1-D scores; with 2-D y_score "
+                         "each class is in turn the positive one (one-vs-rest): leave "
+                         "pos_label=None.")
+    n_classes = scored.scores.shape[1]
+    if given is None:
+        # Every distinct score of any column: sorted once per column, merged.
+        rows = slice(None) if scored.weights is None else scored.weights > 0
+        given = np.unique(np.concatenate(
+            [np.unique(scored.scores[rows, k]) for k in range(n_classes)]))[::-1]
+    check_result_size("threshold_confusion_matrices", (n_classes, len(given), 4),
+                      f"{n_classes} classes x {len(given)} thresholds of 2 x 2 matrices",
+                      remedy="Pass fewer thresholds (thresholds=, e.g. "
+                      "np.linspace(0, 1, 101))")
+    matrices = np.stack([
+        _matrices(scored.scores[:, k], scored.codes == k, scored.weights, given)[1]
+        for k in range(n_classes)])
+    return ThresholdConfusionResult(thresholds=given, matrices=_as_counts(matrices, counted),
+                                    classes=scored.classes)
+
+
+def _checked_thresholds(thresholds):
+    array = np.asarray(thresholds)
+    if array.ndim != 1 or array.dtype.kind not in "biuf" or array.size == 0:
+        raise ValueError("thresholds must be a non-empty 1-D array of real numbers; got "
+                         f"{quoted(thresholds)}.")
+    array = array.astype(np.float64)
+    if np.isnan(array).any():
+        raise ValueError(f"thresholds holds NaN (at position {int(np.argmax(np.isnan(array)))}"
+                         "); a threshold must be a real number (-inf and inf included).")
+    return array
+
+
+def _matrices(scores, is_positive, weights, thresholds=None):
+    """``(thresholds, matrices)``: the (n_thresholds, 2, 2) float64 matrices of one score
+    column at ``thresholds`` (None: at its distinct scores, decreasing)."""
+    if weights is not None and not weights.all():  # a weight of 0: no instance (as in
+        kept = weights > 0                         # scikit-learn), no threshold of its own
+        scores, is_positive, weights = scores[kept], is_positive[kept], weights[kept]
+    order = np.argsort(scores)[::-1]  # ties: counted together, in any order
+    ranked = scores[order]
+    positive = is_positive[order]
+    if weights is None:
+        true_positive = np.cumsum(positive, dtype=np.float64)
+        false_positive = np.cumsum(~positive, dtype=np.float64)
+    else:
+        ranked_weights = weights[order]
+        true_positive = np.cumsum(np.where(positive, ranked_weights, 0.0))
+        false_positive = np.cumsum(np.where(positive, 0.0, ranked_weights))
+    n_positive, n_negative = true_positive[-1], false_positive[-1]
+    if thresholds is None:
+        # The last instance of each run of equal scores: every tied instance in at once.
+        last = np.r_[np.flatnonzero(np.diff(ranked)), ranked.size - 1]
+        thresholds, tp, fp = ranked[last], true_positive[last], false_positive[last]
+    else:
+        # Instances scoring at least t: the first n - (position of t among the ascending
+        # scores) of the decreasing ones.
+        above = ranked.size - np.searchsorted(ranked[::-1], thresholds, side="left")
+        tp = np.r_[0.0, true_positive][above]
+        fp = np.r_[0.0, false_positive][above]
+    matrices = np.empty((len(thresholds), 2, 2))
+    matrices[:, 0, 0] = n_negative - fp
+    matrices[:, 0, 1] = fp
+    matrices[:, 1, 0] = n_positive - tp
+    matrices[:, 1, 1] = tp
+    return thresholds, matrices
+
+
+def _as_counts(matrices, counted):
+    """Counts as int64 where no weights were given (they are whole numbers)."""
+    return np.rint(matrices).astype(np.int64) if counted else matrices
