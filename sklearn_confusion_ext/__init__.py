@@ -11,6 +11,8 @@ from ._calibration.curves import (
     expected_calibration_error,
     reliability_curve,
 )
+from ._calibration.prevalence import CalibrationInTheLargeResult, calibration_in_the_large
+from ._calibration.testing import CalibrationTestResult, calibration_test
 from ._core.accumulator import ConfusionAccumulator
 from ._core.config import config_context, get_config, set_config
 from ._decisions.abstention import RiskCoverageResult, risk_coverage_curve
@@ -38,7 +40,10 @@ from ._plot import (
     PosteriorIntervalDisplay,
     PosteriorSimplexDisplay,
     RankingComparisonDisplay,
+    ReliabilityDisplay,
+    RiskCoverageDisplay,
     ScoreIntervalDisplay,
+    ThresholdCurveDisplay,
     TransportConfusionMatrixDisplay,
 )
 from ._properties.audit import AuditResult, audit_measure
@@ -82,6 +87,7 @@ from ._scores.from_predictions import (
 )
 from ._scores.reports import mlcm_classification_report, transport_classification_report
 from ._scores.scorers import get_scorer, get_scorer_names, make_mlcm_scorer, make_transport_scorer
+from ._scores.top_k import TopKConfusionResult, top_k_accuracy_score, top_k_confusion_matrix
 
 # Two self-contained families are gathered in public submodules (as sklearn.metrics.cluster)
 # and handed on flat: a new name of either is added there, in its family's __all__.
@@ -113,6 +119,7 @@ __all__ = [
     "symmetric_balanced_accuracy_score",
     "correlation_distance",
     "confusion_entropy",
+    "top_k_accuracy_score",
     "accuracy_from_confusion",
     "balanced_accuracy_from_confusion",
     "cohen_kappa_from_confusion",
@@ -132,6 +139,10 @@ __all__ = [
     "expected_calibration_error",
     "brier_score_decomposition",
     "BrierDecompositionResult",
+    "calibration_in_the_large",
+    "CalibrationInTheLargeResult",
+    "calibration_test",
+    "CalibrationTestResult",
     "threshold_confusion_matrices",
     "ThresholdConfusionResult",
     "risk_coverage_curve",
@@ -148,6 +159,8 @@ __all__ = [
     "prevalence_ranking",
     "prevalence_ranking_breaks",
     "f1_ranking_disorder",
+    "top_k_confusion_matrix",
+    "TopKConfusionResult",
     "audit_measure",
     "AuditResult",
     "measure_inconsistency",
@@ -170,6 +183,9 @@ __all__ = [
     "CriticalDifferenceDisplay",
     "RankingComparisonDisplay",
     "ClassDistributionDisplay",
+    "ReliabilityDisplay",
+    "RiskCoverageDisplay",
+    "ThresholdCurveDisplay",
     "get_config",
     "set_config",
     "config_context",

@@ -41,6 +41,20 @@ from ._statistics.posterior import (
     ConfusionPosterior,
     dirichlet_posterior,
 )
+from ._statistics.power import (
+    PowerResult,
+    bootstrap_power,
+    corrected_ttest_power,
+    mcnemar_power,
+    minimum_detectable_difference,
+    required_sample_size,
+)
+from ._statistics.several_models import (
+    CochranQResult,
+    NoInformationRateResult,
+    accuracy_vs_no_information_rate,
+    cochran_q_test,
+)
 from ._statistics.signed_rank import (
     BayesianSignedRankResult,
     bayesian_signed_rank_test,
@@ -74,11 +88,23 @@ __all__ = [
     "ConfidenceIntervalResult",
     "compare_scores",
     "ComparisonResult",
+    # Several models on one test set
+    "cochran_q_test",
+    "CochranQResult",
+    "accuracy_vs_no_information_rate",
+    "NoInformationRateResult",
     # Two models across cross-validation folds
     "compare_cv",
     "compare_cv_scores",
     "CrossValidatedTestResult",
     "BayesianCorrelatedTTestResult",
+    # How many instances: power and detectable differences
+    "mcnemar_power",
+    "minimum_detectable_difference",
+    "required_sample_size",
+    "bootstrap_power",
+    "corrected_ttest_power",
+    "PowerResult",
     # Several models over several data sets
     "friedman_test",
     "FriedmanTestResult",

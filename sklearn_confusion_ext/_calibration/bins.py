@@ -1,171 +1,30 @@
 """Probabilities against class labels, read once, and the bins calibration is measured in.
 
-:func:`checked_probabilities` turns ``(y_true, y_prob)`` (1-D class labels beside a 1-D
-positive-class probability or a classifier's ``(n_samples, n_classes)`` ``predict_proba``)
-into the class code of each instance, the probabilities, the classes and the checked
-weights; :func:`curves` gives the (confidence, outcome) pairs a target reads
-(``"binary"``, ``"top_label"``, ``"classwise"``); :func:`binned` sums one of them in bins by
-``np.searchsorted`` and ``np.bincount``, never a loop over instances.
+:func:`curves` gives the (confidence, outcome) pairs a target reads (``"binary"``,
+``"top_label"``, ``"classwise"``) from the probabilities that
+:func:`~.._core.probabilities.checked_probabilities` checked; :func:`binned` sums one of
+them in bins by ``np.searchsorted`` and ``np.bincount``, never a loop over instances.
 
 Bins are scikit-learn's (:func:`sklearn.calibration.calibration_curve`): equal width on
 [0, 1] or at the quantiles of the probabilities, an instance on an inner edge in the bin
 below it (bins ``[0, e_1], (e_1, e_2], ...``), empty bins dropped.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._core.conversion import _as_target
-from .._core.params import quoted
-from .._core.targets import check_target_set
+from .._core.probabilities import checked_probabilities  # noqa: F401 (until the end)
 from .._core.user_warnings import warn
-from .._core.weights import check_sample_weight
 
 STRATEGIES = ("uniform", "quantile")
 
 
-@dataclass(frozen=True)
-class Probabilities:
-    """Checked probabilities beside class labels.
-
-    ``codes``: the position in ``classes`` of each instance's class (-1 for a 1-D
-    ``y_prob``'s negative class absent from ``classes``); ``prob``: (n,) positive-class
-    probabilities (``binary``) or (n, n_classes) rows summing to 1; ``positive``: the
-    position of the positive class (binary 1-D ``y_prob``); ``sample_weight``: checked."""
-
-    codes: np.ndarray
-    prob: np.ndarray
-    classes: np.ndarray
-    positive: int
-    sample_weight: object
-
-    @property
-    def one_dimensional(self):
-        return self.prob.ndim == 1
-
-
-def _default_pos_label(classes, owner):
-    """scikit-learn's rule: with ``pos_label=None`` the classes must be {0, 1}, {-1, 1}
-    or one of them, and the positive class is 1."""
-    values = classes.tolist()
-    if classes.dtype.kind in "biuf" and (all(v in (0, 1) for v in values)
-                                         or all(v in (-1, 1) for v in values)):
-        return 1
-    raise ValueError(f"{owner}: y_true holds the classes {quoted(classes)}, which are not "
-                     "{0, 1} nor {-1, 1}; pass pos_label= to name the class whose "
-                     "probability y_prob is.")
-
-
-def checked_probabilities(owner, y_true, y_prob, *, labels=None, pos_label=None,
-                          sample_weight=None):
-    """The :class:`Probabilities` of 1-D labels ``y_true`` beside ``y_prob``.
-
-    A 1-D ``y_prob`` is the probability of the positive class: ``y_true`` holds at most
-    two classes (``labels``, given, names them) and the positive class is ``pos_label``
-    (default: ``labels[-1]`` where given, else scikit-learn's rule, 1 for {0, 1} and
-    {-1, 1}). A 2-D ``y_prob`` is read as the library reads a classifier's
-    ``predict_proba`` beside labels: its columns are the classes ``labels`` names (default:
-    the sorted labels of ``y_true``, one per column), its rows divided by their sums (a
-    warning where they are not 1)."""
-    prob = _as_target("y_prob", y_prob)
-    if prob.ndim == 1:
-        if prob.dtype.kind not in "biuf":
-            raise ValueError(f"y_prob must hold probabilities (numbers in [0, 1]); got "
-                             f"dtype {prob.dtype}.")
-        prob = prob.astype(np.float64, copy=False)
-        bad = ~((prob >= 0) & (prob <= 1))  # NaN is outside
-        if bad.any():
-            row = int(np.argmax(bad))
-            raise ValueError(f"y_prob has values outside [0, 1] (row {row}: {prob[row]!r}); "
-                             "a 1-D y_prob is the probability of the positive class.")
-        if np.ndim(y_true) == 2 and np.shape(y_true)[1] > 1:
-            raise ValueError(f"y_true must be 1-D class labels; got an array of shape "
-                             f"{np.shape(y_true)}.")
-        target_set = check_target_set({"y_true": y_true}, labels, one_hot=False)
-        codes, classes = target_set.codes[0], target_set.classes
-        if codes.shape[0] != prob.shape[0]:
-            raise ValueError(f"y_true and y_prob must have the same number of samples; got "
-                             f"{codes.shape[0]} and {prob.shape[0]}.")
-        if len(classes) > 2:
-            raise ValueError(f"y_true holds {len(classes)} classes {quoted(classes)}, but a "
-                             "1-D y_prob is the probability of one class of two; pass the "
-                             "(n_samples, n_classes) probabilities (predict_proba).")
-        if target_set.selection is not None:  # labels= given: in its order
-            selection = np.asarray(target_set.selection)
-            if selection.size != len(classes):
-                missing = np.delete(classes, selection)
-                raise ValueError(f"y_true holds class labels {quoted(missing)} that are not "
-                                 f"in labels {quoted(classes[selection])}: beside a 1-D "
-                                 "y_prob, labels names both classes.")
-            codes = np.argsort(selection)[codes]
-            classes = classes[selection]
-        if pos_label is None:
-            pos_label = classes[-1] if labels is not None else _default_pos_label(classes,
-                                                                                  owner)
-        matches = np.flatnonzero(classes == np.asarray(pos_label, dtype=classes.dtype)) \
-            if _comparable(pos_label, classes) else np.array([], dtype=int)
-        if matches.size == 0:
-            if len(classes) == 2 or labels is not None:
-                raise ValueError(f"pos_label={pos_label!r} is not a class of y_true "
-                                 f"{quoted(classes)}.")
-            # one class only, not the positive one: every instance is negative
-            classes, positive = np.append(classes, np.asarray(pos_label,
-                                                              dtype=classes.dtype)), 1
-        else:
-            positive = int(matches[0])
-        weights = check_sample_weight(sample_weight, prob.shape[0])
-        return Probabilities(codes, prob, classes, positive, weights)
-    if np.ndim(y_true) != 1 and not (np.ndim(y_true) == 2 and np.shape(y_true)[1] == 1):
-        raise ValueError(f"y_true must be 1-D class labels beside 2-D y_prob; got an array "
-                         f"of shape {np.shape(y_true)}.")
-    target_set = check_target_set({"y_true": y_true, "y_prob": y_prob}, labels)
-    if target_set.one_hot != ("y_true",):
-        raise ValueError("y_true must be 1-D class labels beside 2-D y_prob.")
-    truth, prob = target_set.masses
-    codes = np.asarray(truth.indices, dtype=np.intp) if sp.issparse(truth) else \
-        np.argmax(truth, axis=1)
-    if sp.issparse(prob):
-        prob = prob.toarray()
-    tolerance = np.sqrt(np.finfo(prob.dtype).eps)  # the warning's (target_kinds.py)
-    prob = np.asarray(prob, dtype=np.float64)
-    if codes.shape[0] != prob.shape[0]:
-        raise ValueError(f"y_true and y_prob must have the same number of samples; got "
-                         f"{codes.shape[0]} and {prob.shape[0]}.")
-    norms = np.asarray(target_set.norms[1], dtype=np.float64)
-    if not norms.all():
-        row = int(np.argmin(norms))
-        raise ValueError(f"y_prob's row {row} sums to 0: it gives no class any probability; "
-                         "pass predict_proba's probabilities.")
-    off = np.abs(norms - 1.0) > tolerance
-    if off.any():  # read as probabilities, each row divided by its sum (warned above);
-        # rows within rounding of 1 are kept as given, as scikit-learn reads them
-        prob = prob / np.where(off, norms, 1.0)[:, None]
-    weights = check_sample_weight(sample_weight, prob.shape[0])
-    positive = prob.shape[1] - 1
-    if pos_label is not None:
-        classes = target_set.classes
-        matches = np.flatnonzero(classes == np.asarray(pos_label, dtype=classes.dtype)) \
-            if _comparable(pos_label, classes) else np.array([], dtype=int)
-        if matches.size == 0:
-            raise ValueError(f"pos_label={pos_label!r} is not one of the classes "
-                             f"{quoted(classes)} of y_prob's columns.")
-        positive = int(matches[0])
-    return Probabilities(codes, prob, np.asarray(target_set.classes), positive, weights)
-
-
-def _comparable(value, classes):
-    """Whether ``value`` can be a class among ``classes`` (a string among strings, a
-    number among numbers)."""
-    if classes.dtype.kind in "US" or classes.dtype.kind == "O":
-        return isinstance(value, str) or classes.dtype.kind == "O"
-    return isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
-
-
 def curves(data, target):
-    """``[(class_label, confidence, outcome)]``: the curves ``target`` reads.
+    """``[(class_label, confidence, outcome)]``: the curves ``target`` reads from
+    :class:`~.._core.probabilities.Probabilities` ``data``, each made when read.
 
     - ``"binary"``: the positive class's probability and whether the instance is of it;
     - ``"top_label"``: the largest probability and whether its class is the instance's
@@ -179,6 +38,11 @@ def curves(data, target):
             return [(data.classes[data.positive], prob, truth)]
         if target == "top_label":
             return [(None, np.maximum(prob, 1 - prob), (prob > 1 - prob) == truth)]
+        if len(data.classes) < 2:  # was an IndexError: no negative class to name
+            raise ValueError(
+                f"y_true holds one class, {data.classes.tolist()[0]!r}, the positive one, and "
+                f"target={target!r} reads the other class too: pass labels= with both "
+                "classes (a classifier's classes_), the positive one last.")
         negative = 1 - data.positive
         curves_ = [(data.classes[negative], 1 - prob, ~truth),
                    (data.classes[data.positive], prob, truth)]
@@ -188,12 +52,37 @@ def curves(data, target):
             raise ValueError(f"target='binary' reads the probability of one class of two, "
                              f"but y_prob has {prob.shape[1]} columns; use "
                              "target='top_label' or target='classwise'.")
-        return [(data.classes[data.positive], prob[:, data.positive],
+        return [(data.classes[data.positive], data.column(data.positive),
                  codes == data.positive)]
     if target == "top_label":
-        predicted = prob.argmax(axis=1)  # one read: the largest is the argmax's entry
-        return [(None, prob[np.arange(prob.shape[0]), predicted], codes == predicted)]
-    return [(data.classes[k], prob[:, k], codes == k) for k in range(prob.shape[1])]
+        predicted, confidence = data.top_label()  # one read, in row chunks
+        return [(None, confidence, codes == predicted)]
+    return _Classwise(data)
+
+
+class _Classwise(Sequence):
+    """The one-vs-rest curve of each class, made when read: the columns are copied eight
+    at a time (64 bytes of a float64 row, one cache line), contiguous, so that each line
+    of the (n, n_classes) probabilities is read once, not once per column; never
+    ``n_classes`` columns at once."""
+
+    GROUP = 8
+
+    def __init__(self, data):
+        self.data, self._group, self._columns = data, None, None
+
+    def __len__(self):
+        return self.data.prob.shape[1]
+
+    def __getitem__(self, k):
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        data, group = self.data, k // self.GROUP
+        if group != self._group:
+            start = group * self.GROUP
+            self._columns = data.columns(start, min(start + self.GROUP, len(self)))
+            self._group = group
+        return data.classes[k], self._columns[k % self.GROUP], data.codes == k
 
 
 def bin_edges(confidence, n_bins, strategy):
@@ -210,10 +99,11 @@ class Bins:
     """The sums of one curve in its non-empty bins (of positive weight).
 
     ``index``: the position of each bin among the ``n_bins``; ``weight``, ``confidence``,
-    ``outcome``: the total weight and the weighted sums of the probabilities and outcomes;
+    ``outcome``: the total weight and the weighted sums of the probabilities and outcomes
+    (the sums in the units of ``unit_weight``, the bins' weights so scaled, where given);
     ``effective``: Kish's effective count of each bin, ``sum(w)^2 / sum(w^2)`` (its count
-    without weights); ``count``: the instances of positive weight; ``of_instance``: each
-    instance's position among the kept bins (-1 where its bin is dropped)."""
+    without weights); ``count``: the instances of positive weight; ``ids``: each
+    instance's bin among the ``n_bins``."""
 
     index: np.ndarray
     weight: np.ndarray
@@ -221,46 +111,81 @@ class Bins:
     outcome: np.ndarray
     effective: np.ndarray
     count: np.ndarray
-    of_instance: np.ndarray
+    ids: np.ndarray
     edges: np.ndarray
+    unit_weight: object = None
 
     @property
     def mean_confidence(self):
-        return self.confidence / self.weight
+        return self.confidence / (self.weight if self.unit_weight is None else
+                                  self.unit_weight)
 
     @property
     def frequency(self):
-        return self.outcome / self.weight
+        return self.outcome / (self.weight if self.unit_weight is None else self.unit_weight)
+
+    @property
+    def of_instance(self):
+        """Each instance's position among the kept bins (-1 where its bin is dropped)."""
+        position = np.full(self.edges.size - 1, -1, dtype=np.intp)
+        position[self.index] = np.arange(self.index.size)
+        return position[self.ids]
+
+
+def bin_ids(confidence, edges, strategy):
+    """Each instance's bin, ``np.searchsorted(edges[1:-1], confidence)`` (an instance on
+    an inner edge in the bin below it). Equal-width bins: ``floor(n_bins * p)`` corrected
+    by one where it differs from the search in the last bit, a few passes without a
+    search."""
+    inner = edges[1:-1]
+    if strategy != "uniform" or inner.size == 0:
+        return np.searchsorted(inner, confidence)
+    n_bins = edges.size - 1
+    ids = np.multiply(confidence, n_bins).astype(np.intp)
+    np.clip(ids, 0, n_bins - 1, out=ids)
+    padded = np.concatenate([[-np.inf], inner, [np.inf]])
+    # ids - #(inner edges among the ids below it at or above p) + #(edge above it below p)
+    below, above = padded[ids], padded[ids + 1]
+    ids -= below >= confidence
+    ids += above < confidence
+    return ids
 
 
 def binned(confidence, outcome, sample_weight, n_bins, strategy):
     """The :class:`Bins` of one curve."""
     edges = bin_edges(confidence, n_bins, strategy)
-    ids = np.searchsorted(edges[1:-1], confidence)
+    ids = bin_ids(confidence, edges, strategy)
     if sample_weight is None:
-        weight = np.bincount(ids, minlength=n_bins).astype(np.float64)
+        # counts and outcomes in one count of (bin, outcome) pairs
+        pairs = np.bincount(2 * ids + outcome, minlength=2 * n_bins).reshape(n_bins, 2)
+        weight = pairs.sum(axis=1).astype(np.float64)
+        out = pairs[:, 1].astype(np.float64)
         count = weight
         conf = np.bincount(ids, weights=confidence, minlength=n_bins)
-        out = np.bincount(ids, weights=outcome.astype(np.float64), minlength=n_bins)
         effective = weight
     else:
         w = sample_weight
         weight = np.bincount(ids, weights=w, minlength=n_bins)
         count = np.bincount(ids, weights=(w > 0).astype(np.float64), minlength=n_bins)
-        conf = np.bincount(ids, weights=w * confidence, minlength=n_bins)
-        out = np.bincount(ids, weights=np.where(outcome, w, 0.0), minlength=n_bins)
         largest = w.max(initial=0.0)
         units = w / largest if largest > 0 else w  # no overflow nor underflow of squares
+        if largest > 0 and units.min(where=w > 0, initial=1.0) < 2.0 ** -900:
+            # Weights 1e-271 times the largest and less (subnormal ones beside 1): each
+            # bin's own largest weight is its unit, else their products with the
+            # probabilities underflow (bins of mean 0, outside their edges; bands of NaN)
+            own = np.zeros(n_bins)
+            np.maximum.at(own, ids, w)
+            units = w / np.where(own > 0, own, 1.0)[ids]
+        conf = np.bincount(ids, weights=units * confidence, minlength=n_bins)
+        out = np.bincount(ids, weights=np.where(outcome, units, 0.0), minlength=n_bins)
         squares = np.bincount(ids, weights=units * units, minlength=n_bins)
         unit_sums = np.bincount(ids, weights=units, minlength=n_bins)
         with np.errstate(invalid="ignore", divide="ignore"):
             effective = np.where(squares > 0, unit_sums ** 2 / np.where(squares > 0, squares,
                                                                         1.0), 0.0)
     kept = np.flatnonzero(weight > 0)
-    position = np.full(n_bins, -1, dtype=np.intp)
-    position[kept] = np.arange(kept.size)
     return Bins(kept, weight[kept], conf[kept], out[kept], effective[kept], count[kept],
-                position[ids], edges)
+                ids, edges, None if sample_weight is None else unit_sums[kept])
 
 
 def warn_no_weight(owner):

@@ -7,8 +7,9 @@ from numbers import Real
 import numpy as np
 
 from .._core.params import ARRAY, Interval, Label, validate_params
+from .._core.probabilities import checked_probabilities
 from .._core.results import Result, _result
-from .bins import binned, checked_probabilities, curves, warn_no_weight
+from .bins import binned, curves, warn_no_weight
 from .curves import N_BINS, _checked_bins
 
 _PARTS = ("brier", "reliability", "resolution", "uncertainty", "within_bin_variance",

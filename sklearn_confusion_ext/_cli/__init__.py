@@ -11,8 +11,10 @@ adds an interval to every score of the classification reports (``--interval-meth
 ``--resamples N``: from how many resamples; ``--seed N``, printed beside them, 0 by default so
 that the same command prints the same bounds). On probabilities beside labels the report says
 that its scores are those of answering at random from the probabilities and adds the report of
-the argmax decisions. ``--most-confused N`` lists the largest off-diagonal cells after the
-matrix.
+the argmax decisions and a calibration section (the top label's reliability summary, its
+ECE, with an interval under ``--confidence``, and the Brier score's parts). ``--cost-matrix
+FILE`` adds the expected cost of the decisions (:func:`.files.load_cost_matrix` reads it).
+``--most-confused N`` lists the largest off-diagonal cells after the matrix.
 """
 
 import argparse
@@ -37,7 +39,7 @@ from .._core.params import (
     options_of,
 )
 from .demo import demo_sections
-from .files import InputError, load_targets
+from .files import COST_MATRIX_HELP, InputError, load_targets
 from .html import NO_FIGURES, html_page
 from .report import (
     DEFAULT_INTERVAL_METHOD,
@@ -129,6 +131,7 @@ def main(argv=None):
                                     "per line (default: detect)")
     report_parser.add_argument("--index-column", action="store_true",
                                help="drop the first column of text files (row names)")
+    report_parser.add_argument("--cost-matrix", metavar="FILE", help=COST_MATRIX_HELP)
     report_parser.add_argument("--max-matrix-mib", type=_max_matrix_mib, metavar="N",
                                help="refuse matrices above N MiB (default: the package's "
                                     "setting, sklearn_confusion_ext.get_config())")
@@ -162,7 +165,7 @@ def main(argv=None):
             with config_context(max_matrix_mib=args.max_matrix_mib), _said_once():
                 report = build_report(
                     y_true, y_pred, kind=args.kind, labels=labels, **intervals,
-                    verbose=_progress())
+                    cost_matrix=args.cost_matrix, verbose=_progress())
                 if column_names:
                     report = _named_columns(report, column_names)
                 report = _with_pairs(report, args)
@@ -273,12 +276,14 @@ def _output_options(parser):
                              "columns")
     parser.add_argument("--confidence", type=_declared("confidence", float), metavar="LEVEL",
                         help="add an interval at this level (e.g. 0.95) to every precision, "
-                             "recall, F1 and accuracy of the classification reports; "
+                             "recall, F1 and accuracy of the classification reports, to the "
+                             "ECE of probabilities and to the costs of --cost-matrix; "
                              "reproducible: the same command prints the same bounds")
     parser.add_argument("--interval-method", choices=options_of(REPORT_OPTIONS, "interval_method"),
                         help="how --confidence's intervals are computed: the bootstrap's "
                              "percentile, basic or bca (bias-corrected and accelerated) "
-                             "interval, or the bayesian posterior's (equal-tailed) "
+                             "interval, or the bayesian posterior's (equal-tailed); the "
+                             "ECE's interval is its own, the norm bound "
                              f"(default: {DEFAULT_INTERVAL_METHOD})")
     parser.add_argument("--resamples", type=_declared("resamples", int), metavar="N",
                         help="resamples (or posterior draws) of --confidence's intervals, "

@@ -427,3 +427,184 @@ def _check_numbers(path, array):
         raise InputError(f"{path}: contains NaN or infinite values")
     if array.size and np.abs(array).max() > _MAX_ABS_VALUE:
         raise InputError(f"{path}: contains values above {_MAX_ABS_VALUE:g} in absolute value")
+
+
+# --- The cost matrix of --cost-matrix ---------------------------------------------------------
+
+COST_MATRIX_HELP = (
+    "a square matrix of costs: cost[i][j] is the cost of deciding class j for an instance of "
+    "true class i (rows true classes, columns decisions), in the order of the report's classes "
+    "(--labels, else the sorted labels) unless names say otherwise; negative costs are "
+    "benefits. A text file (CSV, TSV, whitespace) holds one row of numbers per true class, "
+    "optionally under a header line naming the classes (of the columns, and of the rows "
+    "unless a first column names them, as pandas' DataFrame(cost, index=classes, "
+    "columns=classes).to_csv() writes); a .json file an array of rows, or {\"labels\": [...], "
+    "\"cost_matrix\": [[...], ...]}; a .npy file a square array. Named classes may come in any "
+    "order. Adds the expected cost of the decisions "
+    "(for probabilities: of the argmax and of the Bayes decisions, those of least expected "
+    "cost), with an interval under --confidence")
+
+
+def load_cost_matrix(path, classes):
+    """The cost matrix of ``--cost-matrix FILE`` as a float64 ``(C, C)`` array in the order
+    of ``classes`` (the report's class names: rows true classes, columns decisions).
+
+    Text files: rows of numbers (the delimiter detected as for the targets), optionally
+    under a header line naming the classes of the columns (a text field, or a line of the
+    class names above ``C`` rows), and of the rows too unless a first column names them
+    (text, or any first column under a header line whose first field is empty, as pandas
+    writes a DataFrame's index). ``.json``: an array of ``C`` arrays of ``C`` numbers, or an object
+    ``{"labels": [...], "cost_matrix": [[...]]}`` naming the classes of both. ``.npy``: a
+    ``C x C`` array of numbers. Names, where given, must be the report's classes, each once,
+    in any order. Every error names the option: ``--cost-matrix FILE: ...``."""
+    try:
+        matrix, row_names, column_names = _read_cost_matrix(
+            Path(path) if str(path) != "-" else path, [str(name) for name in classes])
+        return _in_report_order(path, matrix, row_names, column_names, list(classes))
+    except InputError as exc:
+        raise InputError(f"--cost-matrix {exc}") from None
+
+
+def _read_cost_matrix(path, classes):
+    """``(matrix, row_names, column_names)`` of a cost-matrix file, names None if absent.
+    A first line that mixes numbers and text is a header line where its fields name
+    classes of the report (``classes``), else a row of costs with a field to refuse."""
+    _check_source(path)
+    if Path(path).suffix == ".npy":
+        array = _load_npy(Path(path))
+        if array.dtype.kind not in "biuf":
+            raise InputError(f"{path}: holds {array.dtype} values; expected a square array "
+                             "of numbers (costs)")
+        return array.astype(np.float64), None, None
+    text = _read_stream(path)
+    if Path(path).suffix == ".json":
+        return _json_cost_matrix(path, text)
+    lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)
+             if line.strip()]
+    if not lines:
+        raise InputError(f"{path}: the file is empty")
+    delimiter = _detect_delimiter(path, lines)
+    rows, numbers = _split(path, lines, delimiter), [number for number, _ in lines]
+    column_names = row_names = None
+    first = rows[0]
+    if not all(_is_number(field) for field in first) and (
+            first[0] == "" or not any(_is_number(field) for field in first)
+            or {_name_of(field) for field in first} <= set(classes)):  # a header line
+        column_names, rows, numbers = rows[0], rows[1:], numbers[1:]
+        if not rows:
+            raise InputError(f"{path}: the file holds a header line and no costs")
+    corner = column_names is not None and column_names[0] == "" and \
+        all(len(row) == len(column_names) for row in rows)
+    if corner or all(not _is_number(row[0]) for row in rows):  # a first column of names
+        row_names, rows = [row[0] for row in rows], [row[1:] for row in rows]
+        if corner:
+            column_names = column_names[1:]
+    widths = [len(row) for row in rows]
+    if len(set(widths)) != 1:
+        other = next(i for i, width in enumerate(widths) if width != widths[0])
+        raise InputError(f"{path}: rows have different numbers of costs: line {numbers[0]} "
+                         f"has {widths[0]}, line {numbers[other]} has {widths[other]} "
+                         f"(fields separated by {_name(delimiter)})")
+    values = []
+    for number, row in zip(numbers, rows):
+        parsed = [_number(field) for field in row]
+        if None in parsed:
+            raise InputError(f"{path}: line {number} has a field that is not a number "
+                             f"({quoted(row[parsed.index(None)])}); a cost matrix holds "
+                             "numbers (class names only in a header line and a first "
+                             "column)")
+        values.append(parsed)
+    matrix = np.array(values, dtype=np.float64)
+    _check_numbers(path, matrix)
+    if column_names is not None and len(column_names) != matrix.shape[1]:
+        raise InputError(f"{path}: the header line names {len(column_names)} columns but the "
+                         f"rows hold {matrix.shape[1]} costs")
+    if column_names is None and matrix.shape[0] == matrix.shape[1] + 1:
+        # a header line of numbers (integer class names) above a square matrix
+        column_names, matrix = [_name_of(field) for field in rows[0]], matrix[1:]
+        if row_names is not None:
+            row_names = row_names[1:]
+    return matrix, row_names, column_names
+
+
+def _name_of(field):
+    """A class name as written in a file: an integer written ``2`` or ``2.0`` reads ``2``."""
+    value = _integer(field)
+    return str(value) if value is not None else str(field)
+
+
+def _json_cost_matrix(path, text):
+    import json
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not a JSON file ({exc})") from None
+    names = None
+    if isinstance(value, dict):
+        if "cost_matrix" not in value or set(value) - {"labels", "cost_matrix"}:
+            raise InputError(f"{path}: a JSON object must hold \"cost_matrix\" (its rows: "
+                             "true classes, columns: decisions) and may hold \"labels\" (their "
+                             f"classes); got the keys {quoted(sorted(value))}")
+        names, value = value.get("labels"), value["cost_matrix"]
+        if names is not None and not (isinstance(names, list) and all(
+                isinstance(name, (str, int)) and not isinstance(name, bool)
+                for name in names)):
+            raise InputError(f"{path}: \"labels\" must be an array of class names (strings "
+                             f"or integers); got {quoted(names)}")
+        names = None if names is None else [str(name) for name in names]
+    if not isinstance(value, list) or not value or not all(isinstance(row, list)
+                                                           for row in value):
+        raise InputError(f"{path}: expected an array of rows of costs ([[0, 1], [5, 0]]); "
+                         f"got {quoted(value)}")
+    widths = [len(row) for row in value]
+    if len(set(widths)) != 1:
+        other = next(i for i, width in enumerate(widths) if width != widths[0])
+        raise InputError(f"{path}: rows have different numbers of costs: row 0 has "
+                         f"{widths[0]}, row {other} has {widths[other]}")
+    for i, row in enumerate(value):
+        for j, cost in enumerate(row):
+            if not isinstance(cost, (int, float)) or isinstance(cost, bool):
+                raise InputError(f"{path}: row {i}, column {j} holds {quoted(cost)}, not a "
+                                 "number; a cost matrix holds numbers")
+    matrix = np.array(value, dtype=np.float64)
+    _check_numbers(path, matrix)
+    return matrix, names, names
+
+
+def _in_report_order(path, matrix, row_names, column_names, classes):
+    """``matrix`` checked against the report's ``classes`` (its shape, the names of its rows
+    and columns) and put in their order."""
+    n_classes = len(classes)
+    shown = quoted(classes)
+    if matrix.ndim != 2 or matrix.shape != (n_classes, n_classes):
+        found = (f"a {matrix.shape[0]} x {matrix.shape[1]} matrix" if matrix.ndim == 2
+                 else f"a {matrix.ndim}-D array of shape {matrix.shape}")
+        raise InputError(
+            f"{path}: holds {found}; expected a square {n_classes} x {n_classes} matrix, one "
+            f"row per true class and one column per decision, for the report's "
+            f"{n_classes} classes {shown} (in this order unless a header line names them)")
+    if row_names is None:  # a header line names the classes of a square matrix
+        row_names = column_names
+    index = {name: k for k, name in enumerate(classes)}
+    order = {}
+    for names, what in ((column_names, "columns"), (row_names, "rows")):
+        if names is None:
+            continue
+        names = [str(name) for name in names]
+        missing = [name for name in classes if name not in names]
+        unknown = [name for name in names if name not in index]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if missing or unknown or repeated:
+            found = "; ".join(part for part in (
+                f"not the report's classes: {quoted(unknown)}" if unknown else "",
+                f"missing: {quoted(missing)}" if missing else "",
+                f"named twice: {quoted(repeated)}" if repeated else "") if part)
+            raise InputError(f"{path}: the names of its {what} must be the report's "
+                             f"{n_classes} classes {shown}, each once; {found}")
+        order[what] = [index[name] for name in names]
+    result = np.empty_like(matrix)
+    rows = order.get("rows", list(range(n_classes)))
+    columns = order.get("columns", list(range(n_classes)))
+    result[np.ix_(rows, columns)] = matrix
+    return result

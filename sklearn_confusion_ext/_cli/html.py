@@ -6,17 +6,27 @@ import io
 from html import escape
 
 from .text import (
+    CALIBRATION_ERRORS,
+    COST,
+    COST_NOTE,
     HOMOGENEITY,
     POSTHOC,
     QUANTIFICATION,
+    brier_rows,
+    brier_title,
+    calibration_error_rows,
     confused_rows,
     confused_title,
+    cost_rows,
+    ece_interval_note,
     interval_note,
     matrix_cells,
     matrix_names,
     measure_rows,
     posterior_rows,
     posthoc_rows,
+    reliability_rows,
+    reliability_title,
     report_titles,
     score_rows,
     summary,
@@ -168,6 +178,26 @@ def _section(report, figures):
         title = ("Per-class scores (transport confusion matrix)"
                  if key == "transport_classification_report" and title == _PLAIN else title)
         out += [f"<h3>{escape(title)}</h3>", _scores(report[key], report)]
+    if "calibration" in report:
+        calibration, note = report["calibration"], interval_note(report)
+        columns, rows = reliability_rows(calibration)
+        _, parts = brier_rows(calibration)
+        out += ["<h3>Calibration</h3>",
+                f'<p class="note">{escape(reliability_title(calibration))}.</p>',
+                _table(columns, rows, corner="bin"),
+                f'<p class="note">{escape(CALIBRATION_ERRORS)}.'
+                f'{" " + escape(ece_interval_note(report)) if note else ""}</p>',
+                _table(["value"], calibration_error_rows(calibration), corner="error"),
+                f'<p class="note">{escape(brier_title(calibration, classes))}.</p>',
+                _table(["value", ""], parts, corner="part")]
+    if "cost" in report:
+        cost, note = report["cost"], interval_note(report)
+        out += ["<h3>Expected cost</h3>",
+                f'<p class="note">{escape(COST)}.{" " + escape(note) if note else ""}'
+                f'{" " + escape(COST_NOTE) if "bayes" in cost["decisions"] else ""}</p>',
+                _table(["expected cost"], cost_rows(cost), corner="decisions"),
+                _matrix(cost["cost_matrix"], cost["classes"], "the cost matrix as read, in "
+                        "the report's order; rows: true classes, columns: decisions")]
     if "mlcm" in report:
         out += ["<h3>MLCM</h3>",
                 _matrix(report["mlcm"], classes, "rows: true classes, columns: predicted "

@@ -1,6 +1,7 @@
 """The report of every method that applies to a pair of targets: JSON-ready data (laid out
 as text by :mod:`.text` and as a page by :mod:`.html`) and the figures."""
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -24,15 +25,19 @@ POSTERIOR_LEVEL = 0.95
 
 def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, seed=None,
                  interval_method=DEFAULT_INTERVAL_METHOD, n_resamples=DEFAULT_RESAMPLES,
-                 verbose=0):
+                 cost_matrix=None, verbose=0):
     """A JSON-ready report of every method that applies to these targets; ``confidence``: the
     level of the intervals of the classification reports' scores (``interval_method``: how
     they are computed, ``n_resamples``: from how many resamples, ``seed``: of their
     resampling; ``verbose``: their progress on standard error).
 
     Probabilities beside class labels also get the sentence ``scores_meaning`` (what their
-    scores are: those of answering at random from the probabilities) and the classification
-    report of their argmax decisions, ``argmax_classification_report``."""
+    scores are: those of answering at random from the probabilities), the classification
+    report of their argmax decisions, ``argmax_classification_report``, and ``calibration``
+    (the top-label reliability summary, the ECE, with its interval under ``confidence``, and
+    the Brier score's parts). ``cost_matrix`` (the path of ``--cost-matrix FILE``, or a
+    matrix in the order of the report's classes) adds ``cost``: the expected cost of the
+    decisions (of the argmax and of the Bayes decisions, for probabilities)."""
     from .. import (
         bhapkar_test,
         confusion_entropy,
@@ -83,6 +88,10 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, s
             mean=report["transport_classification_report"]["accuracy"],
             argmax=argmax_report["accuracy"])
         report["argmax_classification_report"] = argmax_report
+        report["calibration"] = calibration_summary(y_true, y_pred, targets.classes,
+                                                    confidence, intervals)
+    if cost_matrix is not None:
+        report["cost"] = cost_summary(targets, y_true, y_pred, names, cost_matrix, intervals)
     report["measures"] = {
         "generalized_means_r1_macro": generalized_means_score(y_true, y_pred, labels=labels,
                                                               average="macro"),
@@ -112,6 +121,101 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, s
                 true_prevalence, predicted_prevalence, eps=eps),
         }
     return report
+
+
+# The calibration section: the top label's reliability curve in equal-width bins (few rows
+# whatever the number of classes), its ECE in the same bins, the Brier score's parts.
+CALIBRATION_BINS = 10
+
+
+def _interval(scoring, y_true, y_pred, intervals, own_method=False, **params):
+    """``{"estimate", "low", "high"}`` of ``scoring`` under the report's interval options
+    (``--confidence``, ``--interval-method``, ``--resamples``, ``--seed``): the estimate
+    alone without ``--confidence``. ``own_method``: the score's own interval, whatever
+    ``--interval-method`` (the calibration error's norm bound), named under "method"."""
+    from .. import score_confidence_interval
+
+    if intervals["confidence_level"] is None:
+        return {"estimate": float(scoring(y_true, y_pred, **params))}
+    result = score_confidence_interval(
+        y_true, y_pred, scoring=scoring,
+        method=None if own_method else intervals["interval_method"],
+        confidence_level=intervals["confidence_level"],
+        n_resamples=intervals["n_resamples"], random_state=intervals["random_state"],
+        verbose=intervals["verbose"], **params)
+    return {"estimate": float(result.estimate), "low": float(result.low),
+            "high": float(result.high), **({"method": result.method} if own_method else {})}
+
+
+def calibration_summary(y_true, y_prob, classes, confidence, intervals):
+    """The calibration of probabilities beside labels: the top label's reliability curve
+    (per non-empty bin: its edges, the mean probability, the observed frequency of a right
+    top label, Wilson's band at ``confidence``, else 95 %, and the count), the top-label
+    ECE (L1) in the same bins with its own interval (the norm bound, whatever
+    ``--interval-method``), the classwise ECE and the Brier score's parts."""
+    from .. import brier_score_decomposition, expected_calibration_error, reliability_curve
+
+    band = POSTERIOR_LEVEL if confidence is None else confidence
+    with warnings.catch_warnings():
+        # said once already, of y_pred, by the report's first function
+        warnings.filterwarnings("ignore", message="y_prob's rows do not sum to 1")
+        curve = reliability_curve(y_true, y_prob, n_bins=CALIBRATION_BINS, target="top_label",
+                                  labels=classes, confidence_level=band)
+        edges = curve.bin_edges
+        # Its own interval (norm_bound): the bootstrap's intervals of the biased binned
+        # error miss a calibrated model's 0 (the user guide, Calibration).
+        ece = _interval(expected_calibration_error, y_true, y_prob,
+                        {**intervals, "confidence_level": confidence}, own_method=True,
+                        n_bins=CALIBRATION_BINS, labels=classes)
+        classwise = expected_calibration_error(y_true, y_prob, n_bins=CALIBRATION_BINS,
+                                               target="classwise", labels=classes)
+        parts = brier_score_decomposition(y_true, y_prob, n_bins=CALIBRATION_BINS,
+                                          labels=classes)
+    return {
+        "target": "top_label", "n_bins": CALIBRATION_BINS, "strategy": "uniform",
+        "band_level": band,
+        "reliability": {"bin_low": edges[curve.bin_index].tolist(),
+                        "bin_high": edges[curve.bin_index + 1].tolist(),
+                        "prob_pred": curve.prob_pred.tolist(),
+                        "prob_true": curve.prob_true.tolist(), "low": curve.low.tolist(),
+                        "high": curve.high.tolist(), "bin_count": curve.bin_count.tolist()},
+        "expected_calibration_error": {"norm": "l1", **ece},
+        "classwise_expected_calibration_error": classwise,
+        "brier_score_decomposition": {name: getattr(parts, name) for name in (
+            "brier", "reliability", "resolution", "uncertainty", "within_bin_variance",
+            "within_bin_covariance")},
+    }
+
+
+def cost_summary(targets, y_true, y_pred, names, cost_matrix, intervals):
+    """The expected cost of the decisions under ``cost_matrix`` (a ``--cost-matrix`` path,
+    or a matrix in the order of ``names``): of the predictions (labels), or of the argmax
+    and the Bayes decisions (probabilities); intervals under ``--confidence``. The Bayes
+    decisions are made once, so that their cost is resampled as that of labels."""
+    from .. import cost_optimal_predictions, expected_cost
+    from .files import _in_report_order, load_cost_matrix
+
+    if not (targets.single_label or is_probabilities(targets)):
+        raise InputError("--cost-matrix needs one true class per instance (class labels in "
+                         f"--true) beside labels or probabilities; these are {targets.kind} "
+                         "targets")
+    if isinstance(cost_matrix, (str, Path)):
+        cost = load_cost_matrix(cost_matrix, names)
+    else:
+        cost = _in_report_order("--cost-matrix", np.asarray(cost_matrix, dtype=float), None,
+                                None, names)
+    classes = (targets.classes if targets.selection is None
+               else targets.classes[targets.selection])
+    if is_probabilities(targets):
+        with warnings.catch_warnings():  # said once already, of y_pred
+            warnings.filterwarnings("ignore", message="y_prob's rows do not sum to 1")
+            bayes = cost_optimal_predictions(y_pred, cost, labels=classes)
+        decisions = [("argmax", argmax_decisions(targets, y_pred)), ("bayes", bayes)]
+    else:
+        decisions = [("predictions", np.asarray(y_pred))]
+    return {"cost_matrix": cost.tolist(), "classes": list(names), "decisions": {
+        name: _interval(expected_cost, y_true, predicted, intervals, cost_matrix=cost,
+                        labels=classes) for name, predicted in decisions}}
 
 
 PROBABILITY_SCORES = (
@@ -156,8 +260,6 @@ def class_names(targets):
 
 def _add_statistics(report, counts, names, stuart_maxwell_test, bhapkar_test, posthoc,
                     dirichlet_posterior):
-    import warnings
-
     statistics = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

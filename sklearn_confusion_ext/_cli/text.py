@@ -318,6 +318,101 @@ def confused_rows(pairs):
         for pair, count in zip(pairs["pairs"], cells)]
 
 
+def with_interval(value, digits=3):
+    """``{"estimate", "low", "high"}`` (the bounds under ``--confidence`` only) for reading:
+    ``0.083 [0.056, 0.135]``, or the estimate alone."""
+    text = format_number(value["estimate"], digits)
+    if "low" in value:
+        text += f" [{format_number(value['low'], digits)}, {format_number(value['high'], digits)}]"
+    return text
+
+
+def reliability_title(calibration):
+    """The title of the reliability summary: what is binned, the bins, the band."""
+    return (f"Calibration of the top label: the largest probability of each instance against "
+            f"whether its class is right, in {calibration['n_bins']} equal-width bins (empty "
+            f"bins left out); gap: observed frequency - mean probability (below 0: "
+            f"overconfident); band: the {calibration['band_level']:.0%} Wilson interval of "
+            f"the observed frequency")
+
+
+def reliability_rows(calibration):
+    """Columns and rows (one per non-empty bin, named by its edges) of the reliability
+    summary."""
+    curve = calibration["reliability"]
+    level = f"{calibration['band_level']:.0%}"
+    counts = format_counts(curve["bin_count"])
+    return ["mean prob", "observed", "gap", f"{level} band", "count"], [
+        (f"{low:.2f}-{high:.2f}",
+         [f"{mean:.3f}", f"{observed:.3f}", f"{observed - mean:+.3f}",
+          f"[{band_low:.3f}, {band_high:.3f}]", count])
+        for low, high, mean, observed, band_low, band_high, count in zip(
+            curve["bin_low"], curve["bin_high"], curve["prob_pred"], curve["prob_true"],
+            curve["low"], curve["high"], counts)]
+
+
+CALIBRATION_ERRORS = "Calibration errors in these bins (lower is better)"
+
+
+def ece_interval_note(report):
+    """What the ECE's interval is: its own method, the norm bound, at the level, resamples
+    and seed of ``--confidence`` (None without intervals)."""
+    confidence = report.get("confidence")
+    if confidence is None:
+        return None
+    seed = "" if confidence["seed"] is None else f", seed {confidence['seed']}"
+    return (f"Interval: {confidence['level'] * 100:.4g}% norm bound (the bootstrap of the "
+            f"bins' gaps: {confidence['n_resamples']} resamples of the instances{seed}), the "
+            "calibration error's own interval, whatever --interval-method.")
+
+
+def calibration_error_rows(calibration):
+    """Rows of the expected calibration errors: the top label's (with its interval under
+    ``--confidence``) and the classwise mean."""
+    return [("ECE, top label (L1)", [with_interval(calibration["expected_calibration_error"])]),
+            ("ECE, classwise (mean over the classes)",
+             [format_number(calibration["classwise_expected_calibration_error"])])]
+
+
+def brier_title(calibration, classes):
+    """The title of the Brier score's parts: what is binned, and how the parts add up."""
+    binned = (f"the probability of {classes[-1]}" if len(classes) <= 2 else
+              "each class's probability against the class, each part summed over the "
+              "classes as the multiclass score is")
+    return (f"Brier score and its parts (Murphy 1973; {calibration['n_bins']} equal-width bins "
+            f"of {binned}; brier = reliability - resolution + uncertainty + within-bin "
+            "variance - within-bin covariance)")
+
+
+_BRIER_PARTS = {"brier": ("Brier score", "lower is better: a proper score, to choose models on"),
+                "reliability": ("reliability", "lower is better: the squared gaps of the bins"),
+                "resolution": ("resolution", "higher is better: the bins tell instances apart"),
+                "uncertainty": ("uncertainty", "of the data, the same for every model"),
+                "within_bin_variance": ("within-bin variance", ""),
+                "within_bin_covariance": ("within-bin covariance", "")}
+
+
+def brier_rows(calibration):
+    """Columns and rows of the Brier score's parts, each with what it says."""
+    parts = calibration["brier_score_decomposition"]
+    return ["value", ""], [(name, [format_number(parts[key], 4), meaning])
+                           for key, (name, meaning) in _BRIER_PARTS.items()]
+
+
+COST = ("Expected cost of the decisions under --cost-matrix (rows true classes, columns "
+        "decisions): the mean cost per instance, lower is better")
+_DECISIONS = {"predictions": "predictions", "argmax": "argmax decisions",
+              "bayes": "Bayes decisions"}
+COST_NOTE = ("Argmax decisions: the most probable class of each instance; Bayes decisions: "
+             "the class of least expected cost under its probabilities.")
+
+
+def cost_rows(cost):
+    """Rows of the expected costs of the decisions, with their intervals."""
+    return [(_DECISIONS[name], [with_interval(value)])
+            for name, value in cost["decisions"].items()]
+
+
 HOMOGENEITY = ("Marginal homogeneity tests (null hypothesis: the true and the predicted "
                "class frequencies are the same)")
 POSTHOC = ("One class versus all (exact McNemar tests, one-sided p-values with the "
@@ -360,6 +455,31 @@ def format_report(report, *, width):
         if note:
             lines.append(prose(note))
         lines += format_scores(report["mlcm_classification_report"], width=width)
+    if "calibration" in report:
+        calibration = report["calibration"]
+        columns, rows = reliability_rows(calibration)
+        lines += ["", prose(reliability_title(calibration) + ":")]
+        lines += format_table("bin", columns, rows, width=width)
+        lines += ["", prose(CALIBRATION_ERRORS + ":")]
+        if note:
+            lines.append(prose(ece_interval_note(report)))
+        lines += format_table("", [""], calibration_error_rows(calibration), width=width,
+                              align=["<"])
+        columns, rows = brier_rows(calibration)
+        lines += ["", prose(brier_title(calibration, classes) + ":")]
+        lines += format_table("", [""] * 2, rows, width=width, align=[">", "<"])
+    if "cost" in report:
+        cost = report["cost"]
+        lines += ["", prose(COST + ":")]
+        if note:
+            lines.append(prose(note))
+        lines += format_table("", [""], cost_rows(cost), width=width, align=["<"])
+        if "bayes" in cost["decisions"]:
+            lines.append(prose(COST_NOTE))
+        if len(cost["classes"]) <= READABLE_CLASSES:
+            lines += ["", "Cost matrix, as read in the report's order of the classes:"]
+            lines += format_matrix(cost["cost_matrix"], cost["classes"], width=width,
+                                   corner="true \\ decided")
     lines += ["", "Measures:"]
     lines += format_table("", [""], measure_rows(report["measures"]), width=width)
     if "statistics" in report:

@@ -43,8 +43,13 @@ def check_confusion_matrix(matrix, name="confusion", *, min_classes=1, nonzero=F
         raise ValueError(f"{name} must be a square matrix; its rows have different "
                          "lengths.") from None
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < min_classes:
+        rejected = (matrix.ndim == 2 and matrix.shape[1] == matrix.shape[0] + 1
+                    and matrix.shape[0] >= min_classes)
+        hint = (" One more column than rows: a matrix with a last 'rejected' column "
+                "(reject_label=) is no matrix of classes; pass matrix[:, :-1] for the "
+                "decisions among the answered." if rejected else "")
         raise ValueError(f"{name} must be a square matrix with at least {min_classes} "
-                         f"class(es); got shape {matrix.shape}.")
+                         f"class(es); got shape {matrix.shape}.{hint}")
     if matrix.dtype.kind not in "biuf":
         raise ValueError(f"{name} must hold numbers; got dtype {matrix.dtype}.")
     matrix = matrix.astype(np.float64)

@@ -227,42 +227,43 @@ def risk_coverage_curve(y_true, y_prob, *, labels=None, sample_weight=None,
                               confidence_level=confidence_level)
 
 
-def _top_labels(scored):
-    """Each instance's top label (a position in the classes) and its probability."""
+def _top_labels(scored, name="y_prob"):
+    """Each instance's top label (a position in the classes) and its probability (the
+    scores of argument ``name``)."""
     prob = scored.scores
     if prob.ndim == 1:
         if len(scored.classes) != 2:
             raise ValueError(
-                "y_prob is 1-D, the probability of the second of two classes, but y_true "
+                f"{name} is 1-D, the probability of the second of two classes, but y_true "
                 f"holds {len(scored.classes)} class: pass labels= with both classes (a "
                 "classifier's classes_).")
         outside = (prob < 0) | (prob > 1)
         if outside.any():
             row = int(np.argmax(outside))
-            raise ValueError(f"y_prob is 1-D, the probability of the second class, but row "
+            raise ValueError(f"{name} is 1-D, the probability of the second class, but row "
                              f"{row} holds {prob[row]:g}, outside [0, 1].")
         complement = 1.0 - prob
         return (prob > complement).astype(np.intp), np.maximum(prob, complement)
     negative = prob < 0
     if negative.any():
         row = int(np.argmax(negative.any(axis=1)))
-        raise ValueError(f"y_prob has negative entries (min {prob.min():g}, first at row "
+        raise ValueError(f"{name} has negative entries (min {prob.min():g}, first at row "
                          f"{row}); probabilities must be non-negative.")
     with np.errstate(over="ignore"):
         sums = prob.sum(axis=1)
     if not np.isfinite(sums).all():
-        raise ValueError(f"y_prob's row {int(np.argmax(~np.isfinite(sums)))} sums beyond the "
+        raise ValueError(f"{name}'s row {int(np.argmax(~np.isfinite(sums)))} sums beyond the "
                          "largest float: pass probabilities (each row summing to 1).")
     empty = ~(sums > 0)
     if empty.any():
-        raise ValueError(f"y_prob's row {int(np.argmax(empty))} sums to 0: it gives no class "
+        raise ValueError(f"{name}'s row {int(np.argmax(empty))} sums to 0: it gives no class "
                          "any probability.")
     top = prob.argmax(axis=1)
     confidence = prob[np.arange(prob.shape[0]), top]
-    if np.any(np.abs(sums - 1.0) > _SUM_TOLERANCE[False]):
+    if np.any(np.abs(sums - 1.0) > _SUM_TOLERANCE[scored.dtype == np.float32]):
         # Scores, not probabilities: read as the library reads them beside labels, each
         # row divided by its sum. Probabilities are read as they are (a division by sums
         # that differ in their last bit would split ties of equal top probabilities).
-        warn_unless_probabilities("y_prob", sums, prob.dtype)
+        warn_unless_probabilities(name, sums, scored.dtype)
         confidence = confidence / sums
     return top, confidence

@@ -14,17 +14,32 @@ The expected cost of labels is registered with the resolver of the statistics
 intervals and paired comparisons read it off the resampled matrices.
 """
 
+import math
+from numbers import Real
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import make_scorer
 
 from .._core.chunks import chunk_rows
+from .._core.conversion import _numpy_of_nullable
+from .._core.frames import _column_names
 from .._core.labels import check_label_list
-from .._core.params import ARRAY, BOOLEAN, TARGETS, Options, quoted, validate_params
+from .._core.params import (
+    ARRAY,
+    BOOLEAN,
+    TARGETS,
+    Interval,
+    Label,
+    Options,
+    quoted,
+    validate_params,
+)
 from .._core.target_kinds import warn_unless_probabilities
 from .._core.targets import check_target_set, check_targets
 from .._core.user_warnings import warn
+from .._matrices.rejection import check_reject_label, rejections
 from .._matrices.transport import transport_confusion
 from .._scores.from_confusion import confusion_for_labels
 from .._scores.resolved import register_matrix_metric
@@ -134,6 +149,36 @@ def _bayes_decisions(y_prob, cost):
     return decisions
 
 
+def _chow_decisions(y_prob, cost, reject_cost):
+    """The decisions of Chow's reject rule: each row's column of least expected cost under
+    ``cost`` (None: 0-1 costs), or ``n_classes`` (the "rejected" column) where that least
+    expected cost, under the row divided by its sum, exceeds ``reject_cost``; chunked as
+    :func:`_bayes_decisions`, with the same answers where it answers; a warning where
+    ``reject_cost`` is below every cost, so that every instance is rejected."""
+    least_cost = 0.0 if cost is None else float(cost.min())
+    if reject_cost < least_cost:
+        warn(f"reject_cost={reject_cost!r} is below every cost of answering (the least is "
+             f"{least_cost:g}): every instance is rejected, whatever its probabilities.",
+             UserWarning)
+    n_samples, n_classes = y_prob.shape
+    decisions = np.empty(n_samples, dtype=np.intp)
+    step = chunk_rows(8 * n_classes)
+    for start in range(0, n_samples, step):
+        block = y_prob[start:start + step]
+        sums = np.asarray(block.sum(axis=1), dtype=np.float64).ravel()
+        if cost is None:  # answering the top label costs 1 - its probability
+            chosen = np.asarray(block.argmax(axis=1)).ravel()
+            top = block.max(axis=1)
+            top = np.asarray(top.toarray() if sp.issparse(top) else top).ravel()
+            least = 1.0 - top / sums
+        else:
+            expected = np.asarray(block @ cost)
+            chosen = np.argmin(expected, axis=1)
+            least = np.take_along_axis(expected, chosen[:, None], axis=1).ravel() / sums
+        decisions[start:start + step] = np.where(least > reject_cost, n_classes, chosen)
+    return decisions
+
+
 def _refuse_empty_rows(name, norms):
     empty = np.flatnonzero(np.asarray(norms) == 0)
     if empty.size:
@@ -141,7 +186,8 @@ def _refuse_empty_rows(name, norms):
                          "decision can be read from it; pass a classifier's predict_proba.")
 
 
-def _cost_of_probabilities(y_true, y_pred, cost_matrix, labels, sample_weight, normalize):
+def _cost_of_probabilities(y_true, y_pred, cost_matrix, labels, sample_weight, normalize,
+                           reject_cost=None):
     targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
     _refuse_empty_rows("y_pred", targets.pred_norm)
     classes, n_classes = targets.classes, len(targets.classes)
@@ -154,9 +200,16 @@ def _cost_of_probabilities(y_true, y_pred, cost_matrix, labels, sample_weight, n
             reordered = np.empty_like(cost)
             reordered[np.ix_(order, order)] = cost
             cost = reordered
-    decisions = _bayes_decisions(targets.y_pred, cost)
     true_codes = targets.y_true.indices  # one-hot rows: the column of each true class
     weights = targets.sample_weight
+    if reject_cost is not None:  # Chow's rule: the matrix with its "rejected" column
+        decisions = _chow_decisions(targets.y_pred, cost, reject_cost)
+        counts = np.bincount(true_codes.astype(np.intp) * (n_classes + 1) + decisions,
+                             weights=weights, minlength=n_classes * (n_classes + 1))
+        cost = (1.0 - np.eye(n_classes)) if cost is None else cost
+        cost = np.column_stack([cost, np.full(n_classes, float(reject_cost))])
+        return _cost_of_matrix(counts.reshape(n_classes, n_classes + 1), cost, normalize)
+    decisions = _bayes_decisions(targets.y_pred, cost)
     if cost is None:  # 0-1 costs: the weighted counts of right and wrong decisions only
         right = true_codes == decisions
         counts = np.bincount(right.astype(np.intp), weights=weights, minlength=2)
@@ -167,13 +220,31 @@ def _cost_of_probabilities(y_true, y_pred, cost_matrix, labels, sample_weight, n
     return _cost_of_matrix(counts.reshape(n_classes, n_classes), cost, normalize)
 
 
+def _cost_with_rejections(y_true, y_pred, cost_matrix, labels, sample_weight, normalize,
+                          reject_label, reject_cost):
+    """The cost of decisions with abstentions: the matrix with its "rejected" column
+    (:mod:`.._matrices.rejection`) under the cost matrix with a last column of
+    ``reject_cost``."""
+    built = check_reject_label(reject_label, y_true, y_pred, labels)
+    confusion = transport_confusion(y_true, y_pred, labels=built, weighting="uniform",
+                                    sample_weight=sample_weight, empty="null_class")
+    found = rejections(confusion, reject_label)
+    n_classes = len(found.classes)
+    cost = (1.0 - np.eye(n_classes)) if cost_matrix is None else check_cost_matrix(
+        cost_matrix, n_classes, found.classes)
+    cost = np.column_stack([cost, np.full(n_classes, float(reject_cost))])
+    return _cost_of_matrix(found.matrix, cost, normalize)
+
+
 # --- The public functions ------------------------------------------------------------------
 
 
 @validate_params({**TARGETS, "cost_matrix": [None, ARRAY], "labels": [None, ARRAY],
-                  "sample_weight": [None, ARRAY], "normalize": [BOOLEAN]})
+                  "sample_weight": [None, ARRAY], "normalize": [BOOLEAN],
+                  "reject_label": [None, Label()],
+                  "reject_cost": [None, Interval(Real, None, None)]})
 def expected_cost(y_true, y_pred, *, cost_matrix=None, labels=None, sample_weight=None,
-                  normalize=True):
+                  normalize=True, reject_label=None, reject_cost=None):
     """Expected cost of decisions: hard predictions, or the Bayes decisions of probabilities.
 
     On class labels, the (weighted) mean over instances of ``cost_matrix[true, predicted]``,
@@ -181,7 +252,8 @@ def expected_cost(y_true, y_pred, *, cost_matrix=None, labels=None, sample_weigh
     probabilities (``y_pred`` of shape ``(n_samples, n_classes)``, a classifier's
     ``predict_proba``, beside 1-D labels), the cost of the decisions that minimise the
     expected cost under them (:func:`cost_optimal_predictions`): with 0-1 costs the class
-    of largest probability.
+    of largest probability; with ``reject_cost``, Chow's rule: no answer, at that cost,
+    where answering would cost more in expectation.
 
     Parameters
     ----------
@@ -207,6 +279,24 @@ def expected_cost(y_true, y_pred, *, cost_matrix=None, labels=None, sample_weigh
         Sample weights.
     normalize : bool, default=True
         The mean cost per (weighted) instance; False: the total cost.
+    reject_label : int, float, bool or str, default=None
+        On labels: the value of ``y_pred`` that says the classifier abstained, as in
+        :func:`transport_confusion_matrix` (never a class of ``y_true``, nor of
+        ``labels`` or ``cost_matrix``). Needs ``reject_cost`` (which, without it, is
+        ignored with a warning). Not beside probabilities, whose abstentions
+        (``reject_cost`` alone) need no label.
+    reject_cost : float, default=None
+        The cost of one abstention, whatever the true class. On labels (with
+        ``reject_label``): the cost matrix gains a last column of it beside the matrix's
+        "rejected" column. On probabilities (alone, without ``reject_label``): the
+        decisions are those of Chow's rule, :func:`cost_optimal_predictions` with
+        ``reject_cost``, abstaining where the least expected cost of answering exceeds
+        it, and each abstention costs it. Any finite number, as the costs of
+        ``cost_matrix`` (a constant added to every cost and to it changes no decision). With
+        0-1 costs and ``reject_cost=d``, the mean cost of answering where the top
+        probability is at least ``t`` is ``coverage * risk + (1 - coverage) * d`` of
+        :func:`risk_coverage_curve` at ``t``: abstaining pays where the risk of the
+        answers it removes exceeds ``d`` (Chow 1970).
 
     Returns
     -------
@@ -228,6 +318,8 @@ def expected_cost(y_true, y_pred, *, cost_matrix=None, labels=None, sample_weigh
     C. Elkan, "The Foundations of Cost-Sensitive Learning", Proceedings of the 17th
     International Joint Conference on Artificial Intelligence (IJCAI 2001), 973-978:
     eq. (1), the optimal decision (its cost matrix is the transpose of this one).
+    C. K. Chow, "On optimum recognition error and reject tradeoff", IEEE Transactions on
+    Information Theory 16 (1970) 41-46: the cost of rejections beside errors.
 
     Examples
     --------
@@ -245,15 +337,46 @@ def expected_cost(y_true, y_pred, *, cost_matrix=None, labels=None, sample_weigh
 
     >>> expected_cost([0, 1], [[0.7, 0.3], [0.9, 0.1]], cost_matrix=cost)
     3.0
+
+    Abstaining (``-1``) at a cost of 0.4 instead of risking a missed positive:
+
+    >>> expected_cost([0, 0, 1, 1], [0, 1, 1, -1], cost_matrix=cost, reject_label=-1,
+    ...               reject_cost=0.4)
+    0.35
+
+    On probabilities, abstaining at a cost of 0.6 where answering costs more in
+    expectation (Chow's rule): the first instance (an expected 0.7 to answer) is not
+    answered, the second is, wrongly:
+
+    >>> expected_cost([0, 1], [[0.7, 0.3], [0.9, 0.1]], cost_matrix=cost, reject_cost=0.6)
+    2.8
     """
     if _columns(y_true) is not None:
         raise ValueError(
             f"expected_cost reads one true class per instance: y_true must be 1-D class "
             f"labels; got a 2-D y_true of shape {np.shape(y_true)} (pass the labels, "
             "e.g. the argmax of one-hot rows).")
+    if reject_label is not None and reject_cost is None:
+        raise ValueError(f"reject_label={reject_label!r} is given without reject_cost: an "
+                         "abstention (reject_label, in y_pred) has a cost; pass reject_cost= "
+                         "(e.g. below the error rate of the answers withheld).")
     if _columns(y_pred) is not None:
+        if reject_label is not None:
+            raise ValueError(f"reject_label={reject_label!r} applies to predicted labels; "
+                             "y_pred holds probabilities (2-D), whose decisions abstain by "
+                             "Chow's rule with reject_cost= alone (their abstentions need no "
+                             "label): leave reject_label=None, or pass the decisions, the "
+                             "reject label among them.")
         return _cost_of_probabilities(y_true, y_pred, cost_matrix, labels, sample_weight,
-                                      normalize)
+                                      normalize, reject_cost)
+    if reject_cost is not None and reject_label is None:
+        warn(f"reject_cost={reject_cost!r} is read only with reject_label= on labels (the "
+             "value of y_pred that says the classifier abstained); without it, it is "
+             "ignored. (On probabilities, reject_cost= alone abstains by Chow's rule.)",
+             UserWarning)
+    if reject_label is not None:
+        return _cost_with_rejections(y_true, y_pred, cost_matrix, labels, sample_weight,
+                                     normalize, reject_label, reject_cost)
     confusion = transport_confusion(y_true, y_pred, labels=labels, weighting="uniform",
                                     sample_weight=sample_weight, empty="null_class")
     matrix = confusion.selected()
@@ -270,7 +393,9 @@ def _checked_probabilities(y_prob):
         raise ValueError(f"y_prob must be a 2-D array of shape (n_samples, n_classes) with "
                          f"two or more columns (a classifier's predict_proba); got shape "
                          f"{np.shape(y_prob) if not sp.issparse(y_prob) else y_prob.shape}.")
-    target_set = check_target_set({"y_prob": y_prob})
+    if _column_names(y_prob) is not None:  # by position: cost_matrix and labels= follow
+        y_prob = _numpy_of_nullable("y_prob", y_prob)  # the columns as given (sorted by
+    target_set = check_target_set({"y_prob": y_prob})  # name, decisions were of others)
     (masses,), (norms,) = target_set.masses, target_set.norms
     if masses.shape[0] == 0:
         raise ValueError("y_prob has no rows; at least one instance is needed.")
@@ -279,8 +404,11 @@ def _checked_probabilities(y_prob):
     return masses
 
 
-@validate_params({"y_prob": [ARRAY], "cost_matrix": [ARRAY], "labels": [None, ARRAY]})
-def cost_optimal_predictions(y_prob, cost_matrix, *, labels=None):
+@validate_params({"y_prob": [ARRAY], "cost_matrix": [ARRAY], "labels": [None, ARRAY],
+                  "reject_cost": [None, Interval(Real, None, None)],
+                  "reject_label": [None, Label()]})
+def cost_optimal_predictions(y_prob, cost_matrix, *, labels=None, reject_cost=None,
+                             reject_label=None):
     """The decisions of least expected cost under predicted probabilities (Bayes decisions).
 
     For each row ``p`` of ``y_prob``, deciding class ``j`` costs ``(p @ cost_matrix)[j]``
@@ -288,6 +416,16 @@ def cost_optimal_predictions(y_prob, cost_matrix, *, labels=None):
     to the first class (in the order of the columns). With 0-1 costs it is the class of
     largest probability; a cost matrix that makes some errors dearer moves the decisions
     towards the classes whose misses cost most.
+
+    With ``reject_cost``, abstaining is one more decision, of that cost whatever the
+    class (Chow 1970): the decision is ``reject_label`` where the least expected cost of
+    answering, ``min_j (p @ cost_matrix)[j]`` (``p`` divided by its sum), exceeds
+    ``reject_cost``, and the class of least expected cost elsewhere (a tie answers). With
+    0-1 costs (``np.ones((C, C)) - np.eye(C)``) this is Chow's rule: abstain where the top
+    probability is below ``1 - reject_cost``, the rule of
+    ``threshold_confusion_matrices(..., target="top_label")`` at that threshold; a
+    ``reject_cost`` of ``1 - 1 / C`` or more never abstains (the least expected cost is at
+    most that), and one below every cost always does (with a warning).
 
     Parameters
     ----------
@@ -302,11 +440,23 @@ def cost_optimal_predictions(y_prob, cost_matrix, *, labels=None):
     labels : array-like of shape (n_classes,), default=None
         The class of each column of ``y_prob`` (a classifier's ``classes_``): the
         decisions are these labels. None: the decisions are column indices.
+    reject_cost : float, default=None
+        The cost of an abstention, in the units of ``cost_matrix``: any finite number
+        (costs may be negative, and a constant added to every cost and to it changes no
+        decision). None: never abstain.
+    reject_label : int, float, bool or str, default=None
+        With ``reject_cost``, the decision that says "no answer": no class, of the kind of
+        the decisions. None: ``-1`` for column indices (``labels=None``) and numeric
+        ``labels``, ``"reject"`` for string ``labels``; where that default is one of
+        ``labels`` (or for boolean labels), pass it. The decisions then go, as they are,
+        to :func:`expected_cost` and :func:`transport_confusion_matrix` with the same
+        ``reject_label=``.
 
     Returns
     -------
     ndarray of shape (n_samples,)
-        The decision of each instance: a column index, or its label from ``labels``.
+        The decision of each instance: a column index, or its label from ``labels``;
+        with ``reject_cost``, ``reject_label`` where it abstains.
 
     See Also
     --------
@@ -320,6 +470,8 @@ def cost_optimal_predictions(y_prob, cost_matrix, *, labels=None):
     C. Elkan, "The Foundations of Cost-Sensitive Learning", Proceedings of the 17th
     International Joint Conference on Artificial Intelligence (IJCAI 2001), 973-978:
     eq. (1), the optimal decision (its cost matrix is the transpose of this one).
+    C. K. Chow, "On optimum recognition error and reject tradeoff", IEEE Transactions on
+    Information Theory 16 (1970) 41-46: the reject rule (``reject_cost``).
 
     Examples
     --------
@@ -329,17 +481,79 @@ def cost_optimal_predictions(y_prob, cost_matrix, *, labels=None):
     array([0, 0])
     >>> cost_optimal_predictions(proba, [[0, 1], [5, 0]], labels=["healthy", "ill"])
     array(['ill', 'healthy'], dtype='<U7')
+
+    Abstaining costs 0.6: the first instance would cost 0.7 in expectation to answer
+    (``0.7 * 1`` deciding "ill"), the second 0.5 (``0.1 * 5`` deciding "healthy"):
+
+    >>> cost_optimal_predictions(proba, [[0, 1], [5, 0]], labels=["healthy", "ill"],
+    ...                          reject_cost=0.6)
+    array(['reject', 'healthy'], dtype='<U7')
     """
+    if reject_label is not None and reject_cost is None:
+        raise ValueError(f"reject_label={reject_label!r} is given without reject_cost: the "
+                         "decisions abstain only where answering costs more than an "
+                         "abstention; pass reject_cost= (its cost).")
+    names = None if labels is None else check_label_list(labels)
+    if reject_cost is not None:  # before any work
+        reject_label = _decision_reject_label(reject_label, names)
     masses = _checked_probabilities(y_prob)
     cost = check_cost_matrix(cost_matrix, masses.shape[1])
-    decisions = _bayes_decisions(masses, cost)
-    if labels is None:
-        return decisions
-    names = check_label_list(labels)
-    if len(names) != masses.shape[1]:
+    if names is not None and len(names) != masses.shape[1]:
         raise ValueError(f"labels has {len(names)} class label(s) but y_prob has "
                          f"{masses.shape[1]} columns: labels names every column, in order.")
-    return names[decisions]
+    if reject_cost is None:
+        decisions = _bayes_decisions(masses, cost)
+        return decisions if names is None else names[decisions]
+    decisions = _chow_decisions(masses, cost, float(reject_cost))
+    rejected = decisions == masses.shape[1]
+    answered = np.where(rejected, 0, decisions)
+    if names is None:
+        return np.where(rejected, reject_label, answered)
+    if names.dtype.kind not in "iufUS":  # no NumPy type holds both: keep each as it is
+        out = names.astype(object)[answered]
+        out[rejected] = reject_label
+        return out
+    return np.where(rejected, reject_label, names[answered])
+
+
+def _decision_reject_label(reject_label, names):
+    """The reject label of :func:`cost_optimal_predictions`: ``reject_label``, or the
+    default of the decisions' kind (``-1`` beside numbers, ``"reject"`` beside strings),
+    checked to be no class (no column index either) and of the kind of the classes."""
+    classes = [] if names is None else names.tolist()
+    strings = names is not None and names.dtype.kind in "USO" and all(
+        isinstance(name, str) for name in classes)
+    booleans = names is not None and names.dtype.kind == "b"
+    given = reject_label is not None
+    if not given:
+        if booleans:
+            raise ValueError(f"labels {quoted(classes)} are booleans, beside which no reject "
+                             "label is the default: pass reject_label= (e.g. -1).")
+        reject_label = "reject" if strings else -1
+    if not isinstance(reject_label, (str, np.str_)) and not math.isfinite(reject_label):
+        raise ValueError(f"reject_label={reject_label!r} is no label a decision can equal: "
+                         "pass a finite number or a string.")
+    if isinstance(reject_label, (str, np.str_)) != strings:
+        kind = "column indices (labels=None)" if names is None else (
+            "strings" if strings else "numbers")
+        raise ValueError(f"reject_label={reject_label!r} is not of the kind of the decisions, "
+                         f"{kind}: pass a reject label of their kind (a string beside "
+                         "strings, a number beside numbers).")
+    if names is None:
+        if not isinstance(reject_label, (str, np.str_)) and float(reject_label) >= 0 and \
+                float(reject_label) == int(reject_label):
+            raise ValueError(f"reject_label={reject_label!r} could be a column index, a "
+                             "decision of labels=None: pass a negative reject label (the "
+                             "default, -1), or labels= to name the classes.")
+        return reject_label
+    clash = [name for name in classes if isinstance(name, (str, np.str_)) == strings
+             and name == reject_label]
+    if clash:
+        which = "" if given else " (the default)"
+        raise ValueError(f"reject_label={reject_label!r}{which} is one of labels "
+                         f"{quoted(classes)}: the reject label is no class; pass "
+                         "reject_label= naming no class.")
+    return reject_label
 
 
 
@@ -350,13 +564,15 @@ class CostScorer:
     """Scorer of the expected cost of the Bayes decisions of ``predict_proba`` (negated:
     greater is better); see :func:`make_cost_scorer`."""
 
-    def __init__(self, cost_matrix, labels):
+    def __init__(self, cost_matrix, labels, reject_cost=None):
         self.cost_matrix, self.labels = cost_matrix, labels
+        self.reject_cost = reject_cost
 
     def __repr__(self):
         labels = "" if self.labels is None else f", labels={self.labels.tolist()!r}"
+        reject = "" if self.reject_cost is None else f", reject_cost={self.reject_cost!r}"
         return (f"make_cost_scorer({self.cost_matrix.tolist()!r}, "
-                f"response_method='predict_proba'{labels})")
+                f"response_method='predict_proba'{labels}{reject})")
 
     def __call__(self, estimator, X, y_true, sample_weight=None):
         y_prob, y_true = _predictions(estimator, X, y_true, "predict_proba")
@@ -373,13 +589,17 @@ class CostScorer:
             y_prob = np.asarray(y_prob)[:, [position[label] for label in self.labels.tolist()]]
             names = self.labels
         return -expected_cost(y_true, y_prob, cost_matrix=self.cost_matrix, labels=names,
-                              sample_weight=sample_weight)
+                              sample_weight=sample_weight,
+                              reject_cost=getattr(self, "reject_cost", None))
 
 
 @validate_params({"cost_matrix": [ARRAY],
                   "response_method": [Options("predict", "predict_proba")],
-                  "labels": expected_cost.parameter_constraints["labels"]})
-def make_cost_scorer(cost_matrix, *, response_method="predict", labels=None):
+                  "labels": expected_cost.parameter_constraints["labels"],
+                  "reject_cost": expected_cost.parameter_constraints["reject_cost"],
+                  "reject_label": expected_cost.parameter_constraints["reject_label"]})
+def make_cost_scorer(cost_matrix, *, response_method="predict", labels=None,
+                     reject_cost=None, reject_label=None):
     """Scorer of the expected cost: its negative, greater is better (as ``neg_*`` scorers).
 
     For ``scoring=`` in :func:`~sklearn.model_selection.cross_validate`,
@@ -410,6 +630,17 @@ def make_cost_scorer(cost_matrix, *, response_method="predict", labels=None):
         targets lack a class needs them: without ``labels`` the classes are those of the
         fold's ``y_true`` and predictions. With ``"predict_proba"``, every class of
         ``classes_``, in the cost matrix's order.
+    reject_cost : float, default=None
+        The cost of an abstention. With ``"predict_proba"``: the decisions abstain by
+        Chow's rule where answering costs more in expectation
+        (:func:`cost_optimal_predictions` with ``reject_cost``), each abstention at this
+        cost. With ``"predict"``: the cost of the predictions equal to ``reject_label``
+        (an estimator whose ``predict`` abstains); without ``reject_label`` it is
+        ignored, with a warning, as by :func:`expected_cost`.
+    reject_label : int, float, bool or str, default=None
+        With ``"predict"`` and ``reject_cost``: the value of ``predict`` that says the
+        estimator abstained (as in :func:`expected_cost`). Not with ``"predict_proba"``,
+        whose abstentions need no label.
 
     Returns
     -------
@@ -451,9 +682,26 @@ def make_cost_scorer(cost_matrix, *, response_method="predict", labels=None):
     names = None if labels is None else check_label_list(labels)
     cost = check_cost_matrix(cost_matrix, None if names is None else len(names), names)
     if response_method == "predict_proba":
-        return CostScorer(cost, names)
+        if reject_label is not None:
+            raise ValueError(f"reject_label={reject_label!r} names the abstentions of "
+                             "predict; with response_method='predict_proba' the decisions "
+                             "abstain by Chow's rule with reject_cost= alone: leave "
+                             "reject_label=None.")
+        return CostScorer(cost, names, None if reject_cost is None else float(reject_cost))
+    if reject_label is not None and reject_cost is None:
+        raise ValueError(f"reject_label={reject_label!r} is given without reject_cost: with "
+                         "response_method='predict', an abstention is a prediction equal "
+                         "to reject_label, at the cost reject_cost; pass both.")
+    if reject_cost is not None and reject_label is None:  # expected_cost's policy
+        warn(f"reject_cost={reject_cost!r} is read with response_method='predict' only "
+             "beside reject_label= (the value of predict that abstains); without it, it is "
+             "ignored. Pass response_method='predict_proba' to abstain by Chow's rule.",
+             UserWarning)
+        reject_cost = None
     keywords = {"cost_matrix": cost} if names is None else {"cost_matrix": cost,
                                                             "labels": names}
+    if reject_cost is not None:
+        keywords.update(reject_label=reject_label, reject_cost=float(reject_cost))
     return make_scorer(expected_cost, greater_is_better=False, **keywords)
 
 

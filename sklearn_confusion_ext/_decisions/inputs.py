@@ -9,8 +9,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core.conversion import _as_array
+from .._core.frames import _aligned_frames, _column_names
 from .._core.labels import check_label_list, column_classes, common_integer_labels, label_codes
 from .._core.params import quoted
+from .._core.probabilities import dense_of_sparse
 from .._core.targets import check_target_set
 from .._core.weights import check_sample_weight
 
@@ -21,12 +23,14 @@ class Scored:
 
     ``codes``: each instance's class, a position in ``classes``; ``scores``: float64,
     1-D (the score of one class) or 2-D (a column per class of ``classes``); ``weights``:
-    float64 weights, or None for unit weights."""
+    float64 weights, or None for unit weights; ``dtype``: the scores' dtype as given (the
+    tolerance of their row sums: float32 rounding is no reason to warn)."""
 
     codes: np.ndarray
     classes: np.ndarray
     scores: np.ndarray
     weights: object
+    dtype: np.dtype = np.dtype(np.float64)
 
 
 def checked_scores(y_true, y_score, score_name, labels=None, sample_weight=None):
@@ -36,6 +40,12 @@ def checked_scores(y_true, y_score, score_name, labels=None, sample_weight=None)
     2-D scores: ``labels`` names the columns in order (default: the sorted labels of
     ``y_true``, one per column). 1-D scores: the classes are ``labels`` (at most two, the
     labels of ``y_true`` among them) or the labels of ``y_true`` (at most two)."""
+    if _column_names(y_score) is not None:
+        # A DataFrame's columns name its classes, as everywhere in the library (read by
+        # position, its shuffled columns gave another number silently)
+        (_, y_score), labels, _ = _aligned_frames(
+            {"y_true": y_true, score_name: y_score}, (score_name, _column_names(y_score)),
+            labels, labels)
     scores = _checked_score_array(score_name, y_score)
     target = check_target_set({"y_true": y_true}, one_hot=False)
     if not target.single_label:
@@ -52,7 +62,9 @@ def checked_scores(y_true, y_score, score_name, labels=None, sample_weight=None)
         classes = _binary_classes(present, score_name, labels)
     codes = label_codes(target.classes, classes)[codes] if len(target.classes) else codes
     weights = check_sample_weight(sample_weight, codes.shape[0])
-    return Scored(codes, np.asarray(classes), scores, weights)
+    given = getattr(y_score, "dtype", None)
+    return Scored(codes, np.asarray(classes), scores, weights,
+                  given if isinstance(given, np.dtype) else np.dtype(np.float64))
 
 
 def _binary_classes(present, score_name, labels):
@@ -88,7 +100,7 @@ def _checked_score_array(name, y):
         raise ValueError(f"{name} must hold numbers (scores); got strings among them.") \
             from None
     if sp.issparse(array):
-        array = array.toarray()
+        array = dense_of_sparse(name, array)
     if array.ndim == 1 and array.dtype.kind in "OUS":
         try:
             array = np.asarray(array, dtype=np.float64)

@@ -9,15 +9,17 @@ import scipy.sparse as sp
 
 from .._core.confusion import NONE_LABEL
 from .._core.matrix_checks import check_confusion_matrix, check_distinct_names
-from .._core.params import ARRAY, HasMethods, quoted, validate_params
+from .._core.params import ARRAY, HasMethods, Label, quoted, validate_params
 from .._core.targets import check_target_set
+from .rejection import REJECTED_LABEL, check_reject_label, same_label
 
 
 @validate_params({"matrix": [ARRAY, HasMethods("result", "merge",
                                                 description="a ConfusionAccumulator")],
-                  "labels": [None, ARRAY], "y_true": [None, ARRAY], "y_pred": [None, ARRAY]},
+                  "labels": [None, ARRAY], "y_true": [None, ARRAY], "y_pred": [None, ARRAY],
+                  "reject_label": [None, Label()]},
                  renamed={"confusion": "matrix"})
-def confusion_frame(matrix, *, labels=None, y_true=None, y_pred=None):
+def confusion_frame(matrix, *, labels=None, y_true=None, y_pred=None, reject_label=None):
     """A confusion matrix as a ``pandas.DataFrame`` labelled by class.
 
     Rows are the true classes (the index is named "true"), columns the predicted ones
@@ -43,10 +45,15 @@ def confusion_frame(matrix, *, labels=None, y_true=None, y_pred=None):
         selection among their classes, as in the function.
     y_true, y_pred : array-like or sparse matrix, default=None
         The targets the matrix was built from, to name the classes as the function did.
+    reject_label : int, float, bool or str, default=None
+        The ``reject_label=`` the matrix was built with, where ``y_true`` and ``y_pred``
+        name its classes (it is then no class). A matrix of one more column than rows
+        (:func:`transport_confusion_matrix` with ``reject_label``) gets a last column
+        named "rejected" in any case.
 
     Returns
     -------
-    pandas.DataFrame of shape (n_classes, n_classes)
+    pandas.DataFrame of shape (n_classes, n_classes) or (n_classes, n_classes + 1)
         The matrix's values, unchanged.
 
     Raises
@@ -83,6 +90,16 @@ def confusion_frame(matrix, *, labels=None, y_true=None, y_pred=None):
     spam        1.0  1.0   0.0
     ham         0.0  0.0   1.0
     none        0.0  0.0   0.0
+
+    A matrix with its rejections (``reject_label``) in its last column:
+
+    >>> y_true, y_pred = ["cat", "dog", "dog"], ["cat", "?", "dog"]
+    >>> confusion_frame(transport_confusion_matrix(y_true, y_pred, reject_label="?"),
+    ...                 y_true=y_true, y_pred=y_pred, reject_label="?")
+    predicted  cat  dog  rejected
+    true
+    cat        1.0  0.0       0.0
+    dog        0.0  1.0       1.0
     """
     try:
         import pandas
@@ -106,19 +123,29 @@ def confusion_frame(matrix, *, labels=None, y_true=None, y_pred=None):
                          ": a tensor of per-class 2 x 2 matrices has no single class order to "
                          "label.")
     # checked as every matrix is (square, finite, non-negative numbers); counts keep their
-    # integer type
-    checked = check_confusion_matrix(matrix, "matrix")
+    # integer type. One more column than rows: the last one is the rejections.
+    rejected = _has_rejected_column(matrix)
+    if rejected:  # every cell checked: the first n columns, then the last n
+        checked = check_confusion_matrix(np.asarray(matrix)[:, :-1], "matrix")
+        checked = np.column_stack([checked, check_confusion_matrix(
+            np.asarray(matrix)[:, 1:], "matrix")[:, -1]])
+    else:
+        checked = check_confusion_matrix(matrix, "matrix")
     if not sp.issparse(matrix) and np.asarray(matrix).dtype.kind in "biu":
         checked = np.asarray(matrix)
     if (y_true is None) != (y_pred is None):
         raise ValueError("confusion_frame names the classes from both targets: pass y_true "
                          "and y_pred together, or neither.")
     if y_true is not None:
-        targets = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels=labels,
+        built_labels = labels if reject_label is None else \
+            check_reject_label(reject_label, y_true, y_pred, labels)
+        targets = check_target_set({"y_true": y_true, "y_pred": y_pred}, labels=built_labels,
                                    one_hot=False)
         selection = (range(len(targets.classes)) if targets.selection is None
                      else targets.selection)
         classes = [targets.classes[i] for i in selection]
+        if reject_label is not None:
+            classes = [name for name in classes if not same_label(name, reject_label)]
     elif labels is not None:
         classes = list(np.asarray(labels, dtype=object))
     n = checked.shape[0]
@@ -127,6 +154,15 @@ def confusion_frame(matrix, *, labels=None, y_true=None, y_pred=None):
     classes = [name.item() if isinstance(name, np.generic) else name for name in classes]
     check_distinct_names(classes, "labels", "The frame's rows and columns are keyed by class "
                                             "name")
+    if rejected:
+        if len(classes) != n:
+            raise ValueError(f"The matrix has {n} rows (and a last column of rejections) but "
+                             f"the classes are {len(classes)} ({quoted(classes)}): pass the "
+                             "labels the matrix was built with, or the targets it was built "
+                             "from and its reject_label.")
+        return pandas.DataFrame(checked, index=pandas.Index(classes, name="true"),
+                                columns=pandas.Index([*classes, REJECTED_LABEL],
+                                                     name="predicted"))
     if len(classes) + 1 == n:
         if NONE_LABEL in map(str, classes):
             raise ValueError(f"labels name a class {NONE_LABEL!r}, the name of the matrix's "
@@ -139,3 +175,15 @@ def confusion_frame(matrix, *, labels=None, y_true=None, y_pred=None):
                          "or the targets it was built from.")
     return pandas.DataFrame(checked, index=pandas.Index(classes, name="true"),
                             columns=pandas.Index(classes, name="predicted"))
+
+
+def _has_rejected_column(matrix):
+    """Whether ``matrix`` is a matrix of ``n`` rows and ``n + 1`` columns (the last one the
+    rejections of :func:`transport_confusion_matrix`'s ``reject_label``)."""
+    if sp.issparse(matrix):
+        return False
+    try:
+        shape = np.shape(matrix)
+    except ValueError:  # ragged rows: check_confusion_matrix says so
+        return False
+    return len(shape) == 2 and shape[1] == shape[0] + 1 and shape[0] >= 1

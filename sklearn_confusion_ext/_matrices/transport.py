@@ -54,16 +54,25 @@ from .._core.chunks import (
     threads_for,
 )
 from .._core.config import check_result_size
-from .._core.confusion import finish_bounds, finish_matrix
+from .._core.confusion import finish_bounds, finish_matrix, normalize_confusion
 from .._core.conversion import checked_row_sums, mass_block
 from .._core.dispatch import confusions
 from .._core.kernels import compiled_kernels, compiled_sparse_kernels
 from .._core.kinds import Instances, MatrixKind, register
-from .._core.params import ARRAY, NORMALIZE, PARALLEL, Options, quoted, validate_params
+from .._core.params import (
+    ARRAY,
+    NORMALIZE,
+    PARALLEL,
+    Label,
+    Options,
+    quoted,
+    validate_params,
+)
 from .._core.params import TRANSPORT as TRANSPORT_DECLARATION
 from .._core.target_kinds import warn_unless_probabilities
 from .._core.terms import Terms, term_sums
 from .._core.user_warnings import warn
+from .rejection import check_reject_label, rejections
 
 # Deficit mass below which an instance counts as perfectly proportional: the
 # plan is then its diagonal (eq. 9). Rounding leaves ~1e-16 there.
@@ -96,10 +105,11 @@ _KERNEL_GROUP_BYTES = 1 << 23
 _COLUMN_TILE_ROWS = 2048
 
 
-@validate_params({**TRANSPORT_DECLARATION, "normalize": NORMALIZE, **PARALLEL})
+@validate_params({**TRANSPORT_DECLARATION, "normalize": NORMALIZE, **PARALLEL,
+                  "reject_label": [None, Label()]})
 def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="uniform",
                                normalize=None, sample_weight=None, empty="null_class",
-                               n_jobs=None, chunk_size=None):
+                               n_jobs=None, chunk_size=None, reject_label=None):
     """Transport-based confusion matrix (TCM) of single-, multi- or soft-label targets.
 
     Each instance contributes its maximum-entropy optimal transport plan
@@ -159,12 +169,23 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
         do not depend on it beyond floating-point summation order (relative 1e-12).
     chunk_size : int, default=None
         Rows per chunk (bounds the working memory); None sizes chunks to the cache.
+    reject_label : int, float, bool or str, default=None
+        1-D labels: the value of ``y_pred`` that says the classifier abstained (e.g.
+        ``-1`` or ``"reject"``). The matrix then has one more, last, column,
+        "rejected": the (weighted) number of abstentions of each true class, so that
+        each row sums to the class's support. It is no class: ``y_true`` must not hold
+        it, ``labels`` must not name it (nor be of another kind), and the matrix,
+        ``(n_labels, n_labels + 1)``, is not square, so that the readers of square
+        matrices refuse it rather than read the rejections as a class
+        (:func:`confusion_frame` and :class:`TransportConfusionMatrixDisplay` with
+        ``column_labels`` label it). ``normalize="true"`` then gives each class's
+        shares of decisions and rejections. None: no abstention.
 
     Returns
     -------
-    ndarray of shape (n_labels, n_labels)
-        Rows are true classes, columns predicted classes; float64. An array of
-        the input's library, on its device, for array-API inputs.
+    ndarray of shape (n_labels, n_labels), or (n_labels, n_labels + 1) with reject_label
+        Rows are true classes, columns predicted classes (then "rejected"); float64.
+        An array of the input's library, on its device, for array-API inputs.
 
     See Also
     --------
@@ -208,7 +229,18 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
            [0. , 0. , 0.5, 0. ],
            [0. , 0. , 1. , 0. ],
            [0. , 0. , 0. , 0. ]])
+
+    A classifier that abstains (``-1``): the last column counts the abstentions of each
+    true class.
+
+    >>> transport_confusion_matrix([0, 0, 1, 1, 2], [0, -1, 1, 2, -1], reject_label=-1)
+    array([[1., 0., 0., 1.],
+           [0., 1., 1., 0.],
+           [0., 0., 0., 1.]])
     """
+    if reject_label is not None:
+        return _matrix_with_rejections(y_true, y_pred, labels, weighting, normalize,
+                                       sample_weight, empty, n_jobs, chunk_size, reject_label)
     matrix = TRANSPORT.finish(transport_confusions(
         TRANSPORT, y_true, y_pred, labels=labels, weighting=weighting,
         sample_weight=sample_weight, empty=empty, n_jobs=n_jobs, chunk_size=chunk_size),
@@ -217,6 +249,23 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
         warn("A single class was found in y_true and y_pred: the matrix is 1 x 1. To keep the "
              "shape of every fold, pass all known classes with labels=.", UserWarning)
     return matrix
+
+
+def _matrix_with_rejections(y_true, y_pred, labels, weighting, normalize, sample_weight,
+                            empty, n_jobs, chunk_size, reject_label):
+    """:func:`transport_confusion_matrix` with ``reject_label``: the matrix of the labels
+    with the reject label as one more predicted class, its row dropped (``y_true`` never
+    holds it) and its column last (:mod:`.rejection`)."""
+    built_labels = check_reject_label(reject_label, y_true, y_pred, labels)
+    (confusion,) = transport_confusions(
+        TRANSPORT, y_true, y_pred, labels=built_labels, weighting=weighting,
+        sample_weight=sample_weight, empty=empty, n_jobs=n_jobs, chunk_size=chunk_size)
+    matrix = rejections(confusion, reject_label).matrix
+    if matrix.shape == (1, 2):
+        warn("A single class was found in y_true and y_pred: the matrix is 1 x 2 (the class "
+             "and its rejections). To keep the shape of every fold, pass all known classes "
+             "with labels=.", UserWarning)
+    return confusion.like_input(normalize_confusion(matrix, normalize))
 
 
 def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty,

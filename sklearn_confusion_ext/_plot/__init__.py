@@ -8,7 +8,10 @@ from .posterior_difference import PosteriorDifferenceDisplay
 from .posterior_intervals import PosteriorIntervalDisplay
 from .posterior_simplex import PosteriorSimplexDisplay
 from .ranking_comparison import RankingComparisonDisplay
+from .reliability import ReliabilityDisplay
+from .risk_coverage import RiskCoverageDisplay
 from .score_intervals import ScoreIntervalDisplay
+from .thresholds import ThresholdCurveDisplay
 
 __all__ = [
     "ClassDistributionDisplay",
@@ -19,6 +22,9 @@ __all__ = [
     "PosteriorIntervalDisplay",
     "PosteriorSimplexDisplay",
     "RankingComparisonDisplay",
+    "ReliabilityDisplay",
+    "RiskCoverageDisplay",
     "ScoreIntervalDisplay",
+    "ThresholdCurveDisplay",
     "TransportConfusionMatrixDisplay",
 ]

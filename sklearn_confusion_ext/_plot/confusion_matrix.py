@@ -13,15 +13,19 @@ Parameter docs shared by several methods are written once below and filled in by
 
 import functools
 import math
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 
 from .._core.confusion import NONE_LABEL, Confusion, normalize_confusion
 from .._core.docs import fill_doc
-from .._core.params import ARRAY, validate_params
+from .._core.params import ARRAY, Interval, Label, Options, validate_params
 from .._core.targets import check_target_set
+from .._decisions.inputs import checked_scores, positive_class
+from .._decisions.thresholds import threshold_confusion_matrices
 from .._matrices.mlcm import mlcm_confusion
+from .._matrices.rejection import REJECTED_LABEL, check_reject_label, rejections
 from .._matrices.transport import (
     SUBPIXEL,
     bounds_as_center,
@@ -40,7 +44,11 @@ from .declarations import (
 )
 from .layout import grown_size, set_class_ticks
 from .matplotlib_check import check_matplotlib
+from .model_curves import estimator_scores, positive_column
 from .value_format import format_values, value_decimals
+
+# The matrix at a decision threshold of a binary score (TransportConfusionMatrixDisplay).
+AT_THRESHOLD = {"threshold": [None, Interval(Real, None, None)], "pos_label": [None, Label()]}
 
 # Above this many classes, values are hidden unless include_values=True is passed.
 _MAX_CLASSES_WITH_VALUES = 20
@@ -144,6 +152,28 @@ subpixel : bool, default=False
     by every plan, as a single value). ``normalize`` divides both by the transport
     matrix's row, column or total sums (true masses, predicted masses), so the cells
     bound the normalized values of every optimal plan.""",
+    "threshold": """\
+threshold : float, default=None
+    The matrix of the decisions at a threshold of a score, as
+    :func:`threshold_confusion_matrices` reads it (its matrix at ``threshold``). Binary
+    scores (1-D ``y_pred``, the score of the positive class: a probability or decision
+    value): predicted positive where the score is at least ``threshold``; the classes are
+    those of ``y_true`` (or ``labels``, both of them), in sorted order. Multiclass
+    probabilities (2-D ``y_pred``, a column per class, named by ``labels`` as in
+    :func:`threshold_confusion_matrices`): the top label is answered where its
+    probability is at least ``threshold``, else the instance is rejected; the matrix is
+    ``target="top_label"``'s, ``n_classes x (n_classes + 1)``, its last column
+    "rejected".
+pos_label : int, float, bool or str, default=None
+    With ``threshold`` on binary scores: the positive class; by default 1 where the
+    classes are {0, 1} or {-1, 1} (scikit-learn's rule).""",
+    "reject_label": """\
+reject_label : int, float, bool or str, default=None
+    1-D labels: the value of ``y_pred`` that says the classifier abstained, as in
+    :func:`transport_confusion_matrix`; the matrix is ``n_classes x (n_classes + 1)``,
+    its last column, "rejected", the abstentions of each true class (``normalize="true"``:
+    each class's shares of answers and rejections). Not with ``subpixel``; with
+    ``order``, the rejected column stays last.""",
     "method": """\
 method : {"heydarian", "krstinic"}, default="heydarian"
     Which multi-label confusion matrix, as in :func:`mlcm`.""",
@@ -399,6 +429,95 @@ def _transport_builder(weighting, empty, subpixel):
     return build_with_bounds
 
 
+def _at_threshold(y_true, y_score, threshold, pos_label, labels, sample_weight, about):
+    """``(y_pred, labels, about)``: the decisions of a binary score at ``threshold``
+    (positive where ``y_score >= threshold``, as ``threshold_confusion_matrices`` reads
+    it), the two classes in sorted order, and the title's words with the rule."""
+    if np.ndim(y_score) != 1:
+        raise ValueError(f"threshold={threshold!r} reads y_pred as the score of the positive "
+                         f"class (1-D); got y_pred of shape {np.shape(y_score)}.")
+    scored = checked_scores(y_true, y_score, "y_pred", labels, sample_weight)
+    if len(scored.classes) != 2:
+        raise ValueError(f"threshold={threshold!r} decides between two classes; y_true holds "
+                         f"{len(scored.classes)}: pass labels= with both classes.")
+    positive = positive_class(scored.classes, pos_label)
+    classes = scored.classes
+    y_pred = np.where(scored.scores >= float(threshold), classes[positive],
+                      classes[1 - positive])
+    rule = f"predicted {classes[positive]} where score >= {float(threshold):.3g}"
+    return y_pred, classes, f"{about}, {rule}"
+
+
+def _with_rejections(y_true, y_pred, *, threshold, pos_label, reject_label, labels,
+                     sample_weight, weighting, empty, subpixel, about):
+    """``(matrix, classes, about)``: the ``(C, C + 1)`` matrix of decisions with a last
+    "rejected" column, unnormalized, of 1-D labels with ``reject_label`` (the transport
+    matrix of :func:`transport_confusion_matrix`'s ``reject_label``) or of 2-D
+    probabilities at a ``threshold`` of the top probability
+    (:func:`threshold_confusion_matrices`' ``target="top_label"``), its classes, and the
+    title's words with the rule."""
+    if subpixel:
+        raise ValueError("subpixel=True draws the intervals of soft predictions; "
+                         f"{'reject_label' if reject_label is not None else 'threshold'}= "
+                         "draws hard decisions with a rejected column: pass one of them.")
+    if reject_label is None:  # multiclass probabilities at a threshold
+        if pos_label is not None:
+            raise ValueError(f"pos_label={pos_label!r} names the positive class of a 1-D "
+                             "score; with 2-D probabilities threshold= answers each "
+                             "instance's top label: leave pos_label=None.")
+        if weighting != "uniform":
+            raise ValueError(f"weighting={weighting!r} weighs transport plans; the top-label "
+                             "decisions of threshold= on 2-D probabilities are hard labels: "
+                             "leave weighting='uniform'.")
+        try:
+            at = threshold_confusion_matrices(y_true, y_pred, thresholds=[threshold],
+                                              target="top_label", labels=labels,
+                                              sample_weight=sample_weight)
+        except ValueError as error:  # its y_score is this Display's y_pred
+            raise ValueError(str(error).replace("y_score", "y_pred")) from None
+        classes = [c.item() if isinstance(c, np.generic) else c for c in at.classes]
+        # hard decisions: the weighting (uniform) is left out of the title, kept short
+        rule = f"rejected: top p < {float(threshold):.3g}"
+        return np.asarray(at.matrices[0], dtype=np.float64), classes, rule
+    if threshold is not None or pos_label is not None:
+        raise ValueError(f"reject_label={reject_label!r} reads 1-D decisions, the reject "
+                         "label among them; threshold= (and pos_label=) make decisions from "
+                         "scores: pass one of them (threshold= on 2-D probabilities rejects "
+                         "below it).")
+    built = check_reject_label(reject_label, y_true, y_pred, labels)
+    confusion = transport_confusion(y_true, y_pred, labels=built, weighting=weighting,
+                                    sample_weight=sample_weight, empty=empty)
+    found = rejections(confusion, reject_label)
+    rule = f"rejected: {reject_label!r}"
+    return found.matrix, list(found.classes), (rule if weighting == "uniform" else
+                                               f"{about}, {rule}")
+
+
+def _plot_rejections(cls, matrix, classes, about, *, y_true, normalize, display_labels,
+                     order, y_train, include_values, **drawing):
+    """Draw a ``(C, C + 1)`` matrix of decisions whose last column is "rejected", as
+    ``_build_and_plot`` draws a matrix of classes: ``order`` moves the classes (rows by
+    test prevalence, columns by training prevalence), never the rejected column."""
+    if y_train is not None and order is None:
+        raise ValueError("y_train is read only to order the columns: pass "
+                         "order='test-training' with it.")
+    n_classes = len(classes)
+    names = _class_names(display_labels, classes, False)
+    rows = columns = np.arange(n_classes)
+    if order == "test-training":
+        rows, columns = prevalence_ranking(y_true, y_train, labels=classes)
+    columns = np.append(columns, n_classes)  # "rejected" stays last
+    counts = matrix[np.ix_(rows, columns)]
+    shown = normalize_confusion(matrix, normalize)[np.ix_(rows, columns)]
+    display = cls(shown, display_labels=[names[i] for i in rows],
+                  column_labels=[*(names[i] for i in columns[:-1]), REJECTED_LABEL])
+    display.counts = counts
+    display._about, display._normalize = about, normalize
+    if include_values is None:
+        include_values = n_classes <= _MAX_CLASSES_WITH_VALUES
+    return display.plot(include_values=include_values, **drawing)
+
+
 def _transport_about(weighting, subpixel):
     """The default title's second line of a transport Display."""
     about = _weighting_about(weighting)
@@ -533,10 +652,12 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
         self.half_width = half_width
 
     @classmethod
-    @validate_params({**FROM_PREDICTIONS, **TRANSPORT_DISPLAY})
+    @validate_params({**FROM_PREDICTIONS, **TRANSPORT_DISPLAY, **AT_THRESHOLD,
+                      "reject_label": [None, Label()]})
     @_fill_doc
     def from_predictions(cls, y_true, y_pred, *, labels=None, sample_weight=None,
                          weighting="uniform", empty="null_class", subpixel=False,
+                         threshold=None, pos_label=None, reject_label=None,
                          normalize=None, display_labels=None, order=None, y_train=None,
                          include_values=None, cmap="viridis", xticks_rotation="auto",
                          values_format=None, ax=None, colorbar=True, im_kw=None,
@@ -549,9 +670,13 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
             Ground truth: 1-D class labels, a 2-D binary indicator matrix of shape
             (n_samples, n_classes), or 2-D non-negative soft labels.
         y_pred : array-like or sparse matrix
-            Predictions, of the same kind and shape as ``y_true``.
+            Predictions, of the same kind and shape as ``y_true``; with ``threshold``,
+            the 1-D scores of the positive class, or 2-D probabilities (a column per
+            class) beside 1-D ``y_true``.
         %(labels)s
         %(weighting)s
+        %(threshold)s
+        %(reject_label)s
         %(layout)s
         %(drawing)s
 
@@ -597,10 +722,59 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
         ['1.00', '0', '0.17±0.17', '0.50±0.17']
         >>> display.ax_.get_title()
         'Sub-pixel confusion matrix\\n(centre ± half-width, weighting: uniform)'
+
+        The matrix of the decisions at a threshold of a score (positive where the score is
+        at least 0.3):
+
+        >>> display = TransportConfusionMatrixDisplay.from_predictions(
+        ...     [0, 0, 1, 1, 1], [0.1, 0.35, 0.2, 0.3, 0.9], threshold=0.3)
+        >>> display.confusion_matrix
+        array([[1., 1.],
+               [1., 2.]])
+        >>> display.ax_.get_title()
+        'Transport confusion matrix\\n(weighting: uniform, predicted 1 where score >= 0.3)'
+
+        A classifier that abstains: its abstentions (``-1``) in a last column,
+        "rejected"; or, from multiclass probabilities, the top label answered where its
+        probability is at least ``threshold``:
+
+        >>> display = TransportConfusionMatrixDisplay.from_predictions(
+        ...     [0, 1, 2, 2], [0, -1, 2, -1], reject_label=-1)
+        >>> display.confusion_matrix
+        array([[1., 0., 0., 0.],
+               [0., 0., 0., 1.],
+               [0., 0., 1., 1.]])
+        >>> [text.get_text() for text in display.ax_.get_xticklabels()]
+        ['0', '1', '2', 'rejected']
+        >>> proba = [[0.9, 0.05, 0.05], [0.4, 0.35, 0.25], [0.1, 0.1, 0.8], [0.2, 0.5, 0.3]]
+        >>> display = TransportConfusionMatrixDisplay.from_predictions(
+        ...     [0, 1, 2, 2], proba, threshold=0.6)
+        >>> display.confusion_matrix
+        array([[1., 0., 0., 0.],
+               [0., 0., 0., 1.],
+               [0., 0., 1., 1.]])
         """
+        about = _transport_about(weighting, subpixel)
+        if reject_label is not None or (threshold is not None and np.ndim(y_pred) == 2):
+            matrix, classes, about = _with_rejections(
+                y_true, y_pred, threshold=threshold, pos_label=pos_label,
+                reject_label=reject_label, labels=labels, sample_weight=sample_weight,
+                weighting=weighting, empty=empty, subpixel=subpixel, about=about)
+            return _plot_rejections(
+                cls, matrix, classes, about, y_true=y_true, normalize=normalize,
+                display_labels=display_labels, order=order, y_train=y_train,
+                include_values=include_values, cmap=cmap, xticks_rotation=xticks_rotation,
+                values_format=values_format, ax=ax, colorbar=colorbar, im_kw=im_kw,
+                text_kw=text_kw, title=title, include_counts=include_counts)
+        if threshold is not None:
+            y_pred, labels, about = _at_threshold(y_true, y_pred, threshold, pos_label,
+                                                  labels, sample_weight, about)
+        elif pos_label is not None:
+            raise ValueError("pos_label names the positive class of a score read at a "
+                             "threshold: pass threshold= with it.")
         return cls._build_and_plot(
             _transport_builder(weighting, empty, subpixel),
-            _transport_about(weighting, subpixel), y_true, y_pred, labels=labels,
+            about, y_true, y_pred, labels=labels,
             sample_weight=sample_weight,
             normalize=normalize, display_labels=display_labels, order=order, y_train=y_train,
             include_values=include_values, cmap=cmap, xticks_rotation=xticks_rotation,
@@ -609,12 +783,16 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
             include_counts=include_counts)
 
     @classmethod
-    @validate_params({**FROM_ESTIMATOR, **TRANSPORT_DISPLAY})
+    @validate_params({**FROM_ESTIMATOR, **TRANSPORT_DISPLAY, **AT_THRESHOLD,
+                      "response_method": [Options("auto", "predict", "predict_proba",
+                                                  "decision_function")],
+                      "reject_label": [None, Label()]})
     @_fill_doc
     def from_estimator(cls, estimator, X, y, *, response_method="auto", labels=None,
                        sample_weight=None, weighting="uniform", empty="null_class",
-                       subpixel=False, normalize=None, display_labels=None, order=None,
-                       y_train=None,
+                       subpixel=False, threshold=None, pos_label=None, reject_label=None,
+                       normalize=None,
+                       display_labels=None, order=None, y_train=None,
                        include_values=None, cmap="viridis", xticks_rotation="auto",
                        values_format=None, ax=None, colorbar=True, im_kw=None, text_kw=None,
                        title="auto", include_counts=False):
@@ -623,8 +801,26 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
         Parameters
         ----------
         %(estimator)s
+            ``"decision_function"``: with ``threshold`` only, the score thresholded.
         %(labels)s
         %(weighting)s
+        threshold : float, default=None
+            The matrix of the decisions at a threshold of a binary classifier's score:
+            the positive class's ``predict_proba`` column (``response_method="auto"``
+            where the estimator has it, or ``"predict_proba"``), or its
+            ``decision_function`` (``"auto"`` without ``predict_proba``, or
+            ``"decision_function"``; negated where ``pos_label`` is ``classes_[0]``),
+            predicted positive where at least ``threshold``. A multiclass classifier's
+            ``predict_proba``: its top label answered where its probability is at least
+            ``threshold``, else rejected (a last "rejected" column, as
+            :meth:`from_predictions` draws it).
+        pos_label : int, float, bool or str, default=None
+            With ``threshold``: the positive class, ``classes_[1]`` by default (as
+            scikit-learn's binary Displays).
+        reject_label : int, float, bool or str, default=None
+            The value of ``predict`` that says the estimator abstained (with
+            ``response_method`` "auto" or "predict"): its matrix with a last "rejected"
+            column, as :meth:`from_predictions` draws it.
         %(layout)s
         %(drawing)s
 
@@ -672,6 +868,51 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
         >>> [text.get_text() for text in display.text_[0]]
         ['0.98', '0.02', '<0.01']
         """
+        owner = "TransportConfusionMatrixDisplay.from_estimator"
+        if reject_label is not None:
+            if threshold is not None or response_method not in ("auto", "predict"):
+                raise ValueError(f"reject_label={reject_label!r} reads the abstentions of "
+                                 "predict (response_method 'auto' or 'predict'); threshold= "
+                                 "on predict_proba rejects below it: pass one of them.")
+            check_target_set({"y": y}, one_hot=False)
+            return cls.from_predictions(
+                y, estimator.predict(X), labels=labels, sample_weight=sample_weight,
+                weighting=weighting, empty=empty, subpixel=subpixel,
+                reject_label=reject_label, normalize=normalize,
+                display_labels=display_labels, order=order, y_train=y_train,
+                include_values=include_values, cmap=cmap, xticks_rotation=xticks_rotation,
+                values_format=values_format, ax=ax, colorbar=colorbar, im_kw=im_kw,
+                text_kw=text_kw, title=title, include_counts=include_counts)
+        if threshold is None and pos_label is not None:
+            raise ValueError("pos_label names the positive class of a score read at a "
+                             "threshold: pass threshold= with it.")
+        if threshold is None and response_method == "decision_function":
+            raise ValueError("response_method='decision_function' gives scores, read at a "
+                             "threshold: pass threshold= with it.")
+        if threshold is not None:
+            if response_method == "predict":
+                raise ValueError("threshold= reads a score (predict_proba or "
+                                 "decision_function), not response_method='predict'.")
+            scores, classes = estimator_scores(estimator, X, y, response_method, owner)
+            if classes is not None and len(classes) > 2 and scores.ndim == 2:
+                if response_method == "decision_function" or not hasattr(
+                        estimator, "predict_proba"):
+                    raise ValueError(f"{owner}: threshold= on a multiclass classifier is a "
+                                     "threshold of its top probability: it reads "
+                                     "predict_proba, which the response_method does not "
+                                     "give; pass response_method='predict_proba'.")
+                score = scores  # the top label answered where its probability >= threshold
+            else:
+                score, pos_label = positive_column(scores, classes, pos_label, owner)
+            return cls.from_predictions(
+                y, score, labels=classes if labels is None else labels,
+                sample_weight=sample_weight, weighting=weighting, empty=empty,
+                subpixel=subpixel, threshold=threshold, pos_label=pos_label,
+                normalize=normalize, display_labels=display_labels, order=order,
+                y_train=y_train, include_values=include_values, cmap=cmap,
+                xticks_rotation=xticks_rotation, values_format=values_format, ax=ax,
+                colorbar=colorbar, im_kw=im_kw, text_kw=text_kw, title=title,
+                include_counts=include_counts)
         return cls._predict_and_plot(
             _transport_builder(weighting, empty, subpixel),
             _transport_about(weighting, subpixel), estimator, X, y,

@@ -27,6 +27,7 @@ from .._core.params import (
     REPORT,
     REPORT_INTERVALS,
     TRANSPORT,
+    Label,
     quoted,
     validate_params,
 )
@@ -46,6 +47,7 @@ from .._core.resampling import (
 )
 from .._core.weights import check_sample_weight
 from .._matrices.mlcm import _MLCM_METHODS
+from .._matrices.rejection import answered
 from .._matrices.transport import TRANSPORT as TRANSPORT_KIND
 from .from_confusion import (
     confusion_for_labels,
@@ -86,7 +88,8 @@ def report_row_names(confusion, target_names, include_none, class_names=None):
 def classification_report_from_confusion(confusion, *, target_names=None, digits=2,
                                          output_dict=False, zero_division="warn",
                                          include_none="auto", support_name="support",
-                                         accuracy_row=True, class_names=None, intervals=None):
+                                         accuracy_row=True, class_names=None, intervals=None,
+                                         answered=None):
     """Text or dict report of per-class and averaged scores, as scikit-learn's.
 
     With ``accuracy_row``, an "accuracy" row appears when every class of the
@@ -98,6 +101,10 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
     shape ``(n_rows, 3)`` in the order of :func:`report_reader`'s values; each
     score then gets ``<score>_low`` and ``<score>_high`` beside it (the accuracy:
     ``accuracy_low`` and ``accuracy_high``), and the text prints them in brackets.
+    ``answered``: the :class:`~.._matrices.rejection.Answered` instances the matrix was
+    built from (a ``reject_label``); each row then gets its "rejected" count (the classes
+    in the order of ``answered.labels``, the average rows their total) and the report a
+    "coverage" entry, the share of the instances answered.
     """
     classes = reported_classes(confusion, include_none)
     names = report_row_names(confusion, target_names, include_none, class_names)
@@ -118,9 +125,23 @@ def classification_report_from_confusion(confusion, *, target_names=None, digits
         report[f"{average} avg"] = dict(zip(headers, (*scores[:3], total_support)))
     if intervals is not None:
         report = _with_intervals(report, *intervals)
+    if answered is not None:
+        _add_rejections(report, names, answered)
     if output_dict:
         return report
-    return _format_report(report, names, digits, support_name)
+    return _format_report(report, names, digits, support_name,
+                          None if answered is None else answered.total)
+
+
+def _add_rejections(report, names, answered):
+    """The rejections of each class (and their total on the average rows) and the
+    coverage, added to ``report`` in place."""
+    for name, count in zip(names, answered.rejected):
+        report[name]["rejected"] = float(count)
+    for name, row in report.items():
+        if name.endswith(" avg"):
+            row["rejected"] = float(answered.rejected.sum())
+    report["coverage"] = answered.coverage
 
 
 _SCORE_KEYS = ("precision", "recall", "f1-score")
@@ -223,10 +244,12 @@ def _check_row_names(names, source):
                          "pass target_names with distinct names.")
 
 
-def _format_report(report, names, digits, support_name):
-    supports = [row[support_name] for row in report.values() if isinstance(row, dict)]
+def _format_report(report, names, digits, support_name, total=None):
+    supports = [row[key] for row in report.values() if isinstance(row, dict)
+                for key in (support_name, "rejected") if key in row]
     integral = np.allclose(supports, np.round(supports), rtol=0, atol=1e-9)
     support_format = "{:>9.0f}" if integral else f"{{:>9.{digits}f}}"
+    rejections = "coverage" in report
     width = max(len(name) for name in [*names, "weighted avg"])
 
     def cell(value, low, high):
@@ -236,10 +259,11 @@ def _format_report(report, names, digits, support_name):
     cells = {name: {key: cell(row[key], row.get(f"{key}_low"), row.get(f"{key}_high"))
                     for key in _SCORE_KEYS} if isinstance(row, dict) else
              {"f1-score": cell(row, report.get("accuracy_low"), report.get("accuracy_high"))}
-             for name, row in report.items() if name not in ("accuracy_low", "accuracy_high")}
+             for name, row in report.items()
+             if name not in ("accuracy_low", "accuracy_high", "coverage")}
     column = max([9, *(len(text) for row in cells.values() for text in row.values())])
     lines = [" " * width + " " + "".join(f" {header:>{column}}" for header in _SCORE_KEYS)
-             + f" {support_name:>9}", ""]
+             + f" {support_name:>9}" + (f" {'rejected':>9}" if rejections else ""), ""]
     for name, row in cells.items():
         if name == "accuracy":
             line = " " * (2 * (column + 1)) + f" {row['f1-score']:>{column}} " + \
@@ -247,9 +271,14 @@ def _format_report(report, names, digits, support_name):
         else:
             line = ("".join(f" {row[key]:>{column}}" for key in _SCORE_KEYS)
                     + " " + support_format.format(report[name][support_name]))
+            if rejections:
+                line += " " + support_format.format(report[name]["rejected"])
         lines.append(f"{name:>{width}} " + line)
         if name == names[-1]:
             lines.append("")
+    if rejections:  # the share answered, of every instance (answered and rejected)
+        lines.append(f"{'coverage':>{width}} " + " " * (2 * (column + 1))
+                     + f" {report['coverage']:>{column}.{digits}f} " + support_format.format(total))
     return "\n".join(lines) + "\n"
 
 
@@ -402,13 +431,14 @@ def report_trials(confusion, include_none):
 # --- The reports of the TCM and of the MLCM --------------------------------------------
 
 
-@validate_params({**TRANSPORT, **REPORT, **REPORT_INTERVALS})
+@validate_params({**TRANSPORT, **REPORT, **REPORT_INTERVALS, "reject_label": [None, Label()]})
 def transport_classification_report(y_true, y_pred, *, labels=None, target_names=None,
                                     weighting="uniform", sample_weight=None, digits=2,
                                     output_dict=False, zero_division="warn",
                                     empty="null_class", include_none="auto",
                                     confidence_level=None, interval_method="percentile",
-                                    n_resamples=999, random_state=None, verbose=0):
+                                    n_resamples=999, random_state=None, verbose=0,
+                                    reject_label=None):
     """Text report of the transport-based precision, recall and F1 per class.
 
     Laid out like :func:`sklearn.metrics.classification_report` and equal to
@@ -457,6 +487,16 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     verbose : int, default=0
         Progress of the resampling on standard error (with ``confidence_level``), as in
         :func:`score_confidence_interval`.
+    reject_label : int, float, bool or str, default=None
+        1-D labels: the value of ``y_pred`` that says the classifier abstained, as in
+        :func:`transport_confusion_matrix`. The scores and supports are then those of
+        the answered instances; each row gets a "rejected" column, the (weighted)
+        abstentions of its class (the average rows: their total), and a last
+        "coverage" line gives the (weighted) share of all the instances answered, beside
+        their number (``report["coverage"]`` in the dict). The intervals
+        (``confidence_level``) resample the answered instances: they are conditional on
+        the instances answered. ``ValueError`` where ``y_true`` holds the reject label
+        or every instance was rejected. None: no abstention.
 
     Returns
     -------
@@ -466,6 +506,7 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     --------
     transport_precision_recall_fscore_support : The scores of the report.
     mlcm_classification_report : The MLCM's report.
+    risk_coverage_curve : The risk among the answered at every coverage.
     score_confidence_interval : The interval of one score.
     sklearn.metrics.classification_report : scikit-learn's, which this equals on labels.
 
@@ -510,9 +551,35 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     [0.5, 0.353, 0.617]
     >>> round(report["accuracy_low"], 3), round(report["accuracy_high"], 3)
     (0.575, 0.742)
+
+    A classifier that abstains (``"?"``): the scores among its answers, the rejections of
+    each class and the share answered.
+
+    >>> print(transport_classification_report(
+    ...     ["a", "a", "b", "b", "b"], ["a", "?", "b", "a", "?"], reject_label="?"))
+                  precision    recall  f1-score   support  rejected
+    <BLANKLINE>
+               a       0.50      1.00      0.67         1         1
+               b       1.00      0.50      0.67         2         1
+    <BLANKLINE>
+        accuracy                           0.67         3
+       macro avg       0.75      0.75      0.67         3         2
+    weighted avg       0.83      0.67      0.67         3         2
+        coverage                           0.60         5
+    <BLANKLINE>
     """
     check_target_names(target_names, labels)
     params = {"weighting": weighting, "empty": empty}
+    kept = None
+    if reject_label is not None:  # the report of the answers, with the rejections beside
+        kept = answered(y_true, y_pred, sample_weight, labels, reject_label)
+        names = kept.labels if target_names is None else target_names
+        if "coverage" in map(str, names):
+            raise ValueError("With reject_label, the report has a 'coverage' entry, and a "
+                             "class is named 'coverage': pass target_names with another "
+                             "name for it.")
+        y_true, y_pred, sample_weight, labels = (kept.y_true, kept.y_pred,
+                                                 kept.sample_weight, kept.labels)
     # the instances validated once: the intervals resample the terms the matrix was read from
     (full,), instances = confusions(TRANSPORT_KIND, y_true, y_pred, sample_weight=sample_weight,
                                     params=params, column_labels=labels, with_instances=True)
@@ -529,7 +596,7 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division, include_none=include_none, class_names=class_names,
-        intervals=intervals)
+        intervals=intervals, answered=kept)
 
 
 @validate_params({**MLCM, **REPORT, **REPORT_INTERVALS})

@@ -60,6 +60,7 @@ from .from_predictions import (
     transport_accuracy_score,
 )
 from .names import SCORE_NAMES, score_name, sklearn_scorer_names
+from .top_k import top_k_accuracy_score, top_k_hits
 
 # Groups of instances of the grouped jackknife (BCa's acceleration) where the jackknife
 # cannot go cell by cell.
@@ -95,6 +96,9 @@ class _Score:
     n_jobs: object = None  # threads of the builders
     weighted: bool = True  # whether ``metric`` takes sample_weight
     reader_for: object = None  # the data's confusion -> of_confusion for its resamples
+    # (y_true, y_pred) -> 1-D labels whose ``on_cells`` score is this metric's value: a
+    # metric that is a proportion of per-instance 0/1 outcomes (top-k accuracy of scores)
+    reduced: object = None
 
     def on_targets(self, y_true, y_pred, sample_weight):
         if self.metric is not None:
@@ -315,9 +319,39 @@ def _metric_score(function, params, owner, name=None, sign=1):
         value = function(y_true, y_pred, **weights, **params)
         return value if sign == 1 else -_value(value)
     on_cells = _sklearn_on_cells(name, function, analytic, params) if sign == 1 else None
+    reduced = _instance_proportion(function, params) if sign == 1 else None
+    if reduced is not None:
+        on_cells = replace(_named_score("tcm_accuracy", {}), name=name)
     return _Score(name, metric=metric, weighted=_takes_sample_weight(function),
                   analytic=analytic, average=params.get("average", "binary"),
-                  on_cells=on_cells or _matrix_metric(name, function, params, sign))
+                  on_cells=on_cells or _matrix_metric(name, function, params, sign),
+                  reduced=reduced)
+
+
+# Metrics that are the (weighted) fraction of per-instance 0/1 outcomes: both top-k
+# accuracies (scikit-learn's equals this library's, ties included).
+_TOP_K_ACCURACIES = (top_k_accuracy_score, sklearn_metrics.top_k_accuracy_score)
+
+
+def _instance_proportion(function, params):
+    """``reduced(y_true, y_pred) -> (ones, hits)`` where ``function(**params)`` is the
+    fraction of hits (top-k accuracy, ``normalize=True``), else None: the metric is then
+    the accuracy of 1-D labels ``hits`` against all-ones (resampled through their two
+    cells, a proportion at its bound given Wilson's interval), never recomputed from the
+    ``(n, C)`` scores per resample."""
+    try:
+        known = function in _TOP_K_ACCURACIES
+    except TypeError:  # an unhashable callable
+        return None
+    if not known or not params.get("normalize", True):
+        return None
+    k, labels = params.get("k", 2), params.get("labels")
+
+    def reduced(y_true, y_score):
+        hits, _ = top_k_hits("scoring=top_k_accuracy_score", y_true, y_score, k=k,
+                             labels=labels)
+        return np.ones(hits.size, dtype=np.int8), hits.astype(np.int8)
+    return reduced
 
 
 # Metrics of the floors above (the expected cost of decisions) that are, on 1-D labels, a
@@ -429,6 +463,8 @@ def _data(score, y_true, y_pred, sample_weight):
     """The :class:`_Data` of a score; a metric of 1-D labels that equals a score of the
     matrix on the data (:func:`_sklearn_on_cells`) is resampled through the matrix's
     cells, its classes the data's in every resample (as with ``labels=`` naming them)."""
+    if score.reduced is not None:  # a proportion of per-instance outcomes: their cells
+        return _Data(score.on_cells, *score.reduced(y_true, y_pred), sample_weight)
     data = _Data(score, y_true, y_pred, sample_weight)
     if score.on_cells is None or np.ndim(y_true) != 1 or np.ndim(y_pred) != 1:
         return data

@@ -6,6 +6,8 @@
 - :mod:`.scoring`: the score a statistic is about, and the data it is read from.
 - :mod:`.intervals`: confidence intervals of one score on one test set.
 - :mod:`.paired`: comparisons of two classifiers on one test set.
+- :mod:`.several_models`: several classifiers on one test set (Cochran's Q and its
+  pairwise McNemar tests), and one classifier's accuracy against the no-information rate.
 - :mod:`.cross_validated`: comparisons of two models across cross-validation folds.
 - :mod:`.friedman`: Friedman's test of many models across many data sets, and its post-hoc
   tests.

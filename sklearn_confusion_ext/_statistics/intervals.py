@@ -22,6 +22,8 @@ from numbers import Real
 import numpy as np
 from scipy import special
 
+from .._calibration.curves import expected_calibration_error
+from .._calibration.error_interval import calibration_error_interval, calibration_error_params
 from .._core.bounds import (
     PROPORTIONS,
     average_at_bound,
@@ -334,10 +336,11 @@ def _binary(matrix):
 
 @validate_params({
     "y_true": [ARRAY], "y_pred": [ARRAY], **UNCERTAINTY,
-    "method": [Options("percentile", "basic", "bca", "bayesian", "analytic")],
+    "method": [None, Options("percentile", "basic", "bca", "bayesian", "analytic",
+                             "norm_bound")],
     "n_jobs": PARALLEL["n_jobs"],
     "prior": [None, *PRIOR]}, renamed={"score": "scoring"})
-def score_confidence_interval(y_true, y_pred, *, scoring="tcm_f1_macro", method="bca",
+def score_confidence_interval(y_true, y_pred, *, scoring="tcm_f1_macro", method=None,
                               confidence_level=0.95, n_resamples=9999, sample_weight=None,
                               random_state=None, n_jobs=None, kind=None, prior=None,
                               groups=None, verbose=0, **score_params):
@@ -365,9 +368,17 @@ def score_confidence_interval(y_true, y_pred, *, scoring="tcm_f1_macro", method=
 
         .. versionchanged:: 0.1
            Renamed from ``score``, which still works with a ``FutureWarning`` until 0.2.
-    method : {"percentile", "basic", "bca", "bayesian", "analytic"}, default="bca"
+    method : {"percentile", "basic", "bca", "bayesian", "analytic", "norm_bound"}, \
+default=None
+        None: ``"bca"``, or ``"norm_bound"`` for
+        :func:`~sklearn_confusion_ext.expected_calibration_error`.
         ``"percentile"``, ``"basic"`` and ``"bca"``: the bootstrap over instances, with
-        :func:`scipy.stats.bootstrap`'s definitions. ``"bayesian"``: on 1-D labels the
+        :func:`scipy.stats.bootstrap`'s definitions. ``"norm_bound"`` (the calibration
+        error only, and its only method): the bootstrap of the bins' gaps, bounding the
+        error's by the triangle inequality, so that the interval reaches 0 where the data
+        do not tell the model from a calibrated one (the percentile, basic and BCa
+        intervals of the biased binned error miss a calibrated model's 0 every time; see
+        the user guide's "Calibration", "How sure"). ``"bayesian"``: on 1-D labels the
         Dirichlet posterior of the confusion cells (counts plus ``prior``), otherwise the
         Bayesian bootstrap; equal-tailed. ``"analytic"``: Wilson's interval for accuracy
         and binary, per-class or micro recall and precision, the delta method (Takahashi
@@ -456,6 +467,17 @@ def score_confidence_interval(y_true, y_pred, *, scoring="tcm_f1_macro", method=
     >>> round(low, 3), round(high, 3)
     (0.578, 0.745)
     """
+    calibration = calibration_error_params(scoring, score_params)
+    if calibration is not None:
+        return _calibration_interval(y_true, y_pred, calibration, method, confidence_level,
+                                     n_resamples, sample_weight, random_state, n_jobs, prior,
+                                     groups, verbose)
+    if method == "norm_bound":
+        raise ValueError("method='norm_bound' is the interval of the calibration error "
+                         "(scoring=expected_calibration_error); got scoring="
+                         f"{getattr(scoring, '__name__', scoring)!r}. Use method='percentile',"
+                         " 'basic', 'bca', 'bayesian' or 'analytic'.")
+    method = "bca" if method is None else method
     resolved = _resolve_score(scoring, kind, score_params, "score_confidence_interval")
     resolved = replace(resolved, n_jobs=n_jobs, on_cells=resolved.on_cells and replace(
         resolved.on_cells, n_jobs=n_jobs))
@@ -513,6 +535,38 @@ def score_confidence_interval(y_true, y_pred, *, scoring="tcm_f1_macro", method=
         standard_error=_scalar(standard_error), distribution=distribution, method=method,
         confidence_level=confidence_level, score=resolved.name,
         class_names=_class_names(data, estimate), wilson_fallback=_flags(replaced))
+
+
+def _calibration_interval(y_true, y_prob, params, method, confidence_level, n_resamples,
+                          sample_weight, random_state, n_jobs, prior, groups, verbose):
+    """The interval of the expected calibration error (:mod:`.._calibration.error_interval`)."""
+    owner = "score_confidence_interval"
+    if method not in (None, "norm_bound"):
+        raise ValueError(
+            f"{owner}: scoring=expected_calibration_error takes method='norm_bound' (or "
+            f"None); got method={method!r}. The binned calibration error is biased upwards "
+            "and its resampled values more so: percentile, basic and BCa intervals of it "
+            "miss a calibrated model's error of 0 every time; the norm bound resamples the "
+            "bins' gaps instead.")
+    if prior is not None:
+        raise ValueError(f"{owner}: prior= is the Dirichlet prior of method='bayesian'; "
+                         "scoring=expected_calibration_error takes none.")
+    estimate = expected_calibration_error(y_true, y_prob, sample_weight=sample_weight,
+                                          **params)
+    n_samples = np.shape(y_true)[0] if np.ndim(y_true) else 0
+    group_codes = check_groups(groups, n_samples, owner)
+    rng = np.random.default_rng(random_state)
+    progress = Progress(verbose, 2 * n_resamples, owner)
+    low, high, distribution = calibration_error_interval(
+        y_true, y_prob, params, sample_weight, float(confidence_level), n_resamples, rng,
+        group_codes, progress, owner, n_jobs)
+    progress.close()
+    return ConfidenceIntervalResult(
+        estimate=estimate, low=min(low, estimate), high=max(high, estimate),
+        standard_error=float(np.std(distribution, ddof=1)) if distribution.size > 1
+        else float("nan"), distribution=distribution, method="norm_bound",
+        confidence_level=float(confidence_level), score="expected_calibration_error",
+        class_names=None, wilson_fallback=None)
 
 
 def _flags(replaced):

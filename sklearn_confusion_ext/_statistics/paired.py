@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import special
 
+from .._calibration.error_interval import calibration_error_params
 from .._core.bounds import percentile_interval
 from .._core.config import resample_block
 from .._core.params import (
@@ -263,6 +264,14 @@ default="bootstrap"
                                    confidence_level, alternative, method)
     _warn_kinds_differ(y_pred_a, y_pred_b)
     scoring = "tcm_f1_macro" if scoring is None else scoring
+    if calibration_error_params(scoring, score_params) is not None:
+        raise ValueError(
+            "compare_scores: scoring=expected_calibration_error has no honest paired "
+            "interval: each model's binned error is biased upwards by its own noise, and "
+            "the resampled difference of two biased errors is biased by their difference. "
+            "Compare the models on a proper score (scoring='neg_brier_score' or "
+            "'neg_log_loss'), and give each model's error its own interval "
+            "(score_confidence_interval, method='norm_bound').")
     resolved = _resolve_score(scoring, kind, score_params, "compare_scores")
     _check_weighted(resolved, sample_weight, method, "compare_scores")
     first = _named("y_pred_a", _data, resolved, y_true, y_pred_a, sample_weight)
@@ -281,8 +290,9 @@ default="bootstrap"
     if method == "permutation":
         n_swaps = first.n_samples if groups is None else first.groups[1]
         exact = n_swaps < 63 and 2 ** n_swaps <= n_resamples
-        null = _quiet(_swapped_values, first, second, y_true, y_pred_a, y_pred_b, rng,
-                      n_resamples, exact, progress)
+        # the targets as read (a top-k accuracy's: its hits)
+        null = _quiet(_swapped_values, first, second, first.y_true, first.y_pred,
+                      second.y_pred, rng, n_resamples, exact, progress)
         pvalue = _tail_pvalue(null, difference, alternative, exact=exact)
         distribution = null
     elif method == "bayesian":

@@ -221,12 +221,18 @@ BOUNDARY_READERS = {
 }
 # Differences of scores, and results built from given values: no proportion at a bound.
 NOT_PROPORTIONS = {"compare_scores", "ComparisonResult", "ConfidenceIntervalResult",
-                   "CrossValidatedTestResult.confidence_interval"}
+                   "CrossValidatedTestResult.confidence_interval",
+                   # differences of prevalences, and errors between prevalence vectors
+                   "calibration_in_the_large", "CalibrationInTheLargeResult"}
 # Bands that are Wilson's interval itself, never a point, so nothing to warn of (a perfect
 # classifier's bins: tests/_calibration/test_calibration.py; a risk of 0 at every point of
 # the risk-coverage curve: tests/_decisions/test_abstention.py).
 WILSON_BANDS = {"reliability_curve", "ReliabilityCurveResult", "risk_coverage_curve",
-                "RiskCoverageResult"}
+                "RiskCoverageResult", "ReliabilityDisplay.from_predictions",
+                "ReliabilityDisplay.from_estimator", "RiskCoverageDisplay.from_predictions",
+                "RiskCoverageDisplay.from_estimator",
+                # Clopper and Pearson's exact interval of the accuracy, never a point
+                "accuracy_vs_no_information_rate", "NoInformationRateResult"}
 
 
 def test_every_interval_maker_is_swept_at_the_boundary():

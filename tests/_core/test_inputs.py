@@ -101,7 +101,9 @@ def test_frames_of_nullable_numbers_are_read_as_their_numbers(name, kind):
         framed = []
         for y in targets:
             if np.ndim(y) == 2:
-                y = pd.DataFrame(y, columns=[f"c{j}" for j in range(y.shape[1])])
+                # beside 1-D labels, a frame's column names are their classes
+                y = pd.DataFrame(y, columns=list(range(y.shape[1])) if kind == "probabilities"
+                                 else [f"c{j}" for j in range(y.shape[1])])
                 y = y.astype({y.columns[j]: as_type for j in columns})
             framed.append(y)
         return target_inputs(params, framed)
@@ -285,6 +287,7 @@ BOUNDS = {
     "jaccard_from_confusion": (0, 1), "matthews_corrcoef_from_confusion": (-1, 1),
     # of probabilities; the default cost matrix (0-1 costs) gives the error rate
     "expected_calibration_error": (0, 1), "expected_cost": (0, 1),
+    "top_k_accuracy_score": (0, 1),
 }
 # Per-class and averaged precision, recall and F of the transport and MLCM readings.
 PER_CLASS_SCORES = ("transport_precision_recall_fscore_support",)

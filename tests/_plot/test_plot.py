@@ -161,7 +161,8 @@ def _fitted():
 
 @pytest.mark.parametrize("display", [TransportConfusionMatrixDisplay, MLCMDisplay])
 def test_from_methods_list_every_keyword(display):
-    own = {TransportConfusionMatrixDisplay: ["weighting", "empty", "subpixel"],
+    own = {TransportConfusionMatrixDisplay: ["weighting", "empty", "subpixel", "threshold",
+                                             "pos_label", "reject_label"],
            MLCMDisplay: ["method"]}
     shared = ["labels", "sample_weight", "normalize", "display_labels", "order", "y_train",
               "include_values", "cmap", "xticks_rotation", "values_format", "ax", "colorbar",

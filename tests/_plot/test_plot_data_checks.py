@@ -87,6 +87,9 @@ def test_every_display_refuses_before_drawing_and_never_with_an_internal_message
         ("PosteriorDifferenceDisplay", {"mean": [], "scale": 0.1, "df": 3}),
         ("CriticalDifferenceDisplay", {"average_ranks": [1.0, 2.0], "groups": [[]]}),
         ("ComparisonSimplexDisplay", {"samples": [[0.5, 0.5]]}),
+        ("ReliabilityDisplay", {"prob_true": [0.5, 0.7], "prob_pred": [0.5]}),
+        ("RiskCoverageDisplay", {"coverage": [1.0, 0.5], "risk": [0.1, 0.2]}),
+        ("ThresholdCurveDisplay", {"thresholds": [0.5], "matrices": [[1.0, 2.0]]}),
     ]
     assert {name for name, _ in cases} == {name for name in sce.__all__
                                            if name.endswith("Display")}

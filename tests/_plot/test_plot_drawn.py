@@ -254,6 +254,58 @@ def _comparison_simplex():
     assert _texts(counted.text_)[1].endswith("P = 0.250")
 
 
+def _reliability():
+    prob_true, prob_pred = np.array([0.1, 0.6, 0.9]), np.array([0.2, 0.5, 0.8])
+    low, high = np.array([0.0, 0.3, 0.6]), np.array([0.4, 0.8, 1.0])
+    count, edges = np.array([4.0, 3.0, 5.0]), np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+    display = sce.ReliabilityDisplay(prob_true, prob_pred, low=low, high=high,
+                                     bin_count=count, bin_edges=edges,
+                                     bin_index=[0, 2, 3], name="m").plot()
+    np.testing.assert_array_equal(display.line_.get_xdata(), prob_pred)
+    np.testing.assert_array_equal(display.line_.get_ydata(), prob_true)
+    # the band: its polygon's upper edge is high, its lower edge low, over prob_pred
+    vertices = display.bands_[0].get_paths()[0].vertices
+    for x, lo, hi in zip(prob_pred, low, high):
+        at = vertices[np.isclose(vertices[:, 0], x)][:, 1]
+        assert at.min() == pytest.approx(lo) and at.max() == pytest.approx(hi)
+    # the histogram: the counts in their bins, an empty bin at 0
+    np.testing.assert_array_equal(display.hists_[0].get_data().values, [4, 0, 3, 5])
+    np.testing.assert_array_equal(display.hists_[0].get_data().edges, edges)
+    (diagonal,) = [line for line in display.ax_.lines if line.get_linestyle() == "--"]
+    np.testing.assert_array_equal(diagonal.get_xydata(), [[0, 0], [1, 1]])
+
+
+def _risk_coverage():
+    coverage, risk = np.array([0.25, 0.5, 1.0]), np.array([0.0, 0.1, 0.3])
+    low, high = np.array([0.0, 0.02, 0.2]), np.array([0.5, 0.4, 0.45])
+    display = sce.RiskCoverageDisplay(coverage, risk, low=low, high=high, area=0.2,
+                                      name="m").plot()
+    np.testing.assert_array_equal(display.line_.get_xdata(), [0.0, 0.25, 0.5, 1.0])
+    np.testing.assert_array_equal(display.line_.get_ydata(), [0.0, 0.0, 0.1, 0.3])
+    assert display.line_.get_drawstyle() == "steps-pre"
+    assert _texts(display.ax_.get_legend().get_texts()) == ["m (AURC = 0.2)"]
+    vertices = display.band_.get_paths()[0].vertices
+    assert vertices[:, 1].min() == 0.0 and vertices[:, 1].max() == 0.5
+
+
+def _threshold_curve():
+    thresholds = np.array([0.8, 0.4, 0.1])
+    matrices = np.array([[[3, 0], [2, 1]], [[2, 1], [1, 2]], [[0, 3], [0, 3]]], dtype=float)
+    display = sce.ThresholdCurveDisplay(thresholds, matrices).plot(
+        scores=["tpr", "fpr", "precision"], threshold=0.5)
+    expected = {"tpr": [1.0, 2 / 3, 1 / 3], "fpr": [1.0, 1 / 3, 0.0],
+                "precision": [0.5, 2 / 3, 1.0]}  # at 0.1, 0.4, 0.8
+    for score, values in expected.items():
+        line = display.lines_[score]
+        np.testing.assert_array_equal(line.get_xdata(), [0.1, 0.4, 0.8])
+        np.testing.assert_allclose(line.get_ydata(), values)
+    # at 0.5: the matrix at 0.8 (the smallest threshold at least 0.5)
+    markers = [line for line in display.ax_.lines if line.get_marker() == "o"]
+    assert [tuple(line.get_xydata()[0]) for line in markers] == [
+        (0.5, pytest.approx(1 / 3)), (0.5, 0.0), (0.5, 1.0)]
+    assert list(display.threshold_line_.get_xdata()) == [0.5, 0.5]
+
+
 CHECKS = {
     "TransportConfusionMatrixDisplay": _transport,
     "MLCMDisplay": _mlcm,
@@ -265,6 +317,9 @@ CHECKS = {
     "PosteriorDifferenceDisplay": _posterior_difference,
     "CriticalDifferenceDisplay": _critical_difference,
     "ComparisonSimplexDisplay": _comparison_simplex,
+    "ReliabilityDisplay": _reliability,
+    "RiskCoverageDisplay": _risk_coverage,
+    "ThresholdCurveDisplay": _threshold_curve,
 }
 
 

@@ -14,9 +14,12 @@ its tags, and generic tests run over the registry:
   registered variant of its keywords: sample order, input containers (list, ndarray, every
   scipy.sparse format as array and matrix, pandas), unit and integer sample weights, string
   labels, class permutations and ``labels=`` selections, untouched inputs, finite results
-  (hypothesis), ``n_jobs``/``chunk_size``, symmetry and the direction of scores.
+  (hypothesis), ``n_jobs``/``chunk_size``, symmetry and the direction of scores; over
+  sample targets and over labels beside probabilities or scores (``PROBABILITY_KINDS``:
+  float32, read-only and non-contiguous arrays too).
 
-Hostile inputs (NaN, malformed sparse structure, extension dtypes...) are fuzzed elsewhere.
+Hostile inputs (NaN, malformed sparse structure, extension dtypes...) are fuzzed elsewhere
+(test_fuzz.py, for every kind an entry declares).
 
 A new public name is not done until it is registered here.
 """
@@ -37,6 +40,7 @@ import scipy.sparse as sp
 from declarations import CLI_ONLY, DECLARATIONS
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.tree import DecisionTreeClassifier
 
 import sklearn_confusion_ext as sce
@@ -64,6 +68,11 @@ except ImportError:  # the Displays' cases skip
 
 # Kinds of targets: 1-D class labels, 2-D 0/1 indicators, 2-D non-negative soft labels.
 SAMPLE_KINDS = ("labels", "multilabel", "soft")
+# Kinds of 1-D labels beside a classifier's outputs: its (n, C) predict_proba, a 1-D
+# probability of the positive class (labels {0, 1}), (n, C) unbounded decision_function
+# scores. The invariances run over these too (an entry declares those it takes).
+PROBABILITY_KINDS = ("probabilities", "binary_probabilities", "scores")
+TARGET_KINDS = (*SAMPLE_KINDS, *PROBABILITY_KINDS)
 SAMPLES = {
     "labels": ([0, 1, 2, 2, 1, 0, 2, 1], [0, 2, 2, 1, 1, 0, 2, 0]),
     "multilabel": ([[1, 1, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0], [1, 0, 1]],
@@ -72,6 +81,9 @@ SAMPLES = {
              [[0.6, 0.2, 0.2], [0.1, 0.9, 0.0], [0.0, 0.3, 0.7], [1.0, 0.0, 0.0]]),
 }
 IBD = [[37, 1, 15], [6, 19, 26], [15, 3, 77]]  # Barranco-Chamorro 2021, Table 1
+# Probabilities of three classes for six instances (the Displays of probabilities).
+PROBABILITIES = [[0.7, 0.2, 0.1], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6], [0.3, 0.3, 0.4],
+                 [0.5, 0.4, 0.1], [0.4, 0.4, 0.2]]
 # Three models' scores on 12 data sets (rows), a model's ranks varying (Friedman tests).
 ACROSS_DATASETS = np.round(np.random.default_rng(0).normal([0.8, 0.78, 0.7], 0.05, (12, 3)),
                            3)
@@ -94,6 +106,16 @@ def fitted():
     y = (3 * X[:, 0] + rng.normal(0, 0.3, 30)).clip(0, 2.9).astype(int)
     # One split: imperfect, and a class is never predicted (zero_division matters).
     return DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y), X, y
+
+
+@functools.cache
+def fitted_binary():
+    """A fitted binary classifier with probabilities and its data (the threshold Display)."""
+    from sklearn.linear_model import LogisticRegression
+
+    estimator, X, y = fitted()
+    y = (y > 0).astype(int)
+    return LogisticRegression().fit(X, y), X, y
 
 
 def score_fitted(scorer):
@@ -132,8 +154,9 @@ def settings_inside(context):
 class Entry:
     """Tags of one public name.
 
-    targets: kinds of inputs taken, among SAMPLE_KINDS (sample targets), "matrix" (a
-        confusion matrix), "prevalence" (prevalence vectors) and "other".
+    targets: kinds of inputs taken, among SAMPLE_KINDS (sample targets), PROBABILITY_KINDS
+        (labels beside probabilities or scores), "matrix" (a confusion matrix),
+        "prevalence" (prevalence vectors) and "other".
     target_params: the parameters that take those inputs.
     sample_weight, labels: whether it takes ``sample_weight``, and ``labels`` selecting classes.
     returns: "matrix", "score", "result" (a small result object) or "other".
@@ -147,6 +170,9 @@ class Entry:
     minimal: () -> keywords of a minimal valid call (default: built from SAMPLES).
     methods: for classes, method name -> () -> keywords of a minimal valid call of it.
     compare: what of the result is compared (a scorer is applied, a generator listed).
+    repeated: (compared result, keywords) -> what of it integer weights give as repeated
+        rows (default: all of it); None where nothing (documented: bands and debiased
+        terms count Kish's effective instances, quantile bins the instances, not weights).
     """
 
     targets: tuple = ("other",)
@@ -162,6 +188,17 @@ class Entry:
     minimal: Callable | None = None
     methods: dict = dataclasses.field(default_factory=dict)
     compare: Callable = lambda result: result  # noqa: E731
+    repeated: Callable | None = None
+
+    def __post_init__(self):
+        # (y_true, y_prob) or (y_true, y_score) without declared targets: labels beside
+        # probabilities (and scores); an entry taking fewer kinds declares them.
+        first, *rest = self.target_params
+        if self.targets == ("other",) and first == "y_true" and rest[:1] in (
+                ["y_prob"], ["y_score"]):
+            kinds = ("probabilities", "binary_probabilities") + (
+                ("scores",) if rest[0] == "y_score" else ())
+            object.__setattr__(self, "targets", kinds)
 
 
 def metric(targets=SAMPLE_KINDS, **tags):
@@ -194,12 +231,17 @@ def scorer_factory(minimal=dict):
     return Entry(minimal=minimal, compare=score_fitted)
 
 
-def confusion_display():
+def confusion_display(binary=False):
+    """A confusion-matrix Display; ``binary``: its from_* take two classes (where a score
+    may be read at a threshold=)."""
     multilabel = {"y_true": SAMPLES["multilabel"][0], "y_pred": SAMPLES["multilabel"][1]}
+    if binary:
+        multilabel = {"y_true": [0, 1, 1, 0, 1, 0], "y_pred": [0.0, 1.0, 0.0, 0.0, 1.0, 1.0]}
     return Entry(
         minimal=lambda: {"confusion_matrix": [[2.0, 1.0], [0.0, 3.0]]},
         methods={"plot": dict, "from_predictions": lambda: dict(multilabel),
-                 "from_estimator": lambda: dict(zip(("estimator", "X", "y"), fitted()))})
+                 "from_estimator": lambda: dict(zip(("estimator", "X", "y"),
+                                                    fitted_binary() if binary else fitted()))})
 
 
 PER_CLASS = dict(returns="other", class_axes=(0,))  # precision, recall, F, support
@@ -347,6 +389,21 @@ REGISTRY = {
     "ComparisonResult": Entry(returns="result", minimal=lambda: {
         "estimate": 0.1, "low": 0.0, "high": 0.2, "pvalue": 0.04, "method": "bootstrap",
         "confidence_level": 0.95, "alternative": "two-sided", "distribution": None}),
+    # Several models on one test set: Cochran's Q takes (n_models, n_samples) predictions
+    # (no kind of the generated targets; its invariances are in test_several_models.py);
+    # the test against the no-information rate is invariant to the classes
+    "cochran_q_test": Entry(returns="result", sample_weight=True, minimal=lambda: {
+        "y_true": [0, 1, 2, 2, 1, 0, 2, 1],
+        "y_preds": [[0, 2, 2, 1, 1, 0, 2, 0], [0, 1, 2, 2, 1, 1, 2, 1],
+                    [1, 1, 2, 0, 1, 0, 0, 1]]}),
+    "CochranQResult": Entry(returns="result", minimal=lambda: {
+        "statistic": 2.0, "pvalue": 0.37, "df": 2, "models": ("a", "b", "c"),
+        "accuracy": np.array([0.6, 0.7, 0.5]), "n_samples": 10.0}),
+    "accuracy_vs_no_information_rate": Entry(
+        targets=("labels",), returns="result", sample_weight=True, class_axes=()),
+    "NoInformationRateResult": Entry(returns="result", minimal=lambda: {
+        "accuracy": 0.8, "pvalue": 0.01, "low": 0.7, "high": 0.9,
+        "no_information_rate": 0.6}),
     # Comparisons across cross-validation folds
     # method="bayesian": the one test that takes every declared rope
     "compare_cv": Entry(returns="result",
@@ -366,6 +423,23 @@ REGISTRY = {
         "scale": 0.02, "df": 3.0, "rho": 0.1, "score": "accuracy", "models": ("a", "b"),
         "scores_a": np.array([0.9, 0.8, 0.85, 0.95]),
         "scores_b": np.array([0.8, 0.82, 0.8, 0.9])}),
+    # How many instances: power and detectable differences (no targets: a design; the
+    # references are in tests/_statistics/test_power.py)
+    "mcnemar_power": Entry(minimal=lambda: {"n_samples": 200, "difference": 0.05,
+                                            "discordance": 0.5}),
+    "minimum_detectable_difference": Entry(minimal=lambda: {"n_samples": 200,
+                                                            "discordance": 0.5}),
+    "required_sample_size": Entry(minimal=lambda: {"difference": 0.3, "discordance": 0.5}),
+    "bootstrap_power": Entry(returns="result", minimal=lambda: {
+        "n_samples": 50, "difference": 0.1, "discordance": 0.5, "n_simulations": 20,
+        "n_resamples": 10, "random_state": 0}),
+    "corrected_ttest_power": Entry(returns="result", minimal=lambda: {
+        "difference": 0.01, "std": 0.02, "n_folds": 5, "n_simulations": 20,
+        "random_state": 0}),
+    "PowerResult": Entry(returns="result", minimal=lambda: {
+        "power": 0.8, "standard_error": 0.013, "low": 0.77, "high": 0.82,
+        "n_simulations": 1000, "method": "bootstrap", "alpha": 0.05,
+        "alternative": "two-sided"}),
     # Several models over several data sets (Demsar 2006; Benavoli et al. 2017)
     "friedman_test": Entry(returns="result", minimal=lambda: {"scores": ACROSS_DATASETS}),
     # method="holm": the one method that takes every declared control (None, a position)
@@ -456,10 +530,38 @@ REGISTRY = {
         "true": np.array(["a"]), "predicted": np.array(["b"]), "count": np.array([2.0]),
         "fraction_of_true": np.array([0.5]), "fraction_of_predicted": np.array([1.0]),
         "normalize": None, "n_confused": 1, "total_confused": 2.0}),
+    # Top-k: labels beside scores (a column per class, or 1-D of the second of two); the
+    # references (scikit-learn's, ties, weights, a loop over instances, the intervals) are
+    # in tests/_scores/test_top_k.py
+    "top_k_accuracy_score": Entry(
+        target_params=("y_true", "y_score"), sample_weight=True, labels=True,
+        returns="score", greater_is_better=True, class_axes=(),
+        variants=({"k": 1}, {"k": 3, "normalize": False}), minimal=lambda: {
+            "y_true": [0, 1, 2, 2], "y_score": [[0.5, 0.2, 0.2], [0.3, 0.4, 0.2],
+                                                [0.2, 0.4, 0.3], [0.7, 0.2, 0.1]]}),
+    "top_k_confusion_matrix": Entry(
+        target_params=("y_true", "y_score"), sample_weight=True, labels=True,
+        returns="result", variants=({"k": 1}, {"k": 2}), minimal=lambda: {
+            "y_true": [0, 1, 2, 2], "k": 2, "y_score": [[0.5, 0.2, 0.2], [0.3, 0.4, 0.2],
+                                                        [0.2, 0.4, 0.3], [0.7, 0.2, 0.1]]}),
+    "TopKConfusionResult": Entry(
+        returns="result", methods={"most_confused_pairs": dict}, minimal=lambda: {
+            "matrix": np.array([[2.0, 0.0], [1.0, 1.0]]), "classes": np.array([0, 1]), "k": 1,
+            "support": np.array([2.0, 2.0]), "hit_rate": np.array([1.0, 0.5]),
+            "top_k_accuracy": 0.75}),
     # Calibration: labels beside probabilities (1-D of the positive class, or predict_proba);
-    # the invariances over such targets are in tests/_calibration/test_calibration.py
+    # the invariances run over the kinds "probabilities" and "binary_probabilities" (an
+    # entry of (y_true, y_prob) takes them unless it declares its targets); the references
+    # are in tests/_calibration/test_calibration.py. target="classwise": any number of classes
     "reliability_curve": Entry(target_params=("y_true", "y_prob"), sample_weight=True,
-                               labels=True, returns="result", minimal=lambda: {
+                               labels=True, returns="result", fixed={"target": "classwise"},
+                               variants=({"target": "top_label", "strategy": "quantile"},
+                                         {"n_bins": 3, "confidence_level": 0.9}),
+                               repeated=lambda curve, keywords: None if keywords.get(
+                                   "strategy") == "quantile" else (
+                                   curve.prob_true, curve.prob_pred, curve.bin_count,
+                                   curve.bin_index, curve.class_label, curve.bin_edges),
+                               minimal=lambda: {
                                    "y_true": [0, 1, 1, 0, 1, 0],
                                    "y_prob": [0.1, 0.8, 0.6, 0.4, 0.9, 0.3]}),
     "ReliabilityCurveResult": Entry(returns="result", minimal=lambda: {
@@ -471,13 +573,19 @@ REGISTRY = {
         "confidence_level": 0.95}),
     "expected_calibration_error": Entry(
         target_params=("y_true", "y_prob"), sample_weight=True, labels=True, returns="score",
-        greater_is_better=False, symmetric=False, class_axes=(), minimal=lambda: {
+        greater_is_better=False, symmetric=False, class_axes=(), variants=(
+            {"target": "classwise", "norm": "l2", "debiased": True},
+            {"strategy": "quantile", "norm": "max", "n_bins": 4}),
+        repeated=lambda error, keywords: None if keywords.get("strategy") == "quantile"
+        or keywords.get("debiased") else error, minimal=lambda: {
             "norm": "l2",  # debiased=True is of the L2 error only
             "y_true": [0, 1, 2, 2, 1, 0],
             "y_prob": [[0.7, 0.2, 0.1], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6], [0.3, 0.3, 0.4],
                        [0.5, 0.4, 0.1], [0.4, 0.4, 0.2]]}),
     "brier_score_decomposition": Entry(
         target_params=("y_true", "y_prob"), sample_weight=True, labels=True, returns="result",
+        class_axes=(), variants=({"n_bins": 3},),  # parts summed over the classes: of any
+        compare=lambda parts: dataclasses.replace(parts, classes=[]),  # class order
         minimal=lambda: {"y_true": [0, 1, 2, 2, 1, 0],
                          "y_prob": [[0.7, 0.2, 0.1], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6],
                                     [0.3, 0.3, 0.4], [0.5, 0.4, 0.1], [0.4, 0.4, 0.2]]}),
@@ -485,20 +593,58 @@ REGISTRY = {
         "brier": 0.2, "reliability": 0.05, "resolution": 0.1, "uncertainty": 0.25,
         "within_bin_variance": 0.01, "within_bin_covariance": 0.01, "n_bins": 10,
         "classes": np.array([1])}),
-    # Decisions: labels beside scores (1-D of one class, or one column per class); the
-    # invariances and the references are in tests/_decisions/test_thresholds.py and
-    # test_abstention.py ("probabilities": tests/_core/test_inputs.py's frames run them)
+    # calibration in the large: the prevalences (the intervals resample the instances in
+    # their order; their references are in tests/_calibration/test_in_the_large.py); eps
+    # "auto" is 1 / (2 n_samples), of the rows: repeated rows give the prevalences only
+    "calibration_in_the_large": Entry(
+        target_params=("y_true", "y_prob"), sample_weight=True, labels=True,
+        returns="result", fixed={"confidence_level": None, "random_state": 0,
+                                 "n_resamples": 20},
+        variants=({"measure": "kl_divergence"}, {"measure": "squared_error", "eps": None}),
+        repeated=lambda result, keywords: (result.true_prevalence,
+                                           result.predicted_prevalence),
+        minimal=lambda: {"y_true": [0, 1, 2, 2, 1, 0],
+                         "y_prob": [[0.7, 0.2, 0.1], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6],
+                                    [0.3, 0.3, 0.4], [0.5, 0.4, 0.1], [0.4, 0.4, 0.2]]}),
+    "CalibrationInTheLargeResult": Entry(returns="result", minimal=lambda: {
+        "class_names": np.array([0, 1]), "true_prevalence": np.array([0.5, 0.5]),
+        "predicted_prevalence": np.array([0.4, 0.6]), "difference": np.array([-0.1, 0.1]),
+        "difference_low": np.array([-0.2, 0.0]), "difference_high": np.array([0.0, 0.2]),
+        "measure": "absolute_error", "error": 0.1, "low": 0.02, "high": 0.2}),
+    # the test of calibration, resampled (it draws one outcome per instance in their order:
+    # its statistic is compared, not its p-value); Spiegelhalter's is infinite, exactly,
+    # where a probability of 0 or 1 is contradicted and no other has variance, and its
+    # invariances are in tests/_calibration/test_calibration_test.py; a weight is one
+    # weighted observation, not repeated rows (documented)
+    "calibration_test": Entry(
+        target_params=("y_true", "y_prob"), sample_weight=True, labels=True,
+        returns="result", fixed={"method": "resampled", "n_resamples": 19,
+                                 "random_state": 0},
+        variants=({"target": "top_label", "strategy": "quantile", "n_bins": 4},),
+        compare=lambda result: (result.method, result.statistic, result.pvalue
+                                if result.method == "spiegelhalter" else None),
+        repeated=lambda result, keywords: None,
+        minimal=lambda: {"y_true": [0, 1, 1, 0, 1, 0],
+                         "y_prob": [0.1, 0.8, 0.6, 0.4, 0.9, 0.3]}),
+    "CalibrationTestResult": Entry(returns="result", minimal=lambda: {
+        "statistic": 1.2, "pvalue": 0.23, "method": "spiegelhalter", "target": "binary"}),
+    # Decisions: labels beside scores (1-D of one class, or one column per class), through
+    # the invariances and the hostile inputs of the kinds they declare; the references
+    # are in tests/_decisions/test_thresholds.py and test_abstention.py
     "threshold_confusion_matrices": Entry(
-        targets=("probabilities",), target_params=("y_true", "y_score"), sample_weight=True,
-        labels=True, returns="result", minimal=lambda: {
+        targets=PROBABILITY_KINDS, target_params=("y_true", "y_score"), sample_weight=True,
+        labels=True, returns="result", variants=({"thresholds": [-1.0, 0.25, 0.5, 2.0]},),
+        minimal=lambda: {
             "y_true": [0, 1, 1, 0, 1, 0], "y_score": [0.1, 0.8, 0.4, 0.4, 0.9, 0.3]}),
     "ThresholdConfusionResult": Entry(returns="result", minimal=lambda: {
         "thresholds": np.array([0.8, 0.4]), "matrices": np.array([[[3, 0], [2, 1]],
                                                                  [[2, 1], [1, 2]]]),
         "pos_label": 1}),
     "risk_coverage_curve": Entry(
-        targets=("probabilities",), target_params=("y_true", "y_prob"), sample_weight=True,
-        labels=True, returns="result", minimal=lambda: {
+        targets=("probabilities", "binary_probabilities"), target_params=("y_true", "y_prob"),
+        sample_weight=True, labels=True, returns="result",
+        variants=({"confidence_level": 0.9},), repeated=lambda curve, keywords: (
+            curve.thresholds, curve.coverage, curve.risk, curve.area), minimal=lambda: {
             "y_true": [0, 1, 2, 2, 1, 0],
             "y_prob": [[0.7, 0.2, 0.1], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6], [0.3, 0.3, 0.4],
                        [0.5, 0.4, 0.1], [0.4, 0.4, 0.2]]}),
@@ -514,7 +660,8 @@ REGISTRY = {
     "make_mlcm_scorer": scorer_factory(),
     # The cost of decisions (default 0-1 costs: any number of classes; the cost matrices'
     # own cases are in tests/_decisions/test_cost.py)
-    "expected_cost": score(False, True, targets=("labels",), variants=({"normalize": False},)),
+    "expected_cost": score(False, True, targets=("labels", "probabilities"),
+                           variants=({"normalize": False},)),
     "cost_optimal_predictions": Entry(minimal=lambda: {
         "y_prob": [[0.7, 0.3], [0.2, 0.8], [0.95, 0.05]], "cost_matrix": [[0, 1], [5, 0]]}),
     "make_cost_scorer": scorer_factory(lambda: {"cost_matrix": [[0, 1, 1], [5, 0, 1],
@@ -530,7 +677,7 @@ REGISTRY = {
                  "merge": lambda: {"other": sce.ConfusionAccumulator()},
                  "result": dict}),
     # Displays
-    "TransportConfusionMatrixDisplay": confusion_display(),
+    "TransportConfusionMatrixDisplay": confusion_display(binary=True),
     "MLCMDisplay": confusion_display(),
     "PosteriorIntervalDisplay": Entry(
         minimal=lambda: {"mean": [[0.8, 0.2], [0.3, 0.7]], "low": [[0.6, 0.1], [0.1, 0.5]],
@@ -584,6 +731,39 @@ REGISTRY = {
                  "from_predictions": lambda: {"y_true": SAMPLES["labels"][0],
                                               "y_pred": SAMPLES["labels"][1],
                                               "n_resamples": 20, "random_state": 0}}),
+    # Displays of probabilities and decisions (issue 37)
+    "ReliabilityDisplay": Entry(
+        minimal=lambda: {"prob_true": [0.1, 0.6, 0.9], "prob_pred": [0.2, 0.5, 0.8],
+                         "low": [0.0, 0.3, 0.6], "high": [0.4, 0.8, 1.0],
+                         "bin_count": [4, 3, 5]},
+        methods={"plot": dict,
+                 "from_result": lambda: {"result": sce.reliability_curve(
+                     [0, 0, 1, 1, 1, 0], [0.1, 0.3, 0.6, 0.8, 0.9, 0.4], n_bins=3)},
+                 "from_predictions": lambda: {"y_true": [0, 1, 2, 2, 1, 0],
+                                              "y_prob": PROBABILITIES, "target": "top_label",
+                                              "n_bins": 3},
+                 "from_estimator": lambda: {**dict(zip(("estimator", "X", "y"), fitted())),
+                                            "target": "top_label", "n_bins": 3}}),
+    "RiskCoverageDisplay": Entry(
+        minimal=lambda: {"coverage": [0.5, 1.0], "risk": [0.0, 0.25], "low": [0.0, 0.05],
+                         "high": [0.6, 0.7], "area": 0.0625},
+        methods={"plot": dict,
+                 "from_result": lambda: {"result": sce.risk_coverage_curve(
+                     [0, 1, 2, 2, 1, 0], PROBABILITIES)},
+                 "from_predictions": lambda: {"y_true": [0, 1, 2, 2, 1, 0],
+                                              "y_prob": PROBABILITIES},
+                 "from_estimator": lambda: dict(zip(("estimator", "X", "y"), fitted()))}),
+    "ThresholdCurveDisplay": Entry(
+        minimal=lambda: {"thresholds": [0.8, 0.4], "matrices": [[[3, 0], [2, 1]],
+                                                                [[2, 1], [1, 2]]]},
+        methods={"plot": dict,
+                 "from_result": lambda: {"result": sce.threshold_confusion_matrices(
+                     [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.4, 0.4, 0.9, 0.3])},
+                 "from_predictions": lambda: {"y_true": [0, 1, 1, 0, 1, 0],
+                                              "y_score": [0.1, 0.8, 0.4, 0.4, 0.9, 0.3],
+                                              "threshold": 0.5},
+                 "from_estimator": lambda: dict(zip(("estimator", "X", "y"),
+                                                    fitted_binary()))}),
 }
 
 DISPLAYS = ("TransportConfusionMatrixDisplay", "MLCMDisplay", "PosteriorIntervalDisplay",
@@ -591,7 +771,8 @@ DISPLAYS = ("TransportConfusionMatrixDisplay", "MLCMDisplay", "PosteriorInterval
             "CriticalDifferenceDisplay",
             "ComparisonSimplexDisplay",
             "PosteriorSimplexDisplay",
-            "RankingComparisonDisplay", "ScoreIntervalDisplay", "ClassDistributionDisplay")
+            "RankingComparisonDisplay", "ScoreIntervalDisplay", "ClassDistributionDisplay",
+            "ReliabilityDisplay", "RiskCoverageDisplay", "ThresholdCurveDisplay")
 
 
 # --- Calling the registry -------------------------------------------------------------------
@@ -742,10 +923,16 @@ def random_targets(kind, rng, n_samples=40, n_classes=N_CLASSES):
         return y_true, rng.integers(0, n_classes, n_samples)
     if kind == "multilabel":
         return tuple((rng.random((n_samples, n_classes)) < 0.4).astype(int) for _ in range(2))
-    if kind == "probabilities":  # labels against a classifier's predict_proba
+    if kind in ("probabilities", "scores"):  # labels against predict_proba, decision_function
         y_true = rng.integers(0, n_classes, n_samples)
         y_true[:n_classes] = np.arange(n_classes)
+        if kind == "scores":  # unbounded, negative too
+            return y_true, rng.normal(0.0, 3.0, (n_samples, n_classes))
         return y_true, rng.dirichlet(np.ones(n_classes), n_samples)
+    if kind == "binary_probabilities":  # labels {0, 1} against the probability of 1
+        y_true = rng.integers(0, 2, n_samples)
+        y_true[:2] = [0, 1]
+        return y_true, rng.random(n_samples)
     return tuple(_soft(rng, n_samples, n_classes) for _ in range(2))
 
 
@@ -759,7 +946,7 @@ def _soft(rng, n_samples, n_classes):
 def random_inputs(name, kind, rng):
     """Random valid values of the entry's target parameters."""
     entry = REGISTRY[name]
-    if kind in SAMPLE_KINDS:
+    if kind in TARGET_KINDS:
         values = random_targets(kind, rng)
     elif kind == "prevalence":
         values = tuple(rng.dirichlet(np.ones(N_CLASSES)) for _ in range(2))
@@ -779,7 +966,7 @@ def call_on(name, inputs, **keywords):
                                                  **{**REGISTRY[name].fixed, **keywords}))
 
 
-def cases(predicate=lambda name, entry: True, kinds=SAMPLE_KINDS):
+def cases(predicate=lambda name, entry: True, kinds=TARGET_KINDS):
     """(name, kind) of every registered function satisfying ``predicate``, for each of the
     kinds of inputs it takes among ``kinds``."""
     return [pytest.param(name, kind, id=f"{name}-{kind}")
@@ -787,7 +974,7 @@ def cases(predicate=lambda name, entry: True, kinds=SAMPLE_KINDS):
             for kind in entry.targets if kind in kinds]
 
 
-def variant_cases(predicate=lambda name, entry: True, kinds=SAMPLE_KINDS):
+def variant_cases(predicate=lambda name, entry: True, kinds=TARGET_KINDS):
     """(name, kind, keywords) of :func:`cases`, with no keywords and with each variant."""
     return [pytest.param(*case.values, keywords, id=f"{case.id}-{_show(keywords)}")
             for case in cases(predicate, kinds)
@@ -1059,12 +1246,26 @@ def _container(values, container):
         return pd.DataFrame(values[:, columns], index=index, columns=columns)
     if container in ("bool", "float32"):
         return values.astype(container)
+    if container == "read-only":
+        values = values.copy()
+        values.flags.writeable = False
+        return values
+    if container == "non-contiguous":  # a column slice of a wider array, every other row
+        wide = np.repeat(np.stack([values, values], axis=-1), 2, axis=0)
+        return wide[::2, ..., 0] if values.ndim == 1 else wide[::2, :, 0]
     return getattr(sp, container)(values)
+
+
+# Beside 1-D labels, the other containers are of the probabilities (or scores) only.
+_OF_SCORES_ONLY = ("float32", "read-only", "non-contiguous", *SPARSE)
 
 
 def _containers(kind):
     if kind == "labels":
         return ("list", "pandas")
+    if kind in PROBABILITY_KINDS:
+        return ("list", "pandas", "float32", "read-only", "non-contiguous",
+                *(SPARSE if kind != "binary_probabilities" else ()))
     return ("list", "pandas", *SPARSE, *(("bool", "float32") if kind == "multilabel" else ()))
 
 
@@ -1076,11 +1277,24 @@ def test_input_containers_give_the_same_result(name, kind, container):
     weighted = {"sample_weight": weights} if REGISTRY[name].sample_weight else {}
     contained = {"sample_weight": _container(weights, container)} if (
         weighted and container in ("list", "pandas", "float32")) else weighted
-    # float32 masses are computed in float32 blocks (summed in float64): float32 precision.
-    assert_same(call_on(name, {k: _container(v, container) for k, v in inputs.items()},
-                        **contained),
-                call_on(name, inputs, **weighted),
-                rtol=1e-6 if container == "float32" else 1e-12)
+    scores_only = kind in PROBABILITY_KINDS and container in _OF_SCORES_ONLY
+    given = {k: v if scores_only and k == "y_true" else _container(v, container)
+             for k, v in inputs.items()}
+    expected = call_on(name, inputs, **weighted)
+    if container in SPARSE and kind in PROBABILITY_KINDS:
+        # sparse probabilities: the dense result, or refused naming them (never another number)
+        try:
+            actual = call_on(name, given, **contained)
+        except (TypeError, ValueError) as error:
+            assert REGISTRY[name].target_params[-1] in str(error), error
+            return
+        assert_same(actual, expected)
+        return
+    # float32 masses are computed in float32 blocks (summed in float64): float32 precision
+    # (probabilities rounded to float32 move sums of their differences by 1e-8 or so).
+    float32 = container == "float32"
+    assert_same(call_on(name, given, **contained), expected, rtol=1e-6 if float32 else 1e-12,
+                atol=1e-6 if float32 and kind in PROBABILITY_KINDS else 1e-12)
 
 
 @pytest.mark.parametrize("name, kind, keywords",
@@ -1096,8 +1310,12 @@ def test_unit_weights_equal_no_weights(name, kind, keywords):
 def test_integer_weights_equal_repeated_rows(name, kind, keywords):
     inputs, weights = reference(name, kind)
     repeated = {k: np.repeat(v, weights, axis=0) for k, v in inputs.items()}
-    assert_same(call_on(name, inputs, sample_weight=weights, **keywords),
-                call_on(name, repeated, **keywords), rtol=1e-10)
+    part = REGISTRY[name].repeated or (lambda result, keywords: result)
+    expected = part(call_on(name, repeated, **keywords), keywords)
+    if expected is None:
+        pytest.skip("integer weights are not repeated instances here (documented)")
+    assert_same(part(call_on(name, inputs, sample_weight=weights, **keywords), keywords),
+                expected, rtol=1e-10)
 
 
 ANIMALS = np.array(["ant", "bee", "cat", "dog"])  # sorted like 0, 1, 2, 3
@@ -1113,6 +1331,64 @@ def test_string_and_integer_labels_agree(name, kind, keywords):
     if REGISTRY[name].labels:
         assert_same(call_on(name, named, labels=ANIMALS[[2, 0, 3, 1]], **keywords),
                     call_on(name, inputs, labels=[2, 0, 3, 1], **keywords))
+
+
+def _column_order(kind):
+    """A permutation of the classes of ``kind``'s targets (of two, for a 1-D probability)."""
+    return np.array([1, 0]) if kind == "binary_probabilities" else np.array([2, 0, 3, 1])
+
+
+def _permuted_scores(y_score, order):
+    """Scores whose column k is the former column ``order[k]``; a 1-D probability of the
+    second class, of the other class where ``order`` swaps the two."""
+    if np.ndim(y_score) == 1:
+        return 1.0 - y_score if list(order) == [1, 0] else y_score
+    return y_score[:, order]
+
+
+def assert_same_naming(actual, expected, names, where="result"):
+    """``actual`` (of string class labels ``names[k]``) is ``expected`` (of integer labels
+    ``k``): numbers equal, each class label named."""
+    if dataclasses.is_dataclass(expected):
+        for field in dataclasses.fields(expected):
+            assert_same_naming(getattr(actual, field.name), getattr(expected, field.name),
+                               names, f"{where}.{field.name}")
+        return
+    values = np.asarray(actual, dtype=object) if isinstance(actual, (str, np.ndarray)) \
+        else None
+    if values is None or not any(isinstance(v, str) for v in values.ravel().tolist()):
+        assert_same(actual, expected, where=where)
+        return
+    named = [names[v] if isinstance(v, numbers.Integral) and not isinstance(v, bool) else v
+             for v in np.asarray(expected, dtype=object).ravel().tolist()]
+    assert values.ravel().tolist() == named, f"{where}: {actual!r} != {expected!r} named"
+
+
+@pytest.mark.parametrize("name, kind, keywords", variant_cases(kinds=PROBABILITY_KINDS))
+def test_string_labels_beside_probabilities_agree(name, kind, keywords):
+    """String labels beside probabilities or scores give the numbers of integer labels
+    sorted alike, the result naming the classes; so do ``labels=`` naming the columns in
+    another order, the columns so permuted. (Strings beside a 1-D probability name the
+    positive class: scikit-learn's default is of {0, 1} and {-1, 1}.)"""
+    inputs, weights = reference(name, kind)
+    first, last = REGISTRY[name].target_params
+    named = {**inputs, first: ANIMALS[inputs[first]]}
+    parameters = inspect.signature(getattr(sce, name)).parameters
+    extra, named_extra = {}, {}
+    if kind == "binary_probabilities" and "pos_label" in parameters:
+        extra, named_extra = {"pos_label": 1}, {"pos_label": ANIMALS[1]}
+    elif kind == "binary_probabilities" and REGISTRY[name].labels:
+        extra, named_extra = {"labels": [0, 1]}, {"labels": ANIMALS[:2]}
+    assert_same_naming(call_on(name, named, **named_extra, **keywords),
+                       call_on(name, inputs, **extra, **keywords), ANIMALS)
+    if REGISTRY[name].labels:
+        order = _column_order(kind)
+        permuted = _permuted_scores(inputs[last], order)
+        assert_same_naming(
+            call_on(name, {**named, last: permuted}, **{**named_extra, "labels": ANIMALS[order]},
+                    **keywords),
+            call_on(name, {**inputs, last: permuted}, **{**extra, "labels": order}, **keywords),
+            ANIMALS)
 
 
 def taken(result, classes, axes, n_classes=N_CLASSES):
@@ -1136,13 +1412,21 @@ def test_permuting_classes_permutes_the_result(name, kind, keywords):
     axes = REGISTRY[name].class_axes
     expected = call_on(name, inputs, **keywords)
     order = np.array([2, 0, 3, 1])
+    given = inputs
     if kind == "labels":  # rename class c as order^-1[c]: new class k is old class order[k]
         renamed = {k: np.argsort(order)[v] for k, v in inputs.items()}
+    elif kind in PROBABILITY_KINDS:  # labels renamed so, and column k the old column order[k]
+        order = _column_order(kind)
+        first, last = REGISTRY[name].target_params
+        given = {first: inputs[first], last: _permuted_scores(inputs[last], order)}
+        renamed = {**given, first: np.argsort(order)[inputs[first]]}
     else:  # new column k is old column order[k]
         renamed = {k: v[:, order] for k, v in inputs.items()}
     assert_same(call_on(name, renamed, **keywords), taken(expected, order, axes))
-    if REGISTRY[name].labels:
-        assert_same(call_on(name, inputs, labels=order, **keywords),
+    # Beside scores, labels= names the permuted columns (a 1-D probability is of labels[-1]:
+    # the result would name another positive class)
+    if REGISTRY[name].labels and kind != "binary_probabilities":
+        assert_same(call_on(name, given, labels=order, **keywords),
                     taken(expected, order, axes))
 
 
@@ -1191,9 +1475,12 @@ def test_inputs_are_not_modified(name, kind):
     inputs, weights = reference(name, kind)
     keywords = {"sample_weight": weights.astype(float)} if entry.sample_weight else {}
     if entry.labels:
-        keywords["labels"] = [3, 1, 0, 2]
+        keywords["labels"] = [1, 0] if kind == "binary_probabilities" else [3, 1, 0, 2]
     containers = [inputs, {k: v.tolist() for k, v in inputs.items()}]
-    if kind != "labels":
+    if kind in ("probabilities", "scores"):  # beside 1-D labels
+        containers.append({k: _unsorted_csr(v) if np.ndim(v) == 2 else v
+                           for k, v in inputs.items()})
+    elif kind in ("multilabel", "soft"):
         containers.append({k: _unsorted_csr(v) for k, v in inputs.items()})
     for given_inputs in containers:
         before = {k: _snapshot(v) for k, v in {**given_inputs, **keywords}.items()}
@@ -1224,6 +1511,8 @@ def targets_strategy(draw, kinds):
     # A (n, 1) array is a column of 1-D labels, as in scikit-learn: 2-D targets have 2+ columns.
     n_samples = draw(st.integers(1, 6))
     n_classes = draw(st.integers(1 if kind == "labels" else 2, 4))
+    if kind in PROBABILITY_KINDS:
+        return (kind, *draw(_labels_and_scores(kind, n_samples, n_classes)))
     if kind == "labels":
         values, shape = st.integers(0, n_classes - 1), (n_samples,)
     elif kind == "multilabel":
@@ -1235,24 +1524,55 @@ def targets_strategy(draw, kinds):
                     for _ in range(2))
     weights = draw(st.none() | st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=n_samples,
                                         max_size=n_samples).map(np.array))
-    return kind, targets, weights
+    return kind, targets, weights, {}
+
+
+@st.composite
+def _labels_and_scores(draw, kind, n_samples, n_classes):
+    """Labels (some classes absent) beside probabilities of rows not summing to 1 (each of
+    some mass), 1-D probabilities at 0 and 1, or scores; the weights; ``labels=`` naming
+    every column."""
+    if kind == "binary_probabilities":
+        n_classes, values, shape = 2, [0.0, 0.1, 0.5, 0.9, 1.0], (n_samples,)
+    else:
+        values = [-3.0, -0.5, 0.0, 0.5, 3.0] if kind == "scores" else [0.0, 0.1, 0.5, 1.0, 3.0]
+        shape = (n_samples, n_classes)
+    y_true = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n_samples,
+                                    max_size=n_samples)))
+    y_score = np.array(draw(st.lists(st.sampled_from(values), min_size=int(np.prod(shape)),
+                                     max_size=int(np.prod(shape))))).reshape(shape)
+    if kind == "probabilities":  # no row without mass
+        y_score[np.arange(n_samples), np.arange(n_samples) % n_classes] += 0.05
+    weights = draw(st.none() | st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=n_samples,
+                                        max_size=n_samples).map(np.array))
+    return (y_true, y_score), weights, {"labels": np.arange(n_classes)}
 
 
 @pytest.mark.parametrize("name", [name for name, entry in REGISTRY.items()
-                                  if set(entry.targets) & set(SAMPLE_KINDS)])
+                                  if set(entry.targets) & set(TARGET_KINDS)])
 def test_results_are_finite(name):
     entry = REGISTRY[name]
 
     @settings(max_examples=30, deadline=None, derandomize=True, database=None)
-    @given(targets_strategy([k for k in entry.targets if k in SAMPLE_KINDS]),
+    @given(targets_strategy([k for k in entry.targets if k in TARGET_KINDS]),
            st.sampled_from(({}, *entry.variants)))
     def check(drawn, keywords):
-        kind, values, weights = drawn
+        kind, values, weights, extra = drawn
         if entry.sample_weight and weights is not None:
             keywords = {**keywords, "sample_weight": weights}
-        result = call_on(name, target_inputs(entry.target_params, values), **keywords)
+        if entry.labels:
+            keywords = {**keywords, **extra}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = compared(name, getattr(sce, name)(
+                **target_inputs(entry.target_params, values), **{**entry.fixed, **keywords}))
+        # Beside probabilities, an undefined result (a test statistic of 0 / 0) may be NaN
+        # with an UndefinedMetricWarning (the policy); never a silent NaN or infinity
+        undefined = kind in PROBABILITY_KINDS and any(
+            issubclass(w.category, UndefinedMetricWarning) for w in caught)
         for leaf in numeric_leaves(result):
-            assert np.isfinite(leaf).all(), f"{kind} targets {values}, {keywords}: {result}"
+            assert np.isfinite(leaf).all() or undefined and not np.isinf(leaf).any(), \
+                f"{kind} targets {values}, {keywords}: {result}"
         if isinstance(result, str):
             assert "nan" not in result.lower().split() and "inf" not in result.lower().split()
 
@@ -1322,7 +1642,7 @@ def test_results_beyond_the_memory_budget_are_refused_before_allocating(name, ki
     # 700 classes make a 3.7 MiB matrix: above a 1 MiB budget. A function either refuses
     # before allocating, naming the setting, or never needs the matrix (prevalences).
     n_classes = 700
-    n_samples = n_classes if kind == "labels" else 50
+    n_samples = n_classes if kind in ("labels", "probabilities", "scores") else 50
     targets = random_targets(kind, np.random.default_rng(6), n_samples, n_classes)
     inputs = target_inputs(REGISTRY[name].target_params, targets)
     input_bytes = sum(np.asarray(y, dtype=float).nbytes for y in targets)

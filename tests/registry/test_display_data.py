@@ -41,6 +41,19 @@ DISPLAY_DATA = {
     "ComparisonSimplexDisplay": dict(
         data={"samples": [[0.6, 0.0, 0.4], [0.3, 0.0, 0.7]], "probabilities": [0.5, 0.0, 0.5]},
         non_negative=("samples", "probabilities")),
+    "ReliabilityDisplay": dict(
+        data={"prob_true": [0.1, 0.6, 0.9], "prob_pred": [0.2, 0.5, 0.8],
+              "low": [0.0, 0.3, 0.6], "high": [0.4, 0.8, 1.0], "bin_count": [4.0, 3.0, 5.0]},
+        non_negative=("prob_true", "prob_pred", "low", "high", "bin_count"),
+        interval=("low", "high")),
+    "RiskCoverageDisplay": dict(
+        data={"coverage": [0.5, 1.0], "risk": [0.0, 0.25], "low": [0.0, 0.05],
+              "high": [0.6, 0.7]},
+        non_negative=("coverage", "risk", "low", "high"), interval=("low", "high")),
+    "ThresholdCurveDisplay": dict(
+        data={"thresholds": [0.8, 0.4], "matrices": [[[3.0, 0.0], [2.0, 1.0]],
+                                                     [[2.0, 1.0], [1.0, 2.0]]]},
+        non_negative=("matrices",)),
 }
 
 

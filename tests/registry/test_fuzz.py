@@ -1,7 +1,9 @@
 """Hostile and extreme inputs, generated over the common registry (``test_common.REGISTRY``).
 
-Every public function of sample targets, of confusion matrices and of prevalence vectors
-is called on inputs derived from a valid one, and must give one of two outcomes:
+Every public function of sample targets, of labels beside probabilities or scores, of
+confusion matrices and of prevalence vectors is called on inputs derived from a valid one,
+and must give one of two outcomes (beside probabilities, an undefined measure may also be
+NaN with an ``UndefinedMetricWarning``, never an infinity):
 
 * **refused**: a ``ValueError`` or ``TypeError`` raised by the library whose message names
   the offending argument (never a bare ``IndexError``, ``ZeroDivisionError``, a NumPy
@@ -31,6 +33,7 @@ from declarations import DECLARATIONS
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from test_common import (
+    PROBABILITY_KINDS,
     REGISTRY,
     SAMPLE_KINDS,
     assert_same,
@@ -130,8 +133,13 @@ def with_probabilities(soft_cases):
         and REGISTRY[case.values[0]].target_params == ("y_true", "y_pred"))]
 
 
+def probability_cases():
+    """Functions of labels beside probabilities or scores, for each kind they declare."""
+    return cases(kinds=PROBABILITY_KINDS)
+
+
 def sample_cases():
-    return with_probabilities(cases(kinds=SAMPLE_KINDS))
+    return with_probabilities(cases(kinds=SAMPLE_KINDS)) + probability_cases()
 
 
 def weighted_cases():
@@ -349,6 +357,47 @@ def test_any_label_type_gives_the_numbers_of_integer_labels(name, kind, encoding
         np.testing.assert_allclose(actual, expected, rtol=1e-12, atol=1e-12)
 
 
+def _same_or_named(actual, expected, names, where="result"):
+    """Equal numbers, where each integer class label ``k`` of ``expected`` may be
+    ``names[k]`` in ``actual`` (a field of class labels)."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(expected):
+        for field in dataclasses.fields(expected):
+            _same_or_named(getattr(actual, field.name), getattr(expected, field.name), names,
+                           f"{where}.{field.name}")
+        return
+    if isinstance(expected, (tuple, list)) and not np.isscalar(expected):
+        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
+            _same_or_named(a, e, names, f"{where}[{i}]")
+        return
+    values = np.asarray(expected, dtype=object)
+    labels = values.size and all(isinstance(v, (int, np.integer)) and 0 <= v < len(names)
+                                 for v in values.ravel().tolist())
+    if labels and np.asarray(actual, dtype=object).ravel().tolist() == [
+            names[v] for v in values.ravel().tolist()]:
+        return
+    assert_same(actual, expected, where=where)
+
+
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+@pytest.mark.parametrize("name, kind", [case for case in probability_cases()
+                                        if case.values[1] != "binary_probabilities"])
+def test_any_label_type_beside_probabilities_gives_the_numbers_of_integer_labels(
+        name, kind, encoding):
+    """y_true of every label type (sorted as 0, 1, 2 are) beside 2-D probabilities or
+    scores: the numbers of integer labels, its class labels named as given."""
+    inputs = valid_inputs(name, kind, seed=7)
+    first = REGISTRY[name].target_params[0]
+    encode = ENCODINGS[encoding]
+    names = np.asarray(encode(np.arange(N_CLASSES)), dtype=object).tolist()
+    status, result = outcome(name, {**inputs, first: encode(inputs[first])})
+    if encoding == "object integers" and status == "refused":
+        return  # scikit-learn's unique_labels refuses object arrays of numbers too
+    assert status == "answered", result
+    _same_or_named(REGISTRY[name].compare(result), call_on(name, inputs), names)
+
+
 MIXED_LABELS = {
     "'1' beside 1": ([1, 0, "1", 2, 0, 1], [1, 0, 1, 2, 0, 1]),
     "strings beside numbers": (["a", 0, "b", 2, 0, 1], [1, 0, 1, 2, 0, 1]),
@@ -375,7 +424,8 @@ def test_labels_of_two_types_are_refused_or_kept_apart(name, kind, mixture):
 @FUZZ
 @given(exponent=st.sampled_from([-322, -315, -308, -300, -150, 150, 300, 306, 308]),
        at=st.integers(0, 10 ** 6), only_one=st.booleans())
-@pytest.mark.parametrize("name, kind", with_probabilities(cases(kinds=("soft",))))
+@pytest.mark.parametrize("name, kind", with_probabilities(cases(kinds=("soft",)))
+                         + probability_cases())
 def test_soft_masses_from_subnormal_to_near_overflow(name, kind, exponent, at, only_one):
     inputs = valid_inputs(name, kind)
     target = REGISTRY[name].target_params[at % len(REGISTRY[name].target_params)]
@@ -410,7 +460,8 @@ def test_sample_weights_from_subnormal_to_near_overflow(name, kind, exponent, sp
             np.testing.assert_allclose(value, unweighted[1], rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.parametrize("name, kind", with_probabilities(cases(kinds=("multilabel", "soft"))))
+@pytest.mark.parametrize("name, kind", with_probabilities(cases(kinds=("multilabel", "soft")))
+                         + probability_cases())
 def test_empty_instances_and_single_rows(name, kind):
     inputs = valid_inputs(name, kind)
     for target in REGISTRY[name].target_params:
@@ -419,6 +470,262 @@ def test_empty_instances_and_single_rows(name, kind):
         assert_refused_or_finite(name, zeros)
     one_row = {key: value[:1] for key, value in inputs.items()}
     assert_refused_or_finite(name, one_row)
+
+
+# --- Labels beside probabilities or scores ---------------------------------------------------
+# Each function of (y_true, y_prob) or (y_true, y_score) of the registry, on the kinds it
+# declares: values outside [0, 1], rows not summing to 1, object arrays, columns that are
+# not the classes, pos_label and labels= naming no class, n_bins beyond any memory.
+
+
+def _scores(name):
+    return REGISTRY[name].target_params[-1]
+
+
+def _answered_or_undefined(name, inputs, named=()):
+    """Refused naming an argument, or answered: finite, or NaN with an
+    UndefinedMetricWarning (the policy of an undefined measure), never infinite."""
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            status, value = "answered", getattr(sce, name)(**{**REGISTRY[name].fixed,
+                                                              **inputs})
+        except (ValueError, TypeError):
+            status, value = outcome(name, inputs, named)  # the message names the argument
+            assert status == "refused", value
+    numpy = [w for w in caught if issubclass(w.category, RuntimeWarning)
+             and "encountered in" in str(w.message)]  # NumPy's floating-point warnings
+    assert not numpy, f"{name}: {numpy[0].message}"
+    if status == "answered":
+        undefined = any(issubclass(w.category, UndefinedMetricWarning) for w in caught)
+        for leaf in _leaves(value):
+            assert np.isfinite(leaf).all() or undefined and not np.isinf(leaf).any(), \
+                f"{name}: {value!r}"
+    return status, value, caught
+
+
+@FUZZ
+@given(at=st.integers(0, 10 ** 6), value=st.sampled_from([-0.5, -1e-300, 1.5, 1e300]))
+@pytest.mark.parametrize("name, kind", [case for case in probability_cases()
+                                        if case.values[1] != "scores"
+                                        and _scores(case.values[0]) != "y_score"])
+def test_probabilities_outside_the_unit_interval(name, kind, at, value):
+    """A negative probability is refused naming it; above 1: refused (1-D, a probability
+    of one class) or, 2-D, read as a row of scores divided by its sum (with a warning)."""
+    inputs = valid_inputs(name, kind)
+    last = _scores(name)
+    inputs[last] = _with_value(inputs[last].astype(float), value, at)
+    if value < 0 or inputs[last].ndim == 1:
+        assert_refused(name, inputs, named=(last,))
+        return
+    status, _, caught = _answered_or_undefined(name, inputs, named=(last,))
+    assert status == "refused" or any(last in str(w.message) for w in caught), \
+        f"{name}: a row summing to {value} read without a warning"
+
+
+@pytest.mark.parametrize("name, kind", [case for case in probability_cases()
+                                        if case.values[1] != "scores"])
+def test_certain_probabilities_right_and_wrong(name, kind):
+    """Probabilities of exactly 0 and 1, always right or always wrong (an event of
+    probability 0 that happens), of one instance or twelve: a finite result, or NaN with
+    an UndefinedMetricWarning, or refused; never an infinity (a z statistic of 1 / 0)."""
+    inputs = valid_inputs(name, kind)
+    first, last = REGISTRY[name].target_params
+    y_true = inputs[first]
+    n_columns = 2 if inputs[last].ndim == 1 else inputs[last].shape[1]
+    for shift in (0, 1):  # right, wrong
+        predicted = (y_true + shift) % n_columns
+        y_prob = predicted.astype(float) if inputs[last].ndim == 1 else \
+            np.eye(n_columns)[predicted]
+        for rows in (slice(None), slice(0, 1)):
+            _answered_or_undefined(name, {first: y_true[rows], last: y_prob[rows]})
+
+
+@pytest.mark.parametrize("name, kind", [case for case in probability_cases()
+                                        if case.values[1] == "probabilities"])
+def test_rows_not_summing_to_one_are_read_divided_by_their_sums(name, kind):
+    """Rows summing to 2, 0.5 or 1e-300 (subnormal entries among them): the result of the
+    rows divided by their sums, with a warning naming y_prob; or refused naming it.
+    Scores (y_score) are thresholded as given: their own test is the threshold grid."""
+    inputs = valid_inputs(name, kind)
+    last = _scores(name)
+    if last == "y_score":
+        pytest.skip("scores are read as they are (documented)")
+    expected = call_on(name, inputs)
+    for scale in (2.0, 0.5, 1e-300):
+        scaled = inputs[last] * np.where(np.arange(len(inputs[last])) % 2, scale, 1.0)[:, None]
+        status, value, caught = _answered_or_undefined(name, {**inputs, last: scaled},
+                                                       named=(last,))
+        if status == "refused":
+            continue
+        assert any(last in str(w.message) for w in caught), f"{name}: no warning at {scale}"
+        assert_same(REGISTRY[name].compare(value), expected, rtol=1e-9, atol=1e-12,
+                    where=f"rows scaled by {scale}")
+
+
+@pytest.mark.parametrize("name, kind", [case for case in probability_cases()
+                                        if case.values[1] == "probabilities"])
+def test_float32_probabilities_are_not_warned_about_their_sums(name, kind):
+    """A float32 predict_proba (rows within float32 rounding of 1) is read without the
+    warning of rows that do not sum to 1 (risk_coverage_curve and calibration_in_the_large
+    warned, the latter naming y_pred, from float64 copies)."""
+    y_true, y_prob = random_targets(kind, np.random.default_rng(9), 500, N_CLASSES)
+    first, last = REGISTRY[name].target_params
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        getattr(sce, name)(**{first: y_true, last: y_prob.astype(np.float32)},
+                           **REGISTRY[name].fixed)
+    sums = [str(w.message) for w in caught if "sum to 1" in str(w.message)]
+    assert not sums, sums[0]
+
+
+@pytest.mark.parametrize("name, kind", probability_cases())
+def test_object_arrays_of_numbers_are_their_numbers_or_refused(name, kind):
+    """An object array of floats (a frame of mixed columns, a list with a None filled)
+    gives the float64 result or is refused naming the argument, never another number."""
+    inputs = valid_inputs(name, kind)
+    last = _scores(name)
+    status, value = outcome(name, {**inputs, last: inputs[last].astype(object)},
+                            named=(last,))
+    if status == "answered":
+        assert_same(REGISTRY[name].compare(value), call_on(name, inputs))
+
+
+@pytest.mark.parametrize("name, kind", [case for case in probability_cases()
+                                        if case.values[1] != "binary_probabilities"])
+def test_columns_that_are_not_the_classes(name, kind):
+    """2-D scores beside labels: a column fewer or more than the classes of y_true is
+    refused naming the arrays or labels; labels= without a class of y_true is refused;
+    labels= naming every column where y_true lacks a class is a result of those classes
+    (finite, or undefined with a warning), or refused naming labels."""
+    inputs = valid_inputs(name, kind)  # 3 classes, each in y_true
+    first, last = REGISTRY[name].target_params
+    y_true, y_score = inputs[first], inputs[last]
+    named = (first, last, "labels")
+    extra = np.c_[y_score, y_score[:, :1]]
+    for columns in (y_score[:, :2], extra / extra.sum(axis=1, keepdims=True)):
+        assert_refused(name, {first: y_true, last: columns}, named=named)
+    if REGISTRY[name].labels:
+        assert_refused(name, {**inputs, "labels": [0, 1]}, named=named)
+        assert_refused(name, {**inputs, "labels": [0, 1, 7]}, named=named)
+        absent = {first: np.where(y_true == 2, 0, y_true), last: y_score,
+                  "labels": [0, 1, 2]}
+        _answered_or_undefined(name, absent, named=("labels",))
+
+
+@pytest.mark.parametrize("name, kind", [
+    case for case in probability_cases() if case.values[1] == "binary_probabilities"
+    and "pos_label" in DECLARATIONS[case.values[0]]])
+def test_pos_label_of_no_class(name, kind):
+    """Beside a 1-D probability, a pos_label that is no class of two is refused naming
+    pos_label; y_true of one class beside pos_label=1 is every instance negative or
+    positive, a documented result (finite, or undefined with a warning)."""
+    inputs = valid_inputs(name, kind)
+    first = REGISTRY[name].target_params[0]
+    for pos_label in (7, "seven", 0.5):
+        assert_refused(name, {**inputs, "pos_label": pos_label}, named=("pos_label",))
+    for only in (0, 1):
+        _answered_or_undefined(name, {**inputs, first: np.full_like(inputs[first], only),
+                                      "pos_label": 1})
+
+
+@pytest.mark.parametrize("name, kind", [
+    case for case in probability_cases() if "n_bins" in DECLARATIONS[case.values[0]]])
+def test_bins_beyond_the_memory_budget_are_refused_before_allocating(name, kind):
+    """n_bins=10**12 (or 10**8 under a budget of 1 MiB) is refused naming n_bins and the
+    budget, before any array of bins is allocated."""
+    import tracemalloc
+
+    inputs = valid_inputs(name, kind)
+    for n_bins, budget in ((10 ** 12, None), (10 ** 8, 1)):
+        tracemalloc.start()
+        try:
+            with sce.config_context(**({} if budget is None else {"max_matrix_mib": budget})):
+                message = assert_refused(name, {**inputs, "n_bins": n_bins},
+                                         named=("n_bins",))
+        finally:
+            _, peak = tracemalloc.get_traced_memory()
+            tracemalloc.stop()
+        assert "max_matrix_mib" in message, message
+        assert peak < 2 ** 20, f"{name}: peak {peak / 2 ** 20:.1f} MiB at n_bins={n_bins}"
+
+
+@pytest.mark.parametrize("name, kind", [case for case in probability_cases()
+                                        if case.values[1] != "binary_probabilities"])
+def test_sparse_scores_read_densely_within_the_memory_budget(name, kind):
+    """A sparse y_prob (one entry per row of 1,000 columns: 15 MiB dense) under a budget
+    of 1 MiB: read sparse, or refused naming it and the budget before allocating (it was
+    densified whatever its size: 800 GB for a (10**6, 10**5) array of 10**6 entries)."""
+    import tracemalloc
+
+    n_samples, n_classes = 2000, 1000
+    y_true = np.arange(n_samples) % n_classes
+    y_prob = sp.csr_array((np.ones(n_samples), (np.arange(n_samples), y_true)),
+                          shape=(n_samples, n_classes))
+    first, last = REGISTRY[name].target_params
+    tracemalloc.start()
+    try:
+        with sce.config_context(max_matrix_mib=1):
+            status, value = outcome(name, {first: y_true, last: y_prob}, named=(last,))
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert status == "answered" or "max_matrix_mib=1 MiB" in value, value
+    assert peak < 2 ** 20 + 10 * y_prob.data.nbytes, f"{name}: peak {peak / 2 ** 20:.1f} MiB"
+
+
+@pytest.mark.parametrize("name, kind", [
+    case for case in probability_cases() if "thresholds" in DECLARATIONS[case.values[0]]])
+def test_thresholds_beyond_the_memory_budget_are_refused_before_allocating(name, kind):
+    """10**5 thresholds (3 MiB of matrices or more) under a budget of 1 MiB: refused naming
+    the budget, before allocating (1-D scores' given thresholds were not checked)."""
+    import tracemalloc
+
+    inputs = valid_inputs(name, kind)
+    thresholds = np.linspace(0.0, 1.0, 10 ** 5)
+    tracemalloc.start()
+    try:
+        with sce.config_context(max_matrix_mib=1):
+            message = assert_refused(name, {**inputs, "thresholds": thresholds},
+                                     named=("thresholds",))
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert "max_matrix_mib=1 MiB" in message, message
+    assert peak < 2 ** 20, f"{name}: peak {peak / 2 ** 20:.1f} MiB"
+
+
+def _decision_functions():
+    """Functions of probabilities alone (no y_true): their first parameter is y_prob."""
+    import inspect
+
+    return [name for name in REGISTRY if callable(getattr(sce, name)) and not
+            isinstance(getattr(sce, name), type) and
+            list(inspect.signature(getattr(sce, name)).parameters)[:1] == ["y_prob"]]
+
+
+@pytest.mark.parametrize("corruption", sorted(VALUE_CORRUPTIONS) + ["negative", "empty",
+                                                                    "1-D", "sparse"])
+@pytest.mark.parametrize("name", _decision_functions())
+def test_probabilities_alone_hostile(name, corruption):
+    """Decisions read off probabilities alone: each corruption refused naming y_prob; a
+    sparse y_prob the dense decisions (or refused naming it)."""
+    keywords = minimal_keywords(name)
+    y_prob = np.asarray(keywords["y_prob"], dtype=float)
+    if corruption == "sparse":
+        status, value = outcome(name, {**keywords, "y_prob": sp.csr_array(y_prob)},
+                                named=("y_prob",))
+        if status == "answered":
+            assert_same(value, call(name))
+        return
+    if corruption == "one row fewer":
+        return  # one target: a shorter one is still valid
+    hostile = {"negative": lambda y, at: _with_value(y, -0.5, at),
+               "empty": lambda y, at: y[:0], "1-D": lambda y, at: y[:, 0]}.get(
+        corruption, VALUE_CORRUPTIONS.get(corruption))
+    assert_refused(name, {**keywords, "y_prob": hostile(y_prob, 1)}, named=("y_prob",))
 
 
 # --- Confusion matrices ----------------------------------------------------------------------

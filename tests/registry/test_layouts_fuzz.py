@@ -21,11 +21,13 @@ import numpy as np
 import pytest
 from kinds import CASES, one_shot
 from test_common import (
+    PROBABILITY_KINDS,
     REGISTRY,
     _soft,
     assert_same,
     call_on,
     cases,
+    random_targets,
     target_inputs,
 )
 
@@ -114,6 +116,53 @@ def test_every_function_reads_column_major_soft_labels_as_row_major(name, kind):
             got = _outcome(call_on, name, target_inputs(entry.target_params, (true, pred)),
                            **keywords)
             _assert_same_outcome(got, expected, where=f"{name} {layout} {keywords}")
+
+
+def _probability_layouts(y):
+    """``(name, y)``: 2-D probabilities (or scores) held column by column, as views of
+    longer or wider arrays, read-only, or a frame of default columns (read by position)."""
+    read_only = np.asfortranarray(y).copy(order="F")
+    read_only.flags.writeable = False
+    yield "fortran", np.asfortranarray(y)
+    yield "every-other-column", np.asfortranarray(np.repeat(y, 2, axis=1))[:, ::2]
+    yield "rows-of-longer", np.asfortranarray(np.vstack([y[:5], y, y[:3]]))[5:5 + len(y)]
+    yield "reversed-columns", np.asfortranarray(y[:, ::-1])[:, ::-1]
+    yield "read-only", read_only
+    yield "frame", pd.DataFrame(y)
+
+
+@pytest.mark.parametrize("name, kind", [case for case in cases(kinds=PROBABILITY_KINDS)
+                                        if case.values[1] != "binary_probabilities"])
+def test_every_function_reads_probabilities_of_any_layout_as_row_major(name, kind):
+    """Labels beside 2-D probabilities (or scores), which are read in row chunks, each
+    once, over a chunk's edge: every layout, with the entry's variants and weights, gives
+    the C-ordered array's result; a NaN (or a negative probability) in the first row past
+    the edge is refused naming the argument and that row."""
+    from sklearn_confusion_ext._core.chunks import chunk_rows
+
+    n_samples = chunk_rows(8 * 3) + 1
+    rng = np.random.default_rng(12)
+    y_true, y_prob = random_targets(kind, rng, n_samples, 3)
+    entry = REGISTRY[name]
+    last = entry.target_params[-1]
+    weights = {"sample_weight": rng.random(n_samples) + 0.5} if entry.sample_weight else {}
+    for keywords in ({}, *entry.variants, weights):
+        expected = _outcome(call_on, name, target_inputs(entry.target_params,
+                                                         (y_true, y_prob)), **keywords)
+        assert expected[0] == "ok", expected[1]
+        for layout, held in _probability_layouts(y_prob):
+            got = _outcome(call_on, name, target_inputs(entry.target_params, (y_true, held)),
+                           **keywords)
+            _assert_same_outcome(got, expected, where=f"{name} {layout} {keywords}")
+    for value in (np.nan, -0.25) if kind == "probabilities" and last != "y_score" else (
+            np.nan,):
+        hostile = y_prob.copy()
+        hostile[n_samples - 1, 1] = value
+        for layout, held in [("C", hostile), *_probability_layouts(hostile)][:3]:
+            status, message = _outcome(call_on, name, target_inputs(
+                entry.target_params, (y_true, held)))
+            assert status == "error" and last in message and str(n_samples - 1) in message, \
+                f"{name} {layout} {value}: {message}"
 
 
 HOSTILE = {

@@ -38,6 +38,8 @@ CONTRACT = {
     "PosthocResult": ("statistic", "pvalue_two_sided_corrected"),
     "CrossValidatedTestResult": ("statistic", "pvalue"),
     "FriedmanTestResult": ("statistic", "pvalue"),
+    "CochranQResult": ("statistic", "pvalue"),
+    "NoInformationRateResult": ("accuracy", "pvalue"),
     "BayesianCorrelatedTTestResult": BAYESIAN,
     "BayesianSignedRankResult": BAYESIAN,
     "BayesianHierarchicalResult": BAYESIAN,
@@ -48,6 +50,7 @@ CONTRACT = {
     "DiscriminatingTripletsResult": ("triplets", "triplet_index"),
     "ReliabilityCurveResult": ("prob_true", "prob_pred"),
     "BrierDecompositionResult": None,
+    "PowerResult": None,
 }
 # The options that choose the test, combined with each other; the others vary one at a time.
 CHOOSING = ("test", "method", "exact", "alternative", "rope")
@@ -71,6 +74,14 @@ BASES = {
     "score_confidence_interval": lambda: {"y_true": LABELS[0], "y_pred": LABELS[1],
                                           "scoring": "tcm_accuracy", "n_resamples": 20,
                                           "random_state": 0},
+}
+
+# Calls on other inputs than the base's, for an option value only they take: the
+# calibration error's interval (method="norm_bound") reads probabilities.
+EXTRA_CALLS = {
+    "score_confidence_interval": [{
+        "y_pred": np.tile([[0.7, 0.2, 0.1], [0.2, 0.6, 0.2], [0.1, 0.3, 0.6]], (4, 1)),
+        "scoring": sce.expected_calibration_error, "method": "norm_bound"}],
 }
 
 
@@ -118,7 +129,7 @@ def _calls(name):
         for keywords in combined + alone:
             call = {**variant, **keywords}
             calls.setdefault(repr(sorted(call.items(), key=str)), call)
-    return list(calls.values())
+    return list(calls.values()) + EXTRA_CALLS.get(name, [])
 
 
 def _run(function, keywords):
