@@ -134,6 +134,9 @@ def calibration_error_interval(y_true, y_prob, params, sample_weight, confidence
     :func:`~.curves.expected_calibration_error` with ``params`` (its keywords, defaults
     filled in), and the resampled errors; ``progress`` counts ``2 * n_resamples`` draws
     (the bootstrap's, then the calibrated model's)."""
+    check_result_size(owner, (2, n_resamples),
+                      f"two distributions of n_resamples={n_resamples} values",
+                      "Pass fewer n_resamples")
     data = checked_probabilities(owner, y_true, y_prob, labels=params.get("labels"),
                                  sample_weight=sample_weight)
     columns, gaps, all_bins, confidences = _curve_columns(data, params)

@@ -16,6 +16,7 @@ import numpy as np
 from scipy import special
 from sklearn.exceptions import UndefinedMetricWarning
 
+from .._core.config import check_result_size
 from .._core.params import (
     ARRAY,
     N_RESAMPLES,
@@ -222,6 +223,9 @@ def _resampled(data, target, n_bins, strategy, n_resamples, rng, progress):
     read = curves(data, target)
     confidences = [confidence for _, confidence, _ in read]
     outcomes = [outcome for _, _, outcome in read]
+    check_result_size("calibration_test", (n_resamples,),
+                      f"a null distribution of n_resamples={n_resamples} values",
+                      "Pass fewer n_resamples")
     weights = data.sample_weight
     if weights is not None:
         largest = weights.max(initial=0.0)

@@ -248,7 +248,9 @@ def mcnemar_power(n_samples, difference, *, discordance, alpha=0.05, exact=True,
                   correction, alternative)
 
 
-@validate_params({"n_samples": [Interval(Integral, 1, None)], "discordance": _SHARE,
+@validate_params({"n_samples": [Interval(Integral, 1, None)],
+                  # two models that agree on every instance differ by nothing detectable
+                  "discordance": [Interval(Real, 0, 1, closed="right")],
                   "power": [PROBABILITY_LEVEL], **_MCNEMAR})
 @_fill
 def minimum_detectable_difference(n_samples, *, discordance, power=0.8, alpha=0.05,
@@ -260,7 +262,8 @@ def minimum_detectable_difference(n_samples, *, discordance, power=0.8, alpha=0.
     n_samples : int
         The size of the test set.
     discordance : float
-        The share of instances where exactly one of the two classifiers is right.
+        The share of instances where exactly one of the two classifiers is right, in
+        (0, 1] (at 0 the two agree everywhere, and no difference exists to detect).
     power : float, default=0.8
         The power asked for.
     %(mcnemar)s
@@ -298,7 +301,7 @@ def minimum_detectable_difference(n_samples, *, discordance, power=0.8, alpha=0.
         return _power(n_samples, sign * difference, discordance, float(alpha), exact,
                       correction, alternative)
 
-    if discordance == 0 or power_of(discordance) < power:
+    if power_of(discordance) < power:
         warn(f"No difference reaches power {power:g} with n_samples={n_samples} and "
              f"discordance={discordance:g} (even an accuracy difference equal to the "
              "discordance, a right on every instance where the two differ, falls short): "
@@ -374,12 +377,26 @@ def required_sample_size(difference, *, discordance, power=0.8, alpha=0.05, exac
         return _power(int(n), difference, discordance, float(alpha), exact, correction,
                       alternative)
 
+    # the normal approximation's size, (z_alpha + z_power)^2 discordance / difference^2,
+    # refuses at once a search that would run to the largest size (a difference of 1e-300)
+    sides = 1 if alternative != "two-sided" else 2
+    with np.errstate(divide="ignore", over="ignore"):
+        approximate = ((stats.norm.isf(float(alpha) / sides) + stats.norm.ppf(power)) ** 2
+                       * discordance / np.float64(difference) ** 2)
+    largest = min(_MAX_SAMPLES, 64 * approximate + 10_000)  # beyond: rounding, not data
+    if not approximate < 4 * _MAX_SAMPLES:
+        raise ValueError(
+            f"No test set of up to {_MAX_SAMPLES} instances reaches power={power!r} at "
+            f"alpha={alpha!r} for difference={difference!r} and discordance="
+            f"{discordance!r} (about {approximate:.3g} instances are needed).")
     high = 1
     while power_at(high) < power:
-        if high >= _MAX_SAMPLES:
+        if high >= largest:
             raise ValueError(
-                f"No test set of up to {_MAX_SAMPLES} instances reaches power {power:g} for "
-                f"difference={difference!r} and discordance={discordance!r}.")
+                f"No test set of up to {high} instances reaches power={power!r} at "
+                f"alpha={alpha!r} for difference={difference!r} and discordance="
+                f"{discordance!r} (the normal approximation needs about {approximate:.3g}: "
+                "a power this close to 1 is beyond the exact test's rounding).")
         high *= 2
     low = high // 2  # power_at(low) < power, or low = 0
     while high - low > 1:
@@ -651,8 +668,16 @@ def corrected_ttest_power(difference, std, *, n_folds=10, n_train=9, n_test=1,
     (0.323, True)
     """
     difference, std, alpha = float(difference), float(std), float(alpha)
-    ratio = float(n_test) / float(n_train)
-    rho = ratio / (1 + ratio) if correlation is None else float(correlation)
+    with np.errstate(over="ignore", divide="ignore"):
+        ratio = float(np.float64(n_test) / np.float64(n_train))
+    rho = float(n_test) / (float(n_train) + float(n_test)) if correlation is None \
+        else float(correlation)
+    if not (np.isfinite(ratio) and rho < 1 - 1e-12):
+        raise ValueError(
+            f"corrected_ttest_power: n_test={n_test!r} beside n_train={n_train!r} makes the "
+            f"folds' correlation {rho:.6g} and the variance's correction n_test/n_train "
+            f"{ratio:.6g}: with folds (nearly) perfectly correlated, no number of folds "
+            "tells the models apart; pass sizes of comparable order.")
     n_folds, n_simulations = int(n_folds), int(n_simulations)
     rng = np.random.default_rng(random_state)
     step = resample_block("corrected_ttest_power", n_simulations, n_folds + 1,
@@ -660,12 +685,18 @@ def corrected_ttest_power(difference, std, *, n_folds=10, n_train=9, n_test=1,
     critical = {"two-sided": stats.t.isf(alpha / 2, n_folds - 1),
                 "greater": stats.t.isf(alpha, n_folds - 1),
                 "less": stats.t.isf(alpha, n_folds - 1)}[alternative]
+    with np.errstate(over="ignore", divide="ignore"):
+        effect = float(np.clip(np.float64(difference) / np.float64(std), -1e12, 1e12))
+    with np.errstate(over="ignore", divide="ignore"):
+        effect = float(np.clip(np.float64(difference) / np.float64(std), -1e12, 1e12))
     rejected = 0
     for start in range(0, n_simulations, step):
         size = min(step, n_simulations - start)
         shared = rng.standard_normal((size, 1))
         own = rng.standard_normal((size, n_folds))
-        d = difference + std * (math.sqrt(rho) * shared + math.sqrt(1 - rho) * own)
+        # the statistic is scale-free: fold differences in units of std, the effect held
+        # within +-1e12 (beyond, every simulated statistic is past any bound alike)
+        d = effect + (math.sqrt(rho) * shared + math.sqrt(1 - rho) * own)
         mean = d.mean(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             t = mean / np.sqrt(d.var(axis=1, ddof=1) * (1 / n_folds + ratio))
@@ -681,10 +712,16 @@ def corrected_ttest_power(difference, std, *, n_folds=10, n_train=9, n_test=1,
 
 def _corrected_ttest_closed_form(difference, std, n_folds, ratio, rho, critical, alternative):
     df = n_folds - 1
-    noncentrality = difference / (std * math.sqrt(rho + (1 - rho) / n_folds))
+    with np.errstate(over="ignore"):
+        noncentrality = float(np.float64(difference) / np.float64(std)
+                              / math.sqrt(rho + (1 - rho) / n_folds))
     scale = math.sqrt((1 / n_folds + rho / (1 - rho)) / (1 / n_folds + ratio))
     bound = critical / scale
-    upper = float(stats.nct.sf(bound, df, noncentrality))
-    lower = float(stats.nct.cdf(-bound, df, noncentrality))
+    if not abs(noncentrality) < 1e6:  # scipy's noncentral t gives nan far out: the
+        # statistic is beyond any bound on the difference's side
+        upper, lower = float(noncentrality > 0), float(noncentrality < 0)
+    else:
+        upper = float(stats.nct.sf(bound, df, noncentrality))
+        lower = float(stats.nct.cdf(-bound, df, noncentrality))
     power = {"greater": upper, "less": lower, "two-sided": upper + lower}[alternative]
     return min(max(power, 0.0), 1.0)

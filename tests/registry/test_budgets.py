@@ -287,7 +287,11 @@ def test_mlcm_report_intervals_blocked_equal_unblocked():
 _TIME_ONLY = {("compare_scores", "n_resamples"), ("compare_cv", "n_repeats"),
               ("PosteriorDifferenceDisplay.from_estimator", "n_repeats"),
               ("evaluate_quantifier", "n_samples"),
-              ("audit_quantification_measure", "n_trials")}
+              ("audit_quantification_measure", "n_trials"),
+              # simulations run in blocks within the budget; McNemar's closed form sums
+              # the discordant counts' central range (about 14 sqrt(n) values) in blocks
+              ("bootstrap_power", "n_simulations"), ("corrected_ttest_power", "n_simulations"),
+              ("mcnemar_power", "n_samples"), ("minimum_detectable_difference", "n_samples")}
 
 _SWEEP_LOOP = """
 warnings.simplefilter("ignore")
