@@ -21,6 +21,7 @@ SKLEARN_FUNCTIONS = {
         "get_scorer", "get_scorer_names", "log_loss", "make_scorer", "matthews_corrcoef",
         "multilabel_confusion_matrix", "precision_recall_fscore_support", "precision_score",
         "recall_score", "confusion_matrix_at_thresholds", "roc_curve",
+        "top_k_accuracy_score",
     ],
     "sklearn.model_selection": ["cross_val_predict", "cross_val_score", "cross_validate",
                                 "train_test_split"],
@@ -29,7 +30,9 @@ SKLEARN_FUNCTIONS = {
     "sklearn.utils.multiclass": ["type_of_target", "unique_labels"],
 }
 SKLEARN_CLASSES = {
-    "sklearn.calibration": {"CalibratedClassifierCV": ["fit", "predict", "predict_proba"]},
+    "sklearn.calibration": {"CalibratedClassifierCV": ["fit", "predict", "predict_proba"],
+                            "CalibrationDisplay": ["from_estimator", "from_predictions",
+                                                   "plot"]},
     "sklearn.metrics": {"ConfusionMatrixDisplay": ["from_estimator", "from_predictions", "plot"]},
     "sklearn.model_selection": {"GridSearchCV": ["fit", "predict"],
                                 "StratifiedKFold": ["split"],

@@ -72,7 +72,7 @@ class CalibrationInTheLargeResult(Result):
     difference_low, difference_high : ndarray of shape (n_classes,) or None
         The interval of each difference (None without ``confidence_level``).
     measure : str
-        The quantification error, a function of :mod:`sklearn_confusion_ext.quantification`
+        The quantification error, a function of ``sklearn_confusion_ext.quantification``
         named as it is (``"absolute_error"``, ``"kl_divergence"``, ...).
     error : float
         ``measure(true_prevalence, predicted_prevalence)``; lower is better, 0 when every
@@ -201,7 +201,7 @@ def calibration_in_the_large(y_true, y_prob, *, measure="absolute_error", eps="a
     prevalences ``pi_i``. A calibrated model predicts every class's prevalence right
     (``E[q_j] = pi_j``); the converse does not hold (a model that gives every instance the
     prevalences is calibrated in the large, and useless). The two vectors are compared by
-    a quantification error of :mod:`sklearn_confusion_ext.quantification` (Sebastiani
+    a quantification error of ``sklearn_confusion_ext.quantification`` (Sebastiani
     2020), ``measure(pi, q)``, and by each class's difference ``q_j - pi_j``.
 
     The intervals are the bootstrap's over instances (``method="percentile"``) or the
