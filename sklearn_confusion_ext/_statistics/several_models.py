@@ -407,6 +407,16 @@ class NoInformationRateResult(Result):
     confidence_interval = interval_method()
 
 
+# Weighted counts within which SciPy's beta functions are called (outside: the normal
+# tail and Wilson's interval, within rounding of the exact ones at huge counts).
+_SAFE_COUNTS = (1e-6, 1e12)
+
+
+def _safe_part(count):
+    """Whether a count of successes or failures is 0 or within :data:`_SAFE_COUNTS`."""
+    return count <= 0 or _SAFE_COUNTS[0] <= count <= _SAFE_COUNTS[1]
+
+
 def _binomial_greater(successes, trials, p):
     """``P[X >= successes]`` for ``X ~ B(trials, p)``: the regularized incomplete beta
     ``I_p(successes, trials - successes + 1)``, exact for whole counts (scipy's binomtest)
@@ -414,7 +424,10 @@ def _binomial_greater(successes, trials, p):
     if successes <= 0 or p >= 1:
         return 1.0
     with np.errstate(all="ignore"):
-        tail = special.betainc(successes, trials - successes + 1, p)
+        # beyond these counts old SciPys' Boost code aborts the process instead of failing
+        tail = special.betainc(successes, trials - successes + 1, p) if (
+            _SAFE_COUNTS[0] <= trials <= _SAFE_COUNTS[1] and _safe_part(successes)
+            and _safe_part(trials - successes)) else np.nan
         if not np.isfinite(tail):  # out of scipy's reach (huge counts): the normal form
             spread = np.sqrt(trials * p * (1 - p))
             tail = stats.norm.sf((successes - 0.5 - trials * p) / spread)
@@ -424,6 +437,11 @@ def _binomial_greater(successes, trials, p):
 def _clopper_pearson(successes, trials, level):
     """The exact (Clopper-Pearson) interval, beta quantiles of the counts."""
     alpha = 1 - level
+    failures = trials - successes
+    if not (_SAFE_COUNTS[0] <= trials <= _SAFE_COUNTS[1]
+            and _safe_part(successes) and _safe_part(failures)):
+        wilson_low, wilson_high, _ = wilson(successes, trials, alpha)
+        return (min(max(float(wilson_low), 0.0), 1.0), min(max(float(wilson_high), 0.0), 1.0))
     with np.errstate(all="ignore"):
         low = 0.0 if successes <= 0 else float(
             stats.beta.ppf(alpha / 2, successes, trials - successes + 1))

@@ -301,6 +301,10 @@ def test_paired_comparison_of_two_models_top_k(method):
         (expected.low, expected.high, expected.pvalue))
 
 
+@pytest.mark.skipif(not hasattr(metrics, "get_scorer_names") or tuple(
+    int(part) for part in __import__("sklearn").__version__.split(".")[:2]) < (1, 4),
+    reason="make_scorer(response_method=) and a multiclass top_k_accuracy scorer: "
+           "scikit-learn 1.4")
 def test_scorer_for_model_selection():
     from sklearn.datasets import load_digits
     from sklearn.linear_model import LogisticRegression
