@@ -218,7 +218,7 @@ def test_nir_test_is_binomtest_of_accuracy_against_the_largest_prevalence(
     rng = np.random.default_rng(seed)
     y_true = rng.choice(3, n_samples, p=[0.5, 0.3, 0.2])
     y_pred = np.where(rng.random(n_samples) < 0.6, y_true, rng.integers(0, 3, n_samples))
-    result = accuracy_vs_no_information_rate(y_true, y_pred,
+    result = accuracy_vs_no_information_rate(y_true, y_pred, method="binomial",
                                              confidence_level=confidence_level)
     n_correct = int((y_true == y_pred).sum())
     nir = np.bincount(y_true).max() / n_samples
@@ -255,20 +255,29 @@ def test_nir_edge_cases():
     assert result.pvalue == 1.0 and result.low == 0.0
 
 
-def test_nir_weights():
+@pytest.mark.parametrize("method", ["mcnemar", "binomial"])
+def test_nir_weights(method):
     # catches: weights applied to the accuracy but not to the prevalences (or the counts)
     rng = np.random.default_rng(4)
     y_true, y_pred = rng.integers(0, 2, 30), rng.integers(0, 2, 30)
     weights = rng.integers(0, 5, 30)
-    weighted = accuracy_vs_no_information_rate(y_true, y_pred, sample_weight=weights)
+    weighted = accuracy_vs_no_information_rate(y_true, y_pred, sample_weight=weights,
+                                               method=method)
     repeated = accuracy_vs_no_information_rate(np.repeat(y_true, weights),
-                                               np.repeat(y_pred, weights))
+                                               np.repeat(y_pred, weights), method=method)
     assert weighted.pvalue == pytest.approx(repeated.pvalue, rel=1e-12)
     assert weighted.no_information_rate == pytest.approx(repeated.no_information_rate)
     with pytest.warns(UserWarning, match="non-integer"):
-        fractional = accuracy_vs_no_information_rate(y_true, y_pred,
+        fractional = accuracy_vs_no_information_rate(y_true, y_pred, method=method,
                                                      sample_weight=weights + 0.5)
+    # the continuous tail lies between those of the neighbouring whole counts' scale
     assert 0 <= fractional.pvalue <= 1
+    doubled = accuracy_vs_no_information_rate(y_true, y_pred, method=method,
+                                              sample_weight=2 * weights + 1)
+    with pytest.warns(UserWarning, match="non-integer"):
+        halved = accuracy_vs_no_information_rate(y_true, y_pred, method=method,
+                                                 sample_weight=weights + 0.5)
+    assert halved.accuracy == pytest.approx(doubled.accuracy, rel=1e-12)
     with pytest.raises(ValueError, match="sample_weight"):
         accuracy_vs_no_information_rate([0, 1], [0, 1], sample_weight=[0, 0])
     with pytest.raises(ValueError, match="y_pred"):
@@ -281,18 +290,26 @@ def test_nir_mcnemar_is_mcnemar_against_the_majority_class_predictor():
     rng = np.random.default_rng(5)
     y_true = rng.choice(3, 200, p=[0.2, 0.5, 0.3])
     y_pred = np.where(rng.random(200) < 0.62, y_true, rng.integers(0, 3, 200))
-    result = accuracy_vs_no_information_rate(y_true, y_pred, method="mcnemar")
+    result = accuracy_vs_no_information_rate(y_true, y_pred)  # the default
     table = mcnemar_table(y_true, y_pred, np.ones_like(y_true))  # "always 1"
     expected = mcnemar_test(table, alternative="greater")
     assert result.method == "mcnemar"
     assert result.pvalue == pytest.approx(expected.pvalue, rel=1e-12)
     assert result.pvalue != pytest.approx(mcnemar_test(table).pvalue)
-    binomial = accuracy_vs_no_information_rate(y_true, y_pred)
+    binomial = accuracy_vs_no_information_rate(y_true, y_pred, method="binomial")
     assert (binomial.accuracy, binomial.low, binomial.high) == (
         result.accuracy, result.low, result.high)
-    with pytest.raises(ValueError, match="frequencies"):
-        accuracy_vs_no_information_rate(y_true, y_pred, method="mcnemar",
-                                        sample_weight=np.full(200, 0.5))
+    # exact for every discordance: b instances only the classifier gets right (class 1,
+    # predicted 1), c only "always 0" gets right (class 0, predicted 1), 20 both, 5 neither
+    for b, c in [(0, 0), (3, 0), (0, 4), (7, 2), (2, 7)]:
+        y_t = [1] * b + [0] * c + [0] * 20 + [1] * 5
+        y_p = [1] * b + [1] * c + [0] * 20 + [0] * 5
+        pair = accuracy_vs_no_information_rate(y_t, y_p)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # no discordant pair: p-value 1
+            reference = mcnemar_test(mcnemar_table(y_t, y_p, [0] * len(y_t)),
+                                     alternative="greater")
+        assert pair.pvalue == pytest.approx(reference.pvalue, rel=1e-12)
 
 
 # --- Type I error by simulation (the guide's table) -----------------------------------------
