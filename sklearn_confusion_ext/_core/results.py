@@ -193,8 +193,14 @@ class _Table:
 
     def frame(self):
         pandas = _pandas()
-        frame = pandas.DataFrame(self.columns, index=pandas.Index(self.index,
-                                                                  name=self.index_name))
+        # A column of labels with None stays a column of objects: pandas read [3, None]
+        # as the floats [3.0, nan], turning class labels into numbers (floats with None
+        # stay floats with NaN)
+        columns = {name: (pandas.Series(values, dtype=object).array
+                          if _labels_with_none(values) else values)
+                   for name, values in self.columns.items()}
+        frame = pandas.DataFrame(columns, index=pandas.Index(self.index,
+                                                             name=self.index_name))
         return frame
 
     def cells(self, limit=MAX_CELL):
@@ -236,6 +242,12 @@ class _Table:
             + "".join(f"<td>{html.escape(cell)}</td>" for cell in row[1:]) + "</tr>"
             for row in rows)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _labels_with_none(values):
+    """Whether ``values`` holds None beside values that are not floats (labels)."""
+    return (any(value is None for value in values)
+            and any(value is not None and not isinstance(value, float) for value in values))
 
 
 def _pandas():

@@ -181,6 +181,11 @@ def test_view_permutes_with_the_classes_and_names_them():
     frame = pytest.importorskip("pandas") and result.to_frame()
     assert list(frame.columns) == ["support", "hits", "hit_rate", "most_often_above",
                                    "times_above"]
+    # integer class labels stay labels beside a class no other is ranked above (None),
+    # never the floats 3.0 and NaN
+    view = sce.top_k_confusion_matrix([0, 1, 2, 2], [[0.5, 0.3, 0.2], [0.6, 0.3, 0.1],
+                                                     [0.2, 0.7, 0.1], [0.1, 0.2, 0.7]], k=1)
+    assert view.to_frame()["most_often_above"].tolist() == [None, 0, 1]
 
 
 def test_most_confused_pairs_of_the_view():
