@@ -75,3 +75,28 @@ mine = transport_confusion_matrix(y_test, logistic.predict_proba(X_test))
 RankingComparisonDisplay.from_confusion([mine, other], models=("logistic", "15-NN"),
                                         display_labels=logistic.classes_)
 plt.show()
+
+# %%
+# A shortlist: top-k accuracy and the classes ranked above
+# --------------------------------------------------------
+# Where a reader checks the model's three best guesses, the score is the top-3 accuracy
+# (scikit-learn's ``top_k_accuracy_score``, the same numbers), with its interval; the
+# top-k view lists, per class, how often the true class missed the shortlist and which
+# class most often took a place above it.
+from sklearn_confusion_ext import (  # noqa: E402
+    score_confidence_interval,
+    top_k_accuracy_score,
+    top_k_confusion_matrix,
+)
+
+proba = logistic.predict_proba(X_test)
+for k in (1, 3, 5):
+    interval = score_confidence_interval(y_test, proba, scoring=top_k_accuracy_score, k=k,
+                                         labels=logistic.classes_, n_resamples=999,
+                                         random_state=0)
+    low, high = interval.confidence_interval()
+    print(f"top-{k} accuracy {interval.estimate:.3f} [{low:.3f}, {high:.3f}]")
+view = top_k_confusion_matrix(y_test, proba, k=3, labels=logistic.classes_)
+frame = view.to_frame().sort_values("hit_rate")
+print(frame.head(5)[["support", "hit_rate", "most_often_above"]])
+print(view.most_confused_pairs(top=5))
