@@ -582,12 +582,17 @@ def main():
     parser.add_argument("--gpu-dry-run", action="store_true",
                         help="only the GPU rows, with PyTorch CPU tensors sent down the CUDA "
                              "route, at N / 100: checks the rows where there is no GPU")
+    parser.add_argument("--output", default=None,
+                        help="also write the machine, the date and the table to this file "
+                             "(reStructuredText: the documentation's benchmarks page "
+                             "includes doc/_generated/benchmarks_this_build.rst)")
     args = parser.parse_args()
     if args.gpu_only or args.gpu_dry_run:
         args.only, args.gpu = ["gpu"], True
     divisor = 10 if args.quick else 1
     repeat = args.repeat or (2 if args.quick else 7)
-    print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}; {machine()}; {load()} at the start")
+    heading = f"{datetime.datetime.now():%Y-%m-%d %H:%M}; {machine()}; {load()} at the start"
+    print(heading)
     print(f"best of {repeat}, runs interleaved; ratio = ours / anchor"
           + (" (--quick: N / 10)" if args.quick else ""))
     rng = np.random.default_rng(0)
@@ -615,8 +620,15 @@ def main():
                 f"  {row.what}: {seconds(row.ours)} vs {row.anchor_name} "
                 f"{seconds(row.anchor)}, {row.ratio:.3g}x {row.met()}" for row in done),
                 sep="\n", flush=True)
-    print(rst_table(rows))
-    print(f"{time.perf_counter() - start:.0f} s in all; {load()} at the end")
+    table = rst_table(rows)
+    ending = f"{time.perf_counter() - start:.0f} s in all; {load()} at the end"
+    print(table)
+    print(ending)
+    if args.output:
+        with open(args.output, "w") as output:
+            output.write(f"{heading}; best of {repeat}"
+                         + (", N / 10" if args.quick else "") + ".\n\n"
+                         + (table if rows else "No row ran.") + f"\n\n{ending}.\n")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,19 @@ autosummary_generate = True
 # (``:members:``); numpydoc adds the tables of methods and attributes above them.
 numpydoc_show_class_members = True
 numpydoc_class_members_toctree = False
-exclude_patterns = ["_build", "_templates", "auto_examples/*.ipynb", "auto_examples/*.py"]
+exclude_patterns = ["_build", "_templates", "_generated", "auto_examples/*.ipynb",
+                    "auto_examples/*.py"]
+
+# The benchmarks page includes this build's quick run of benchmarks/compare.py, which CI
+# writes before building the pages (``--output``); a build without it says so.
+_THIS_BUILD = os.path.join(os.path.dirname(__file__), "_generated",
+                           "benchmarks_this_build.rst")
+if not os.path.exists(_THIS_BUILD):
+    os.makedirs(os.path.dirname(_THIS_BUILD), exist_ok=True)
+    with open(_THIS_BUILD, "w") as placeholder:
+        placeholder.write("These pages were built without a run of the benchmarks: ``python "
+                          "benchmarks/compare.py --quick --output "
+                          "doc/_generated/benchmarks_this_build.rst`` writes it.\n")
 html_theme = "pydata_sphinx_theme"
 html_title = "sklearn-confusion-ext"
 

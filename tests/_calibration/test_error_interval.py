@@ -73,6 +73,9 @@ def test_the_interval_reaches_zero_for_a_calibrated_model_only():
     miscalibrated = score_confidence_interval(y, prob, scoring=expected_calibration_error,
                                               n_resamples=999, random_state=0)
     assert 0.05 < miscalibrated.low < miscalibrated.estimate < miscalibrated.high < 0.2
+    # Python floats, as every interval's ends (NumPy 2 printed np.float64(0.017))
+    assert {type(value) for value in (miscalibrated.estimate,
+                                      *miscalibrated.confidence_interval())} == {float}
 
 
 def test_a_partial_binding_keywords_is_the_same_score():
