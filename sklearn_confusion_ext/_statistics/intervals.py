@@ -562,7 +562,8 @@ def _calibration_interval(y_true, y_prob, params, method, confidence_level, n_re
         group_codes, progress, owner, n_jobs)
     progress.close()
     return ConfidenceIntervalResult(
-        estimate=estimate, low=min(low, estimate), high=max(high, estimate),
+        estimate=_scalar(estimate), low=_scalar(min(low, estimate)),
+        high=_scalar(max(high, estimate)),
         standard_error=float(np.std(distribution, ddof=1)) if distribution.size > 1
         else float("nan"), distribution=distribution, method="norm_bound",
         confidence_level=float(confidence_level), score="expected_calibration_error",
