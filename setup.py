@@ -1,8 +1,8 @@
 """The compiled kernels (Cython); everything else is declared in pyproject.toml.
 
-``pip install .`` compiles ``sklearn_confusion_ext/_core/_kernels.pyx`` and
-``_sparse_kernels.pyx`` (Cython and a C compiler, fetched and found by pip's build). The
-package runs without them, on the NumPy reference of each kernel
+``pip install .`` compiles ``sklearn_confusion_ext/_core/_kernels.pyx``,
+``_sparse_kernels.pyx`` and ``_row_kernels.pyx`` (Cython and a C compiler, fetched and found
+by pip's build). The package runs without them, on the NumPy reference of each kernel
 (``sklearn_confusion_ext._core.kernels``), only from a source tree that was never built.
 """
 
@@ -18,6 +18,12 @@ extensions = [Extension("sklearn_confusion_ext._core._kernels",
                         extra_compile_args=optimize),
               Extension("sklearn_confusion_ext._core._sparse_kernels",
                         ["sklearn_confusion_ext/_core/_sparse_kernels.pyx"],
-                        extra_compile_args=optimize)]
+                        extra_compile_args=optimize),
+              # -fopenmp-simd: the row reductions' "omp simd" loops vectorize (no OpenMP
+              # runtime; the order of a sum is otherwise fixed, which forbids it)
+              Extension("sklearn_confusion_ext._core._row_kernels",
+                        ["sklearn_confusion_ext/_core/_row_kernels.pyx"],
+                        extra_compile_args=optimize + ([] if sys.platform == "win32"
+                                                       else ["-fopenmp-simd"]))]
 
 setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}))

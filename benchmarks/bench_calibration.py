@@ -16,11 +16,20 @@ Each row gives the best of a few runs: wall time, CPU time (``time.process_time`
 thread of the process) and both as a ratio to the floor's. The quality bar of issue 37:
 the reliability curve and ECE within 1.5x of one read of the probabilities.
 
-Run: ``python benchmarks/bench_calibration.py [--quick]`` (``--quick`` divides N by 10).
+Before them, the table of the compiled row kernels (``_core/_row_kernels.pyx``, issue 37):
+at N = 1,000,000 and C = 10 and 100, float64 and float32, the floors ``P.sum(axis=0)`` and
+``P.max(axis=1)``, the internal top-label path (the checking pass, the top labels and the
+binned sums) on the NumPy reference and on the compiled kernel, and the whole public calls
+(ECE top label, equal width and equal mass; ``reliability_curve`` top label; classwise
+ECE), each as wall and CPU time and their ratios to ``P.sum(axis=0)``.
+
+Run: ``python benchmarks/bench_calibration.py [--quick] [--kernels-only]`` (``--quick``
+divides N by 10; ``--kernels-only`` prints the first table alone).
 """
 
 import argparse
 import time
+from functools import partial
 
 import numpy as np
 from sklearn.calibration import calibration_curve
@@ -33,6 +42,7 @@ from sklearn_confusion_ext import (
     risk_coverage_curve,
     threshold_confusion_matrices,
 )
+from sklearn_confusion_ext._core.probabilities import checked_probabilities
 
 
 def best_times(function, repeat=5):
@@ -73,10 +83,89 @@ def torch_calibration_error():
     return torch, multiclass_calibration_error
 
 
+def _internal_top_label(y, prob, strategy):
+    """The internal path of the top-label ECE: the checked probabilities (one pass: row
+    sums, smallest entry, top labels) and the binned sums of the top label."""
+    from sklearn_confusion_ext._calibration.bins import binned, curves
+
+    data = checked_probabilities("bench", y, prob, top_label=True, keep_float32=True)
+    (_, confidence, outcome), = curves(data, "top_label")
+    return binned(confidence, outcome, None, 15, strategy)
+
+
+def _without_row_kernels(function):
+    """``function`` run on the NumPy references (the row kernels switched off)."""
+    from sklearn_confusion_ext._core import kernels
+
+    def run():
+        saved, kernels.ROW_COMPILED = kernels.ROW_COMPILED, None
+        try:
+            return function()
+        finally:
+            kernels.ROW_COMPILED = saved
+    return run
+
+
+def _cases(y, prob, compiled):
+    """The rows of :func:`kernel_table` of one (N, C) array."""
+    cases = [("P.max(axis=1)", lambda: prob.max(axis=1))]
+    if compiled is not None:
+        cases += [
+            ("internal top label, NumPy reference",
+             _without_row_kernels(lambda: _internal_top_label(y, prob, "uniform"))),
+            ("internal top label, compiled",
+             lambda: _internal_top_label(y, prob, "uniform"))]
+    return cases + [
+        ("ECE top label, equal width", lambda: expected_calibration_error(y, prob, n_bins=15)),
+        ("ECE top label, equal mass",
+         lambda: expected_calibration_error(y, prob, n_bins=15, strategy="quantile")),
+        ("reliability_curve top label",
+         lambda: reliability_curve(y, prob, target="top_label", n_bins=15)),
+        ("ECE classwise, equal width",
+         lambda: expected_calibration_error(y, prob, n_bins=15, target="classwise"))]
+
+
+def kernel_table(n_samples, repeat):
+    """The table of issue 37: the floors, the NumPy and compiled internal paths and the
+    public calls, side by side (best CPU and wall time of ``repeat`` rounds, the floor
+    timed in each round beside each row)."""
+    try:
+        from sklearn_confusion_ext._core.kernels import compiled_row_kernels
+        compiled = compiled_row_kernels() is not None
+    except ImportError:  # before the row kernels existed
+        compiled = None
+    print(f"Row kernels (issue 37): N={n_samples:,}, best of {repeat} (min CPU time); "
+          f"ratios to the floor P.sum(axis=0); compiled row kernels: {compiled}")
+    print(f"{'':44s} {'wall s':>8s} {'CPU s':>8s} {'wall x':>7s} {'CPU x':>7s}")
+    for n_classes in (10, 100):
+        y, prob64 = overconfident(np.random.default_rng(0), n_samples, n_classes)
+        for dtype in (np.float64, np.float32):
+            prob = prob64 if dtype == np.float64 else prob64.astype(np.float32)
+            cases = _cases(y, prob, compiled)
+            print(f"C={n_classes} {np.dtype(dtype).name}")
+            floor = np.array([np.inf, np.inf])
+            results = []
+            for name, function in cases:
+                best = np.array([np.inf, np.inf])
+                for _ in range(repeat):
+                    floor = np.minimum(floor, best_times(partial(prob.sum, axis=0), 1))
+                    best = np.minimum(best, best_times(function, 1))
+                results.append((name, best))
+            for name, (wall, cpu) in [("floor: P.sum(axis=0)", floor), *results]:
+                print(f"  {name:42s} {wall:8.4f} {cpu:8.4f} {wall / floor[0]:7.2f} "
+                      f"{cpu / floor[1]:7.2f}")
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N / 10")
+    parser.add_argument("--kernels-only", action="store_true",
+                        help="the table of the row kernels alone")
     args = parser.parse_args()
+    kernel_table(1_000_000 // (10 if args.quick else 1), 3 if args.quick else 5)
+    if args.kernels_only:
+        return
     n_samples, n_classes = 1_000_000 // (10 if args.quick else 1), 100
     repeat = 3 if args.quick else 5
     rng = np.random.default_rng(0)

@@ -17,6 +17,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
+    "matplotlib.sphinxext.plot_directive",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
 ]
@@ -46,6 +47,15 @@ if not os.path.exists(_THIS_BUILD):
                           "doc/_generated/benchmarks_this_build.rst`` writes it.\n")
 html_theme = "pydata_sphinx_theme"
 html_title = "sklearn-confusion-ext"
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]
+# Display pages draw their own figure: numpydoc runs an Examples section that imports
+# matplotlib through matplotlib's plot directive, as scikit-learn's pages do.
+numpydoc_use_plots = True
+plot_include_source = True
+plot_html_show_source_link = False
+plot_html_show_formats = False
+plot_formats = [("png", 90)]
 
 # The build is offline: each project's inventory is a small file committed in
 # _intersphinx/ (written by _intersphinx/make_inventories.py) listing the names these pages
@@ -61,6 +71,11 @@ intersphinx_mapping = {
 sphinx_gallery_conf = {
     "examples_dirs": "../examples",
     "gallery_dirs": "auto_examples",
+    # One titled section per folder of examples/ (its GALLERY_HEADER.rst), in this order.
+    "subsection_order": ["../examples/confusion_matrices", "../examples/measures",
+                         "../examples/uncertainty", "../examples/comparisons",
+                         "../examples/calibration", "../examples/quantification",
+                         "../examples/scale"],
     "filename_pattern": r"/plot_",
     "download_all_examples": False,
     # "Examples using X" on the API pages and ``.. minigallery::`` in the user guide.

@@ -19,6 +19,13 @@ from ._statistics.cross_validated import (
     compare_cv,
     compare_cv_scores,
 )
+from ._statistics.cv_reports import (
+    CrossValidatedConfusionResult,
+    CrossValidatedIntervalResult,
+    cross_validated_confusion_matrices,
+    cross_validated_score_interval,
+    cross_validation_report,
+)
 from ._statistics.friedman import (
     FriedmanPosthocResult,
     FriedmanTestResult,
@@ -59,6 +66,10 @@ from ._statistics.signed_rank import (
     BayesianSignedRankResult,
     bayesian_signed_rank_test,
 )
+from ._statistics.subgroups import (
+    SubgroupResult,
+    score_by_subgroup,
+)
 from ._statistics.table_tests import (
     MarginalHomogeneityResult,
     McNemarResult,
@@ -93,11 +104,20 @@ __all__ = [
     "CochranQResult",
     "accuracy_vs_no_information_rate",
     "NoInformationRateResult",
+    # One model's score by subgroup
+    "score_by_subgroup",
+    "SubgroupResult",
     # Two models across cross-validation folds
     "compare_cv",
     "compare_cv_scores",
     "CrossValidatedTestResult",
     "BayesianCorrelatedTTestResult",
+    # One model across cross-validation folds: its matrices, its score, its report
+    "cross_validated_confusion_matrices",
+    "CrossValidatedConfusionResult",
+    "cross_validated_score_interval",
+    "CrossValidatedIntervalResult",
+    "cross_validation_report",
     # How many instances: power and detectable differences
     "mcnemar_power",
     "minimum_detectable_difference",

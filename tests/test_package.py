@@ -38,10 +38,11 @@ def test_metric_signatures_follow_sklearn(name):
     keyword_only = [p for p in parameters.values() if p.kind == p.KEYWORD_ONLY]
     positional = [p for p in parameters.values() if p.kind == p.POSITIONAL_OR_KEYWORD]
     # Paired comparisons take the two classifiers' predictions (as mlxtend's mcnemar_table),
-    # or the two models and the data (as cross_validate(estimator, X, y) and mlxtend's 5x2cv).
+    # or the two models and the data (as cross_validate(estimator, X, y) and mlxtend's 5x2cv),
+    # or cross_validate's results and the data (as RocCurveDisplay.from_cv_results).
     assert len(positional) <= 2 or [p.name for p in positional] in (
         ["y_true", "y_pred_a", "y_pred_b"], ["estimator_a", "estimator_b", "X", "y"],
-        ["quantifier", "X", "y"])
+        ["quantifier", "X", "y"], ["cv_results", "X", "y"])
     if "sample_weight" in parameters:
         assert parameters["sample_weight"] in keyword_only
 
@@ -60,13 +61,23 @@ def test_cli_requires_a_command():
     assert result.returncode == 2 and "demo" in result.stderr
 
 
-def test_api_page_lists_every_public_name():
+def _api_pages():
+    """The lines of doc/api.rst and of the pages of its toctree (doc/api/*.rst), in order."""
     from pathlib import Path
 
-    api = Path(__file__).resolve().parents[1] / "doc" / "api.rst"
-    listed = {line.strip() for line in api.read_text().splitlines()}
+    doc = Path(__file__).resolve().parents[1] / "doc"
+    lines = (doc / "api.rst").read_text().splitlines()
+    pages = [line.strip() for line in lines if line.startswith("   api/")]
+    assert pages, "doc/api.rst has no toctree of doc/api/ pages"
+    for page in pages:
+        lines += (doc / f"{page}.rst").read_text().splitlines()
+    return lines
+
+
+def test_api_page_lists_every_public_name():
+    listed = {line.strip() for line in _api_pages()}
     missing = set(sklearn_confusion_ext.__all__) - listed
-    assert not missing, f"doc/api.rst does not list {sorted(missing)}"
+    assert not missing, f"the pages of doc/api.rst do not list {sorted(missing)}"
 
 
 def _import_graph():
@@ -229,9 +240,6 @@ def test_the_quantification_submodule_holds_every_quantification_name():
 
 
 def test_all_is_in_the_order_of_the_api_page():
-    from pathlib import Path
-
-    api = Path(__file__).resolve().parents[1] / "doc" / "api.rst"
-    listed = [line.strip() for line in api.read_text().splitlines()
+    listed = [line.strip() for line in _api_pages()
               if line.startswith("   ") and line.strip() in sklearn_confusion_ext.__all__]
     assert listed == list(sklearn_confusion_ext.__all__)

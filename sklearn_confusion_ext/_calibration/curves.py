@@ -226,7 +226,8 @@ def reliability_curve(y_true, y_prob, *, n_bins=10, strategy="uniform", target="
     """
     owner = "reliability_curve"
     data = checked_probabilities(owner, y_true, y_prob, labels=labels, pos_label=pos_label,
-                                 sample_weight=sample_weight, top_label=target == "top_label")
+                                 sample_weight=sample_weight, top_label=target == "top_label",
+                                 keep_float32=True)
     n_curves = _n_curves(data, target)
     _checked_bins(owner, n_bins, n_curves)
     n_bins = int(n_bins)
@@ -372,7 +373,8 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=15, strategy="uniform",
                          f"Ma's estimator of the L2 error; got norm={norm!r}. Pass "
                          "norm='l2', or debiased=False.")
     data = checked_probabilities(owner, y_true, y_prob, labels=labels,
-                                 sample_weight=sample_weight, top_label=target == "top_label")
+                                 sample_weight=sample_weight, top_label=target == "top_label",
+                                 keep_float32=True)
     _checked_bins(owner, n_bins, _n_curves(data, target))
     errors = [_calibration_error(binned(confidence, outcome, data.sample_weight,
                                         int(n_bins), strategy), norm, debiased)

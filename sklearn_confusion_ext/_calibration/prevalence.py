@@ -27,12 +27,12 @@ from .._core.params import (
     Options,
     validate_params,
 )
+from .._core.probabilities import checked_probabilities
 from .._core.resampling import Progress, instance_weights
 from .._core.results import Result, _result, interval_method
 from .._matrices.transport import transport_confusion_matrix
 from .._quantification import errors as quantification_errors
 from .._quantification.evaluation import _EVALUATED_ERRORS
-from .bins import checked_probabilities
 
 MEASURES = _EVALUATED_ERRORS  # evaluate_quantifier's errors, by their function names
 # Entries of one slice of the one-hot labels (8 MiB).

@@ -28,10 +28,11 @@ from .._core.params import (
     Options,
     validate_params,
 )
+from .._core.probabilities import checked_probabilities
 from .._core.resampling import Progress
 from .._core.results import Result, _result
 from .._core.user_warnings import warn
-from .bins import STRATEGIES, bin_edges, checked_probabilities, curves
+from .bins import STRATEGIES, bin_edges, curves
 from .curves import N_BINS, _checked_bins, _n_curves
 
 METHODS = ("auto", "spiegelhalter", "resampled")

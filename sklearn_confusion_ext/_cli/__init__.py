@@ -23,7 +23,9 @@ import json
 import math
 import sys
 import textwrap
+import time
 import warnings
+from numbers import Real
 from pathlib import Path
 from typing import NamedTuple
 
@@ -35,11 +37,12 @@ from .._core.params import (
     NON_NEGATIVE_INT,
     POSITIVE_INT,
     REPORT_INTERVALS,
+    Interval,
     Options,
     options_of,
 )
 from .demo import demo_sections
-from .files import COST_MATRIX_HELP, InputError, load_targets
+from .files import COST_MATRIX_HELP, InputError, load_targets, read_target
 from .html import NO_FIGURES, html_page
 from .report import (
     DEFAULT_INTERVAL_METHOD,
@@ -135,8 +138,11 @@ def main(argv=None):
     report_parser.add_argument("--max-matrix-mib", type=_max_matrix_mib, metavar="N",
                                help="refuse matrices above N MiB (default: the package's "
                                     "setting, sklearn_confusion_ext.get_config())")
+    _compare_parser(commands)
     args = parser.parse_args(argv)
     width = terminal_width(args.width)
+    if args.command == "compare":
+        return _compare(args, width)
     intervals = _interval_options(args)
     try:
         if args.command == "demo":
@@ -148,24 +154,27 @@ def main(argv=None):
             with _said_once():
                 sections = [Section(name, heading, introduction,
                                     _with_pairs(build_report(*targets, **intervals,
-                                                             verbose=_progress()), args),
+                                                             verbose=_progress(args)), args),
                                     targets)
                             for name, heading, introduction, targets in demo_sections()]
                 title, labels = "sklearn-confusion-ext demo", None
                 saved = _write_files(sections, args, title, labels)
         else:
-            y_true, y_pred, pred_columns, true_columns = load_targets(
-                args.true, args.pred, header=args.header, delimiter=args.delimiter,
-                index_column=args.index_column)
+            with _step(args, f"reading {args.true} and {args.pred}"):
+                y_true, y_pred, pred_columns, true_columns = load_targets(
+                    args.true, args.pred, header=args.header, delimiter=args.delimiter,
+                    index_column=args.index_column)
             column_names = _indicator_column_names(args.labels, y_true, y_pred,
                                                    true_columns, pred_columns)
             labels = None if column_names else _parse_labels(args.labels, y_true)
             if labels is None and not column_names:
-                labels = _columns_named_by_header(y_true, y_pred, pred_columns)
-            with config_context(max_matrix_mib=args.max_matrix_mib), _said_once():
+                labels, y_pred = _columns_named_by_header(y_true, y_pred, pred_columns)
+            y_pred = _rounded_probabilities(y_true, y_pred, args.pred)
+            with config_context(max_matrix_mib=args.max_matrix_mib), _said_once(), \
+                    _step(args, "the report (matrices, scores, tests)"):
                 report = build_report(
                     y_true, y_pred, kind=args.kind, labels=labels, **intervals,
-                    cost_matrix=args.cost_matrix, verbose=_progress())
+                    cost_matrix=args.cost_matrix, verbose=_progress(args))
                 if column_names:
                     report = _named_columns(report, column_names)
                 report = _with_pairs(report, args)
@@ -292,6 +301,10 @@ def _output_options(parser):
                         help="seed of the resampling of --confidence, printed beside the "
                              f"intervals (default: {DEFAULT_SEED}, so that two runs agree; "
                              "another seed draws other resamples)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="progress of the long steps (reading, the report, the "
+                             "resampling) on standard error (default: where it is a "
+                             "terminal)")
     parser.add_argument("--most-confused", type=_declared("most_confused", int), metavar="N",
                         help="list the N most-confused class pairs (largest off-diagonal "
                              "cells) after the matrix; 0: none (default: 10 beyond 10 "
@@ -340,9 +353,10 @@ def _width(text):
     return value
 
 
-def _declared(name, kind):
-    """An argparse type: ``kind(text)`` that meets the declaration of the option ``name``."""
-    constraint = REPORT_OPTIONS[name][0]
+def _declared(name, kind, options=None):
+    """An argparse type: ``kind(text)`` that meets the declaration of the option ``name``
+    (of the report's options, or of ``options``)."""
+    constraint = (REPORT_OPTIONS if options is None else options)[name][0]
 
     def convert(text):
         try:
@@ -359,20 +373,51 @@ _max_matrix_mib = _declared("max_matrix_mib", int)
 
 
 def _columns_named_by_header(y_true, y_pred, pred_columns):
-    """The class of each column of probabilities beside labels, from the header line of the
-    probabilities' file when its names are class labels covering every label of ``y_true``
-    (``DataFrame(proba, columns=clf.classes_)``, in any order); None otherwise (the columns
-    then follow the sorted labels)."""
+    """``(labels, y_pred)``: where the header line of the probabilities' file names class
+    labels covering every label of ``y_true`` (``DataFrame(proba, columns=clf.classes_)``,
+    in any order), the sorted names and the columns put in their order, as the API reads
+    such a DataFrame (issue 39: the file's order was kept, so that a matrix read by
+    position differed from the API's); else ``(None, y_pred)`` (the columns then follow
+    the sorted labels)."""
     if pred_columns is None or np.ndim(y_true) != 1 or np.ndim(y_pred) != 2 or \
             len(set(pred_columns)) != len(pred_columns):
-        return None
+        return None, y_pred
     present = np.unique(y_true).tolist()
     try:
         named = ([int(name) for name in pred_columns]
                  if np.asarray(y_true).dtype.kind in "iu" else list(pred_columns))
     except ValueError:
-        return None
-    return named if set(present) <= set(named) else None
+        return None, y_pred
+    if not set(present) <= set(named):
+        return None, y_pred
+    order = sorted(range(len(named)), key=named.__getitem__)
+    return [named[k] for k in order], np.asarray(y_pred)[:, order]
+
+
+def _rounded_probabilities(y_true, y_pred, path):
+    """Probabilities beside labels written with few decimals (a text export rounded to 4,
+    say) sum to 1 only within their rounding: each row divided by its sum, with one note
+    (issue 39: the library's rows-do-not-sum-to-1 warning, and three weighting matrices
+    differing in their last printed digit). Other rows are left to the library's warning."""
+    if np.ndim(y_true) != 1 or np.ndim(y_pred) != 2 or \
+            np.asarray(y_pred).dtype.kind != "f" or not len(y_pred):
+        return y_pred
+    y_pred = np.asarray(y_pred)
+    decimals = next((d for d in range(1, 9) if np.all(np.abs(
+        y_pred * 10.0 ** d - np.round(y_pred * 10.0 ** d)) <= 1e-6)), None)
+    if decimals is None or y_pred.min() < 0:
+        return y_pred
+    sums = y_pred.sum(axis=1)
+    off = np.abs(sums - 1.0)
+    tolerance = 0.5 * 10.0 ** -decimals * y_pred.shape[1] + 1e-12
+    if off.max() <= np.sqrt(np.finfo(np.float64).eps) or off.max() > tolerance:
+        return y_pred
+    row = int(np.argmax(off))
+    total = f"{sums[row]:.{decimals + 2}g}"
+    print(f"note: {_printable(str(path))}: the rows of probabilities sum to 1 within the "
+          f"rounding of their {decimals} decimals (row {row} sums to {total}): each row "
+          "is divided by its sum", file=sys.stderr)
+    return y_pred / sums[:, None]
 
 
 ONE_CLASS = ("the files hold one class ({}), so the report has one class and no error to "
@@ -443,7 +488,124 @@ def _strict_json(value):
     return value
 
 
-def _progress():
-    """The intervals' progress (--confidence) is shown where standard error is a terminal,
-    as a long computation's should be; never in a pipe or a log file."""
-    return 1 if sys.stderr.isatty() else 0
+def _progress(args=None):
+    """The progress of the long steps (reading, the report, the resampling of --confidence
+    and compare) is shown where standard error is a terminal, as a long computation's
+    should be, or with --verbose; never in a pipe or a log file otherwise."""
+    return 1 if sys.stderr.isatty() or getattr(args, "verbose", False) else 0
+
+
+@contextlib.contextmanager
+def _step(args, what):
+    """One line on standard error when a long step ends (``_progress``): what it did and
+    how long it took (issue 39: 31 s of --confidence on 300,000 rows showed only the
+    resampling's progress)."""
+    start = time.perf_counter()
+    yield
+    if _progress(args):
+        print(f"progress: {_printable(what)}: {time.perf_counter() - start:.1f} s",
+              file=sys.stderr)
+
+
+# The compare command's options, declared as compare_scores' parameters are.
+COMPARE_OPTIONS = {
+    "method": [Options("bootstrap", "permutation", "bayesian", "mcnemar", "mcnemar-mid-p",
+                       "mcnemar-score")],
+    "alternative": [Options("two-sided", "greater", "less")],
+    "hypothesis": [Options("non-inferiority", "superiority")],
+    "confidence": [CONFIDENCE_LEVEL], "n_resamples": [POSITIVE_INT],
+    "random_state": [NON_NEGATIVE_INT], "margin": [Interval(Real, 0, None)]}
+
+
+def _compare_parser(commands):
+    parser = commands.add_parser(
+        "compare", help="compare two models' predictions on the same true labels",
+        description="Paired comparison of two models' predictions of the same instances "
+                    "(compare_scores): the difference of a score, a minus b, its interval "
+                    "and p-value. Files are read as report reads them.",
+        epilog=_READING, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("y_true", help="true labels (.npy or text)")
+    parser.add_argument("y_pred_a", help="predictions of model a")
+    parser.add_argument("y_pred_b", help="predictions of model b")
+    parser.add_argument("--method", default="bootstrap",
+                        choices=options_of(COMPARE_OPTIONS, "method"),
+                        help="mcnemar (exact), mcnemar-mid-p and mcnemar-score compare "
+                             "accuracies of labels; bootstrap (default), permutation and "
+                             "bayesian resample the instances (or --groups) for any score")
+    parser.add_argument("--scoring", metavar="NAME",
+                        help="the score to compare (a scorer name, e.g. tcm_accuracy, "
+                             "tcm_f1_macro; default: tcm_f1_macro, accuracy for mcnemar)")
+    parser.add_argument("--groups", metavar="FILE",
+                        help="a group id per instance (patients, sites), resampled as "
+                             "units; not with the McNemar methods")
+    parser.add_argument("--confidence", type=_declared("confidence", float, COMPARE_OPTIONS),
+                        default=0.95, metavar="LEVEL", help="level of the interval "
+                        "(default: 0.95)")
+    parser.add_argument("--n-resamples", type=_declared("n_resamples", int, COMPARE_OPTIONS),
+                        default=9999, metavar="N", help="resamples (default: 9999)")
+    parser.add_argument("--random-state", type=_declared("random_state", int,
+                                                         COMPARE_OPTIONS),
+                        default=DEFAULT_SEED, metavar="N",
+                        help=f"seed of the resampling (default: {DEFAULT_SEED}: the same "
+                             "command prints the same numbers)")
+    parser.add_argument("--alternative", default="two-sided",
+                        choices=options_of(COMPARE_OPTIONS, "alternative"),
+                        help="greater: a scores higher than b")
+    parser.add_argument("--margin", type=_declared("margin", float, COMPARE_OPTIONS),
+                        metavar="M", help="non-inferiority (or superiority) margin in units "
+                                          "of the score, e.g. 0.02")
+    parser.add_argument("--hypothesis", choices=options_of(COMPARE_OPTIONS, "hypothesis"),
+                        help="with --margin (default: non-inferiority)")
+    parser.add_argument("--format", default="text", choices=("text", "json"))
+    parser.add_argument("--width", type=_width, metavar="N",
+                        help="text width in characters (default: the terminal's)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="progress of the long steps on standard error (default: "
+                             "where it is a terminal)")
+    header = parser.add_mutually_exclusive_group()
+    header.add_argument("--header", dest="header", action="store_true", default=None,
+                        help="text files start with a header line (default: detect)")
+    header.add_argument("--no-header", dest="header", action="store_false",
+                        help="text files have no header line")
+    parser.add_argument("--delimiter", default="auto",
+                        choices=options_of(REPORT_OPTIONS, "delimiter"))
+    parser.add_argument("--index-column", action="store_true",
+                        help="drop the first column of text files (row names)")
+
+
+def _compare(args, width):
+    """The compare command: one error line and exit status 2 for a bad file or option."""
+    from .compare import build_comparison, format_comparison, read_groups
+
+    reading = {"header": args.header, "delimiter": args.delimiter,
+               "index_column": args.index_column}
+    try:
+        with _step(args, f"reading {args.y_true}, {args.y_pred_a} and {args.y_pred_b}"):
+            predictions = []
+            for path in (args.y_pred_a, args.y_pred_b):
+                y_true, y_pred, columns, _ = load_targets(args.y_true, path, **reading)
+                _, y_pred = _columns_named_by_header(y_true, y_pred, columns)
+                predictions.append(_rounded_probabilities(y_true, y_pred, path))
+            groups = None if args.groups is None else read_groups(
+                args.groups, len(y_true), lambda path: read_target(path, **reading)[0])
+        with _said_once(), _step(args, f"the comparison ({args.method})"):
+            comparison = build_comparison(
+                y_true, *predictions, method=args.method, scoring=args.scoring,
+                groups=groups, confidence=args.confidence, n_resamples=args.n_resamples,
+                seed=args.random_state, margin=args.margin, hypothesis=args.hypothesis,
+                alternative=args.alternative, verbose=_progress(args))
+    except (InputError, ValueError, TypeError, OSError) as exc:
+        message = " ".join(str(exc).split())
+        for name, option in (("scoring=", "--scoring NAME"), ("groups", "--groups FILE"),
+                             ("margin", "--margin M")):
+            if name in message:
+                message += f" From the command line: {option}."
+                break
+        print(f"error: {_printable(message)}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(_strict_json(comparison), indent=2, allow_nan=False))
+    else:
+        print(_printable(format_comparison(
+            comparison, (args.y_true, args.y_pred_a, args.y_pred_b), width=width)), end="")
+    return 0

@@ -27,9 +27,12 @@ The rules, which the report command's help repeats:
 """
 
 import csv
+import io
 import math
+import re
 import stat
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -51,9 +54,14 @@ class AmbiguousHeaderError(InputError):
     """The first line of a text file may be a header line or data; ``n_lines`` is the number
     of lines of data it holds if it has no header line."""
 
-    def __init__(self, message, n_lines):
+    def __init__(self, message, n_lines, first_line=None, values=None, readings=None):
         super().__init__(message)
         self.n_lines = n_lines
+        # ``{as_header: (array, names)}``: the file read both ways, where it was read once.
+        self.readings = readings or {}
+        # A one-column file: its first line and the set of its other lines (the labels it
+        # holds if that line is a header line).
+        self.first_line, self.values = first_line, values
 
 
 def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
@@ -80,18 +88,84 @@ def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
         except AmbiguousHeaderError as exc:
             ambiguous[name] = (path, exc)
     if len(ambiguous) == 2:
-        raise ambiguous["true"][1]
+        first, second = ambiguous["true"][1], ambiguous["pred"][1]
+        if not _series_names(first, second):
+            raise first
+        # Series.to_csv(index=False) of two named Series: each first line appears nowhere
+        # in either file, and both files keep as many samples read as header lines.
+        print(f"note: the first lines {quoted(first.first_line)} of {true_path} and "
+              f"{quoted(second.first_line)} of {pred_path} appear nowhere else in either "
+              "file: read as header lines (the names pandas' to_csv writes); pass "
+              "--no-header if they are labels", file=sys.stderr)
+        for name, (path, _) in ambiguous.items():
+            targets[name] = read_target(path, header=True, text=texts.get(name), **options)
+        ambiguous = {}
+    paths = {"true": true_path, "pred": pred_path}
     for name, (path, exc) in ambiguous.items():
         # No reading matching: either one gives a different number of samples (reported
         # downstream), so the file is read as it is.
-        n_other = len(targets["pred" if name == "true" else "true"][0])
+        other = "pred" if name == "true" else "true"
+        n_other = len(targets[other][0])
+        if n_other == exc.n_lines and exc.first_line is None and \
+                _starts_with_zero(targets[other][0], paths[other], texts.get(other)):
+            # Series(y).to_csv(index=False) beside DataFrame(proba).to_csv(index=False):
+            # "0" above the labels and "0,1,...,k-1" above the rows are pandas' names.
+            print(f"note: the first lines of {paths[other]} ('0') and {path} "
+                  "('0,1,...') are the names pandas gives an unnamed Series and unnamed "
+                  "columns: read as header lines; pass --no-header if they are data",
+                  file=sys.stderr)
+            targets[other] = (targets[other][0][1:], targets[other][1])
+            targets[name] = exc.readings.get(True) or read_target(
+                path, header=True, text=texts.get(name), **options)
+            continue
         as_header = n_other == exc.n_lines - 1
         if as_header:
             # Never silently: the other file's length decided it.
             print(f"note: {exc} -- read as a header line, which leaves {n_other} samples as "
                   f"in the other file; pass --no-header if it is data", file=sys.stderr)
-        targets[name] = read_target(path, header=as_header, text=texts.get(name), **options)
+        targets[name] = exc.readings.get(as_header) or read_target(
+            path, header=as_header, text=texts.get(name), **options)
+    if header is None:
+        _unnamed_series(targets, {"true": true_path, "pred": pred_path}, texts, options)
     return (*targets["true"][:1], *targets["pred"], targets["true"][1])
+
+
+def _starts_with_zero(values, path, text):
+    """Whether ``values``, integer labels read from a text file, were read from a first
+    line ``0`` (what pandas writes as the name of an unnamed Series)."""
+    if np.ndim(values) != 1 or np.asarray(values).dtype.kind not in "iu" or \
+            values[0] != 0 or Path(path).suffix == ".npy":
+        return False
+    if text is None:
+        with open(path, encoding="utf-8-sig") as file:
+            text = file.read(1 << 12)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return bool(lines) and lines[0] == "0"
+
+
+def _series_names(first, second):
+    """Whether two undecided one-column files start with the names of two Series: lines
+    that appear nowhere in either file, above as many lines each."""
+    return (first.first_line is not None and second.first_line is not None
+            and first.n_lines == second.n_lines and first.first_line not in second.values
+            and second.first_line not in first.values)
+
+
+def _unnamed_series(targets, paths, texts, options):
+    """A file of integer labels whose first line is ``0`` reads it as a label (a number is
+    data), unless the other file holds one sample less: ``0`` is then the name pandas
+    gives an unnamed Series (``Series(y).to_csv(index=False)``), read as a header line
+    with a note."""
+    lengths = {name: len(target[0]) for name, target in targets.items()}
+    for name, other in (("true", "pred"), ("pred", "true")):
+        values = targets[name][0]
+        if lengths[name] != lengths[other] + 1 or \
+                not _starts_with_zero(values, paths[name], texts.get(name)):
+            continue
+        print(f"note: {paths[name]}: the first line '0' is read as a header line (the name "
+              "pandas gives an unnamed Series), which leaves as many samples as in the "
+              "other file; pass --no-header if it is a label", file=sys.stderr)
+        targets[name] = (values[1:], targets[name][1])  # as read below a header line
 
 
 def _is_stream(path):
@@ -233,6 +307,190 @@ def _load_text(path, header, delimiter, index_column, text=None):
             text = path.read_text(encoding="utf-8-sig")
         except (UnicodeDecodeError, OSError) as exc:
             raise InputError(f"{path}: not a UTF-8 text file ({exc})") from None
+    read = _fast_text(path, text, header, delimiter, index_column)
+    if read is not None:
+        return read
+    return _slow_text(path, text, header, delimiter, index_column)
+
+
+# --- The fast reading of large text files -----------------------------------------------------
+#
+# The reference reading splits and converts every field in Python: 12 s for 200,000 rows of
+# 10 probabilities (issue 39). The fast reading decides the delimiter and the header line on
+# the first lines with the same rules, then converts the body in one call (pandas.read_csv
+# where pandas is installed, else numpy.loadtxt) after checking that it holds nothing but
+# numbers and the delimiter, and builds a file of labels from its distinct labels. Whatever
+# it does not read with certainty (quotes, text in a matrix, other line breaks, a field it
+# refuses, a repeated index, an error to report) goes to the reference reading, which says
+# what is wrong as before: both give the same arrays (tests/_cli/test_cli_reading.py).
+
+FAST_MIN_CHARS = 1 << 15  # smaller files: the reference reading, a few milliseconds
+_SAMPLE_LINES = 20
+_OTHER_LINE_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_NUMBER_BYTES = b"0123456789eE+-.\r\n"
+_SEPARATORS = {"comma": ",", "tab": "\t", "semicolon": ";", "whitespace": " "}
+
+
+def _fast_text(path, text, header, delimiter, index_column):
+    """``(array, names)`` as :func:`_slow_text` reads them, or None where the reference
+    reading must decide; raises what the reference reading raises about the header line."""
+    if len(text) < FAST_MIN_CHARS or (not text.isascii() and _OTHER_LINE_BREAKS.search(text)):
+        return None
+    sample, offset, position = [], None, 0
+    prefix = text[:1 << 16]
+    physical = prefix.splitlines(keepends=True)
+    if len(prefix) < len(text):
+        physical = physical[:-1]  # the last line of the prefix may be cut
+    for number, raw in enumerate(physical, start=1):
+        position += len(raw)
+        if raw.strip():
+            sample.append((number, raw.strip()))
+            offset = position if offset is None else offset
+            if len(sample) == _SAMPLE_LINES:
+                break
+    if len(sample) < 2:
+        return None
+    try:
+        found = _detect_delimiter(path, sample) if delimiter == "auto" else delimiter
+        rows = _split(path, sample, found)
+    except InputError:
+        return None
+    if len({len(row) for row in rows}) != 1:
+        return None
+    first = rows[0]
+    indexed = index_column or (header is not False and len(first) > 1 and first[0] == "")
+    if len(first) - indexed == 1:
+        if indexed and found != "comma":
+            return None
+        if not indexed and found in ("comma", "none") and text.isascii() and \
+                not text.encode("ascii").translate(None, b"0123456789+-\r\n"):
+            # Integers, one per line: a first line of a number above numbers is data
+            # (the header rule), unless --header says otherwise.
+            values = parse_numbers(text[offset:] if header else text, ",", np.int64)
+            if values is not None and values.shape[1] == 1:
+                return values[:, 0], None
+        return _fast_labels(path, text, header, found, first, indexed, index_column)
+    if found not in _SEPARATORS or indexed and not index_column and header is False:
+        return None
+    return _fast_matrix(path, text[offset:], header, found, first, indexed, index_column)
+
+
+def _fast_labels(path, text, header, delimiter, first, indexed, forced):
+    """A file of labels, one per line (after pandas' index, ``indexed``)."""
+    if '"' in text or "\t" in text or ";" in text or " " in text or \
+            (delimiter == "comma" and not indexed and "," in text):
+        return None
+    values = [line for line in map(str.strip, text.splitlines()) if line]
+    if indexed:
+        parts = [value.partition(",") for value in values]
+        if any(not separator or "," in label for _, separator, label in parts):
+            return None
+        first_fields = [parts[0][0].strip(), parts[0][2].strip()]
+    else:
+        first_fields = [values[0]]
+    if first_fields != first:
+        return None
+    if header is None:
+        header = _header_rule(path, first, len(values),
+                              lambda: {part[0] for part in parts[1:]} if indexed
+                              else set(values[1:]))
+    if header:
+        values = values[1:]
+        parts = parts[1:] if indexed else None
+        if not values:
+            return None
+    if indexed:
+        if not forced:
+            index = [_integer(part[0].strip()) for part in parts]
+            if None in index or len(set(index)) != len(index):
+                return None
+        values = [label.strip() for _, _, label in parts]
+    distinct = set(values)
+    integers = {value: _integer(value) for value in distinct}
+    if None in integers.values():
+        if all(_is_number(value) for value in distinct):
+            return None  # a number that is not a label: the reference says where
+        return np.array(values), None
+    if any(abs(value) > np.iinfo(np.int64).max for value in integers.values()):
+        return None
+    return np.array([integers[value] for value in values], dtype=np.int64), None
+
+
+def _fast_matrix(path, body, header, delimiter, first, indexed, forced):
+    """A matrix of numbers below its first line, ``first`` (a header line or a row)."""
+    ambiguous = None
+    if header is None:
+        try:
+            header = _header_rule(path, first, 2, set)
+        except AmbiguousHeaderError as exc:
+            ambiguous, header = exc, True
+    if not body.isascii():
+        return None
+    separator = _SEPARATORS[delimiter]
+    if body.encode("ascii").translate(None, _NUMBER_BYTES + separator.encode()):
+        return None  # text, quotes, another delimiter: the reference reading
+    array = parse_numbers(body, separator)
+    if array is None or array.shape[1] != len(first) or not np.isfinite(array).all():
+        return None
+    readings = {}
+    for as_header in ((True, False) if ambiguous is not None else (header,)):
+        values, names = array, (list(first) if as_header else None)
+        if not as_header:
+            row = [_number(field) for field in first]
+            if None in row:
+                return None
+            values = np.vstack([np.array(row, dtype=np.float64), array])
+        if indexed:
+            index = values[:, 0]
+            if not forced and not (np.all(index == np.round(index))
+                                   and np.abs(index).max() <= _MAX_EXACT_INTEGER
+                                   and len(np.unique(index)) == len(index)):
+                return None
+            values, names = values[:, 1:], None if names is None else names[1:]
+        _check_numbers(path, values)
+        readings[as_header] = (values, names)
+    if ambiguous is not None:
+        raise AmbiguousHeaderError(str(ambiguous), len(array) + 1, readings=readings)
+    return readings[header]
+
+
+def parse_numbers(body, separator, dtype=np.float64):
+    """The rows of numbers of ``body`` (text of numbers and ``separator``, " " for
+    whitespace) as a 2-D float64 array (or int64: one integer per line), each number the
+    one ``float`` (or ``int``) reads; None where
+    pandas or NumPy refuses it. pandas' C reader where it is installed (from pandas 3 its
+    default conversion is correctly rounded; before it, ``float_precision="round_trip"``),
+    else ``numpy.loadtxt``."""
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            if pd is not None:
+                options = ({} if int(pd.__version__.split(".")[0]) >= 3
+                           else {"float_precision": "round_trip"})
+                frame = pd.read_csv(io.StringIO(body), sep=r"\s+" if separator == " "
+                                    else separator, header=None, dtype=dtype,
+                                    na_filter=False, engine="c", quoting=csv.QUOTE_NONE,
+                                    skip_blank_lines=True, **options)
+                array = frame.to_numpy(dtype=dtype)
+            elif dtype is np.int64:  # one integer per line
+                array = np.array(body.split(), dtype=np.int64)[:, None]
+            else:
+                array = np.loadtxt(io.StringIO(body), delimiter=None if separator == " "
+                                   else separator, comments=None, quotechar=None,
+                                   dtype=np.float64, ndmin=2)
+        except Exception:  # noqa: BLE001 - any refusal: the reference reading says why
+            return None
+    return array if array.ndim == 2 and array.shape[0] else None
+
+
+def _slow_text(path, text, header, delimiter, index_column):
+    """The reference reading, field by field: every rule and every error message. The fast
+    reading (:func:`_fast_text`) gives its results on the files it reads, and hands any
+    other file here."""
     lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)
              if line.strip()]
     if not lines:
@@ -319,29 +577,40 @@ def _name(delimiter):
 
 
 def _detect_header(path, rows):
-    first, rest = rows[0], rows[1:]
+    first = rows[0]
+    return _header_rule(path, first, len(rows), lambda: {row[0] for row in rows[1:]})
+
+
+def _header_rule(path, first, n_rows, rest_values):
+    """Whether ``first`` (the fields of the first line) is a header line above ``n_rows - 1``
+    more rows; ``rest_values()``: the set of the first fields of the other rows (read only
+    for one-column files). One rule for the reference and the fast readings."""
+    has_rest = n_rows > 1
     if len(first) > 1 and first[0] == "":
         return True  # an unnamed first column: pandas' index
     if all(_is_number(field) for field in first):
-        if (len(first) >= 3 and rest
+        if (len(first) >= 3 and has_rest
                 and all(float(field) == column for column, field in enumerate(first))):
             raise AmbiguousHeaderError(
                 f"{path}: the first line {quoted(','.join(first))} may be a header line "
                 "(pandas names unnamed columns so) or a row of data; "
-                f"{_HEADER_FIX.replace('a label', 'data')}", len(rows))
+                f"{_HEADER_FIX.replace('a label', 'data')}", n_rows)
+        if len(first) > 1 or not has_rest:
+            return False
         # pandas names an unnamed Series "0": a number above text labels is that name.
-        return (len(first) == 1 and bool(rest)
-                and not any(_is_number(row[0]) for row in rest))
+        rest = rest_values()
+        return not any(_is_number(value) for value in rest)
     if len(first) > 1:
         return True  # rows of several fields hold numbers: text can only be names
-    if rest and all(_is_number(row[0]) for row in rest):
+    rest = rest_values()
+    if has_rest and all(_is_number(value) for value in rest):
         return True
-    if any(row[0] == first[0] for row in rest):
+    if first[0] in rest:
         return False
     raise AmbiguousHeaderError(
         f"{path}: the first line {quoted(first[0])} appears nowhere else in the file: it may "
         f"be a header line (as pandas' to_csv writes) or a class seen once; {_HEADER_FIX}",
-        len(rows))
+        n_rows, first_line=first[0], values=rest)
 
 
 def _drop_index(path, rows, numbers, forced):

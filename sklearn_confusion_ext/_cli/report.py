@@ -9,7 +9,7 @@ import numpy as np
 from .._core.target_kinds import LABELS_VS_SCORES, MULTILABEL, SINGLE_LABEL, is_binary
 from .._core.targets import check_targets
 from .files import InputError
-from .text import describe_prior, verdict
+from .text import describe_prior, format_counts, verdict
 
 # The intervals of --confidence: the report functions' defaults, and a fixed seed, so that
 # two runs of one command print the same bounds (--seed N draws other resamples).
@@ -70,8 +70,10 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, s
                                                       weighting=weighting)
                 for weighting in ("uniform", "true", "pred")}
     uniform = matrices["uniform"]
-    # Probabilities written with six decimals give the same matrix to 1e-6 of its largest cell.
+    # Probabilities written with six decimals give the same matrix to 1e-6 of its largest
+    # cell; matrices that print alike are one matrix to the reader too (issue 39).
     if all(np.abs(matrix - uniform).max(initial=0) <= 1e-6 * max(1.0, uniform.max(initial=0))
+           or np.array_equal(format_counts(matrix), format_counts(uniform))
            for matrix in matrices.values()):
         matrices = {"uniform": matrices["uniform"]}
         report["transport_weightings"] = _same_weightings(targets)

@@ -16,6 +16,12 @@ try:
     from . import _sparse_kernels as SPARSE_COMPILED
 except ImportError:
     SPARSE_COMPILED = None
+# The row kernels of probability matrices (``_row_kernels.pyx``: the checking pass, top
+# labels, binned sums), or None where never built.
+try:
+    from . import _row_kernels as ROW_COMPILED
+except ImportError:
+    ROW_COMPILED = None
 
 
 def compiled_kernels():
@@ -27,3 +33,9 @@ def compiled_sparse_kernels():
     """The compiled kernel of the plans of two CSR arrays, or None where the NumPy
     reference runs."""
     return SPARSE_COMPILED
+
+
+def compiled_row_kernels():
+    """The compiled row kernels of probability matrices, or None where the NumPy
+    references run."""
+    return ROW_COMPILED

@@ -15,7 +15,7 @@ import scipy.sparse as sp
 
 from .conversion import _checked_csr
 from .frames import frame_class_names
-from .params import quoted
+from .params import matrix_builder, quoted
 from .user_warnings import warn
 
 
@@ -48,6 +48,9 @@ def check_confusion_matrix(matrix, name="confusion", *, min_classes=1, nonzero=F
         hint = (" One more column than rows: a matrix with a last 'rejected' column "
                 "(reject_label=) is no matrix of classes; pass matrix[:, :-1] for the "
                 "decisions among the answered." if rejected else "")
+        if matrix.ndim == 1:  # labels where a matrix was expected
+            hint = (" A 1-D array holds labels, not counts: pass the matrix "
+                    f"{matrix_builder(name)}.")
         raise ValueError(f"{name} must be a square matrix with at least {min_classes} "
                          f"class(es); got shape {matrix.shape}.{hint}")
     if matrix.dtype.kind not in "biuf":

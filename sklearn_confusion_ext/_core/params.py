@@ -479,7 +479,48 @@ def _plain_binder(signature):
     return binder
 
 
-def validate_params(parameters, *, renamed=None):
+def _aliased_keywords(where, kwargs, aliases):
+    """``kwargs`` with each alias (scikit-learn's name) replaced by the parameter's name."""
+    kwargs = dict(kwargs)
+    for alias, name in aliases.items():
+        if alias in kwargs:
+            if name in kwargs:
+                raise TypeError(f"{where}: pass {name!r} or {alias!r} (its scikit-learn "
+                                "name), not both.")
+            kwargs[name] = kwargs.pop(alias)
+    return kwargs
+
+
+# The parameters that take a square count matrix: what builds each from labels, and a note.
+MATRIX_BUILDERS = {
+    "matrix": ("transport_confusion_matrix(y_true, y_pred)",
+               " (or sklearn.metrics.confusion_matrix(y_true, y_pred))"),
+    "table": ("mcnemar_table(y_true, y_pred_a, y_pred_b)",
+              ", the table of two models' correctness"),
+}
+
+
+def matrix_builder(name, where=None):
+    """The call that builds the count matrix of a parameter ``name`` from labels, inside a
+    call of ``where`` where given, with its note."""
+    call, note = MATRIX_BUILDERS["table" if name == "table" else "matrix"]
+    return (call if where is None else f"{where}({call})") + note
+
+
+def labels_instead_of_matrix(where, signature, args):
+    """The message for a function taking a count matrix called as ``f(y_true, y_pred)``
+    (two 1-D arrays, one positional argument too many), naming the function that builds
+    the matrix; else None."""
+    first = next(iter(signature.parameters), None)
+    positional = [p for p in signature.parameters.values() if p.kind is p.POSITIONAL_OR_KEYWORD]
+    if first not in MATRIX_BUILDERS or len(args) <= len(positional) or len(args) < 2 or \
+            not all(np.ndim(arg) == 1 for arg in args[:2]):
+        return None
+    return (f"{where} takes a square count matrix {first!r}, not two label arrays (y_true, "
+            f"y_pred): pass {matrix_builder(first, where)}.")
+
+
+def validate_params(parameters, *, renamed=None, aliases=None):
     """Decorate a public function or method: its arguments are checked before it runs.
 
     ``parameters`` is its declaration, written beside it (as scikit-learn's
@@ -496,8 +537,14 @@ def validate_params(parameters, *, renamed=None):
     the former name still works for one release, with a ``FutureWarning`` naming both
     (:func:`renamed_keywords`); passing both is a ``TypeError``. It is kept on the callable
     as ``renamed_parameters``, where the common tests find every alias to call.
+
+    ``aliases`` maps another name of a parameter to its name, for good and without a
+    warning: scikit-learn's name of an argument of a function of the same name
+    (``{"y1": "y_true"}`` of ``cohen_kappa_score``); passing both is a ``TypeError``. It is
+    kept on the callable as ``parameter_aliases``.
     """
     renamed = dict(renamed or {})
+    aliases = dict(aliases or {})
 
     def decorate(function):
         entry, declaration = function.__qualname__, parameters
@@ -527,12 +574,15 @@ def validate_params(parameters, *, renamed=None):
                 where = entry
             if renamed and not kwargs.keys().isdisjoint(renamed):
                 kwargs = renamed_keywords(where, kwargs, renamed)
+            if aliases and not kwargs.keys().isdisjoint(aliases):
+                kwargs = _aliased_keywords(where, kwargs, aliases)
             arguments = binder(args, kwargs)
             if arguments is None:
                 try:
                     arguments = signature.bind(*args, **kwargs).arguments
                 except TypeError as error:  # an unknown keyword, a missing argument
-                    raise TypeError(f"{where}: {error}") from None
+                    labels_given = labels_instead_of_matrix(where, signature, args)
+                    raise TypeError(labels_given or f"{where}: {error}") from None
             for parameter, value in arguments.items():
                 if parameter in constraints and value is not defaults.get(parameter, _NO_DEFAULT):
                     _check_constraints(where, parameter, value, constraints[parameter])
@@ -543,6 +593,7 @@ def validate_params(parameters, *, renamed=None):
 
         checked.parameter_constraints = declaration
         checked.renamed_parameters = renamed
+        checked.parameter_aliases = aliases
         if not renamed.keys().isdisjoint(declaration) or not set(renamed.values()) <= set(
                 declaration):
             raise RuntimeError(f"{entry} renames {renamed}: each former name must be gone "

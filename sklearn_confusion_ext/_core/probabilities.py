@@ -20,9 +20,14 @@ two); the positive class is ``pos_label``, by default ``labels[-1]`` where ``lab
 given, else scikit-learn's rule (1 for the classes {0, 1} or {-1, 1}; other classes need
 ``pos_label``). A positive class absent from a ``y_true`` of one class is added to the
 classes (every instance negative, as in one fold of a cross-validation).
+
+This is the one check of labels beside probabilities or scores: the calibration code, the
+decisions (thresholds, abstention, Bayes decisions), top-k accuracy and the threshold of
+the confusion matrix Display all read their input through it, so that the same bad input
+gets the same error everywhere (``tests/_core/test_probability_contract.py``).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.sparse as sp
@@ -72,6 +77,8 @@ class Probabilities:
         """The (n_samples,) probabilities of the class of column ``k`` (divided by the
         rows' sums where they do not sum to 1)."""
         values = self.prob[:, k]
+        if values.dtype != np.float64:  # a float32 prob kept (keep_float32)
+            values = values.astype(np.float64)
         return values if self.norms is None else values / self.norms
 
     def columns(self, start, stop):
@@ -91,7 +98,14 @@ class Probabilities:
     def top_label(self):
         """``(predicted, confidence)``: each row's first column of largest probability
         (as ``argmax`` and ``predict`` break ties) and that probability (divided by the
-        row's sum where it does not sum to 1), read in row chunks, once."""
+        row's sum where it does not sum to 1), read in row chunks, once. A 1-D ``prob``
+        of two classes: the positive class where its probability exceeds its complement
+        (a tie to the other class), and the larger of the two."""
+        if self.prob.ndim == 1:
+            complement = 1.0 - self.prob
+            above = self.prob > complement
+            predicted = np.where(above, self.positive, 1 - self.positive).astype(np.intp)
+            return predicted, np.maximum(self.prob, complement)
         if not self._top:
             self._top.append(_top_labels(self.prob, self.norms))
         return self._top[0]
@@ -99,7 +113,8 @@ class Probabilities:
 
 def checked_probabilities(owner, y_true, y_prob, *, labels=None, pos_label=None,
                           sample_weight=None, name="y_prob", scores=False,
-                          default_positive="scikit-learn", top_label=False, sparse=False):
+                          default_positive="scikit-learn", top_label=False, sparse=False,
+                          keep_float32=False):
     """The :class:`Probabilities` of 1-D labels ``y_true`` beside ``y_prob`` (argument
     ``name``).
 
@@ -107,9 +122,14 @@ def checked_probabilities(owner, y_true, y_prob, *, labels=None, pos_label=None,
     probabilities (in [0, 1], 2-D rows summing to 1, warned where they do not).
     ``default_positive``: a 1-D ``y_prob``'s positive class without ``pos_label``:
     ``"scikit-learn"`` (``labels[-1]`` where ``labels`` is given, else 1 for the classes
-    {0, 1} or {-1, 1}) or ``"last"`` (the last of the classes, a classifier's second
-    column). ``top_label``: read each row's top label in the checking pass (2-D).
+    {0, 1} or {-1, 1}), ``"classes"`` (1 for the classes {0, 1} or {-1, 1} whatever the
+    order of ``labels``, the rule of scikit-learn's ``roc_curve``) or ``"last"`` (the last
+    of the classes, a classifier's second column; never an error, so that a caller may
+    refuse what it refuses first and then name the positive class with
+    :func:`with_positive`). ``top_label``: read each row's top label in the checking pass (2-D).
     ``sparse``: keep a scipy.sparse ``y_prob`` as a CSR array (else read densely).
+    ``keep_float32``: keep a 2-D float32 ``y_prob`` as float32 (no float64 copy; the
+    caller reads it through :meth:`Probabilities.column`, ``columns``, ``top_label``).
     ``y_true=None``: probabilities alone (``codes`` and ``classes`` None). ``owner``
     names the function in messages that need it."""
     if y_true is not None and _column_names(y_prob) is not None:
@@ -117,7 +137,7 @@ def checked_probabilities(owner, y_true, y_prob, *, labels=None, pos_label=None,
         # position, its shuffled columns gave another number silently)
         (_, y_prob), labels, _ = _aligned_frames({"y_true": y_true, name: y_prob},
                                                  (name, _column_names(y_prob)), labels, labels)
-    prob = _checked_array(name, y_prob, scores, sparse)
+    prob = _checked_array(name, y_prob, scores, sparse, keep_float32)
     n_samples = prob.shape[0]
     codes = classes = None
     if y_true is not None:
@@ -164,8 +184,9 @@ def _given_dtype(y):
     return dtype if isinstance(dtype, np.dtype) else np.dtype(np.float64)
 
 
-def _checked_array(name, y, scores, sparse):
-    """``y`` as a float64 1-D or 2-D array (or CSR, ``sparse``) of finite numbers."""
+def _checked_array(name, y, scores, sparse, keep_float32=False):
+    """``y`` as a float64 1-D or 2-D array (or CSR, ``sparse``) of finite numbers (a 2-D
+    float32 array as given, ``keep_float32``)."""
     what = "scores" if scores else "probabilities in [0, 1]"
     if y is None:
         raise TypeError(f"{name} must be array-like ({what}); got None.")
@@ -192,7 +213,8 @@ def _checked_array(name, y, scores, sparse):
         raise ValueError(f"{name} has no columns; at least one class is required.")
     if sp.issparse(array):
         return array if array.dtype == np.float64 else array.astype(np.float64)
-    array = np.asarray(array, dtype=np.float64)  # no copy of float64, in any order
+    kept = keep_float32 and array.ndim == 2 and array.dtype == np.float32
+    array = np.asarray(array, dtype=np.float32 if kept else np.float64)  # no copy, any order
     if array.ndim == 1:
         _refuse_not_finite_1d(name, array, what)
     return array
@@ -269,9 +291,14 @@ def _checked_rows(name, prob, scores, top_label, dtype):
     predicted = np.empty(n_samples, dtype=np.intp) if top_label else None
     largest = np.empty(n_samples) if top_label else None
     smallest = np.empty(-(-n_samples // step))
+    kernel = _row_kernel(prob)
 
     def read(rows):
         block = prob[rows]
+        if kernel is not None:  # the same sums, smallest entry and top labels, one pass
+            smallest[rows.start // step] = kernel.check_rows(
+                block, sums[rows], *((predicted[rows], largest[rows]) if top_label else ()))
+            return
         with np.errstate(over="ignore", invalid="ignore"):
             np.matmul(block, ones, out=sums[rows])
         smallest[rows.start // step] = block.min()
@@ -291,6 +318,15 @@ def _checked_rows(name, prob, scores, top_label, dtype):
     if top_label:
         return norms, (predicted, largest if norms is None else largest / norms)
     return norms, None
+
+
+def _row_kernel(prob):
+    """The compiled row kernels (``_row_kernels.pyx``) where they are built and ``prob``
+    is float32 or float64, else None (the NumPy reference reads it)."""
+    from .kernels import compiled_row_kernels
+
+    kernel = compiled_row_kernels()
+    return kernel if kernel is not None and prob.dtype in (np.float32, np.float64) else None
 
 
 def _raise_bad_rows(name, prob, sums, scores, step):
@@ -408,10 +444,21 @@ def _binary_classes(present, name, labels, scores):
     return np.asarray(classes)
 
 
+def with_positive(owner, data, pos_label, *, labels=None, default_positive="scikit-learn",
+                  name="y_prob"):
+    """``data`` (the :class:`Probabilities` of a 1-D ``y_prob`` beside ``y_true``) with
+    the positive class ``pos_label`` (by the rule ``default_positive`` where None, as in
+    :func:`checked_probabilities`), the class added where it is absent from a ``y_true``
+    of one class."""
+    classes, position = _positive(owner, data.classes, pos_label, labels, default_positive,
+                                  name, data.scores)
+    return replace(data, classes=classes, positive=position)
+
+
 def _positive(owner, classes, pos_label, labels, rule, name, scores):
     """``(classes, position)`` of the positive class of a 1-D ``y_prob``."""
     if pos_label is None:
-        if rule == "last" or labels is not None:
+        if rule == "last" or labels is not None and rule != "classes":
             return classes, len(classes) - 1
         pos_label = _default_pos_label(classes, name, scores)
     matches = _matches(classes, pos_label)

@@ -160,6 +160,17 @@ def _shown(value):
     return _cut(repr(value))
 
 
+def _unquoted(value):
+    """A summary value as the HTML view writes it: :func:`_shown`, strings without quotes
+    (a table cell says where a value starts and ends)."""
+    if isinstance(value, str):
+        return _cut(value, 80)
+    if isinstance(value, (list, tuple)) and 0 < len(value) <= MAX_ITEMS and all(
+            isinstance(item, str) for item in value):
+        return ", ".join(_cut(item) for item in value)
+    return _shown(value)
+
+
 class _Bare(str):
     """A summary value written without quotes ("5 of 9")."""
 
@@ -186,10 +197,18 @@ class _Table:
     """A table of a result: ``index`` names the rows (``index_name`` their kind),
     ``columns`` maps each column's name to its values, one per row."""
 
-    def __init__(self, index_name, index, columns, percent=False):
+    def __init__(self, index_name, index, columns, percent=False, *, pvalues=False,
+                 adjusted=None, alpha=None):
         self.index_name, self.index = index_name, list(index)
         self.columns = {name: list(values) for name, values in columns.items()}
         self.percent = percent  # fractions written in percent, as papers print them
+        # Every cell a p-value (a post-hoc matrix); else the columns named pvalue*.
+        self.pvalues = pvalues
+        # What the p-values were adjusted by (a correction's name, or True), where every
+        # p-value column is adjusted; else the columns named *corrected or *adjusted are.
+        self.adjusted = adjusted
+        # The level the adjusted p-values are read at: the HTML view marks those below it.
+        self.alpha = _level(alpha)
 
     def frame(self):
         pandas = _pandas()
@@ -211,20 +230,63 @@ class _Table:
         corner = (self.index_name or "") + (" (%)" if self.percent else "")
         header = [_cut(corner, limit)] + [
             "\u2026" if j is None else _cut(names[j], limit) for j in shown_columns]
-        rows = []
-        for i in _kept(len(self.index), MAX_ROWS):
+        shown_rows = _kept(len(self.index), MAX_ROWS)
+        # One format per column, chosen from the rows shown; one for the whole of a
+        # matrix of p-values, whose columns are alike.
+        shown = {j: [self.columns[names[j]][i] for i in shown_rows if i is not None]
+                 for j in shown_columns if j is not None}
+        if self.pvalues and shown:
+            together = _column_texts([value for column in shown.values()
+                                      for value in column], "pvalue", limit)
+            size = len(next(iter(shown.values())))
+            texts = {j: together[k * size:(k + 1) * size] for k, j in enumerate(shown)}
+        else:
+            texts = {j: _column_texts(values, self._column_kind(names[j]), limit)
+                     for j, values in shown.items()}
+        rows, k = [], 0
+        for i in shown_rows:
             if i is None:
                 rows.append(["\u2026"] * len(header))
                 continue
             rows.append([_cell(self.index[i], limit)] + [
-                "\u2026" if j is None else self._cell(self.columns[names[j]][i], limit)
-                for j in shown_columns])
+                "\u2026" if j is None else texts[j][k] for j in shown_columns])
+            k += 1
         return header, rows
 
-    def _cell(self, value, limit):
-        if self.percent and isinstance(value, (Real, np.floating)):
-            return f"{100 * float(value):.1f}"
-        return _cell(value, limit)
+    def _column_kind(self, name):
+        """How a column's numbers are written: "percent", "pvalue" or "number"."""
+        if self.percent:
+            return "percent"
+        if self.pvalues or str(name).startswith("pvalue"):
+            return "pvalue"
+        return "number"
+
+    def _marked(self, name):
+        """Whether the HTML view marks the cells of column ``name`` below ``alpha``: the
+        adjusted p-values (all of them where the table says they are all adjusted)."""
+        if self.alpha is None or self._column_kind(name) != "pvalue":
+            return False
+        if self.adjusted:
+            return True
+        adjusted = [column for column in self.columns if self._column_kind(column) == "pvalue"
+                    and re.search(r"(corrected|adjusted)$", str(column))]
+        return str(name) in map(str, adjusted) if adjusted else False
+
+    def caption(self):
+        """What the HTML view says under the table: what the cells are, what is marked."""
+        words = []
+        if self.pvalues:
+            words.append("Cells are adjusted p-values" if self.adjusted else
+                         "Cells are p-values")
+            if isinstance(self.adjusted, str):
+                words[-1] += f" ({self.adjusted})"
+        marked = [str(name) for name in self.columns if self._marked(name)]
+        if marked:
+            words.append(f"bold: p < {_number(self.alpha)}" if self.pvalues else
+                         f"bold: adjusted p-values below {_number(self.alpha)} "
+                         f"({', '.join(marked)})")
+        text = "; ".join(words)
+        return text[:1].upper() + text[1:] + "." if text else ""
 
     def text(self):
         header, rows = self.cells()
@@ -236,12 +298,117 @@ class _Table:
 
     def html(self):
         header, rows = self.cells(MAX_HTML_CELL)
+        names = list(self.columns)
+        shown_columns = _kept(len(names), MAX_COLUMNS)
+        shown_rows = [i for i in _kept(len(self.index), MAX_ROWS)]
+        marked = [j is not None and self._marked(names[j]) for j in shown_columns]
         head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
-        body = "".join(
-            "<tr><th>" + html.escape(row[0]) + "</th>"
-            + "".join(f"<td>{html.escape(cell)}</td>" for cell in row[1:]) + "</tr>"
-            for row in rows)
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        lines = []
+        for i, row in zip(shown_rows, rows):
+            cells = []
+            for j, mark, cell in zip(shown_columns, marked, row[1:]):
+                value = None if i is None or j is None else self.columns[names[j]][i]
+                if mark and _below(value, self.alpha):
+                    cells.append(f"<td style='font-weight:bold' title='p &lt; "
+                                 f"{_number(self.alpha)}'>{html.escape(cell)}</td>")
+                else:
+                    cells.append(f"<td>{html.escape(cell)}</td>")
+            lines.append("<tr><th>" + html.escape(row[0]) + "</th>" + "".join(cells)
+                         + "</tr>")
+        caption = self.caption()
+        caption = (f"<caption style='caption-side:bottom'>{html.escape(caption)}</caption>"
+                   if caption else "")
+        return (f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{''.join(lines)}"
+                "</tbody></table>")
+
+
+def _level(alpha):
+    """``alpha`` where it is a significance level (a number in (0, 1)), else None."""
+    if isinstance(alpha, (Real, np.floating)) and not isinstance(alpha, (bool, np.bool_)):
+        return float(alpha) if 0 < alpha < 1 else None
+    return None
+
+
+def _below(value, alpha):
+    """Whether ``value`` is a number below ``alpha``."""
+    return (isinstance(value, (Real, np.number)) and not isinstance(value, (bool, np.bool_))
+            and float(value) < alpha)
+
+
+# P-values below this are written as below it (a float's tail is no more exact there).
+PVALUE_FLOOR = 1e-300
+
+
+def _column_texts(values, kind, limit=MAX_CELL):
+    """The cells of one column, written in one format chosen for the whole column (as
+    pandas writes a column): whole numbers without ``.0`` (counts: a column of 0 and 1
+    only keeps a decimal, as rates); p-values with four significant digits of the
+    smallest, the whole column in scientific notation where one is below 1e-4 (below
+    :data:`PVALUE_FLOOR`, ``<1e-300``); other numbers with the decimals that show four
+    significant digits of each (six at most), aligned and without the trailing zeros
+    they all have, the whole column in scientific notation where one is below 1e-4 or
+    above 1e6. Labels, booleans and what is not a column of numbers are written cell by
+    cell."""
+    numbers = [float(value) for value in values
+               if isinstance(value, (Real, np.number)) and not isinstance(
+                   value, (bool, np.bool_, Integral, np.integer))]
+    if not numbers or len(numbers) + sum(
+            isinstance(value, (Integral, np.integer)) and not isinstance(
+                value, (bool, np.bool_)) for value in values) != len(values):
+        if kind == "percent":
+            return [f"{100 * float(value):.1f}" if isinstance(value, (Real, np.floating))
+                    and not isinstance(value, (bool, np.bool_)) else _cell(value, limit)
+                    for value in values]
+        return [_cell(value, limit) for value in values]  # not a column of numbers
+    finite = [abs(value) for value in numbers if math.isfinite(value)]
+    if kind == "percent":
+        write = "{:.1f}".format
+        return [_special(value) or write(100 * float(value)) for value in values]
+    if kind == "pvalue":
+        shown = [value for value in finite if value >= PVALUE_FLOOR]
+        smallest = min(shown, default=1.0)
+        if smallest < 1e-4:
+            write = "{:.3e}".format
+        else:
+            write = f"{{:.{_decimals([smallest])}f}}".format
+        return [_special(value) or (f"<{PVALUE_FLOOR:.0e}" if 0 <= float(value)
+                                   < PVALUE_FLOOR else write(float(value)))
+                for value in values]
+    if (all(value == int(value) for value in finite) and 1 < max(finite, default=0) < 1e15):
+        # counts (a column of 0 and 1 only may be rates, proportions: it keeps a decimal)
+        return [_special(value) or str(int(value)) for value in values]
+    nonzero = [value for value in finite if value > 0]
+    if nonzero and (min(nonzero) < 1e-4 or max(nonzero) >= 1e6):
+        write = "{:.3e}".format
+    else:
+        write = f"{{:.{_decimals(nonzero)}f}}".format
+    texts = [_special(value) or write(float(value)) for value in values]
+    return _trimmed(texts)
+
+
+def _special(value):
+    """The text of NaN and infinities (None for any other number)."""
+    value = float(value)
+    return None if math.isfinite(value) else str(value)
+
+
+def _decimals(magnitudes, digits=4, most=6):
+    """The decimals that show ``digits`` significant digits of each of ``magnitudes``
+    (positive numbers), at most ``most`` and at least one."""
+    needed = [digits - 1 - math.floor(math.log10(value)) for value in magnitudes]
+    return min(max([1, *needed]), most)
+
+
+def _trimmed(texts):
+    """Fixed-point texts without the trailing zeros every one of them has (one decimal
+    kept), as pandas trims a column."""
+    fixed = [text for text in texts if "." in text and "e" not in text]
+    if not fixed or len(fixed) != sum(text not in ("nan", "inf", "-inf") for text in texts):
+        return texts
+    while all(text.endswith("0") and not text.endswith(".0") for text in fixed):
+        texts = [text[:-1] if text in fixed else text for text in texts]
+        fixed = [text[:-1] for text in fixed]
+    return texts
 
 
 def _labels_with_none(values):
@@ -288,6 +455,11 @@ class Result(RenamedAttributes):
     _table_columns = ()
     _table_matrix = None
     _table_percent = False
+    # A ``_table_matrix`` of p-values; whether they are adjusted (True, or the attribute
+    # naming the correction, as "method"). The HTML view marks the adjusted p-values below
+    # the result's ``alpha`` (its level, where it has one) and says so under the table.
+    _table_pvalues = False
+    _table_adjusted = None
     _shows_one_row = True  # False where the summary line already shows a one-row table
 
     def _summary(self):
@@ -310,7 +482,16 @@ class Result(RenamedAttributes):
             for column in self._table_columns:
                 name, attribute = (column, column) if isinstance(column, str) else column
                 columns[name] = np.asarray(getattr(self, attribute))
-        return _Table(self._table_index_name, index, columns, self._table_percent)
+        return _Table(self._table_index_name, index, columns, self._table_percent,
+                      pvalues=self._table_pvalues, adjusted=self._adjusted(),
+                      alpha=getattr(self, "alpha", None))
+
+    def _adjusted(self):
+        """What the table's p-values are adjusted by (see ``_table_adjusted``)."""
+        adjusted = self._table_adjusted
+        if isinstance(adjusted, str):
+            return str(getattr(self, adjusted, None) or True)
+        return adjusted
 
     def _line(self):
         try:
@@ -327,6 +508,8 @@ class Result(RenamedAttributes):
             return None
         if table is not None and len(table.index) == 1 and not self._shows_one_row:
             return None
+        if table is not None and table.alpha is None:  # a table built by a class's _table
+            table.alpha = _level(getattr(self, "alpha", None))
         return table
 
     def __repr__(self):
@@ -341,7 +524,8 @@ class Result(RenamedAttributes):
         except Exception as error:
             summary = [("summary", f"unavailable: {type(error).__name__}")]
         items = "".join(f"<tr><th style='text-align:left'>{html.escape(name)}</th>"
-                        f"<td style='text-align:left'>{html.escape(_shown(value))}</td></tr>"
+                        f"<td style='text-align:left'>{html.escape(_unquoted(value))}</td>"
+                        "</tr>"
                         for name, value in summary)
         parts = [f"<div><strong>{html.escape(type(self).__name__)}</strong>",
                  f"<table>{items}</table>" if items else ""]

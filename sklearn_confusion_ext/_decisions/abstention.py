@@ -11,9 +11,8 @@ import numpy as np
 
 from .._core.bounds import wilson
 from .._core.params import ARRAY, CONFIDENCE_LEVEL, Interval, validate_params
+from .._core.probabilities import checked_probabilities
 from .._core.results import Result, _result, _Table, interval_method
-from .._core.target_kinds import _SUM_TOLERANCE, warn_unless_probabilities
-from .inputs import checked_scores
 
 
 @_result(kw_only=True, parameters={
@@ -188,10 +187,12 @@ def risk_coverage_curve(y_true, y_prob, *, labels=None, sample_weight=None,
     ...                               curve.low[point], curve.high[point])]
     [0.9, 0.0123, 0.0053, 0.0286]
     """
-    scored = checked_scores(y_true, y_prob, "y_prob", labels, sample_weight)
-    predicted, confidence = _top_labels(scored)
-    wrong = predicted != scored.codes
-    weights = scored.weights
+    data = checked_probabilities("risk_coverage_curve", y_true, y_prob, labels=labels,
+                                 sample_weight=sample_weight, default_positive="last",
+                                 top_label=True)
+    predicted, confidence = _top_labels(data)
+    wrong = predicted != data.codes
+    weights = data.sample_weight
     if weights is not None:
         if not weights.any():
             raise ValueError("sample_weight sums to 0: no instance can be answered.")
@@ -227,43 +228,13 @@ def risk_coverage_curve(y_true, y_prob, *, labels=None, sample_weight=None,
                               confidence_level=confidence_level)
 
 
-def _top_labels(scored, name="y_prob"):
-    """Each instance's top label (a position in the classes) and its probability (the
-    scores of argument ``name``)."""
-    prob = scored.scores
-    if prob.ndim == 1:
-        if len(scored.classes) != 2:
-            raise ValueError(
-                f"{name} is 1-D, the probability of the second of two classes, but y_true "
-                f"holds {len(scored.classes)} class: pass labels= with both classes (a "
-                "classifier's classes_).")
-        outside = (prob < 0) | (prob > 1)
-        if outside.any():
-            row = int(np.argmax(outside))
-            raise ValueError(f"{name} is 1-D, the probability of the second class, but row "
-                             f"{row} holds {prob[row]:g}, outside [0, 1].")
-        complement = 1.0 - prob
-        return (prob > complement).astype(np.intp), np.maximum(prob, complement)
-    negative = prob < 0
-    if negative.any():
-        row = int(np.argmax(negative.any(axis=1)))
-        raise ValueError(f"{name} has negative entries (min {prob.min():g}, first at row "
-                         f"{row}); probabilities must be non-negative.")
-    with np.errstate(over="ignore"):
-        sums = prob.sum(axis=1)
-    if not np.isfinite(sums).all():
-        raise ValueError(f"{name}'s row {int(np.argmax(~np.isfinite(sums)))} sums beyond the "
-                         "largest float: pass probabilities (each row summing to 1).")
-    empty = ~(sums > 0)
-    if empty.any():
-        raise ValueError(f"{name}'s row {int(np.argmax(empty))} sums to 0: it gives no class "
-                         "any probability.")
-    top = prob.argmax(axis=1)
-    confidence = prob[np.arange(prob.shape[0]), top]
-    if np.any(np.abs(sums - 1.0) > _SUM_TOLERANCE[scored.dtype == np.float32]):
-        # Scores, not probabilities: read as the library reads them beside labels, each
-        # row divided by its sum. Probabilities are read as they are (a division by sums
-        # that differ in their last bit would split ties of equal top probabilities).
-        warn_unless_probabilities(name, sums, scored.dtype)
-        confidence = confidence / sums
-    return top, confidence
+def _top_labels(data, name="y_prob"):
+    """Each instance's top label (a position in the classes) and its probability, of
+    checked probabilities ``data`` (of argument ``name``): a 1-D ``y_prob`` is the
+    probability of the second of two classes."""
+    if data.one_dimensional and len(data.classes) != 2:
+        raise ValueError(
+            f"{name} is 1-D, the probability of the second of two classes, but y_true "
+            f"holds {len(data.classes)} class: pass labels= with both classes (a "
+            "classifier's classes_).")
+    return data.top_label()

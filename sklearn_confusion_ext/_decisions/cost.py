@@ -23,8 +23,6 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import make_scorer
 
 from .._core.chunks import chunk_rows
-from .._core.conversion import _numpy_of_nullable
-from .._core.frames import _column_names
 from .._core.labels import check_label_list
 from .._core.params import (
     ARRAY,
@@ -36,14 +34,14 @@ from .._core.params import (
     quoted,
     validate_params,
 )
-from .._core.target_kinds import warn_unless_probabilities
-from .._core.targets import check_target_set, check_targets
+from .._core.probabilities import checked_probabilities
+from .._core.targets import check_targets
 from .._core.user_warnings import warn
 from .._matrices.rejection import check_reject_label, rejections
 from .._matrices.transport import transport_confusion
 from .._scores.from_confusion import confusion_for_labels
 from .._scores.resolved import register_matrix_metric
-from .._scores.scorers import _predictions
+from .._scores.scorers import ScoreRequester, _predictions
 
 # --- The cost matrix ----------------------------------------------------------------------
 
@@ -123,13 +121,19 @@ def _spent(matrix, cost):
 def _columns(y):
     """The number of columns of a 2-D target (a single column reads as 1-D labels, as
     scikit-learn reads it); None for any other shape (validation names its fault)."""
+    shape = _shape(y)
+    return shape[1] if shape is not None and len(shape) == 2 and shape[1] != 1 else None
+
+
+def _shape(y):
+    """The shape of array-like ``y``; None for ragged lists (validation names them)."""
     shape = getattr(y, "shape", None)
     if shape is None:
         try:
             shape = np.shape(y)
-        except (ValueError, TypeError):  # ragged lists: refused by validation
+        except (ValueError, TypeError):
             return None
-    return shape[1] if len(shape) == 2 and shape[1] != 1 else None
+    return tuple(shape)
 
 
 def _bayes_decisions(y_prob, cost):
@@ -386,24 +390,6 @@ def expected_cost(y_true, y_pred, *, cost_matrix=None, labels=None, sample_weigh
 
 
 
-def _checked_probabilities(y_prob):
-    """``y_prob`` as checked ``(n_samples, n_classes)`` masses (dense or CSR), warned
-    where its rows do not sum to 1."""
-    if _columns(y_prob) is None:
-        raise ValueError(f"y_prob must be a 2-D array of shape (n_samples, n_classes) with "
-                         f"two or more columns (a classifier's predict_proba); got shape "
-                         f"{np.shape(y_prob) if not sp.issparse(y_prob) else y_prob.shape}.")
-    if _column_names(y_prob) is not None:  # by position: cost_matrix and labels= follow
-        y_prob = _numpy_of_nullable("y_prob", y_prob)  # the columns as given (sorted by
-    target_set = check_target_set({"y_prob": y_prob})  # name, decisions were of others)
-    (masses,), (norms,) = target_set.masses, target_set.norms
-    if masses.shape[0] == 0:
-        raise ValueError("y_prob has no rows; at least one instance is needed.")
-    _refuse_empty_rows("y_prob", norms)
-    warn_unless_probabilities("y_prob", norms, masses.dtype)
-    return masses
-
-
 @validate_params({"y_prob": [ARRAY], "cost_matrix": [ARRAY], "labels": [None, ARRAY],
                   "reject_cost": [None, Interval(Real, None, None)],
                   "reject_label": [None, Label()]})
@@ -496,7 +482,14 @@ def cost_optimal_predictions(y_prob, cost_matrix, *, labels=None, reject_cost=No
     names = None if labels is None else check_label_list(labels)
     if reject_cost is not None:  # before any work
         reject_label = _decision_reject_label(reject_label, names)
-    masses = _checked_probabilities(y_prob)
+    shape = _shape(y_prob)
+    if shape is not None and _columns(y_prob) is None:  # ragged: named by the check below
+        raise ValueError(f"y_prob must be a 2-D array of shape (n_samples, n_classes) with "
+                         f"two or more columns (a classifier's predict_proba); got shape "
+                         f"{shape}.")
+    # By position (labels= and cost_matrix follow the columns as given): no y_true to
+    # align a DataFrame's columns with
+    masses = checked_probabilities("cost_optimal_predictions", None, y_prob, sparse=True).prob
     cost = check_cost_matrix(cost_matrix, masses.shape[1])
     if names is not None and len(names) != masses.shape[1]:
         raise ValueError(f"labels has {len(names)} class label(s) but y_prob has "
@@ -560,7 +553,7 @@ def _decision_reject_label(reject_label, names):
 # --- The scorer ------------------------------------------------------------------------------
 
 
-class CostScorer:
+class CostScorer(ScoreRequester):
     """Scorer of the expected cost of the Bayes decisions of ``predict_proba`` (negated:
     greater is better); see :func:`make_cost_scorer`."""
 

@@ -12,11 +12,11 @@ import numpy as np
 
 from .._core.config import check_result_size
 from .._core.params import ARRAY, VERBOSE, Label, Options, quoted, validate_params
+from .._core.probabilities import checked_probabilities, with_positive
 from .._core.resampling import Progress
 from .._core.results import Result, _result, _Table
 from .._matrices.rejection import REJECTED_LABEL
 from .abstention import _top_labels
-from .inputs import checked_scores, positive_class
 
 TARGETS = ("binary", "classwise", "top_label")
 # Cells of the top-label matrices computed at once (a block of thresholds): 4 Mi.
@@ -319,11 +319,17 @@ def threshold_confusion_matrices(y_true, y_score, *, thresholds=None, target=Non
     0.9           1   0  24   0        26
     0.9           2   0   0  29        21
     """
-    scored = checked_scores(y_true, y_score, "y_score", labels, sample_weight)
-    if scored.weights is not None and not scored.weights.any():
+    # Scores (a decision_function) but for the top label, read as a probability; the
+    # positive class of 1-D scores is named after the refusals below (pos_label=None)
+    top_label = target == "top_label"
+    scored = checked_probabilities("threshold_confusion_matrices", y_true, y_score,
+                                   labels=labels, sample_weight=sample_weight,
+                                   name="y_score", scores=not top_label,
+                                   default_positive="last", top_label=top_label)
+    if scored.sample_weight is not None and not scored.sample_weight.any():
         raise ValueError("sample_weight sums to 0: no instance to count.")
     given = None if thresholds is None else _checked_thresholds(thresholds)
-    counted = scored.weights is None
+    counted = scored.sample_weight is None
     if target == "top_label":
         if pos_label is not None:
             raise ValueError(f"pos_label={pos_label!r} applies to the binary matrices of 1-D "
@@ -332,24 +338,24 @@ def threshold_confusion_matrices(y_true, y_score, *, thresholds=None, target=Non
         grid, matrices = _top_label_matrices(scored, given, verbose)
         return ThresholdConfusionResult(thresholds=grid, matrices=_as_counts(matrices, counted),
                                         classes=scored.classes, target="top_label")
-    if scored.scores.ndim == 1:
+    if scored.one_dimensional:
         if target is not None:
             raise ValueError(f"target={target!r} applies to 2-D scores (one column per "
                              "class); y_score is 1-D, the score of the positive class: leave "
                              "target=None, or pass target='top_label' with probabilities.")
-        positive = positive_class(scored.classes, pos_label)
-        is_positive = scored.codes == positive if positive is not None else \
-            np.zeros(len(scored.codes), dtype=bool)
+        scored = with_positive("threshold_confusion_matrices", scored, pos_label,
+                               labels=labels, default_positive="classes", name="y_score")
+        is_positive = scored.codes == scored.positive  # a class absent: every one negative
         if given is None:
-            check_result_size("threshold_confusion_matrices", (len(scored.scores), 4),
+            check_result_size("threshold_confusion_matrices", (scored.n_samples, 4),
                               "one 2 x 2 matrix per distinct score")
         else:  # given thresholds were unchecked: 10**9 of them took 32 GB
             check_result_size("threshold_confusion_matrices", (len(given), 4),
                               f"{len(given)} thresholds of 2 x 2 matrices",
                               remedy="Pass fewer thresholds (thresholds=, e.g. "
                               "np.linspace(0, 1, 101))")
-        grid, matrices = _matrices(scored.scores, is_positive, scored.weights, given)
-        label = scored.classes[positive] if positive is not None else pos_label
+        grid, matrices = _matrices(scored.prob, is_positive, scored.sample_weight, given)
+        label = scored.classes[scored.positive]
         label = label.item() if isinstance(label, np.generic) else label
         return ThresholdConfusionResult(thresholds=grid, matrices=_as_counts(matrices, counted),
                                         pos_label=label, target="binary")
@@ -357,19 +363,20 @@ def threshold_confusion_matrices(y_true, y_score, *, thresholds=None, target=Non
         raise ValueError(f"pos_label={pos_label!r} applies to 1-D scores; with 2-D y_score "
                          "each class is in turn the positive one (one-vs-rest): leave "
                          "pos_label=None.")
-    n_classes = scored.scores.shape[1]
+    n_classes = scored.prob.shape[1]
+    weights = scored.sample_weight
     if given is None:
         # Every distinct score of any column: sorted once per column, merged.
-        rows = slice(None) if scored.weights is None else scored.weights > 0
+        rows = slice(None) if weights is None else weights > 0
         given = np.unique(np.concatenate(
-            [np.unique(scored.scores[rows, k]) for k in range(n_classes)]))[::-1]
+            [np.unique(scored.prob[rows, k]) for k in range(n_classes)]))[::-1]
     check_result_size("threshold_confusion_matrices", (n_classes, len(given), 4),
                       f"{n_classes} classes x {len(given)} thresholds of 2 x 2 matrices",
                       remedy="Pass fewer thresholds (thresholds=, e.g. "
                       "np.linspace(0, 1, 101))")
     progress = Progress(verbose, n_classes, "threshold_confusion_matrices", what="column")
     matrices = np.stack([
-        _matrices(scored.scores[:, k], scored.codes == k, scored.weights, given)[1]
+        _matrices(scored.prob[:, k], scored.codes == k, weights, given)[1]
         for k in progress.track(range(n_classes), size=lambda k: 1)])
     progress.close()
     return ThresholdConfusionResult(thresholds=given, matrices=_as_counts(matrices, counted),
@@ -428,7 +435,7 @@ def _top_label_matrices(scored, thresholds=None, verbose=0):
     top-label decisions at ``thresholds`` (None: at the distinct top probabilities,
     decreasing), the last column the instances whose top probability is below it."""
     predicted, confidence = _top_labels(scored, "y_score")
-    codes, weights = scored.codes, scored.weights
+    codes, weights = scored.codes, scored.sample_weight
     n_classes = len(scored.classes)
     if weights is not None and not weights.all():  # a weight of 0: no instance
         kept = weights > 0

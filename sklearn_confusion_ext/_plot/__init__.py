@@ -11,6 +11,7 @@ from .ranking_comparison import RankingComparisonDisplay
 from .reliability import ReliabilityDisplay
 from .risk_coverage import RiskCoverageDisplay
 from .score_intervals import ScoreIntervalDisplay
+from .subgroup_intervals import SubgroupIntervalDisplay
 from .thresholds import ThresholdCurveDisplay
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "ReliabilityDisplay",
     "RiskCoverageDisplay",
     "ScoreIntervalDisplay",
+    "SubgroupIntervalDisplay",
     "ThresholdCurveDisplay",
     "TransportConfusionMatrixDisplay",
 ]

@@ -20,9 +20,10 @@ import scipy.sparse as sp
 
 from .._core.confusion import NONE_LABEL, Confusion, normalize_confusion
 from .._core.docs import fill_doc
-from .._core.params import ARRAY, Interval, Label, Options, validate_params
+from .._core.params import ARRAY, BOOLEAN, Interval, Label, Options, validate_params
+from .._core.probabilities import checked_probabilities, with_positive
 from .._core.targets import check_target_set
-from .._decisions.inputs import checked_scores, positive_class
+from .._core.user_warnings import warn
 from .._decisions.thresholds import threshold_confusion_matrices
 from .._matrices.mlcm import mlcm_confusion
 from .._matrices.rejection import REJECTED_LABEL, check_reject_label, rejections
@@ -33,6 +34,7 @@ from .._matrices.transport import (
     transport_confusions,
 )
 from .._reading.rankings import prevalence_ranking
+from .._statistics.cv_reports import CV_MATRICES, cross_validated_confusion_matrices
 from .data_checks import display_array, same_shape
 from .declarations import (
     DISPLAY_PLOT,
@@ -42,7 +44,7 @@ from .declarations import (
     MLCM_DISPLAY,
     TRANSPORT_DISPLAY,
 )
-from .layout import grown_size, set_class_ticks
+from .layout import fit_title, grown_size, set_class_ticks
 from .matplotlib_check import check_matplotlib
 from .model_curves import estimator_scores, positive_column
 from .value_format import format_values, value_decimals
@@ -88,7 +90,8 @@ order : {"test-training"}, default=None
 y_train : array-like, default=None
     Training targets, for ``order="test-training"``.
 include_values : bool, default=None
-    Write the value of each cell; by default only up to 20 classes.""",
+    Write the value of each cell; by default only up to 20 classes, or at any number of
+    classes with ``include_counts=True`` (which writes the counts under the values).""",
     "drawing": """\
 cmap : str or matplotlib Colormap, default="viridis"
     Colormap of the cells.
@@ -180,6 +183,9 @@ method : {"heydarian", "krstinic"}, default="heydarian"
 }
 
 
+# from_cv_results writes each cell's spread where the counts would go (its counts are in
+# display.cv_matrices.counts): the drawing keywords without include_counts.
+_DOCS["drawing_no_counts"] = _DOCS["drawing"].split("\ninclude_counts :")[0]
 _fill_doc = fill_doc(_DOCS)
 
 
@@ -260,6 +266,7 @@ class _ConfusionDisplay:
         rows = _names("display_labels", self.display_labels, n_rows, "rows")
         columns = rows if self.column_labels is None and n_rows == n_columns else _names(
             "column_labels", self.column_labels, n_columns, "columns")
+        own_figure = ax is None
         if ax is None:
             per_class = (0.22, 0.22) if self.half_width is None else (0.55, 0.45)
             fig, ax = plt.subplots(figsize=grown_size(max(n_rows, n_columns), (5.4, 4.4),
@@ -271,6 +278,11 @@ class _ConfusionDisplay:
         self.im_ = ax.imshow(matrix, **im_kw)
         self.text_ = None
         both = include_counts and self._normalize is not None and self.counts is not None
+        if both and not include_values:
+            warn("include_counts=True writes each cell's count under its value, and "
+                 "include_values=False writes no value: no count is written. Pass "
+                 "include_values=True (or leave it to its default) to write both.",
+                 UserWarning)
         if both and self.half_width is not None:
             raise ValueError("include_counts=True and the sub-pixel intervals do not fit in "
                              "one cell: pass one of them.")
@@ -288,6 +300,9 @@ class _ConfusionDisplay:
             if both:  # two lines a cell
                 small //= 2
             size = {"fontsize": "small"} if max(n_rows, n_columns) > small else {}
+            if both and max(n_rows, n_columns) > _MAX_CLASSES_WITH_VALUES:
+                # Many classes: two lines in a small cell, written as small as fits it.
+                size = {"fontsize": _fitting_size(ax, n_rows, n_columns, texts)}
             for i, j in np.ndindex(matrix.shape):
                 color = low if matrix[i, j] > threshold else high
                 self.text_[i, j] = ax.text(j, i, texts[i, j], ha="center", va="center",
@@ -300,7 +315,10 @@ class _ConfusionDisplay:
         ax.set_ylim((n_rows - 0.5, -0.5))
         if title == "auto":
             title = self._default_title()
-        ax.set_title(title or "")
+        if own_figure:  # the title may reach over the colour bar
+            ax.set_title(title or "")
+        else:  # Axes of the caller's figure: the title fits its Axes, off its neighbours
+            fit_title(ax, title)
         self.figure_, self.ax_ = fig, ax
         return self
 
@@ -372,8 +390,9 @@ class _ConfusionDisplay:
             display._matrix_name = "Sub-pixel confusion matrix"
         display.counts = counts
         display._about, display._normalize = about, normalize
-        if include_values is None:
-            include_values = matrix.shape[0] <= _MAX_CLASSES_WITH_VALUES
+        if include_values is None:  # include_counts=True asks for the values too
+            include_values = (drawing.get("include_counts", False)
+                              or matrix.shape[0] <= _MAX_CLASSES_WITH_VALUES)
         return display.plot(include_values=include_values, **drawing)
 
     @classmethod
@@ -400,6 +419,20 @@ class _ConfusionDisplay:
                              f"{np.shape(y_pred)[0]} on X; pass one label (row) of y per row "
                              "of X.")
         return cls._build_and_plot(build, about, y, y_pred, labels=labels, **keywords)
+
+
+def _fitting_size(ax, n_rows, n_columns, texts):
+    """The font size (points) at which every text of ``texts`` (two lines at most) fits
+    its cell of ``ax``, a character about 0.6 of the font size wide; 2 points at least,
+    matplotlib's "small" at most."""
+    from matplotlib.font_manager import FontProperties
+
+    points = 72 / ax.figure.dpi
+    height, width = ax.bbox.height * points / n_rows, ax.bbox.width * points / n_columns
+    widest = max((len(line) for text in np.ravel(texts) for line in str(text).split("\n")),
+                 default=1)
+    small = FontProperties(size="small").get_size_in_points()
+    return max(2.0, min(small, height / 2.6, width / (0.6 * widest + 0.4)))
 
 
 def _totals(matrix, normalize):
@@ -429,6 +462,15 @@ def _transport_builder(weighting, empty, subpixel):
     return build_with_bounds
 
 
+def _ndim(y):
+    """The number of dimensions of array-like ``y``; 2 for a ragged list (read as rows of
+    probabilities, whose check names the fault)."""
+    try:
+        return np.ndim(y)
+    except ValueError:
+        return 2
+
+
 def _at_threshold(y_true, y_score, threshold, pos_label, labels, sample_weight, about):
     """``(y_pred, labels, about)``: the decisions of a binary score at ``threshold``
     (positive where ``y_score >= threshold``, as ``threshold_confusion_matrices`` reads
@@ -436,13 +478,17 @@ def _at_threshold(y_true, y_score, threshold, pos_label, labels, sample_weight, 
     if np.ndim(y_score) != 1:
         raise ValueError(f"threshold={threshold!r} reads y_pred as the score of the positive "
                          f"class (1-D); got y_pred of shape {np.shape(y_score)}.")
-    scored = checked_scores(y_true, y_score, "y_pred", labels, sample_weight)
+    owner = "TransportConfusionMatrixDisplay.from_predictions"
+    scored = checked_probabilities(owner, y_true, y_score, labels=labels,
+                                   sample_weight=sample_weight, name="y_pred", scores=True,
+                                   default_positive="last")
     if len(scored.classes) != 2:
         raise ValueError(f"threshold={threshold!r} decides between two classes; y_true holds "
                          f"{len(scored.classes)}: pass labels= with both classes.")
-    positive = positive_class(scored.classes, pos_label)
-    classes = scored.classes
-    y_pred = np.where(scored.scores >= float(threshold), classes[positive],
+    scored = with_positive(owner, scored, pos_label, labels=labels,
+                           default_positive="classes", name="y_pred")
+    positive, classes = scored.positive, scored.classes
+    y_pred = np.where(scored.prob >= float(threshold), classes[positive],
                       classes[1 - positive])
     rule = f"predicted {classes[positive]} where score >= {float(threshold):.3g}"
     return y_pred, classes, f"{about}, {rule}"
@@ -513,8 +559,9 @@ def _plot_rejections(cls, matrix, classes, about, *, y_true, normalize, display_
                   column_labels=[*(names[i] for i in columns[:-1]), REJECTED_LABEL])
     display.counts = counts
     display._about, display._normalize = about, normalize
-    if include_values is None:
-        include_values = n_classes <= _MAX_CLASSES_WITH_VALUES
+    if include_values is None:  # include_counts=True asks for the values too
+        include_values = (drawing.get("include_counts", False)
+                          or n_classes <= _MAX_CLASSES_WITH_VALUES)
     return display.plot(include_values=include_values, **drawing)
 
 
@@ -755,7 +802,7 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
                [0., 0., 1., 1.]])
         """
         about = _transport_about(weighting, subpixel)
-        if reject_label is not None or (threshold is not None and np.ndim(y_pred) == 2):
+        if reject_label is not None or (threshold is not None and _ndim(y_pred) == 2):
             matrix, classes, about = _with_rejections(
                 y_true, y_pred, threshold=threshold, pos_label=pos_label,
                 reject_label=reject_label, labels=labels, sample_weight=sample_weight,
@@ -922,6 +969,107 @@ class TransportConfusionMatrixDisplay(_ConfusionDisplay):
             xticks_rotation=xticks_rotation, values_format=values_format, ax=ax,
             colorbar=colorbar, im_kw=im_kw, text_kw=text_kw, title=title,
             include_counts=include_counts)
+
+    @classmethod
+    @validate_params({**CV_MATRICES, **{name: declared for name, declared in
+                                        DISPLAY_PLOT.items() if name != "include_counts"},
+                      "values": [Options("mean", "pooled")],
+                      "display_labels": [None, ARRAY], "include_values": [None, BOOLEAN]})
+    @_fill_doc
+    def from_cv_results(cls, cv_results, X, y, *, response_method="auto", labels=None,
+                        sample_weight=None, weighting="uniform", empty="null_class",
+                        normalize=None, values="mean", cv=None, groups=None, n_jobs=None,
+                        display_labels=None, include_values=None, cmap="viridis",
+                        xticks_rotation="auto", values_format=None, ax=None, colorbar=True,
+                        im_kw=None, text_kw=None, title="auto"):
+        """Draw the transport confusion matrix over the folds of a cross-validation.
+
+        The folds' matrices are :func:`cross_validated_confusion_matrices`'; the cells are
+        colored by their mean over the folds and written "mean±std" (``values="mean"``),
+        or by the pooled matrix (every test instance once), written "pooled±spread"
+        where the spread is the folds' standard deviation on the pooled matrix's scale:
+        the rates' own with ``normalize``, ``n_folds`` times the counts' without
+        (``values="pooled"``). The signature mirrors scikit-learn's
+        ``RocCurveDisplay.from_cv_results(cv_results, X, y, ...)``.
+
+        Parameters
+        ----------
+        cv_results : dict or estimator
+            ``cross_validate``'s result with ``return_estimator=True`` and
+            ``return_indices=True``, or an unfitted estimator cross-validated here on
+            ``cv``'s folds (as :func:`cross_validated_confusion_matrices` reads it).
+        X : array-like of shape (n_samples, n_features)
+            The inputs cross_validate was called with.
+        y : array-like of shape (n_samples,) or (n_samples, n_classes)
+            The targets it was called with.
+        response_method, labels, sample_weight, weighting, empty, normalize, cv, groups, \
+n_jobs
+            As in :func:`cross_validated_confusion_matrices`.
+        values : {"mean", "pooled"}, default="mean"
+            The matrix drawn: the mean of the folds' matrices, or the pooled one.
+        display_labels : list of str, default=None
+            Names of the classes; the class labels by default.
+        include_values : bool, default=None
+            Write the value of each cell; by default only up to 20 classes.
+        %(drawing_no_counts)s
+
+        Returns
+        -------
+        display : TransportConfusionMatrixDisplay
+            With ``confusion_matrix`` (the drawn matrix), ``half_width`` (the spread
+            written beside each cell), ``cv_matrices`` (the
+            :class:`CrossValidatedConfusionResult`), ``figure_``, ``ax_``, ``im_`` and
+            ``text_``.
+
+        See Also
+        --------
+        cross_validated_confusion_matrices : The folds' matrices.
+        cross_validation_report : Precision, recall and F1 across folds.
+        TransportConfusionMatrixDisplay.from_estimator : One fitted model, one test set.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.model_selection import cross_validate
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from sklearn_confusion_ext import TransportConfusionMatrixDisplay
+        >>> X, y = load_iris(return_X_y=True)
+        >>> cv_results = cross_validate(DecisionTreeClassifier(random_state=0), X, y,
+        ...                             cv=5, return_estimator=True, return_indices=True)
+        >>> display = TransportConfusionMatrixDisplay.from_cv_results(
+        ...     cv_results, X, y, normalize="true")
+        >>> [text.get_text() for text in display.text_[1]]
+        ['0', '0.94±0.09', '0.06±0.09']
+        >>> display.ax_.get_title()
+        'Transport confusion matrix over 5 folds\\n(mean ± std, weighting: uniform, \
+normalized over true classes)'
+        """
+        result = cross_validated_confusion_matrices(
+            cv_results, X, y, response_method=response_method, labels=labels,
+            sample_weight=sample_weight, weighting=weighting, empty=empty,
+            normalize=normalize, cv=cv, groups=groups, n_jobs=n_jobs)
+        if values == "mean":
+            matrix, spread = result.mean, result.std
+        else:
+            matrix = result.pooled
+            spread = result.std * (1 if normalize is not None else result.n_folds)
+        names = _class_names(display_labels, result.display_labels,
+                             result.display_labels[-1:] == [NONE_LABEL])
+        display = cls(matrix, display_labels=names,
+                      half_width=np.nan_to_num(spread))
+        display.cv_matrices = result
+        display._matrix_name = f"{cls._matrix_name} over {result.n_folds} folds"
+        spread_name = "mean ± std" if values == "mean" else "pooled ± spread"
+        display._about = f"{spread_name}, {_transport_about(weighting, False)}"
+        display._normalize = normalize
+        if include_values is None:
+            include_values = matrix.shape[0] <= _MAX_CLASSES_WITH_VALUES
+        return display.plot(include_values=include_values, cmap=cmap,
+                            xticks_rotation=xticks_rotation, values_format=values_format,
+                            ax=ax, colorbar=colorbar, im_kw=im_kw, text_kw=text_kw,
+                            title=title)
 
 
 @_fill_doc

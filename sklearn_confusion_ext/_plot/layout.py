@@ -2,6 +2,7 @@
 
 import math
 import os
+import textwrap
 
 import numpy as np
 
@@ -103,6 +104,43 @@ def _fit_side_by_side(ax, names):
     font = _font_size()
     needed = sum(0.6 * font * len(name) + font for name in names)
     return needed <= width
+
+
+# A title's character is about this many times its font size wide (DejaVu Sans: 0.52).
+_TITLE_CHARACTER = 0.55
+
+
+def fit_title(ax, title):
+    """Set ``title`` on ``ax`` so that it fits the width of ``ax``: a title wider than its
+    Axes runs over the neighbouring Axes or colour bar where Displays share a figure. Its
+    font is made smaller first (to 0.7 of its size, 7 points at least), then its lines are
+    wrapped at spaces, and a word still too long makes the font smaller again (6 points at
+    least). A rough measure (a character is about 0.55 of the font size wide), of the
+    width ``ax`` has when the title is set: draw the colour bar first (a layout engine
+    may widen the Axes when the figure is drawn, never narrow them below it)."""
+    from matplotlib import rcParams
+    from matplotlib.font_manager import FontProperties
+
+    text = ax.set_title(title or "")
+    if not title:
+        return text
+    width = ax.bbox.width * 72 / ax.figure.dpi  # points
+    size = FontProperties(size=rcParams["axes.titlesize"]).get_size_in_points()
+    lines = str(title).split("\n")
+    longest = max(map(len, lines))
+    smallest = max(7.0, 0.7 * size)
+    if longest * _TITLE_CHARACTER * size <= width:
+        return text
+    if longest * _TITLE_CHARACTER * smallest <= width:
+        text.set_fontsize(width / (_TITLE_CHARACTER * longest))
+        return text
+    per_line = max(8, int(width / (_TITLE_CHARACTER * smallest)))
+    lines = [wrapped for line in lines
+             for wrapped in (textwrap.wrap(line, per_line, break_long_words=False) or [""])]
+    longest = max(map(len, lines))
+    text.set_fontsize(max(6.0, min(smallest, width / (_TITLE_CHARACTER * longest))))
+    text.set_text("\n".join(lines))
+    return text
 
 
 def grown_size(n_classes, base, per_class, cap):

@@ -465,10 +465,18 @@ class PosteriorSimplexDisplay(RenamedAttributes):
                 markeredgewidth=0.5, zorder=5)
         ax.plot(*mode, "x", color="tab:red", markersize=4, markeredgewidth=1.2, zorder=5)
         ax.set_title(f"actual {short_names([row_label])[0]}", fontsize="medium")
-        ax.text(0.5, -0.13, "mean " + ", ".join(f"{v:.3f}" for v in self.mean_[k])
-                + "\nmode " + ", ".join(f"{v:.3f}" for v in self.mode_[k]),
-                ha="center", va="top", fontsize="x-small")
+        ax.text(0.5, -0.13, _caption(vertex_labels, self.mean_[k], self.mode_[k]),
+                ha="center", va="top", fontsize="x-small", family="monospace")
         return filled
+
+
+def _caption(vertex_labels, mean, mode):
+    """The mean and the mode of a panel, one line per predicted class, named: the
+    numbers of a triangle's point say nothing without the corners they belong to."""
+    names = short_names(vertex_labels)
+    width = max(map(len, names))
+    return "\n".join([f"{'':{width}}   mean   mode"] + [
+        f"{name:>{width}}  {m:.3f}  {o:.3f}" for name, m, o in zip(names, mean, mode)])
 
 
 def _grid_of_panels(container, n_panels, n_columns, n_lines):

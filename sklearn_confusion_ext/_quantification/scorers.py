@@ -8,7 +8,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._core.labels import check_label_list
 from .._core.params import ARRAY, CALLABLE, Options, check_keywords, validate_params
-from .._scores.scorers import register_named_scorer
+from .._scores.scorers import ScoreRequester, register_named_scorer
 from .errors import (
     absolute_error,
     kl_divergence,
@@ -23,7 +23,7 @@ from .estimates import _PREVALENCE_ESTIMATES
 _AUTO = Options("auto")
 
 
-class QuantificationScorer:
+class QuantificationScorer(ScoreRequester):
     """A scikit-learn scorer comparing true and predicted prevalences on a fold.
 
     Built by :func:`make_quantification_scorer`; a picklable module-level class, so it

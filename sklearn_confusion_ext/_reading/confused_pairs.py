@@ -172,9 +172,9 @@ def most_confused_pairs(matrix, *, display_labels=None, top=10, normalize=None):
     >>> result
     ConfusedPairsResult(shown=3, n_confused=3, total_confused=4.0, normalize=None)
     rank  true  predicted  count  fraction_of_true  fraction_of_predicted
-    1      cat        dog    2.0            0.6667                    0.5
-    2      dog        cat    1.0               0.5                    0.5
-    3      fox        dog    1.0            0.3333                   0.25
+    1      cat        dog      2            0.6667                   0.50
+    2      dog        cat      1            0.5000                   0.50
+    3      fox        dog      1            0.3333                   0.25
     >>> result[0]
     ConfusedPair(true='cat', predicted='dog', count=2.0, fraction_of_true=0.6666666666666666, \
 fraction_of_predicted=0.5)

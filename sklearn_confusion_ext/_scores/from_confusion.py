@@ -19,6 +19,7 @@ The ``y_true, y_pred`` faces that build a matrix and call these live in
 :mod:`.from_predictions`; the reports in :mod:`.reports`.
 """
 
+import contextvars
 import math
 from numbers import Real
 
@@ -136,7 +137,7 @@ def diagonal_fraction(matrix, normalize=True):
 
 def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
                                            zero_division="warn", include_none="auto",
-                                           classes=None):
+                                           classes=None, warn_for=None):
     """Precision, recall, F-beta and support read off a confusion (equations 37-42).
 
     Parameters
@@ -156,6 +157,11 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
         Whether the "none" class gets its own row (see :func:`reported_classes`).
     classes : ndarray of int, default=None
         Overrides the reported classes (positions in the full matrix).
+    warn_for : tuple of int, default=None
+        The scores (0 precision, 1 recall, 2 F-beta) whose undefined values warn with
+        ``zero_division="warn"``: a scorer of one score warns of that score only, as
+        scikit-learn's ``f1_score`` warns of the F-score and not of the precision. None:
+        :data:`WARN_FOR`'s (all three, unless a scorer set it around its call).
 
     Returns
     -------
@@ -176,7 +182,8 @@ def precision_recall_fscore_from_confusion(confusion, *, beta=1.0, average=None,
         tp, true_sum, pred_sum = counts[:, confusion.selection].sum(axis=1, keepdims=True)
     f_numerator, f_denominator = fbeta_terms(tp, true_sum, pred_sum, beta)
     scores = _ratios(np.array([tp, tp, f_numerator]),
-                     np.array([pred_sum, true_sum, f_denominator]), zero_division)
+                     np.array([pred_sum, true_sum, f_denominator]), zero_division,
+                     warn_for)
     if average is None:
         return (*scores, support)
     if average == "micro":
@@ -204,7 +211,12 @@ def fbeta_terms(tp, true_sum, pred_sum, beta):
 _UNDEFINED = (("Precision", "predicted"), ("Recall", "true"), ("F-score", "true nor predicted"))
 
 
-def _ratios(numerators, denominators, zero_division):
+# The scores whose undefined values warn, where the caller that knows (a scorer of one
+# score) is above a public function that has no warn_for: set around the call.
+WARN_FOR = contextvars.ContextVar("warn_for", default=(0, 1, 2))
+
+
+def _ratios(numerators, denominators, zero_division, warn_for=None):
     """Precision, recall and F-beta per class (rows: ``_UNDEFINED``'s order, one array
     operation for the three); a zero denominator gives ``zero_division``, and with "warn"
     0.0 and one warning per score, as scikit-learn warns."""
@@ -219,8 +231,9 @@ def _ratios(numerators, denominators, zero_division):
     np.minimum(result, 1.0, out=result, where=defined)
     if zero_division == "warn":
         result[undefined] = 0.0
-        for (metric, side), missing in zip(_UNDEFINED, undefined):
-            if missing.any():
+        warn_for = WARN_FOR.get() if warn_for is None else warn_for
+        for k, ((metric, side), missing) in enumerate(zip(_UNDEFINED, undefined)):
+            if k in warn_for and missing.any():
                 warn(f"{metric} is ill-defined and being set to 0.0 in "
                      f"{np.count_nonzero(missing)} class(es) with no {side} mass. Use "
                      "`zero_division` to control this behavior.", UndefinedMetricWarning)

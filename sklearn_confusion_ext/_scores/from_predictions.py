@@ -150,7 +150,8 @@ def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=Fals
 
 @validate_params({
     **MEASURE_SCORE, "weights": [None, Options("linear", "quadratic")],
-    "replace_undefined_by": [NaN(), Interval(Real, -1, 1)]})
+    "replace_undefined_by": [NaN(), Interval(Real, -1, 1)]},
+    aliases={"y1": "y_true", "y2": "y_pred"})
 def cohen_kappa_score(y_true, y_pred, *, labels=None, weights=None, sample_weight=None,
                       replace_undefined_by=np.nan, weighting="uniform"):
     """Cohen's kappa of predictions, as Gosgens et al. (2021) define it.
@@ -162,8 +163,8 @@ def cohen_kappa_score(y_true, y_pred, *, labels=None, weights=None, sample_weigh
 
     A drop-in replacement of scikit-learn's: its parameters (``labels``, ``weights``,
     ``sample_weight``, ``replace_undefined_by``) come first, with the same meaning and
-    default; this library's follow. The two targets are named ``y_true, y_pred`` (scikit-learn
-    names them ``y1, y2``): pass them by position.
+    default; this library's follow. The two targets are named ``y_true, y_pred``, and
+    scikit-learn's names ``y1=``, ``y2=`` are taken too (by position they are the same).
 
     Parameters
     ----------

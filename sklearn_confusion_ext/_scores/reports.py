@@ -12,6 +12,8 @@ import warnings
 from collections import Counter
 
 import numpy as np
+from sklearn.utils import _safe_indexing
+from sklearn.utils.multiclass import unique_labels
 
 from .._core.bounds import (
     average_at_bound,
@@ -23,6 +25,7 @@ from .._core.bounds import (
 )
 from .._core.dispatch import confusions
 from .._core.params import (
+    ARRAY,
     MLCM,
     REPORT,
     REPORT_INTERVALS,
@@ -45,6 +48,8 @@ from .._core.resampling import (
     matrix_entries,
     resampled_matrices,
 )
+from .._core.subgroups import subgroup_codes, subgroup_rows
+from .._core.user_warnings import warn
 from .._core.weights import check_sample_weight
 from .._matrices.mlcm import _MLCM_METHODS
 from .._matrices.rejection import answered
@@ -252,15 +257,20 @@ def _format_report(report, names, digits, support_name, total=None):
     rejections = "coverage" in report
     width = max(len(name) for name in [*names, "weighted avg"])
 
-    def cell(value, low, high):
+    def cell(value, low, high, mean=None, std=None):
         text = f"{value:.{digits}f}"
+        if mean is not None:  # across folds (cross_validation_report): (mean±std)
+            return f"{text} ({mean:.{digits}f}\u00b1{std:.{digits}f})"
         return text if low is None else f"{text} [{low:.{digits}f}, {high:.{digits}f}]"
 
-    cells = {name: {key: cell(row[key], row.get(f"{key}_low"), row.get(f"{key}_high"))
+    cells = {name: {key: cell(*(row.get(f"{key}{end}") for end in ("", "_low", "_high",
+                                                                   "_mean", "_std")))
                     for key in _SCORE_KEYS} if isinstance(row, dict) else
-             {"f1-score": cell(row, report.get("accuracy_low"), report.get("accuracy_high"))}
+             {"f1-score": cell(row, *(report.get(f"accuracy{end}") for end in (
+                 "_low", "_high", "_mean", "_std")))}
              for name, row in report.items()
-             if name not in ("accuracy_low", "accuracy_high", "coverage")}
+             if name not in ("accuracy_low", "accuracy_high", "accuracy_mean",
+                             "accuracy_std", "coverage")}
     column = max([9, *(len(text) for row in cells.values() for text in row.values())])
     lines = [" " * width + " " + "".join(f" {header:>{column}}" for header in _SCORE_KEYS)
              + f" {support_name:>9}" + (f" {'rejected':>9}" if rejections else ""), ""]
@@ -431,14 +441,15 @@ def report_trials(confusion, include_none):
 # --- The reports of the TCM and of the MLCM --------------------------------------------
 
 
-@validate_params({**TRANSPORT, **REPORT, **REPORT_INTERVALS, "reject_label": [None, Label()]})
+@validate_params({**TRANSPORT, **REPORT, **REPORT_INTERVALS, "reject_label": [None, Label()],
+                  "subgroups": [None, ARRAY]})
 def transport_classification_report(y_true, y_pred, *, labels=None, target_names=None,
                                     weighting="uniform", sample_weight=None, digits=2,
                                     output_dict=False, zero_division="warn",
                                     empty="null_class", include_none="auto",
                                     confidence_level=None, interval_method="percentile",
                                     n_resamples=999, random_state=None, verbose=0,
-                                    reject_label=None):
+                                    reject_label=None, subgroups=None):
     """Text report of the transport-based precision, recall and F1 per class.
 
     Laid out like :func:`sklearn.metrics.classification_report` and equal to
@@ -497,6 +508,14 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
         (``confidence_level``) resample the answered instances: they are conditional on
         the instances answered. ``ValueError`` where ``y_true`` holds the reject label
         or every instance was rejected. None: no abstention.
+    subgroups : array-like of shape (n_samples,), default=None
+        The subgroup of each instance (sites, age bands), as in :func:`score_by_subgroup`:
+        one report per subgroup, over the classes of all the data (``labels`` by default
+        the classes of ``y_true`` and ``y_pred``), the texts one after the other under a
+        line ``subgroup <label> (<n> instances)``, or with ``output_dict`` a dict
+        ``{subgroup: report}``. Empty subgroups (unused categories of a pandas
+        Categorical) are left out with a warning; missing labels are refused. None: one
+        report of all the instances.
 
     Returns
     -------
@@ -568,6 +587,14 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
         coverage                           0.60         5
     <BLANKLINE>
     """
+    if subgroups is not None:
+        return _by_subgroup(
+            transport_classification_report, y_true, y_pred, subgroups, sample_weight,
+            labels, reject_label=reject_label, target_names=target_names,
+            weighting=weighting, digits=digits, output_dict=output_dict,
+            zero_division=zero_division, empty=empty, include_none=include_none,
+            confidence_level=confidence_level, interval_method=interval_method,
+            n_resamples=n_resamples, random_state=random_state, verbose=verbose)
     check_target_names(target_names, labels)
     params = {"weighting": weighting, "empty": empty}
     kept = None
@@ -599,12 +626,13 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
         intervals=intervals, answered=kept)
 
 
-@validate_params({**MLCM, **REPORT, **REPORT_INTERVALS})
+@validate_params({**MLCM, **REPORT, **REPORT_INTERVALS, "subgroups": [None, ARRAY]})
 def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None,
                                sample_weight=None, digits=2, output_dict=False,
                                zero_division="warn", include_none="auto", method="heydarian",
                                confidence_level=None, interval_method="percentile",
-                               n_resamples=999, random_state=None, verbose=0):
+                               n_resamples=999, random_state=None, verbose=0,
+                               subgroups=None):
     """Per-class and averaged scores of the MLCM, laid out as the paper's Table 12.
 
     One row per class (precision, recall, F1-score, weight = the MLCM row
@@ -644,6 +672,10 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
     verbose : int, default=0
         Progress of the resampling on standard error (with ``confidence_level``), as in
         :func:`score_confidence_interval`.
+
+    subgroups : array-like of shape (n_samples,), default=None
+        One report per subgroup of the instances, as in
+        :func:`transport_classification_report`. None: one report.
 
     Returns
     -------
@@ -687,6 +719,13 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
     >>> [round(report["1"][key], 3) for key in ("recall", "recall_low", "recall_high")]
     [0.5, 0.318, 0.685]
     """
+    if subgroups is not None:
+        return _by_subgroup(
+            mlcm_classification_report, y_true, y_pred, subgroups, sample_weight, labels,
+            target_names=target_names, digits=digits, output_dict=output_dict,
+            zero_division=zero_division, include_none=include_none, method=method,
+            confidence_level=confidence_level, interval_method=interval_method,
+            n_resamples=n_resamples, random_state=random_state, verbose=verbose)
     check_target_names(target_names, labels)
     kind = _MLCM_METHODS[method]
     (confusion,), instances = confusions(kind, y_true, y_pred, labels=labels,
@@ -704,3 +743,37 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division, include_none=include_none, support_name="weight",
         accuracy_row=False, intervals=intervals)
+
+
+def _by_subgroup(report, y_true, y_pred, subgroups, sample_weight, labels, *,
+                 reject_label=None, output_dict=False, **keywords):
+    """``report`` of each subgroup's instances (``subgroups=``), over the classes of all
+    the data: a dict ``{subgroup: report}``, or the texts one after the other under a
+    line naming the subgroup and its instances. Empty subgroups (unused categories) are
+    left out with one warning."""
+    n_samples = np.shape(y_true)[0] if hasattr(y_true, "shape") else len(y_true)
+    codes, names, _ = subgroup_codes(subgroups, n_samples)
+    if labels is None and np.ndim(y_true) == 1 and np.ndim(y_pred) == 1:
+        try:  # every subgroup's report has the rows of all the data's classes
+            labels = [label for label in unique_labels(y_true, y_pred)
+                      if reject_label is None or label != reject_label]
+        except (TypeError, ValueError):
+            labels = None  # the report names what it refuses
+    weight = None if sample_weight is None else np.asarray(sample_weight)
+    rejecting = {} if reject_label is None else {"reject_label": reject_label}
+    reports, texts, empty = {}, [], []
+    for g, rows in enumerate(subgroup_rows(codes, len(names))):
+        if not rows.size:
+            empty.append(names[g])
+            continue
+        part = report(_safe_indexing(y_true, rows), _safe_indexing(y_pred, rows),
+                      labels=labels, sample_weight=None if weight is None else weight[rows],
+                      output_dict=output_dict, **rejecting, **keywords)
+        if output_dict:
+            reports[names[g]] = part
+        else:
+            texts.append(f"subgroup {names[g]} ({rows.size} instances)\n\n{part}")
+    if empty:
+        warn(f"{report.__name__}: {len(empty)} subgroup(s) have no instance "
+             f"({empty[:5]}{'...' if len(empty) > 5 else ''}): they have no report.")
+    return reports if output_dict else "\n".join(texts)

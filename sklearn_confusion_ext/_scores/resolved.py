@@ -140,11 +140,11 @@ def _prfs_reader_of(which, average, beta, zero_division, labels, pos_label, incl
                                              None, False)
             return _value(precision_recall_fscore_from_confusion(
                 confusion, beta=beta, zero_division=zero_division,
-                classes=np.array([1]))[_PRF_INDEX[which]][0])
+                classes=np.array([1]), warn_for=(_PRF_INDEX[which],))[_PRF_INDEX[which]][0])
         selected, _ = confusion_for_labels(confusion, labels)
         return _value(precision_recall_fscore_from_confusion(
             selected, beta=beta, average=average, zero_division=zero_division,
-            include_none=include_none)[_PRF_INDEX[which]])
+            include_none=include_none, warn_for=(_PRF_INDEX[which],))[_PRF_INDEX[which]])
     return read
 
 

@@ -9,10 +9,14 @@ scorers are small module-level classes: they need ``estimator.classes_`` to alig
 
 import numpy as np
 import scipy.sparse as sp
+from scipy import special
+from sklearn import get_config
 from sklearn.metrics import get_scorer as sklearn_get_scorer
 from sklearn.metrics import make_scorer
+from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
-from .._core.params import AVERAGES, CALLABLE, Options, unchecked, validate_params
+from .._core.params import AVERAGES, CALLABLE, Constraint, Options, unchecked, validate_params
+from .from_confusion import WARN_FOR
 from .from_predictions import (
     cohen_kappa_score,
     confusion_entropy,
@@ -37,7 +41,69 @@ _TRANSPORT_PRFS = unchecked(transport_precision_recall_fscore_support)
 _MLCM_PRFS = unchecked(mlcm_precision_recall_fscore_support)
 
 
-class _MatrixScorer:
+class ScoreRequester:
+    """The metadata routing of a scorer, as scikit-learn's scorers have it:
+    ``set_score_request(sample_weight=...)`` and ``get_metadata_routing()``.
+
+    With ``sklearn.set_config(enable_metadata_routing=True)``, ``cross_validate(...,
+    params={"sample_weight": w})`` and ``GridSearchCV.fit(X, y, sample_weight=w)`` pass each
+    fold's weights to a scorer that requested them (``True``, or an alias: the name of the
+    metadata to read), and raise where weights are passed that no scorer requested or
+    refused (``None``, the default), as with scikit-learn's own scorers. Routing off, the
+    model-selection tools decide, as for scikit-learn's scorers. Built on the public
+    :class:`sklearn.utils.metadata_routing.MetadataRequest` only; the state is a plain
+    attribute, so the scorer pickles."""
+
+    _sample_weight_request = None
+
+    def set_score_request(self, *, sample_weight=UNCHANGED):
+        """Request or refuse the ``sample_weight`` that a model-selection tool routes to
+        this scorer (metadata routing, scikit-learn's ``set_score_request``).
+
+        Parameters
+        ----------
+        sample_weight : bool, None or str, default=sklearn.utils.metadata_routing.UNCHANGED
+            ``True``: the scorer weighs each fold's instances by the routed
+            ``sample_weight``; ``False``: it never reads them; ``None`` (a new scorer's
+            request): passing weights raises; a string: the name of the metadata to read
+            as ``sample_weight``; ``UNCHANGED``: the request stays as it is.
+
+        Returns
+        -------
+        self
+        """
+        if not get_config().get("enable_metadata_routing", False):
+            raise RuntimeError(
+                f"{self._routing_repr()}.set_score_request needs metadata routing: call "
+                "sklearn.set_config(enable_metadata_routing=True) first (without it the "
+                "request would never be read).")
+        if not (isinstance(sample_weight, str) and sample_weight == UNCHANGED):
+            # scikit-learn's own check of the alias (True, False, None or a valid name).
+            MetadataRequest(owner=self._routing_repr()).score.add_request(
+                param="sample_weight", alias=sample_weight)
+            self._sample_weight_request = sample_weight
+        return self
+
+    def get_metadata_routing(self):
+        """The scorer's request of ``sample_weight`` for its ``score`` (what
+        :func:`sklearn.utils.metadata_routing.get_routing_for_object` reads).
+
+        Returns
+        -------
+        sklearn.utils.metadata_routing.MetadataRequest
+        """
+        request = MetadataRequest(owner=self._routing_repr())
+        request.score.add_request(param="sample_weight", alias=self._sample_weight_request)
+        return request
+
+    def _routing_repr(self):  # the scorer's name in scikit-learn's routing messages
+        return repr(self)
+
+    def _accept_sample_weight(self):  # asked by scikit-learn >= 1.8 with routing off
+        return True
+
+
+class _MatrixScorer(ScoreRequester):
     """Precision, recall, F-beta or accuracy of a confusion-matrix builder, on a fold."""
 
     def __init__(self, metric, average, response_method, params):
@@ -55,7 +121,13 @@ class _MatrixScorer:
         if self.metric == "accuracy":
             return self._accuracy(y_true, y_pred, sample_weight, labels)
         index = {"precision": 0, "recall": 1, "f1": 2}[self.metric]
-        scores = self._prfs(y_true, y_pred, sample_weight, labels)
+        # Only the score asked for warns where it is undefined, as scikit-learn's f1 scorer
+        # warns of the F-score alone: one warning per call, not three.
+        token = WARN_FOR.set((index,))
+        try:
+            scores = self._prfs(y_true, y_pred, sample_weight, labels)
+        finally:
+            WARN_FOR.reset(token)
         return float(scores[index])
 
 
@@ -92,6 +164,50 @@ class MLCMScorer(_MatrixScorer):
             **self.params)
 
 
+class ResponseMethod(Constraint):
+    """A ``response_method`` as :func:`sklearn.metrics.make_scorer` takes it: ``"predict"``,
+    ``"predict_proba"`` or ``"decision_function"``, or a tuple (or list) of them in order
+    of preference, the first the estimator has answering (each once)."""
+
+    METHODS = ("predict", "predict_proba", "decision_function")
+
+    def accepts_type(self, value):
+        return isinstance(value, (str, tuple, list))
+
+    def is_satisfied_by(self, value):
+        if isinstance(value, str):
+            return value in self.METHODS
+        return isinstance(value, (tuple, list)) and len(value) > 0 and \
+            len(set(map(str, value))) == len(value) and \
+            all(isinstance(method, str) and method in self.METHODS for method in value)
+
+    def __str__(self):
+        return ("one of {'predict', 'predict_proba', 'decision_function'} or a tuple of "
+                "them (an order of preference, each once)")
+
+    def invalid_values(self):
+        return ["bogus", (), ("predict_proba", "bogus"), ("predict", "predict")]
+
+    def valid_values(self):
+        return ["decision_function", ("decision_function", "predict_proba"),
+                ["predict_proba", "predict"]]
+
+
+RESPONSE_METHOD = [ResponseMethod()]
+
+
+def response_method_of(estimator, response_method, owner="the scorer"):
+    """The name of the first method of ``response_method`` (a name or a tuple of them, in
+    order of preference) that ``estimator`` has, as scikit-learn's scorers resolve it."""
+    methods = (response_method,) if isinstance(response_method, str) else response_method
+    for method in methods:
+        if getattr(estimator, method, None) is not None:
+            return method
+    raise AttributeError(f"{type(estimator).__name__} has none of the methods "
+                         f"{', '.join(methods)} that {owner}'s response_method="
+                         f"{response_method!r} asks for.")
+
+
 # What a scorer factory takes of its own (the reading and its average).
 SCORER_METRIC = [Options("accuracy", "precision", "recall", "f1")]
 _SCORER = {"metric": SCORER_METRIC, "average": [Options(*AVERAGES)]}
@@ -104,7 +220,7 @@ def _passed_on(function, names):
 
 
 @validate_params({
-    **_SCORER, "response_method": [Options("predict", "predict_proba")],
+    **_SCORER, "response_method": RESPONSE_METHOD,
     **_passed_on(transport_precision_recall_fscore_support,
                  ("weighting", "beta", "zero_division", "empty"))})
 def make_transport_scorer(metric="f1", *, average="macro", weighting="uniform",
@@ -120,9 +236,18 @@ def make_transport_scorer(metric="f1", *, average="macro", weighting="uniform",
         Averaging of the per-class scores (unused for accuracy).
     weighting : {"uniform", "true", "pred"} or callable, default="uniform"
         Instance weights of the matrix.
-    response_method : {"predict", "predict_proba"}, default="predict"
+    response_method : {"predict", "predict_proba", "decision_function"} or tuple of \
+them, default="predict"
         Hard predictions, or the predicted probabilities scored against the true labels
-        (columns named by ``estimator.classes_``). A score of probabilities is the score
+        (columns named by ``estimator.classes_``); a tuple is an order of preference, the
+        first method the estimator has answering, as in :func:`sklearn.metrics.make_scorer`
+        (``("predict_proba", "decision_function")`` also scores an ``SVC`` without
+        probabilities). ``"decision_function"``: the scores read as probabilities through
+        the softmax of each row (a binary classifier's one score ``s`` through the logistic
+        function, ``1 / (1 + exp(-s))`` for ``classes_[1]``; each label's own logistic for
+        a multi-label target), the link of logistic regression, whose scores so give its
+        ``predict_proba``; other models' scores are no calibrated probabilities, and their
+        scale sets how soft the matrix is. A score of probabilities is the score
         of answering at random from them (its accuracy is the mean probability of the
         true class): sharper probabilities raise it, deserved or not. It is not a proper
         scoring rule and rewards over-confidence, so select models on the predicted
@@ -350,9 +475,21 @@ def get_scorer(scoring):
 def _predictions(estimator, X, y_true, response_method):
     """``(y_pred, y_true)``: hard predictions, or the probabilities (one column per class of
     ``estimator.classes_``; a binary classifier's single column completed) beside the labels
-    ``y_true`` unchanged (see :func:`column_labels`)."""
+    ``y_true`` unchanged (see :func:`column_labels`). ``response_method``: a name or an
+    order of preference (:func:`response_method_of`); the scores of ``decision_function``
+    are read through the softmax of each row (the logistic function of a binary
+    classifier's one score, of each label of a multi-label target)."""
+    response_method = response_method_of(estimator, response_method)
     if response_method == "predict":
         return estimator.predict(X), y_true
+    if response_method == "decision_function":
+        scores = np.asarray(estimator.decision_function(X), dtype=float)
+        if scores.ndim == 1:  # a binary classifier's score of classes_[1]
+            positive = special.expit(scores)
+            return np.column_stack([1 - positive, positive]), y_true
+        if np.ndim(y_true) == 2 and np.shape(y_true)[1] > 1:  # a score per label
+            return special.expit(scores), y_true
+        return special.softmax(scores, axis=1), y_true
     probabilities = estimator.predict_proba(X)
     if isinstance(probabilities, list):  # multi-output: one (n, 2) array per label
         return np.column_stack([p[:, -1] for p in probabilities]), y_true

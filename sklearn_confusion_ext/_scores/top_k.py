@@ -384,9 +384,9 @@ def top_k_confusion_matrix(y_true, y_score, *, k=5, labels=None, sample_weight=N
     >>> result
     TopKConfusionResult(k=2, n_classes=3, top_k_accuracy=0.75)
     class  support  hits  hit_rate  most_often_above  times_above
-    cat        1.0   1.0       1.0              None          0.0
-    dog        2.0   2.0       1.0               cat          1.0
-    fox        1.0   0.0       0.0               cat          1.0
+    cat          1     1       1.0              None          0.0
+    dog          2     2       1.0               cat          1.0
+    fox          1     0       0.0               cat          1.0
     """
     owner = "top_k_confusion_matrix"
     checked = checked_probabilities(owner, y_true, y_score, labels=labels, name="y_score",

@@ -8,6 +8,8 @@
 - :mod:`.paired`: comparisons of two classifiers on one test set.
 - :mod:`.several_models`: several classifiers on one test set (Cochran's Q and its
   pairwise McNemar tests), and one classifier's accuracy against the no-information rate.
+- :mod:`.subgroups`: one classifier's score in each subgroup of its instances, against
+  the rest.
 - :mod:`.cross_validated`: comparisons of two models across cross-validation folds.
 - :mod:`.friedman`: Friedman's test of many models across many data sets, and its post-hoc
   tests.

@@ -61,6 +61,16 @@ from .._core.results import (
     _Table,
 )
 from .._core.user_warnings import warn
+from .margin import (
+    CV_DECISION_LEVEL,
+    MARGIN,
+    MarginVerdict,
+    decision_alpha,
+    null_difference,
+    refuse_margin,
+    snap_bound,
+    verdict_text,
+)
 
 TESTS = ("corrected_ttest", "bayesian", "5x2cv_ttest", "5x2cv_ftest", "naive_ttest")
 _TEST_NAMES = {
@@ -87,7 +97,8 @@ FOLD_SIZE = [None, Interval(Real, 0, None, closed="neither"), ARRAY]
 # What the paired tests across cross-validation folds share (compare_cv, compare_cv_scores).
 CV_TEST = {
     "method": [Options(*TESTS)], "rope": [Interval(Real, 0, None)],
-    "alternative": [Options("two-sided", "greater", "less")], "models": [None, ARRAY]}
+    "alternative": [Options("two-sided", "greater", "less")], "models": [None, ARRAY],
+    **MARGIN}
 CV_FROM_ESTIMATORS = {
     "estimator_a": [HasMethods("fit", description="an estimator")],
     "estimator_b": [HasMethods("fit", description="an estimator")],
@@ -103,9 +114,23 @@ CV_FROM_SCORES = {
 CV_RENAMED = {"names": "models", "test": "method"}
 
 
-class _PerFold(Result):
+class _PerFold(MarginVerdict, Result):
     """The per-fold table of a cross-validated comparison (``to_frame()``, the HTML view);
-    the repr is the summary line alone (a table of 100 folds is no summary)."""
+    the repr is the summary line alone (a table of 100 folds is no summary), and, with a
+    margin, the verdict on a line of its own (``to_frame()`` keeps it in
+    ``frame.attrs["verdict"]``)."""
+
+    def _summary(self):
+        summary = super()._summary()
+        if self.margin is not None:
+            summary += [("margin", self.margin), ("hypothesis", self.hypothesis)]
+        return summary
+
+    def to_frame(self):
+        frame = super().to_frame()
+        if self.margin is not None:
+            frame.attrs["verdict"] = self.verdict
+        return frame
 
     @property
     def differences(self):
@@ -120,7 +145,8 @@ class _PerFold(Result):
         return _Table("fold", range(self.scores_a.size), columns)
 
     def __repr__(self):
-        return self._line()
+        verdict = self._verdict_line()
+        return self._line() if verdict is None else f"{self._line()}\nverdict: {verdict}"
 
 
 @_result(parameters={
@@ -131,7 +157,7 @@ class _PerFold(Result):
     "alternative": [Options("two-sided", "greater", "less")],
     "estimate": [Interval(Real, None, None)], "scores_a": [ARRAY], "scores_b": [ARRAY],
     "n_train": [None, ARRAY], "n_test": [None, ARRAY],
-    "tested_difference": [None, Interval(Real, None, None)]})
+    "tested_difference": [None, Interval(Real, None, None)], **MARGIN})
 class CrossValidatedTestResult(_PerFold):
     """Result of a frequentist test of :func:`compare_cv` or :func:`compare_cv_scores`.
 
@@ -168,8 +194,19 @@ class CrossValidatedTestResult(_PerFold):
         ``d_11`` for Dietterich's 5x2cv t-test, whose statistic is
         ``d_11 / sqrt(sum_i s_i^2 / 5)`` (so its sign can differ from ``estimate``'s);
         None for Alpaydin's F-test, whose statistic sums the ten squared differences.
+    margin : float or None
+        The margin of a non-inferiority or superiority test; None for the test of no
+        difference. With a margin, ``statistic`` is ``(tested_difference - null) / se``
+        with ``null`` the null difference ``-margin`` (non-inferiority) or ``+margin``
+        (superiority), ``pvalue`` its one-sided p-value and ``alternative`` "greater".
+    hypothesis : {"non-inferiority", "superiority"} or None
+        The test of the margin; None without one.
     differences : ndarray of shape (n_folds,)
         ``scores_a - scores_b`` (a property).
+    verdict : str or None
+        With a margin, the decision at the 5 % level, worded for a release (a property):
+        the null difference is rejected when ``pvalue < 0.05``, that is when
+        ``confidence_interval(0.95).low`` lies above it; None without a margin.
 
     See Also
     --------
@@ -211,6 +248,8 @@ class CrossValidatedTestResult(_PerFold):
     n_train: object = None
     n_test: object = None
     tested_difference: object = None
+    margin: float = None
+    hypothesis: str = None
 
     # The repr's line: the test, what it compared, its figures (never the per-fold arrays)
     _unpacked = ("statistic", "pvalue")
@@ -232,6 +271,19 @@ class CrossValidatedTestResult(_PerFold):
         summary[at:at + 1] = [("tested_difference", _Bare(note)), (
             "estimate", _Bare(f"{_number(self.estimate)} (mean of the 10 folds)"))]
         return summary
+
+    @property
+    def verdict(self):
+        """The decision of the margin's test at the 5 % level, worded for a release;
+        None without a margin."""
+        if self.margin is None:
+            return None
+        hypothesis = self.hypothesis or "non-inferiority"
+        null = -self.margin if hypothesis == "non-inferiority" else self.margin
+        rejected = self.pvalue < decision_alpha(CV_DECISION_LEVEL)
+        bound = snap_bound(self.confidence_interval(CV_DECISION_LEVEL).low, null, rejected)
+        return verdict_text(hypothesis, self.margin, rejected, bound=bound,
+                            pvalue=self.pvalue, models=self.models)
 
     @validate_params({"confidence_level": [CONFIDENCE_LEVEL]})
     def confidence_interval(self, confidence_level=0.95):
@@ -281,8 +333,7 @@ class CrossValidatedTestResult(_PerFold):
                                  "n_test / n_train: this result holds no fold sizes.")
             ratio = 0.0 if self.method == "naive_ttest" else float(
                 np.mean(self.n_test) / np.mean(self.n_train))
-            spread = 0.0 if _no_spread(differences) else differences.var(ddof=1)
-            variance = spread * (1 / differences.size + ratio)
+            variance = corrected_variance(differences, ratio)
         se = math.sqrt(variance)
         center = float(differences[0] if self.method == "5x2cv_ttest" else self.estimate)
         if self.alternative == "two-sided":
@@ -300,7 +351,8 @@ class CrossValidatedTestResult(_PerFold):
     "scale": [Interval(Real, 0, None)], "df": [Interval(Real, 0, None, closed="neither")],
     "rho": [Interval(Real, 0, 1, closed="neither")], "score": [str], "models": [tuple],
     "scores_a": [ARRAY], "scores_b": [ARRAY], "n_train": [None, ARRAY],
-    "n_test": [None, ARRAY]})
+    "n_test": [None, ARRAY], **MARGIN,
+    **{name: [None, Interval(Real, 0, 1)] for name in ("p_non_inferior", "p_superior")}})
 class BayesianCorrelatedTTestResult(_PerFold):
     """Result of the Bayesian correlated t-test (``method="bayesian"`` of :func:`compare_cv`
     and :func:`compare_cv_scores`).
@@ -339,8 +391,20 @@ class BayesianCorrelatedTTestResult(_PerFold):
         The training and test sizes of each fold, where known.
     method : str
         ``"bayesian"`` (formerly ``test``, which still reads with a ``FutureWarning``).
+    margin : float or None
+        The margin of a non-inferiority or superiority reading of the posterior (None:
+        none). It is independent of ``rope``.
+    hypothesis : {"non-inferiority", "superiority"} or None
+        Which of the two the verdict reads; None without a margin.
+    p_non_inferior, p_superior : float or None
+        With a margin: the posterior probabilities that the mean difference exceeds
+        ``-margin`` and ``+margin``; None otherwise.
     differences : ndarray of shape (n_folds,)
         ``scores_a - scores_b`` (a property).
+    verdict : str or None
+        With a margin, the decision worded for a release (a property): shown where the
+        posterior probability of the hypothesis (``p_non_inferior`` or ``p_superior``)
+        exceeds 0.95; None without a margin.
 
     See Also
     --------
@@ -380,6 +444,10 @@ class BayesianCorrelatedTTestResult(_PerFold):
     scores_b: object
     n_train: object = None
     n_test: object = None
+    margin: float = None
+    hypothesis: str = None
+    p_non_inferior: float = None
+    p_superior: float = None
 
     method = "bayesian"
     _summary_fields = ("method", "score", "models", "p_a_better", "p_rope", "p_b_better",
@@ -387,6 +455,26 @@ class BayesianCorrelatedTTestResult(_PerFold):
     _unpacked = ("p_a_better", "p_rope", "p_b_better")
     _field_arguments = {"rho": ("n_train", "n_test"), "scale": ("n_train", "n_test")}
     _renamed_fields = {"test": "method"}
+
+    def _summary(self):
+        summary = super()._summary()
+        if self.margin is not None:
+            summary += [("p_non_inferior", self.p_non_inferior),
+                        ("p_superior", self.p_superior)]
+        return summary
+
+    @property
+    def verdict(self):
+        """The decision of the margin at posterior probability 0.95, worded for a
+        release; None without a margin."""
+        if self.margin is None:
+            return None
+        hypothesis = self.hypothesis or "non-inferiority"
+        probability = self.p_non_inferior if hypothesis == "non-inferiority" else \
+            self.p_superior
+        return verdict_text(hypothesis, self.margin, probability > CV_DECISION_LEVEL,
+                            probability=probability, level=CV_DECISION_LEVEL,
+                            models=self.models)
 
     def posterior(self):
         """The posterior of the mean difference, a frozen ``scipy.stats.t``.
@@ -500,6 +588,17 @@ def _no_spread(values):
     return np.ptp(values) <= _ROUNDING * max(1.0, np.max(np.abs(values)))
 
 
+def corrected_variance(values, ratio):
+    """Nadeau and Bengio's variance of the mean of ``J`` per-fold values,
+    ``(1/J + ratio) s^2`` with ``ratio = n_test / n_train`` (0: the naive ``s^2 / J``);
+    0 where the values have no spread (up to rounding). The one home of the correction:
+    the corrected t-test, the Bayesian correlated t-test and the interval of one model's
+    cross-validated score (:func:`cross_validated_score_interval`) read it."""
+    if _no_spread(values):
+        return 0.0
+    return float(values.var(ddof=1) * (1 / values.size + ratio))
+
+
 # --- The tests on per-fold differences ----------------------------------------------------
 
 
@@ -532,30 +631,34 @@ def _degenerate(numerator, test, alternative, all_zero=True):
     return statistic, (1.0 if alternative not in ("two-sided", favoured) else 0.0)
 
 
-def _t_test(differences, ratio, test, alternative):
-    """``(t, pvalue, df)`` of the mean difference with variance ``(1/J + ratio) s^2``."""
+def _t_test(differences, ratio, test, alternative, null=0.0):
+    """``(t, pvalue, df)`` of the mean difference with variance ``(1/J + ratio) s^2``
+    (``null``: the null difference of a margin, subtracted from the mean)."""
     n = differences.size
-    mean = differences.mean()
+    mean = differences.mean() - null
     if _no_spread(differences):
         numerator = 0.0 if abs(mean) <= _ROUNDING else mean
         return (*_degenerate(numerator, test, alternative), float(n - 1))
-    variance = differences.var(ddof=1) * (1 / n + ratio)
-    statistic = mean / math.sqrt(variance)
+    with np.errstate(over="ignore"):  # a margin of 1e308 over a small standard error: inf
+        statistic = mean / math.sqrt(corrected_variance(differences, ratio))
     return statistic, _t_pvalue(statistic, n - 1, alternative), float(n - 1)
 
 
-def _five_by_two(differences, test, alternative):
-    """Dietterich's t (first difference over the pooled variance of the five repetitions)
-    or Alpaydin's F (sum of the ten squared differences over twice that variance)."""
+def _five_by_two(differences, test, alternative, null=0.0):
+    """Dietterich's t (first difference, less the null difference of a margin, over the
+    pooled variance of the five repetitions) or Alpaydin's F (sum of the ten squared
+    differences over twice that variance)."""
     d = differences.reshape(5, 2)
     variances = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     no_spread = all(_no_spread(row) for row in d)
     if test == "5x2cv_ttest":
+        first = d[0, 0] - null
         if no_spread:
-            numerator = 0.0 if abs(d[0, 0]) <= _ROUNDING else d[0, 0]
+            numerator = 0.0 if abs(first) <= _ROUNDING else first
             all_zero = bool(np.abs(d).max() <= _ROUNDING)
             return (*_degenerate(numerator, test, alternative, all_zero), 5.0)
-        statistic = d[0, 0] / math.sqrt(variances.mean())
+        with np.errstate(over="ignore"):  # a margin of 1e308: inf
+            statistic = first / math.sqrt(variances.mean())
         return statistic, _t_pvalue(statistic, 5, alternative), 5.0
     if no_spread:
         numerator = 0.0 if np.abs(d).max() <= _ROUNDING else 1.0
@@ -575,12 +678,30 @@ def _bayesian(differences, ratio, rope):
             a_better = 1.0 if mean > 0 else 0.5 if mean == 0 else 0.0
             return a_better, 0.0, 1.0 - a_better, mean, 0.0, df
         return float(mean > rope), float(abs(mean) <= rope), float(mean < -rope), mean, 0.0, df
-    scale = math.sqrt(differences.var(ddof=1) * (1 / n + ratio))
+    scale = math.sqrt(corrected_variance(differences, ratio))
     with np.errstate(over="ignore"):  # a rope of 1e308: (rope - mean) / scale is inf
         b_better = float(stats.t.cdf(-rope, df, loc=mean, scale=scale))
         a_better = float(stats.t.sf(rope, df, loc=mean, scale=scale))
     p_rope = 0.0 if rope == 0 else max(0.0, 1.0 - a_better - b_better)
     return a_better, p_rope, b_better, mean, scale, df
+
+
+def _margin_probabilities(mean, scale, df, margin):
+    """``p_non_inferior`` and ``p_superior``: the posterior probabilities of a mean
+    difference above ``-margin`` and ``+margin`` (a point mass where ``scale`` is 0)."""
+    if scale == 0:
+        return {"p_non_inferior": float(mean > -margin), "p_superior": float(mean > margin)}
+    with np.errstate(over="ignore"):
+        return {"p_non_inferior": float(stats.t.sf(-margin, df, loc=mean, scale=scale)),
+                "p_superior": float(stats.t.sf(margin, df, loc=mean, scale=scale))}
+
+
+def _check_margin(test, margin):
+    if margin is not None and test == "5x2cv_ftest":
+        raise refuse_margin(test, "Alpaydin's F sums the ten squared differences, which "
+                            "tests only that they are all 0, two-sided; it has no shifted "
+                            "null difference.", "method='5x2cv_ttest' (on the same 5 x 2 "
+                            "folds) or 'corrected_ttest'")
 
 
 def _check_options(test, rope, alternative):
@@ -596,30 +717,45 @@ def _check_options(test, rope, alternative):
                          f"method={test!r} has none (got rope={rope!r}).")
 
 
-def _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score, models):
+def _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score, models,
+             margin=None, hypothesis=None):
     _check_options(test, rope, alternative)
+    null, hypothesis = _margin_null(test, margin, hypothesis, alternative)
     scores_a, scores_b = _check_scores(scores_a, scores_b, test)
     n_train, n_test = _check_sizes(n_train, n_test, scores_a.size, test)
     differences = scores_a - scores_b
     ratio = None if n_train is None else float(n_test.mean() / n_train.mean())
     common = {"score": score, "models": models, "scores_a": scores_a,
               "scores_b": scores_b, "n_train": n_train, "n_test": n_test}
+    if null is not None:
+        common.update(margin=float(margin), hypothesis=hypothesis)
     if test == "bayesian":
         a_better, p_rope, b_better, mean, scale, df = _bayesian(differences, ratio, rope)
+        if null is not None:
+            common.update(_margin_probabilities(mean, scale, df, float(margin)))
         return BayesianCorrelatedTTestResult(
             p_a_better=a_better, p_rope=p_rope, p_b_better=b_better, rope=float(rope),
             mean=mean, scale=scale, df=df, rho=ratio / (1 + ratio), **common)
     estimate = float(differences.mean())
+    if null is not None:
+        alternative = "greater"
     if test in _FIVE_BY_TWO:
-        statistic, pvalue, df = _five_by_two(differences, test, alternative)
+        statistic, pvalue, df = _five_by_two(differences, test, alternative, null or 0.0)
         tested = float(differences[0]) if test == "5x2cv_ttest" else None
     else:
         ratio = 0.0 if test == "naive_ttest" else ratio
-        statistic, pvalue, df = _t_test(differences, ratio, test, alternative)
+        statistic, pvalue, df = _t_test(differences, ratio, test, alternative, null or 0.0)
         tested = estimate
     return CrossValidatedTestResult(
         float(statistic), float(pvalue), df=df, method=test, alternative=alternative,
         estimate=estimate, tested_difference=tested, **common)
+
+
+def _margin_null(test, margin, hypothesis, alternative):
+    """The null difference of a margin (None without one) and its hypothesis, checked
+    before any work."""
+    _check_margin(test, margin)
+    return null_difference(margin, hypothesis, alternative)
 
 
 # --- From per-fold scores -------------------------------------------------------------------
@@ -627,8 +763,8 @@ def _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score
 
 @validate_params({**CV_FROM_SCORES, **CV_TEST}, renamed=CV_RENAMED)
 def compare_cv_scores(scores_a, scores_b, *, method="corrected_ttest", n_train=None,
-                      n_test=None, rope=0.0, alternative="two-sided", scoring=None,
-                      models=None):
+                      n_test=None, rope=0.0, alternative="two-sided", margin=None,
+                      hypothesis=None, scoring=None, models=None):
     """Paired test of two models' per-fold scores from the same cross-validation folds.
 
     The form of :func:`compare_cv` for scores already computed, e.g. the ``test_*`` arrays
@@ -666,6 +802,24 @@ default="corrected_ttest"
         of the score (0.01: one point of accuracy). With 0, ``p_rope`` is 0.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         "greater": model a scores higher. The F-test and the Bayesian test are two-sided.
+        With a ``margin`` the test is one-sided towards a (the result's ``alternative``
+        is "greater"): leave it, or pass "greater"; "less" is refused (swap the models).
+    margin : float, default=None
+        Acceptance with a margin ``m >= 0``, in units of the score: the t-tests test the
+        null difference ``-m`` or ``+m`` (``hypothesis``) instead of 0, one-sided, with
+        ``(tested_difference - null) / se`` (Nadeau and Bengio's corrected standard error
+        for ``"corrected_ttest"``; Dietterich's ``d_11`` for ``"5x2cv_ttest"``), and the
+        result's ``verdict`` decides at the 5 % level, as ``confidence_interval(0.95)``
+        does: the null difference is rejected exactly when that interval's lower bound
+        lies above it. ``"bayesian"`` adds ``p_non_inferior`` and ``p_superior``, the
+        posterior probabilities that the mean difference exceeds ``-m`` and ``+m``, and
+        its verdict reads them against 0.95 (``rope`` is untouched). Refused with
+        ``"5x2cv_ftest"``, whose F sums squared differences and tests only that they are
+        all 0.
+    hypothesis : {"non-inferiority", "superiority"}, default=None
+        With a ``margin`` (None: "non-inferiority"). "non-inferiority": H0 ``a - b <=
+        -m``, "model a is at most ``m`` worse than model b"; "superiority": H0 ``a - b
+        <= +m``, "a beats b by more than ``m``". Refused without a margin.
     scoring : str or callable, default=None
         The score's name in the result, and the ``test_*`` key of dict inputs (by default
         their one ``test_*`` key, ``"score"`` for arrays).
@@ -703,6 +857,11 @@ default="corrected_ttest"
     p-value; the Bayesian posterior is then a point mass at the mean difference (scale 0),
     with probability 1 on the region holding it (1/2 each side of 0 with ``rope=0``, as
     baycomp).
+
+    With a margin the same formulas hold with ``m`` replaced by ``m - null`` in the
+    numerators (``null = -margin`` or ``+margin``) and the p-value one-sided ("greater");
+    at ``margin=0`` they are the one-sided tests of no difference. The user guide's
+    "Acceptance with a margin" measures their type I error at the margin's boundary.
 
     References
     ----------
@@ -748,6 +907,12 @@ default="corrected_ttest"
     >>> naive = compare_cv_scores(linear, tree, scoring="f1", method="naive_ttest")
     >>> round(naive.statistic, 2)  # the folds' correlation ignored: too confident
     8.33
+
+    Can the linear model replace the tree, if it loses at most one point of F1?
+
+    >>> print(compare_cv_scores(linear, tree, scoring="f1", margin=0.01,
+    ...                         models=("linear", "tree")).verdict)
+    non-inferior: linear is at most 0.01 worse than tree (lower bound 0.03136 > -0.01, p = 2.63e-05)
     """
     score = _score_label(scoring)
     if scoring is None:  # a cross_validate dict names its one score: test_f1 is "f1"
@@ -775,7 +940,7 @@ default="corrected_ttest"
         n_train = [len(fold) for fold in folds["train"]]
         n_test = [len(fold) for fold in folds["test"]]
     return _compare(scores_a, scores_b, method, n_train, n_test, rope, alternative, score,
-                    _names(models, ("a", "b")))
+                    _names(models, ("a", "b")), margin, hypothesis)
 
 
 def _score_label(scoring):
@@ -884,7 +1049,8 @@ def _model_names(names, estimator_a, estimator_b):
 @validate_params({**CV_FROM_ESTIMATORS, **CV_TEST}, renamed=CV_RENAMED)
 def compare_cv(estimator_a, estimator_b, X, y, *, method="corrected_ttest", scoring=None,
                n_splits=None, n_repeats=None, groups=None, rope=0.0,
-               alternative="two-sided", random_state=None, n_jobs=None, models=None):
+               alternative="two-sided", margin=None, hypothesis=None, random_state=None,
+               n_jobs=None, models=None):
     """Paired test of two models by cross-validation on the same folds.
 
     The folds are drawn once, from ``random_state``, and both models are fit and scored on
@@ -924,6 +1090,11 @@ default="corrected_ttest"
         ``"bayesian"`` only: half-width of the region of practical equivalence.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         "greater": model a scores higher.
+    margin : float, default=None
+        Acceptance with a margin (non-inferiority or superiority), as in
+        :func:`compare_cv_scores`.
+    hypothesis : {"non-inferiority", "superiority"}, default=None
+        As in :func:`compare_cv_scores` (None: "non-inferiority" where a margin is given).
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the folds: each repetition shuffles with a seed drawn from it. On class
         labels the folds are stratified (``StratifiedKFold``).
@@ -984,6 +1155,7 @@ default="corrected_ttest"
     if n_splits * n_repeats < 2:
         raise ValueError("A comparison across folds needs at least 2 folds.")
     _check_options(test, rope, alternative)
+    _margin_null(test, margin, hypothesis, alternative)  # before any fit
     score, scorer = _scorer(scoring)
     n = y.shape[0] if hasattr(y, "shape") else len(y)
     if groups is not None:  # ids as Python tells them apart (1 and "1" are two groups)
@@ -1004,7 +1176,7 @@ default="corrected_ttest"
                              "zero_division, or use larger folds).")
         scores.append(folds)
     return _compare(scores[0], scores[1], test, n_train, n_test, rope, alternative, score,
-                    _model_names(models, estimator_a, estimator_b))
+                    _model_names(models, estimator_a, estimator_b), margin, hypothesis)
 
 
 def fold_sizes(n_train, n_test, n_values, each):

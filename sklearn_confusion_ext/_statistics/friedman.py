@@ -16,6 +16,7 @@ Comparisons of Classifiers over Multiple Data Sets", JMLR 7, 2006, Section 3.2):
   (its critical difference uses the normal quantile of ``alpha / (2 (k - 1))``).
 """
 
+import hashlib
 import math
 from dataclasses import KW_ONLY
 from numbers import Integral, Real
@@ -33,7 +34,7 @@ from .._core.params import (
     validate_params,
 )
 from .._core.results import Result, _result
-from .._core.user_warnings import warn
+from .._core.user_warnings import warn, warn_once
 from .dataset_scores import _table
 
 POSTHOC_METHODS = ("nemenyi", "holm", "bonferroni-dunn")
@@ -163,12 +164,17 @@ def _friedman(values, tie_correction):
     return average, chi2, chi2_pvalue, float(statistic), pvalue, (df1, df2)
 
 
-def _check_size(n_datasets, n_models, caller):
+def _check_size(values, caller):
+    """Warn where the table of scores has few data sets: once for one table, however many
+    of friedman_test, friedman_posthoc and CriticalDifferenceDisplay read it."""
+    n_datasets, n_models = values.shape
     if n_datasets < MIN_DATASETS:
-        warn(f"{caller}: {n_datasets} data sets are few for the Friedman test's approximate "
-             "distribution (Demsar 2006, Section 3.2.2: as a rule of thumb N > 10 data sets "
-             f"and k > 5 models; here k = {n_models}). Its p-values and the post-hoc tests "
-             "are approximate; report them as such, or add data sets.", UserWarning)
+        about = (values.shape, hashlib.sha1(np.ascontiguousarray(values)).hexdigest())
+        warn_once(f"{caller}: {n_datasets} data sets are few for the Friedman test's "
+                  "approximate distribution (Demsar 2006, Section 3.2.2: as a rule of thumb "
+                  f"N > 10 data sets and k > 5 models; here k = {n_models}). Its p-values "
+                  "and the post-hoc tests are approximate; report them as such, or add "
+                  "data sets. (Said once for this table of scores.)", UserWarning, about)
 
 
 @validate_params({**ACROSS_DATASETS, "tie_correction": [BOOLEAN]}, renamed=RENAMED)
@@ -255,7 +261,7 @@ def friedman_test(scores, *, greater_is_better=True, tie_correction=False, model
     """
     values, models, datasets = _table(scores, greater_is_better, models)
     n_datasets, n_models = values.shape
-    _check_size(n_datasets, n_models, "friedman_test")
+    _check_size(values, "friedman_test")
     average, chi2, chi2_pvalue, statistic, pvalue, df = _friedman(values, tie_correction)
     return FriedmanTestResult(
         statistic, pvalue, df=df, chi2_statistic=chi2, chi2_pvalue=chi2_pvalue,
@@ -343,6 +349,7 @@ class FriedmanPosthocResult(Result):
     _table_index = "models"
     _table_index_name = "model"
     _table_matrix = "pvalue"
+    _table_pvalues, _table_adjusted = True, "method"  # adjusted p-values, by method
 
     def groups(self):
         """The groups of models not significantly different, as Demsar's diagram joins them.
@@ -507,7 +514,7 @@ def friedman_posthoc(scores, *, method="nemenyi", control=None, alpha=0.05,
         raise ValueError("method='nemenyi' compares all pairs; with a control, use "
                          "method='holm' (or 'bonferroni-dunn'), which have more power.")
     c = _control_index(control, models)
-    _check_size(n_datasets, n_models, "friedman_posthoc")
+    _check_size(values, "friedman_posthoc")
     average = _ranks(values).mean(axis=0)
     se = _standard_error(n_models, n_datasets)
     statistic = (average[None, :] - average[:, None]) / se

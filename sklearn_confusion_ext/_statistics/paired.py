@@ -7,6 +7,7 @@ across data sets live in :mod:`.cross_validated`, :mod:`.friedman`, :mod:`.signe
 and :mod:`.hierarchical`.
 """
 
+import math
 import re
 from numbers import Real
 
@@ -40,18 +41,32 @@ from .._core.results import Result, _result, interval_method
 from .._core.user_warnings import warn
 from .._scores.resolved import _ACCURACIES, _check_weighted, _data, _quiet, _resolve_score
 from .intervals import UNCERTAINTY
+from .margin import (
+    MARGIN,
+    MarginVerdict,
+    decision_alpha,
+    null_difference,
+    refuse_margin,
+    snap_bound,
+    verdict_text,
+)
 from .table_tests import mcnemar_table, mcnemar_test
 
 # A number of a comparison: finite, or nan.
 _NUMBER = [Interval(Real, None, None), NaN()]
+_METHODS = ("bootstrap", "permutation", "bayesian", "mcnemar", "mcnemar-mid-p",
+            "mcnemar-score")
+_MCNEMAR = ("mcnemar", "mcnemar-mid-p", "mcnemar-score")
 
 
 @_result(parameters={
     **{name: _NUMBER for name in ("estimate", "low", "high")},
-    "pvalue": PVALUE, "method": [str], "confidence_level": [CONFIDENCE_LEVEL],
-    "alternative": [str], "distribution": [None, ARRAY], "score": [None, str]},
+    "lower_bound": [None, *_NUMBER, Options(-math.inf)], "pvalue": PVALUE,
+    "method": [str], "confidence_level": [CONFIDENCE_LEVEL],
+    "alternative": [str], "distribution": [None, ARRAY], "score": [None, str], **MARGIN,
+    **{name: [None, Interval(Real, 0, 1)] for name in ("p_non_inferior", "p_superior")}},
     kw_only=True)
-class ComparisonResult(Result):
+class ComparisonResult(MarginVerdict, Result):
     """The paired difference of a score between two classifiers on the same instances.
 
     Built by :func:`compare_scores`; every field is keyword-only. It does not unpack:
@@ -79,6 +94,26 @@ class ComparisonResult(Result):
         the McNemar methods.
     score : str or None
         The score's name (a scorer name, or a metric's ``__name__``).
+    margin : float or None
+        The margin of a non-inferiority or superiority test (``compare_scores``'
+        ``margin``); None for the test of no difference. With a margin, ``pvalue`` is the
+        one-sided p-value of the null difference ``-margin`` (non-inferiority) or
+        ``+margin`` (superiority) and ``alternative`` is ``"greater"``; ``low`` and
+        ``high`` stay the two-sided interval.
+    lower_bound : float or None
+        With a margin, the one-sided lower bound of the difference at
+        ``confidence_level``: it lies above the null difference exactly when
+        ``pvalue < 1 - confidence_level`` (``-inf`` where too few resamples can ever
+        reject); None without a margin.
+    hypothesis : {"non-inferiority", "superiority"} or None
+        The test of the margin; None without one.
+    p_non_inferior, p_superior : float or None
+        ``method="bayesian"`` with a margin: the posterior probabilities that the
+        difference exceeds ``-margin`` and ``+margin``; None otherwise.
+    verdict : str or None
+        The decision, worded for a release (a property): "non-inferior: a is at most 0.02
+        worse than b (lower bound -0.011 > -0.02, p = 0.003)", or "not shown
+        non-inferior: ..."; None without a margin.
     difference : float
         Deprecated name of ``estimate`` (a ``FutureWarning``; removed in 0.2).
 
@@ -111,6 +146,11 @@ pvalue=0.001953, confidence_level=0.95, method='mcnemar', alternative='two-sided
     alternative: str
     distribution: object
     score: str = None
+    margin: float = None
+    hypothesis: str = None
+    lower_bound: float = None
+    p_non_inferior: float = None
+    p_superior: float = None
 
     _summary_fields = ("score", "estimate", "low", "high", "pvalue", "confidence_level",
                        "method", "alternative")
@@ -121,7 +161,34 @@ pvalue=0.001953, confidence_level=0.95, method='mcnemar', alternative='two-sided
         shown = super()._summary()
         if self.distribution is not None:
             shown.append(("n_resamples", len(self.distribution)))
+        if self.margin is not None:
+            shown += [("margin", self.margin), ("hypothesis", self.hypothesis),
+                      ("lower_bound", self.lower_bound)]
+            shown += [(name, getattr(self, name)) for name in ("p_non_inferior",
+                                                               "p_superior")
+                      if getattr(self, name) is not None]
         return shown
+
+    @property
+    def verdict(self):
+        """The decision of the margin's test, worded for a release; None without a
+        margin (see the class's attributes)."""
+        if self.margin is None:
+            return None
+        hypothesis = self.hypothesis or "non-inferiority"
+        rejected = self.pvalue < decision_alpha(self.confidence_level)
+        probability = self.p_non_inferior if hypothesis == "non-inferiority" else \
+            self.p_superior
+        return verdict_text(hypothesis, self.margin, rejected, bound=self.lower_bound,
+                            pvalue=self.pvalue, probability=probability)
+
+    def to_frame(self):
+        """The summary as one row (a ``pandas.DataFrame``), with the ``verdict`` where
+        the comparison has a margin."""
+        frame = super().to_frame()
+        if self.margin is not None:
+            frame["verdict"] = self.verdict
+        return frame
 
 
 
@@ -136,12 +203,13 @@ def _named(name, function, *args):
 @validate_params({
     "y_true": [ARRAY], "y_pred_a": [ARRAY], "y_pred_b": [ARRAY], **UNCERTAINTY,
     "scoring": [None, str, CALLABLE],
-    "method": [Options("bootstrap", "permutation", "bayesian", "mcnemar", "mcnemar-mid-p")],
-    "alternative": [Options("two-sided", "greater", "less")]}, renamed={"score": "scoring"})
+    "method": [Options(*_METHODS)],
+    "alternative": [Options("two-sided", "greater", "less")], **MARGIN},
+    renamed={"score": "scoring"})
 def compare_scores(y_true, y_pred_a, y_pred_b, *, scoring=None, method="bootstrap",
                    confidence_level=0.95, n_resamples=9999, alternative="two-sided",
-                   sample_weight=None, random_state=None, kind=None, groups=None, verbose=0,
-                   **score_params):
+                   margin=None, hypothesis=None, sample_weight=None, random_state=None,
+                   kind=None, groups=None, verbose=0, **score_params):
     """Paired comparison of one score between two classifiers on the same instances.
 
     Parameters
@@ -161,8 +229,8 @@ def compare_scores(y_true, y_pred_a, y_pred_b, *, scoring=None, method="bootstra
         .. versionchanged:: 0.1
            ``scoring`` was renamed from ``score``, which still works with a
            ``FutureWarning`` until 0.2.
-    method : {"bootstrap", "permutation", "bayesian", "mcnemar", "mcnemar-mid-p"}, \
-default="bootstrap"
+    method : {"bootstrap", "permutation", "bayesian", "mcnemar", "mcnemar-mid-p", \
+"mcnemar-score"}, default="bootstrap"
         ``"bootstrap"``: instances resampled jointly, the interval of the difference by
         percentiles, the p-value from the differences shifted to the null.
         ``"permutation"``: each instance's two predictions swapped with probability 1/2;
@@ -178,10 +246,43 @@ default="bootstrap"
         mid-p test (``mcnemar_test(table, exact="mid-p")``, Fagerland et al. 2013). Where
         the two predictions never differ in being right, the p-value is
         :func:`mcnemar_test`'s without discordant pairs: 1, and 1/2 one-sided with mid-p.
+        ``"mcnemar-score"``: the accuracy difference by Tango's score test of paired
+        proportions (at a difference of 0 the asymptotic McNemar test without continuity
+        correction, ``(n_12 - n_21) / sqrt(n_12 + n_21)``) and its score interval (the
+        differences it does not reject); the one McNemar method that takes a ``margin``.
+        Without discordant pairs its p-value of no difference is 1, as
+        :func:`mcnemar_test`'s.
     confidence_level : float, default=0.95
+        The interval's level; with a ``margin``, ``1 - confidence_level`` is the level of
+        the one-sided test (0.95: a 5 % test, the one-sided 95 % lower bound).
     n_resamples : int, default=9999
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        "greater": ``a`` scores higher than ``b``.
+        "greater": ``a`` scores higher than ``b``. With a ``margin`` the test is
+        one-sided towards ``a`` (the result's ``alternative`` is "greater"): leave it, or
+        pass "greater"; "less" is refused (swap the two models instead).
+    margin : float, default=None
+        Acceptance with a margin ``m >= 0``, in units of the score (0.02: two points of
+        accuracy): a one-sided test of the null difference ``-m`` or ``+m`` instead of 0,
+        as ``hypothesis`` says, with the one-sided lower bound of the difference
+        (``lower_bound``; ``low`` and ``high`` stay the two-sided interval) and a
+        ``verdict``. ``p < 1 - confidence_level`` exactly when ``lower_bound`` lies above
+        the null difference. ``"bootstrap"``: the bootstrap
+        differences shifted to the null difference (the p-value of ``margin=0`` is the
+        one-sided ``alternative="greater"`` one), the bound ``2 d - q`` of the basic
+        bootstrap interval; ``"bayesian"``: the posterior probability of the null side,
+        the bound a posterior quantile, and ``p_non_inferior``, ``p_superior``, the
+        probabilities that the difference exceeds ``-m`` and ``+m``;
+        ``"mcnemar-score"``: Tango's score test of the null difference and its one-sided
+        score bound. Refused with ``"permutation"`` (swapping the predictions tests that
+        the two are exchangeable, true only at a difference of 0) and with the exact
+        ``"mcnemar"`` and ``"mcnemar-mid-p"`` (at a nonzero difference the split of the
+        discordant pairs depends on their unknown rate, so no exact conditional test
+        exists).
+    hypothesis : {"non-inferiority", "superiority"}, default=None
+        With a ``margin`` (None: "non-inferiority"). "non-inferiority": H0 ``a - b <=
+        -m`` against ``a - b > -m``, "a is at most ``m`` worse than b" (a cheaper or
+        simpler model a replacing b); "superiority": H0 ``a - b <= +m`` against
+        ``a - b > +m``, "a beats b by more than ``m``". Refused without a margin.
     sample_weight : array-like of shape (n_samples,), default=None
         Refused for a metric callable without a ``sample_weight`` parameter (which is
         called without it otherwise).
@@ -212,6 +313,16 @@ default="bootstrap"
 
     Notes
     -----
+    With a margin, the decision is the verdict's: the null difference (``-margin`` or
+    ``+margin``) is rejected when ``pvalue < 1 - confidence_level``, that is when the
+    one-sided ``lower_bound`` lies above it. The bootstrap's bound is the
+    ``(K + 1)``-th largest resampled difference reflected around ``d``, ``2 d - d*``, the
+    Bayesian bootstrap's the ``(K + 1)``-th smallest posterior difference, with ``K`` the
+    most draws beyond the null difference that still reject (``(1 + K) / (1 + B) < 1 -
+    confidence_level``); with fewer than ``1 / (1 - confidence_level) - 1`` resamples
+    nothing is ever rejected and the bound is ``-inf``. The user guide's "Acceptance with a
+    margin" measures the type I error at the margin's boundary.
+
     p-values, with ties. A null value (resampled, swapped or posterior difference) within
     ``1e-12 * max(1, |d|)`` of the observed difference ``d`` counts as at least as
     extreme. Drawn null values give ``(1 + k) / (1 + B)`` (``k`` extreme among ``B``),
@@ -235,6 +346,11 @@ default="bootstrap"
     .. [4] Fagerland, M. W., Lydersen, S. and Laake, P. (2013). "The McNemar test for
        binary matched-pairs data: mid-p and asymptotic are better than exact
        conditional". BMC Medical Research Methodology, 13, 91.
+    .. [5] Tango, T. (1998). "Equivalence test and confidence interval for the
+       difference in proportions for the paired-sample design". Statistics in Medicine,
+       17(8), 891-908 (the score test of a nonzero difference, and its interval).
+    .. [6] Wellek, S. (2010). Testing Statistical Hypotheses of Equivalence and
+       Noninferiority, 2nd ed. Chapman & Hall (non-inferiority margins).
 
     Examples
     --------
@@ -246,14 +362,39 @@ default="bootstrap"
     (0.289, True)
     >>> compare_scores(y_true, good, poor, method="mcnemar").pvalue < 0.01
     True
+
+    Is ``good`` at most two points of accuracy worse than ``poor`` (non-inferiority)?
+
+    >>> accepted = compare_scores(y_true, good, poor, method="mcnemar-score", margin=0.02)
+    >>> print(accepted.verdict)
+    non-inferior: a is at most 0.02 worse than b (lower bound 0.204 > -0.02, p = 3e-07)
     """
     confidence_level = float(confidence_level)
     alpha = 1 - confidence_level
-    if method in ("mcnemar", "mcnemar-mid-p") and groups is not None:
+    null, hypothesis = null_difference(margin, hypothesis, alternative)
+    if null is not None:
+        alternative = "greater"
+        if method == "permutation":
+            raise refuse_margin(method, "swapping the two predictions of an instance tests "
+                                "that the classifiers are exchangeable, which holds only at "
+                                "a difference of 0; a null difference of -margin or +margin "
+                                "has no permutation distribution.",
+                                "method='bootstrap' or 'bayesian' (any score), or "
+                                "'mcnemar-score' (accuracy)")
+        if method in ("mcnemar", "mcnemar-mid-p"):
+            raise refuse_margin(method, "it is exact conditionally on the discordant pairs, "
+                                "which holds only at a difference of 0: at a difference of "
+                                "-margin or +margin, the split of the discordant pairs "
+                                "depends on their unknown rate (a nuisance parameter), so "
+                                "no exact conditional test exists.",
+                                "method='mcnemar-score' (Tango's score test of the "
+                                "difference of paired proportions)")
+    margins = {"margin": None if null is None else float(margin), "hypothesis": hypothesis}
+    if method in _MCNEMAR and groups is not None:
         raise ValueError(f"method={method!r} counts instances as independent and takes no "
                          "groups; use method='bootstrap', 'permutation' or 'bayesian' to "
                          "resample the groups.")
-    if method in ("mcnemar", "mcnemar-mid-p"):
+    if method in _MCNEMAR:
         if scoring is not None and scoring not in _ACCURACIES or kind is not None or \
                 score_params:
             raise ValueError(f"method={method!r} compares accuracies; got scoring={scoring!r}"
@@ -261,7 +402,7 @@ default="bootstrap"
                              "scoring=None, or use method='bootstrap', 'permutation' or "
                              "'bayesian' for another score.")
         return _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha,
-                                   confidence_level, alternative, method)
+                                   confidence_level, alternative, method, null, margins)
     _warn_kinds_differ(y_pred_a, y_pred_b)
     scoring = "tcm_f1_macro" if scoring is None else scoring
     if calibration_error_params(scoring, score_params) is not None:
@@ -295,15 +436,24 @@ default="bootstrap"
                       second.y_pred, rng, n_resamples, exact, progress)
         pvalue = _tail_pvalue(null, difference, alternative, exact=exact)
         distribution = null
+    elif method == "bayesian" and null is not None:
+        pvalue, bound, probabilities = _posterior_margin(
+            distribution, null, margin, decision_alpha(confidence_level))
+        margins.update(probabilities, lower_bound=bound)
     elif method == "bayesian":
         pvalue = _posterior_pvalue(distribution, alternative)
     else:  # the bootstrap differences shifted to the null hypothesis
         _warn_degenerate(distribution, difference)
-        pvalue = _tail_pvalue(distribution - difference, difference, alternative)
+        pvalue = _tail_pvalue(distribution - difference, difference - (null or 0.0),
+                              alternative)
+        if null is not None:
+            level = decision_alpha(confidence_level)
+            margins["lower_bound"] = _basic_bound(distribution, difference, null,
+                                                  pvalue < level, level)
     result = ComparisonResult(estimate=float(difference), low=float(low), high=float(high),
                               pvalue=float(pvalue), method=method,
                               confidence_level=confidence_level, alternative=alternative,
-                              distribution=distribution, score=resolved.name)
+                              distribution=distribution, score=resolved.name, **margins)
     progress.close()
     return result
 
@@ -563,6 +713,49 @@ def _posterior_pvalue(distribution, alternative):
     return min(1.0, float(pvalue))
 
 
+def _rejecting_draws(n_draws, alpha):
+    """``K``, the most draws beyond the null value whose p-value ``(1 + K) / (1 + B)``
+    is below ``alpha`` (-1 where even none is: too few draws to reject)."""
+    k = max(int(math.ceil(alpha * (1 + n_draws))) - 2, -1)
+    while (2 + k) / (1 + n_draws) < alpha:
+        k += 1
+    while k >= 0 and (1 + k) / (1 + n_draws) >= alpha:
+        k -= 1
+    return k
+
+
+def _basic_bound(distribution, difference, null, rejected, alpha):
+    """The bootstrap's one-sided lower bound dual to the shifted-null p-value: the null
+    difference ``null`` is rejected when at most ``K`` of the ``B`` resampled differences
+    reach ``2 d - null``, so the bound is ``2 d`` less the ``(K + 1)``-th largest."""
+    values = np.sort(distribution[np.isfinite(distribution)])
+    if values.size == 0:
+        return math.nan
+    k = _rejecting_draws(values.size, alpha)
+    bound = -math.inf if k < 0 else float(2 * difference - values[values.size - 1 - k])
+    return snap_bound(bound, null, rejected)
+
+
+def _posterior_margin(distribution, null, margin, alpha):
+    """The Bayesian bootstrap with a margin: the posterior probability of the null side
+    (``difference <= null``, as ``(1 + k) / (1 + B)``), the one-sided credible bound
+    dual to it (the ``(K + 1)``-th smallest draw) and the probabilities that the
+    difference exceeds ``-margin`` and ``+margin``."""
+    values = np.sort(distribution[np.isfinite(distribution)])
+    below = np.sum(values <= null + _tie_tolerance(null))
+    pvalue = min(1.0, float((1 + below) / (1 + values.size)))
+    k = _rejecting_draws(values.size, alpha)
+    if values.size == 0:
+        bound = math.nan
+    else:
+        bound = snap_bound(-math.inf if k < 0 else float(values[k]), null, pvalue < alpha)
+    margin = float(margin)
+    size = max(values.size, 1)
+    probabilities = {"p_non_inferior": float(np.sum(values > -margin) / size),
+                     "p_superior": float(np.sum(values > margin) / size)}
+    return pvalue, bound, probabilities
+
+
 def _warn_degenerate(distribution, difference):
     """Warn where every bootstrap resample gives the same nonzero difference: the
     shifted-to-the-null p-value is then its floor, 1 / (n_resamples + 1), whatever the data
@@ -577,8 +770,59 @@ def _warn_degenerate(distribution, difference):
              "method='permutation' or 'mcnemar' for a test.", RuntimeWarning)
 
 
+def _tango_statistic(only_a, only_b, n, delta):
+    """Tango's (1998) score statistic of the null difference ``delta`` of two paired
+    proportions, ``(n_12 - n_21 - n delta) / sqrt(n (2 q + delta (1 - delta)))``, with
+    ``q`` the restricted maximum likelihood estimate of the ``n_21`` cell's probability
+    (the positive root of ``2n q^2 + B q + C = 0``); at ``delta = 0`` McNemar's
+    asymptotic statistic. A negative ``delta`` is read with the two cells swapped; one
+    beyond [-1, 1] (a margin above 1) as its end, the farthest a difference reaches."""
+    delta = min(max(delta, -1.0), 1.0)
+    if delta < 0:
+        return -_tango_statistic(only_b, only_a, n, -delta)
+    b_coefficient = -only_a - only_b + (2 * n - only_a + only_b) * delta
+    c_coefficient = -only_b * delta * (1 - delta)
+    q = (math.sqrt(max(b_coefficient ** 2 - 8 * n * c_coefficient, 0.0))
+         - b_coefficient) / (4 * n)
+    variance = n * (2 * max(q, 0.0) + delta * (1 - delta))
+    numerator = only_a - only_b - n * delta
+    if abs(numerator) <= 1e-12 * n:
+        return 0.0
+    if variance <= 0:
+        return math.copysign(math.inf, numerator)
+    return numerator / math.sqrt(variance)
+
+
+def _score_pvalue(statistic, alternative):
+    if alternative == "greater":
+        return float(special.ndtr(-statistic))
+    if alternative == "less":
+        return float(special.ndtr(statistic))
+    return float(min(1.0, 2 * special.ndtr(-abs(statistic))))
+
+
+def _tango_bound(only_a, only_b, n, rejects):
+    """The end of the differences ``rejects`` holds for: the statistic decreases in the
+    null difference, so the one-sided test rejects every difference below a bound
+    (bisection to adjacent floats: the bound is the smallest difference not rejected)."""
+    low, high = -1.0, 1.0
+    if not rejects(_tango_statistic(only_a, only_b, n, low)):
+        return low
+    if rejects(_tango_statistic(only_a, only_b, n, high)):
+        return high
+    for _ in range(2100):
+        middle = (low + high) / 2
+        if middle in (low, high):
+            break
+        if rejects(_tango_statistic(only_a, only_b, n, middle)):
+            low = middle
+        else:
+            high = middle
+    return high
+
+
 def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confidence_level,
-                        alternative, method="mcnemar"):
+                        alternative, method="mcnemar", null=None, margins=None):
     table = mcnemar_table(y_true, y_pred_a, y_pred_b, sample_weight=sample_weight)
     weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)  # checked
     if weight is not None and not np.array_equal(weight, np.round(weight)):
@@ -593,6 +837,27 @@ def _mcnemar_comparison(y_true, y_pred_a, y_pred_b, sample_weight, alpha, confid
                          "some instance a positive weight.")
     only_a, only_b = table[0, 1], table[1, 0]
     difference = (only_a - only_b) / n
+    if method == "mcnemar-score":
+        alpha = decision_alpha(confidence_level)
+        only_a, only_b, n = float(only_a), float(only_b), float(n)
+        statistic = _tango_statistic(only_a, only_b, n, 0.0 if null is None else null)
+        pvalue = _score_pvalue(statistic, alternative)
+        if only_a + only_b == 0 and not null:  # mcnemar_test's policy: no evidence, 1
+            pvalue = 1.0
+        margins = dict(margins or {})
+        if null is not None:  # the one-sided bound: the differences the test rejects
+            margins["lower_bound"] = snap_bound(_tango_bound(
+                only_a, only_b, n, lambda z: _score_pvalue(z, "greater") < alpha), null,
+                pvalue < alpha)
+        # the two-sided score interval: each end a one-sided test at alpha / 2
+        low = _tango_bound(only_a, only_b, n,
+                           lambda z: _score_pvalue(z, "greater") < alpha / 2)
+        high = -_tango_bound(only_b, only_a, n,
+                             lambda z: _score_pvalue(z, "greater") < alpha / 2)
+        return ComparisonResult(estimate=float(difference), low=float(low),
+                                high=float(high), pvalue=pvalue, method=method,
+                                confidence_level=confidence_level, alternative=alternative,
+                                distribution=None, score="accuracy", **margins)
     se = np.sqrt(max(only_a + only_b - (only_a - only_b) ** 2 / n, 0.0)) / n
     z = special.ndtri(1 - alpha / 2)
     # mcnemar_test reads n_12 = a right and b wrong against n_21 (exact: counts); with no

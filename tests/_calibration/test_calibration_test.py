@@ -13,7 +13,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_confusion_ext as sce
 from sklearn_confusion_ext._calibration import testing
-from sklearn_confusion_ext._calibration.bins import checked_probabilities
+from sklearn_confusion_ext._core.probabilities import checked_probabilities
 
 
 def calibrated_binary(n, rng):

@@ -186,10 +186,9 @@ def test_label_files_give_the_right_accuracy(tmp_path, capsys, writer, names):
     true, pred = THREE_CLASSES_TRUE, THREE_CLASSES_PRED
     if names:
         true, pred = [NAMES[y] for y in true], [NAMES[y] for y in pred]
-    if names and writer == "pandas index=False, named":
-        pytest.skip("undecided by content alone: test_header_decided_by_the_other_file")
     if not names and writer == "pandas index=False, unnamed":
-        pytest.skip("a header line 0 above integer labels is a label: undetectable")
+        pytest.skip("a header line 0 above integer labels in both files is a label: "
+                    "undetectable (test_unnamed_series_beside_one_sample_less)")
     (tmp_path / "t.csv").write_text(WRITERS[writer](true), encoding="utf-8")
     (tmp_path / "p.csv").write_text(WRITERS[writer](pred), encoding="utf-8")
     assert main(["report", "--true", str(tmp_path / "t.csv"), "--pred",
@@ -265,10 +264,24 @@ def test_header_decided_by_the_other_file(tmp_path, capsys):
         assert report["n_samples"] == 7 and report["classes"] == NAMES
         assert report["transport_classification_report"]["accuracy"] == pytest.approx(4 / 7)
     both = "prediction\n" + _lines(predicted)
-    assert _report(tmp_path, named, both) == 2
+    # Two named Series (issue 39: refused, needing --header): each first line appears in
+    # neither file, so both are header lines, with a note.
+    assert _report(tmp_path, named, both) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["n_samples"] == 7
+    assert captured.err.count("\n") == 1 and captured.err.startswith(
+        "note: the first lines 'species' of ") and "pass --no-header" in captured.err
+    # A first line that is a label of the other file may be a class seen once: refused.
+    seen = "prediction\n" + _lines(predicted[:-1] + ["species"])
+    assert _report(tmp_path, named, seen) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "the first line 'species' appears nowhere else" in error
     assert "pass --header if it is a header line, --no-header if it is a label" in error
+    assert _report(tmp_path, named, seen, "--header") == 0
+    assert json.loads(capsys.readouterr().out)["n_samples"] == 7
+    # The same name above both (pandas' Series(y, name="label")): header lines too.
+    assert _report(tmp_path, named, "species\n" + _lines(predicted)) == 0
+    assert json.loads(capsys.readouterr().out)["n_samples"] == 7
     assert _report(tmp_path, named, both, "--header") == 0
     report = json.loads(capsys.readouterr().out)
     assert report["n_samples"] == 7
@@ -470,7 +483,7 @@ def test_max_matrix_mib_option(tmp_path, capsys):
 
 @pytest.mark.parametrize("place", ["taken", "taken/inside"])
 def test_unusable_plots_path_is_one_error_line(tmp_path, capsys, place):
-    (tmp_path / "t.csv").write_text("a\nb\nb\n")
+    (tmp_path / "t.csv").write_text("a\nb\nb\na\n")
     (tmp_path / "taken").write_text("")
     status = main(["report", "--true", str(tmp_path / "t.csv"), "--pred",
                    str(tmp_path / "t.csv"), "--plots", str(tmp_path / place)])
@@ -856,6 +869,11 @@ def test_long_first_line_is_not_echoed_whole(tmp_path, capsys):
     true, pred = tmp_path / "true.csv", tmp_path / "pred.csv"
     true.write_text("x" * 5_000_000 + "\ncat\ndog\n")
     pred.write_text("y" * 5_000_000 + "\ncat\ndog\n")
+    # Two first lines seen nowhere else in either file: header lines, said in a short note.
+    assert main(["report", "--true", str(true), "--pred", str(pred)]) == 0
+    err = capsys.readouterr().err
+    assert "appear nowhere else in either file" in err and len(err) < 2000
+    pred.write_text("y" * 5_000_000 + "\ncat\n" + "x" * 5_000_000 + "\n")
     assert main(["report", "--true", str(true), "--pred", str(pred)]) == 2
     err = capsys.readouterr().err
     assert "appears nowhere else" in err and len(err) < 2000

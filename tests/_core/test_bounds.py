@@ -210,6 +210,33 @@ def _display_bounds(y, method):
     return display.low.ravel(), display.high.ravel()
 
 
+def _subgroup_bounds(y, method):  # one method: the percentile bootstrap of each subgroup
+    result = sce.score_by_subgroup(y, y, subgroups=np.arange(len(y)) % 2, n_resamples=199,
+                                   random_state=0)
+    return result.low, result.high
+
+
+def _subgroup_display_bounds(y, method, estimator=False):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from sklearn.tree import DecisionTreeClassifier
+
+    subgroups = np.arange(len(y)) % 2
+    if estimator:  # a tree of X = y: every instance right
+        X = np.asarray(y, dtype=float)[:, None]
+        display = sce.SubgroupIntervalDisplay.from_estimator(
+            DecisionTreeClassifier().fit(X, y), X, y, subgroups=subgroups, n_resamples=199,
+            random_state=0)
+    else:
+        display = sce.SubgroupIntervalDisplay.from_predictions(
+            y, y, subgroups=subgroups, n_resamples=199, random_state=0)
+    plt.close(display.figure_)
+    return display.low.ravel(), display.high.ravel()
+
+
 # Each public callable taking confidence_level that makes intervals of proportions; the
 # comparisons (compare_scores and its result) give intervals of a difference, and the
 # result classes only hold what they are given.
@@ -218,12 +245,20 @@ BOUNDARY_READERS = {
     "transport_classification_report": _report_bounds(sce.transport_classification_report),
     "mlcm_classification_report": _report_bounds(sce.mlcm_classification_report),
     "ScoreIntervalDisplay.from_predictions": _display_bounds,
+    "score_by_subgroup": _subgroup_bounds,
+    "SubgroupIntervalDisplay.from_predictions": _subgroup_display_bounds,
+    "SubgroupIntervalDisplay.from_estimator": lambda y, method: _subgroup_display_bounds(
+        y, method, estimator=True),
 }
 # Differences of scores, and results built from given values: no proportion at a bound.
 NOT_PROPORTIONS = {"compare_scores", "ComparisonResult", "ConfidenceIntervalResult",
                    "CrossValidatedTestResult.confidence_interval",
+                   # the t interval of a mean score over folds, of any score's range
+                   "cross_validated_score_interval", "CrossValidatedIntervalResult",
                    # differences of prevalences, and errors between prevalence vectors
-                   "calibration_in_the_large", "CalibrationInTheLargeResult"}
+                   "calibration_in_the_large", "CalibrationInTheLargeResult",
+                   # a result built from given values
+                   "SubgroupResult"}
 # Bands that are Wilson's interval itself, never a point, so nothing to warn of (a perfect
 # classifier's bins: tests/_calibration/test_calibration.py; a risk of 0 at every point of
 # the risk-coverage curve: tests/_decisions/test_abstention.py).

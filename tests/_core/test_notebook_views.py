@@ -170,7 +170,7 @@ def test_html_view_renders_the_figures_and_escapes_the_names():
     assert not {"leaf", "shore"} & set(parsed.tags)  # names are text, not tags
     cells = parsed.cells
     # The summary, then the table: a header row, then each class's row.
-    assert cells[:4] == ["method", "'bonferroni'", "alpha", "0.05"]
+    assert cells[:4] == ["method", "bonferroni", "alpha", "0.05"]  # strings unquoted
     header = cells[4:14]
     assert header[:3] == ["class", "statistic", "n_discordant"]
     rows = [cells[14 + 10 * k: 24 + 10 * k] for k in range(4)]
@@ -198,6 +198,109 @@ def test_names_of_forty_characters_print_whole_and_the_html_keeps_longer_ones():
         [[30, 5, 2], [4, 25, 6], [3, 7, 28]], display_labels=[long, "b" * 40, "c"])
     assert "b" * 40 in repr(posthoc) and long not in repr(posthoc)
     assert long in posthoc._repr_html_()
+
+
+# --- One format per column -------------------------------------------------------------------
+
+AUC = [[0.763, 0.768, 0.771, 0.798], [0.599, 0.591, 0.590, 0.569],
+       [0.954, 0.971, 0.968, 0.967], [0.628, 0.661, 0.654, 0.657],
+       [0.882, 0.888, 0.886, 0.898], [0.936, 0.931, 0.916, 0.931],
+       [0.661, 0.668, 0.609, 0.685], [0.583, 0.583, 0.563, 0.625],
+       [0.775, 0.838, 0.866, 0.875], [1.000, 1.000, 1.000, 1.000],
+       [0.940, 0.962, 0.965, 0.962], [0.619, 0.666, 0.614, 0.669],
+       [0.972, 0.981, 0.9751, 0.975], [0.957, 0.978, 0.946, 0.970]]
+
+
+def _body(result):
+    """The printed table's rows, as lists of cells (the index first)."""
+    return [line.split() for line in repr(result).splitlines()[2:]]
+
+
+def test_a_column_of_numbers_has_one_format():
+    # Cochran's pairs: counts without ".0", each p-value column with its decimals.
+    y_true = [0, 1] * 10
+    y_preds = {"a": [0, 1] * 10, "b": [0, 1] * 7 + [1, 0] * 3, "c": [1, 1] * 10}
+    rows = [row[3:] for row in _body(sce.cochran_q_test(y_true, y_preds))]  # "a vs b"
+    assert [row[2:5] for row in rows] == [["6", "0", "6"], ["10", "0", "10"],
+                                          ["7", "3", "7"]]
+    assert [row[5] for row in rows] == ["0.031250", "0.001953", "0.343750"]
+    assert [row[6] for row in rows] == ["0.062500", "0.005859", "0.343750"]
+    # One p-value below 1e-4 puts its whole column in scientific notation.
+    land_use = [[65, 6, 0, 4], [4, 81, 11, 7], [22, 5, 85, 3], [24, 8, 19, 90]]
+    posthoc = sce.marginal_homogeneity_posthoc(land_use)
+    header = repr(posthoc).splitlines()[1].split()
+    column = [row[header.index("pvalue_less")] for row in _body(posthoc)]
+    assert column == ["8.082e-08", "7.336e-01", "5.513e-01", "1.000e+00"]
+    assert [row[1] for row in _body(posthoc)] == ["10", "22", "30", "51"]  # statistic
+    # Other numbers: the decimals of four significant digits of each, aligned.
+    assert [row[-1] for row in _body(sce.friedman_test(AUC))] == [
+        "3.143", "2.000", "2.893", "1.964"]
+    frame = [row[1:] for row in _body(sce.dirichlet_posterior(
+        [[8, 2], [1, 9]], prior=1.0, display_labels=["cat", "dog"]))]
+    assert [row[0] for row in frame] == ["12", "12"]  # alpha_total, a count
+    assert [row[1] for row in frame] == ["0.7500", "0.8333"]  # recall_mean
+    assert {len(row[2]) for row in frame} == {6}
+
+
+def test_a_matrix_of_p_values_has_one_format_and_the_floor():
+    holm = sce.friedman_posthoc(AUC, method="holm", control="C4.5",
+                                models=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"])
+    cells = [cell for row in _body(holm) for cell in row[1:]]
+    assert {len(cell.split(".")[1]) for cell in cells if cell != "nan"} == {5}
+    assert _body(holm)[0] == ["C4.5", "1.00000", "0.04716", "0.60841", "0.04716"]
+    tiny = sce.FriedmanPosthocResult(
+        pvalue=np.array([[1.0, 0.0], [0.0, 1.0]]), statistic=np.zeros((2, 2)),
+        significant=np.eye(2, dtype=bool), average_ranks=np.array([1.0, 2.0]),
+        critical_difference=1.0, standard_error=0.5, method="nemenyi", alpha=0.05,
+        models=("a", "b"), n_datasets=12)
+    assert _body(tiny) == [["a", "1.000", "<1e-300"], ["b", "<1e-300", "1.000"]]
+
+
+def test_html_marks_the_adjusted_p_values_below_alpha_and_says_what_the_cells_are():
+    names = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
+    nemenyi = sce.friedman_posthoc(AUC, models=names, alpha=0.10)
+    fragment = nemenyi._repr_html_()
+    assert "Cells are adjusted p-values (nemenyi); bold: p &lt; 0.1." in fragment
+    marked = fragment.count("font-weight:bold")
+    assert marked == int((nemenyi.pvalue < 0.10).sum()) > 0
+    # Cochran's pairs: the corrected column only, not the raw p-values beside it.
+    y_true = [0, 1] * 10
+    y_preds = {"a": [0, 1] * 10, "b": [0, 1] * 7 + [1, 0] * 3, "c": [1, 1] * 10}
+    cochran = sce.cochran_q_test(y_true, y_preds)
+    fragment = cochran._repr_html_()
+    assert "Bold: adjusted p-values below 0.05 (pvalue_corrected)." in fragment
+    assert fragment.count("font-weight:bold") == int(
+        (cochran.pairwise["pvalue_corrected"] < 0.05).sum()) == 1
+    assert "<td style='font-weight:bold' title='p &lt; 0.05'>0.005859</td>" in fragment
+    # The summary's strings without their quotes, the models listed.
+    assert "<td style='text-align:left'>holm</td>" in fragment
+    assert "<td style='text-align:left'>a, b, c</td>" in fragment
+    # A result without a level marks nothing.
+    assert "font-weight" not in sce.friedman_test(AUC)._repr_html_()
+
+
+def test_the_few_data_sets_warning_is_said_once_for_one_table():
+    import warnings
+
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    scores = np.random.default_rng(0).random((8, 5))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        sce.friedman_test(scores)
+        sce.friedman_posthoc(scores)
+        sce.CriticalDifferenceDisplay.from_scores(scores)
+        few = [w for w in caught if "data sets are few" in str(w.message)]
+        assert len(few) == 1 and "friedman_test: 8 data sets" in str(few[0].message)
+        sce.friedman_test(scores[:7])  # another table: said again
+        assert sum("7 data sets are few" in str(w.message) for w in caught) == 1
+    with warnings.catch_warnings(record=True) as caught:  # asked for every warning
+        warnings.simplefilter("always")
+        sce.friedman_test(scores)
+        sce.friedman_posthoc(scores)
+    assert sum("data sets are few" in str(w.message) for w in caught) == 2
+    with pytest.warns(UserWarning, match="8 data sets are few"):  # new filters: said again
+        sce.friedman_posthoc(scores)
 
 
 # --- to_frame ---------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from sklearn_confusion_ext._core import kernels
 from sklearn_confusion_ext._core import probabilities as module
 from sklearn_confusion_ext._core.probabilities import checked_probabilities
 
@@ -182,6 +183,8 @@ def test_the_pass_reads_each_chunk_once(monkeypatch):
     prob = _softmax_rows(rng, N_SAMPLES, N_CLASSES)
     calls = []
     original = module._top_of_block
+    # the NumPy reference's pass (the compiled one's: tests/_core/test_row_kernels.py)
+    monkeypatch.setattr(kernels, "ROW_COMPILED", None)
     monkeypatch.setattr(module, "_top_of_block",
                         lambda block: calls.append(block.shape[0]) or original(block))
     data = _check(rng.integers(0, N_CLASSES, N_SAMPLES), prob, top_label=True)

@@ -194,7 +194,7 @@ def test_frame_and_repr():
     ([[0.5, 0.5], [1.5, -0.5], [0.1, 0.9]], "y_prob has negative entries.*row 1"),
     ([[0.5, 0.5], [0.0, 0.0], [0.1, 0.9]], "y_prob's row 1 sums to 0"),
     ([[1e308, 1e308], [0.5, 0.5], [0.1, 0.9]], "y_prob's row 0 sums beyond"),
-    ([0.2, 1.2, 0.5], "row 1 holds 1.2, outside"),
+    ([0.2, 1.2, 0.5], r"outside \[0, 1\]: row 1 holds 1.2"),
     ([[0.5, 0.5], [0.5, 0.5]], "same number of samples"),
     ([[0.3, 0.3, 0.4]] * 3, "y_true holds 2 distinct class label"),
 ])

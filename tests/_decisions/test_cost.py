@@ -305,7 +305,7 @@ def test_a_fold_without_a_class_names_labels():
     ([[0.2], [0.8]], "2-D array"),
     ([[0.2, np.nan]], "y_prob"),
     ([[-0.2, 1.2]], "y_prob"),
-    ([[0.0, 0.0], [0.5, 0.5]], "y_prob row 0 has no probability mass"),
+    ([[0.0, 0.0], [0.5, 0.5]], "y_prob's row 0 sums to 0.*no probability mass"),
     (np.zeros((0, 2)), "y_prob"),
 ])
 def test_bad_probabilities_are_refused_naming_y_prob(y_prob, message):

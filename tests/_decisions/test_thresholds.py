@@ -154,13 +154,28 @@ def test_positive_class_as_scikit_learn_chooses_it():
     np.testing.assert_array_equal(flipped.tp, tps)
     signed = sce.threshold_confusion_matrices(2 * y - 1, score)  # {-1, 1}: 1 positive
     np.testing.assert_array_equal(signed.matrices, result.matrices)
-    with pytest.raises(ValueError, match="pos_label='maybe' is not a valid label"):
+    with pytest.raises(ValueError, match="pos_label='maybe' is not a class of y_true"):
         sce.threshold_confusion_matrices(named, score, pos_label="maybe")
     # one class present: every instance negative, as one fold of a cross-validation gives
     only = sce.threshold_confusion_matrices(np.zeros(5, dtype=int), [0.1, 0.2, 0.3, 0.4, 0.5])
     assert only.tp.sum() == 0 and only.fp.tolist() == [1, 2, 3, 4, 5]
     assert sce.threshold_confusion_matrices(["a", "a"], [0.1, 0.2], labels=["a", "b"],
                                             pos_label="b").tp.tolist() == [0, 0]
+    assert only.pos_label == 1  # scikit-learn's positive class, absent from this fold
+
+
+def test_labels_beside_a_1d_score_do_not_name_the_positive_class():
+    # As roc_curve: the positive class is 1 of {0, 1} (or pos_label) whatever the order
+    # of labels=, which names the classes only (the calibration functions, whose 1-D
+    # y_prob is labels[-1]'s probability, read it otherwise).
+    y, score, _ = _binary(11, n=30)
+    by_default = sce.threshold_confusion_matrices(y, score)
+    for labels in ([0, 1], [1, 0]):
+        result = sce.threshold_confusion_matrices(y, score, labels=labels)
+        np.testing.assert_array_equal(result.matrices, by_default.matrices)
+        assert result.pos_label == 1
+    with pytest.raises(ValueError, match="pos_label is not specified"):
+        sce.threshold_confusion_matrices(np.array(["a", "b"])[y], score, labels=["a", "b"])
 
 
 def test_weights_are_repeated_rows_and_ones_are_no_weights():

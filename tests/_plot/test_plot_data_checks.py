@@ -82,6 +82,8 @@ def test_every_display_refuses_before_drawing_and_never_with_an_internal_message
                                       "high": [[0.6, 0.6]]}),
         ("PosteriorSimplexDisplay", {"alpha": []}),
         ("ScoreIntervalDisplay", {"estimates": [0.5], "low": [0.7], "high": [0.6]}),
+        ("SubgroupIntervalDisplay", {"estimates": [0.5, 0.6], "low": [0.4, 0.5],
+                                     "high": [0.6, 0.7], "significant": [True]}),
         ("RankingComparisonDisplay", {"f1_a": [], "f1_b": []}),
         ("ClassDistributionDisplay", {"test_prevalence": [[0.5, 0.5]]}),
         ("PosteriorDifferenceDisplay", {"mean": [], "scale": 0.1, "df": 3}),

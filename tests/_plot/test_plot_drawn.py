@@ -118,9 +118,9 @@ def _posterior_simplex():
             np.testing.assert_allclose(markers[marker],
                                        [point[1] + point[2] / 2, point[2] * ROOT3],
                                        rtol=1e-12)
-        captions = [text for text in _texts(ax.texts) if text.startswith("mean")]
-        assert captions == ["mean " + ", ".join(f"{v:.3f}" for v in mean)
-                            + "\nmode " + ", ".join(f"{v:.3f}" for v in mode)]
+        captions = [text for text in _texts(ax.texts) if "mean" in text]
+        assert [line.split() for line in captions[0].split("\n")] == [["mean", "mode"]] + [
+            [name, f"{m:.3f}", f"{o:.3f}"] for name, m, o in zip("xyz", mean, mode)]
         assert {"x", "y", "z"} <= set(_texts(ax.texts))
     assert [ax.get_title() for ax in display.axes_] == ["actual r0", "actual r1"]
 
@@ -306,12 +306,33 @@ def _threshold_curve():
     assert list(display.threshold_line_.get_xdata()) == [0.5, 0.5]
 
 
+def _subgroup_intervals():
+    estimates, low, high = [0.9, 0.6, 0.8], [0.85, 0.5, 0.7], [0.95, 0.7, 0.88]
+    display = sce.SubgroupIntervalDisplay(
+        estimates=estimates, low=low, high=high, display_labels=["north", "south", "east"],
+        overall=0.78, significant=[True, True, False], score_name="accuracy").plot()
+    ax = display.ax_
+    segments = np.array(ax.collections[0].get_segments())
+    np.testing.assert_array_equal(segments[:, 0, 0], low)
+    np.testing.assert_array_equal(segments[:, 1, 0], high)
+    np.testing.assert_array_equal(ax.lines[1].get_xdata(), estimates)
+    assert list(display.line_.get_xdata()) == [0.78, 0.78]
+    marked = [line for line in ax.lines if line.get_label() == "differs from the rest"]
+    np.testing.assert_array_equal(marked[0].get_xdata(), [0.9, 0.6])
+    np.testing.assert_array_equal(marked[0].get_ydata(), segments[:2, 0, 1])
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["north", "south", "east"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "all instances", "differs from the rest"]
+    assert ax.get_xlabel() == "accuracy" and ax.get_title() == "accuracy per subgroup"
+
+
 CHECKS = {
     "TransportConfusionMatrixDisplay": _transport,
     "MLCMDisplay": _mlcm,
     "PosteriorIntervalDisplay": _posterior_intervals,
     "PosteriorSimplexDisplay": _posterior_simplex,
     "ScoreIntervalDisplay": _score_intervals,
+    "SubgroupIntervalDisplay": _subgroup_intervals,
     "RankingComparisonDisplay": _ranking_comparison,
     "ClassDistributionDisplay": _class_distribution,
     "PosteriorDifferenceDisplay": _posterior_difference,

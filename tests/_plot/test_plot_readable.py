@@ -255,6 +255,58 @@ def test_invalid_title_is_refused():
         MLCMDisplay.from_predictions(*MULTILABEL, title=False)
 
 
+def test_titles_of_displays_side_by_side_fit_their_axes(tmp_path):
+    """Two normalized Displays in one figure: the two-line title ran over the
+    neighbouring colour bar; each now fits its Axes (its font smaller, its lines wrapped),
+    with or without a layout engine, at 3 and 40 classes."""
+    rng = np.random.default_rng(0)
+    for n, layout in ((3, None), (3, "constrained"), (40, None), (40, "constrained")):
+        y = rng.integers(0, n, 2000)
+        y_pred = np.where(rng.random(2000) < 0.7, y, rng.integers(0, n, 2000))
+        fig, axes = plt.subplots(1, 2, figsize=(9, 4), layout=layout)
+        for ax in axes:
+            TransportConfusionMatrixDisplay.from_predictions(y, y_pred, normalize="true",
+                                                             ax=ax)
+        fig.savefig(tmp_path / f"side_{n}_{layout}.png", dpi=60)  # draws: the layout done
+        renderer = fig.canvas.get_renderer()
+        for ax in axes:
+            title, box = ax.title.get_window_extent(renderer), ax.get_window_extent(renderer)
+            assert box.x0 - 2 <= title.x0 and title.x1 <= box.x1 + 2, (n, layout)
+            assert ax.title.get_fontsize() >= 6
+            words = ax.get_title().replace("\n", " ")
+            assert words == ("Transport confusion matrix (weighting: uniform, normalized "
+                             "over true classes)")  # the words all kept
+        plt.close(fig)
+    # Its own figure: the title as it was, on two lines at the title's size.
+    display = TransportConfusionMatrixDisplay.from_predictions([0, 1, 1], [0, 1, 0],
+                                                               normalize="true")
+    assert display.ax_.get_title().count("\n") == 1
+    assert display.ax_.title.get_fontsize() == plt.rcParams["axes.titlesize"] or \
+        display.ax_.title.get_fontsize() == 12.0
+
+
+def test_include_counts_writes_values_and_counts_at_any_class_count(tmp_path):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 40, 2000)
+    y_pred = np.where(rng.random(2000) < 0.7, y, rng.integers(0, 40, 2000))
+    display = TransportConfusionMatrixDisplay.from_predictions(y, y_pred, normalize="true",
+                                                               include_counts=True)
+    display.figure_.savefig(tmp_path / "counts_40.png", dpi=60)
+    texts = _texts(display)
+    assert len(texts) == 40 and "\n(" in texts[0][0]  # the value over the count
+    size = display.text_[0, 0].get_fontsize()
+    assert 2 <= size < 8  # small enough for two lines in a cell of a 40-class figure
+    # 40 classes without include_counts: no values by default, as before.
+    plain = TransportConfusionMatrixDisplay.from_predictions(y, y_pred, normalize="true")
+    assert plain.text_ is None
+    # Values refused and counts asked for: said, not silently dropped.
+    with pytest.warns(UserWarning, match="include_counts=True .* include_values=False"):
+        refused = TransportConfusionMatrixDisplay.from_predictions(
+            y[:30] % 3, y_pred[:30] % 3, normalize="true", include_counts=True,
+            include_values=False)
+    assert refused.text_ is None
+
+
 # --- 4. Many classes ---------------------------------------------------------------------------
 
 

@@ -188,6 +188,30 @@ def test_long_class_names_stay_within_their_panel():
     assert all(a.x1 <= b.x0 for a, b in zip(boxes, boxes[1:]))  # panels side by side
 
 
+def test_the_caption_names_the_classes_of_its_numbers(tmp_path):
+    display = PosteriorSimplexDisplay.from_confusion(IBD, display_labels=IBD_NAMES)
+    display.figure_.savefig(tmp_path / "simplex.png", dpi=50)
+    for k, ax in enumerate(display.axes_):
+        caption = [text.get_text() for text in ax.texts if "mean" in text.get_text()]
+        assert len(caption) == 1
+        lines = caption[0].split("\n")
+        assert lines[0].split() == ["mean", "mode"]
+        for name, line, mean, mode in zip(IBD_NAMES, lines[1:], display.mean_[k],
+                                          display.mode_[k]):
+            assert line.split() == [name, f"{mean:.3f}", f"{mode:.3f}"]
+    # Forty classes, two at the corners: the third corner is the others', named so.
+    rng = np.random.default_rng(0)
+    counts = rng.integers(0, 5, (40, 40)) + np.diag(rng.integers(20, 60, 40))
+    names = [f"class {k}" for k in range(40)]
+    display = PosteriorSimplexDisplay.from_confusion(counts, display_labels=names,
+                                                     classes=[names[3], names[7]])
+    display.figure_.savefig(tmp_path / "simplex_40.png", dpi=50)
+    caption = [text.get_text() for text in display.axes_[0].texts
+               if "mean" in text.get_text()][0]
+    assert [line.split()[:-2] for line in caption.split("\n")[1:]] == [
+        ["class", "3"], ["class", "7"], ["other", "classes"]]
+
+
 def test_multilabel_targets_read_the_transport_matrix():
     y_true = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0]]
     y_pred = [[1, 0, 0], [0, 0, 1], [0, 0, 1], [1, 0, 0]]

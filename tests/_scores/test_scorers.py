@@ -198,10 +198,43 @@ def test_absent_class_on_a_fold_warns_and_scores():
             assert any(issubclass(w.category, UndefinedMetricWarning) for w in caught)
 
 
+def test_a_scorer_warns_of_its_own_score_once_per_call_as_scikit_learns():
+    """A grid search over a few classes never predicted printed three warnings per fold
+    and candidate (precision, recall, F): a scorer warns of the score it reads only, as
+    scikit-learn's f1 scorer warns of the F-score (none here: F is 0 where the class
+    has true mass), and its precision scorer of the precision."""
+    from sklearn.dummy import DummyClassifier
+    from sklearn.exceptions import UndefinedMetricWarning
+    from sklearn.metrics import get_scorer as sklearn_get_scorer
+
+    X, y = load_iris(return_X_y=True)
+    model = DummyClassifier(strategy="constant", constant=2).fit(X, y)  # 0 and 1 never
+    for metric in ("f1", "precision", "recall"):
+        counts = []
+        for scorer in (make_transport_scorer(metric, average="macro"),
+                       make_mlcm_scorer(metric, average="macro"),
+                       sklearn_get_scorer(f"{metric}_macro")):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                scorer(model, X, y)
+            undefined = [str(w.message) for w in caught
+                         if issubclass(w.category, UndefinedMetricWarning)]
+            counts.append(len(undefined))
+            if metric == "precision":
+                assert all(m.startswith("Precision") for m in undefined), undefined
+        assert counts[0] == counts[1] == counts[2] == (metric == "precision"), (metric,
+                                                                               counts)
+    # The functions themselves still warn of each undefined score they return.
+    with pytest.warns(UndefinedMetricWarning, match="Precision is ill-defined"):
+        transport_precision_recall_fscore_support(y, model.predict(X), average="macro")
+
+
 @pytest.mark.parametrize("call, match", [
     (lambda: make_transport_scorer("auc"), "'metric' parameter"),
     (lambda: make_transport_scorer(average="samples"), "'average' parameter"),
-    (lambda: make_transport_scorer(response_method="decision_function"),
+    (lambda: make_transport_scorer(response_method="predict_log_proba"),
+     "'response_method' parameter"),
+    (lambda: make_transport_scorer(response_method=("predict_proba", "bogus")),
      "'response_method' parameter"),
     (lambda: make_mlcm_scorer("f2"), "'metric' parameter"),
 ])

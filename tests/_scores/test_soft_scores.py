@@ -108,7 +108,7 @@ def _readme_model_selection():
     return "".join(example.source for example in examples)
 
 
-@pytest.mark.parametrize("where", ["README.rst", "examples/plot_model_selection.py"])
+@pytest.mark.parametrize("where", ["README.rst", "examples/measures/plot_model_selection.py"])
 def test_model_selection_examples_refit_on_labels(where):
     source = (_readme_model_selection() if where == "README.rst"
               else (ROOT / where).read_text())

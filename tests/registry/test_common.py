@@ -141,6 +141,17 @@ def two_models_on_iris():
             "X": X, "y": y, "n_splits": 2, "n_repeats": 2, "random_state": 0}
 
 
+def one_model_cv_on_iris():
+    """A minimal valid cv_results call: a quick model cross-validated on iris's 3 folds
+    (the estimator form, so that every keyword, cv too, applies; the tests of
+    tests/_statistics/test_cv_reports.py read cross_validate's results)."""
+    from sklearn.datasets import load_iris
+    from sklearn.naive_bayes import GaussianNB
+
+    X, y = load_iris(return_X_y=True)
+    return {"cv_results": GaussianNB(), "X": X, "y": y, "cv": 3}
+
+
 def settings_inside(context):
     """A settings context as compared: the settings inside it."""
     with context:
@@ -379,7 +390,9 @@ REGISTRY = {
     "compare_scores": Entry(targets=SAMPLE_KINDS, returns="result", sample_weight=True,
                             target_params=("y_true", "y_pred_a", "y_pred_b"),
                             fixed={"n_resamples": 20, "random_state": 0},
-                            variants=({"method": "permutation"}, {"method": "bayesian"}),
+                            variants=({"method": "permutation"}, {"method": "bayesian"},
+                                      {"margin": 0.02, "hypothesis": "superiority"},
+                                      {"method": "bayesian", "margin": 0.02}),
                             compare=lambda result: result.estimate),
     "mcnemar_table": Entry(targets=("labels",), returns="matrix", sample_weight=True,
                            target_params=("y_true", "y_pred_a", "y_pred_b")),
@@ -404,6 +417,20 @@ REGISTRY = {
     "NoInformationRateResult": Entry(returns="result", minimal=lambda: {
         "accuracy": 0.8, "pvalue": 0.01, "low": 0.7, "high": 0.9,
         "no_information_rate": 0.6}),
+    # One model's score by subgroup: subgroups= is required and follows the instances
+    # (no kind of the generated targets; its invariances are in test_subgroups.py)
+    "score_by_subgroup": Entry(returns="result", sample_weight=True, minimal=lambda: {
+        "y_true": [0, 1, 2, 2, 1, 0, 2, 1, 0, 1, 2, 0],
+        "y_pred": [0, 2, 2, 1, 1, 0, 2, 0, 0, 1, 2, 1],
+        "subgroups": ["a", "b", "c"] * 4, "n_resamples": 20, "random_state": 0}),
+    "SubgroupResult": Entry(returns="result", minimal=lambda: {
+        "subgroups": ("a", "b"), "size": np.array([5.0, 5.0]),
+        **{name: np.array([0.8, 0.6]) for name in ("estimate", "low", "high")},
+        **{name: np.array([0.2, -0.2]) for name in (
+            "difference", "difference_low", "difference_high", "detectable_difference")},
+        "pvalue": np.array([0.4, 0.4]), "pvalue_corrected": np.array([0.8, 0.8]),
+        "confusion_matrices": np.array([[[2.0, 1.0], [0.0, 2.0]], [[1.0, 1.0], [1.0, 2.0]]]),
+        "display_labels": np.array([0, 1]), "overall": 0.7}),
     # Comparisons across cross-validation folds
     # method="bayesian": the one test that takes every declared rope
     "compare_cv": Entry(returns="result",
@@ -423,6 +450,25 @@ REGISTRY = {
         "scale": 0.02, "df": 3.0, "rho": 0.1, "score": "accuracy", "models": ("a", "b"),
         "scores_a": np.array([0.9, 0.8, 0.85, 0.95]),
         "scores_b": np.array([0.8, 0.82, 0.8, 0.9])}),
+    # One model across cross-validation folds: its matrices, its score's interval, its report
+    "cross_validated_confusion_matrices": Entry(sample_weight=True, labels=True,
+                                                returns="result", minimal=one_model_cv_on_iris),
+    "CrossValidatedConfusionResult": Entry(returns="result", minimal=lambda: {
+        "matrices": np.array([[[3.0, 1.0], [0.0, 4.0]], [[2.0, 2.0], [1.0, 3.0]]]),
+        "counts": np.array([[[3.0, 1.0], [0.0, 4.0]], [[2.0, 2.0], [1.0, 3.0]]]),
+        "pooled": np.array([[5.0, 3.0], [1.0, 7.0]]), "mean": np.array([[2.5, 1.5],
+                                                                         [0.5, 3.5]]),
+        "std": np.full((2, 2), 0.7071), "display_labels": ["a", "b"], "normalize": None,
+        "n_samples": 16}),
+    "cross_validated_score_interval": Entry(returns="result", minimal=lambda: {
+        "scores": [0.9, 0.8, 0.85, 0.95], "n_train": 9, "n_test": 1}),
+    "CrossValidatedIntervalResult": Entry(returns="result", minimal=lambda: {
+        "estimate": 0.875, "low": 0.8, "high": 0.95, "df": 3.0, "standard_error": 0.02,
+        "confidence_level": 0.95, "method": "corrected_ttest", "score": "accuracy",
+        "scores": np.array([0.9, 0.8, 0.85, 0.95]), "n_train": np.full(4, 9.0),
+        "n_test": np.ones(4)}, methods={"confidence_interval": dict}),
+    "cross_validation_report": Entry(sample_weight=True, labels=True,
+                                     minimal=one_model_cv_on_iris),
     # How many instances: power and detectable differences (no targets: a design; the
     # references are in tests/_statistics/test_power.py)
     "mcnemar_power": Entry(minimal=lambda: {"n_samples": 200, "difference": 0.05,
@@ -677,7 +723,9 @@ REGISTRY = {
                  "merge": lambda: {"other": sce.ConfusionAccumulator()},
                  "result": dict}),
     # Displays
-    "TransportConfusionMatrixDisplay": confusion_display(binary=True),
+    "TransportConfusionMatrixDisplay": dataclasses.replace(
+        confusion_display(binary=True), methods={
+            **confusion_display(binary=True).methods, "from_cv_results": one_model_cv_on_iris}),
     "MLCMDisplay": confusion_display(),
     "PosteriorIntervalDisplay": Entry(
         minimal=lambda: {"mean": [[0.8, 0.2], [0.3, 0.7]], "low": [[0.6, 0.1], [0.1, 0.5]],
@@ -731,6 +779,17 @@ REGISTRY = {
                  "from_predictions": lambda: {"y_true": SAMPLES["labels"][0],
                                               "y_pred": SAMPLES["labels"][1],
                                               "n_resamples": 20, "random_state": 0}}),
+    "SubgroupIntervalDisplay": Entry(
+        minimal=lambda: {"estimates": [0.8, 0.5, 0.6], "low": [0.7, 0.3, 0.5],
+                         "high": [0.9, 0.7, 0.7], "overall": 0.65},
+        methods={"plot": dict,
+                 "from_predictions": lambda: {"y_true": SAMPLES["labels"][0],
+                                              "y_pred": SAMPLES["labels"][1],
+                                              "subgroups": [0, 1] * 4,
+                                              "n_resamples": 20, "random_state": 0},
+                 "from_estimator": lambda: {"estimator": fitted()[0], "X": fitted()[1],
+                                            "y": fitted()[2], "subgroups": [0, 1, 2] * 10,
+                                            "n_resamples": 20, "random_state": 0}}),
     # Displays of probabilities and decisions (issue 37)
     "ReliabilityDisplay": Entry(
         minimal=lambda: {"prob_true": [0.1, 0.6, 0.9], "prob_pred": [0.2, 0.5, 0.8],
@@ -771,8 +830,9 @@ DISPLAYS = ("TransportConfusionMatrixDisplay", "MLCMDisplay", "PosteriorInterval
             "CriticalDifferenceDisplay",
             "ComparisonSimplexDisplay",
             "PosteriorSimplexDisplay",
-            "RankingComparisonDisplay", "ScoreIntervalDisplay", "ClassDistributionDisplay",
-            "ReliabilityDisplay", "RiskCoverageDisplay", "ThresholdCurveDisplay")
+            "RankingComparisonDisplay", "ScoreIntervalDisplay", "SubgroupIntervalDisplay",
+            "ClassDistributionDisplay", "ReliabilityDisplay", "RiskCoverageDisplay",
+            "ThresholdCurveDisplay")
 
 
 # --- Calling the registry -------------------------------------------------------------------

@@ -30,6 +30,9 @@ DISPLAY_DATA = {
     "ScoreIntervalDisplay": dict(
         data={"estimates": [[0.9, 0.6]], "low": [[0.8, 0.4]], "high": [[0.95, 0.75]]},
         interval=("low", "high")),
+    "SubgroupIntervalDisplay": dict(
+        data={"estimates": [0.9, 0.6], "low": [0.8, 0.4], "high": [0.95, 0.75]},
+        interval=("low", "high")),
     "RankingComparisonDisplay": dict(data={"f1_a": [0.9, 0.5, 0.7], "f1_b": [0.8, 0.6, 0.7]},
                                      non_negative=("f1_a", "f1_b")),
     "ClassDistributionDisplay": dict(

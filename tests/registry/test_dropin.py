@@ -23,8 +23,8 @@ from sklearn_confusion_ext._core.params import Boolean, Options
 
 SHARED = sorted(name for name in sce.__all__
                 if hasattr(metrics, name) and inspect.isfunction(getattr(metrics, name)))
-# The two targets are passed by position; scikit-learn names kappa's ``y1, y2`` where every
-# function here names them ``y_true, y_pred`` (documented in cohen_kappa_score).
+# scikit-learn names kappa's targets ``y1, y2`` where every function here names them
+# ``y_true, y_pred``: scikit-learn's names are taken too, as keywords (parameter_aliases).
 POSITIONAL_NAMES = {"cohen_kappa_score": ("y_true", "y_pred")}
 
 
@@ -48,6 +48,10 @@ def test_signature_takes_scikit_learns_parameters_first(name):
     assert len(our_positional) == len(positional), name
     expected_names = POSITIONAL_NAMES.get(name, tuple(p.name for p in positional))
     assert tuple(p.name for p in our_positional) == expected_names
+    aliases = getattr(getattr(sce, name), "parameter_aliases", {})
+    for own, theirs_name in zip(expected_names, (p.name for p in positional)):
+        assert own == theirs_name or aliases.get(theirs_name) == own, (
+            f"{name} does not take scikit-learn's {theirs_name}=")
     keyword_only = [p for p in theirs.values() if p.kind is p.KEYWORD_ONLY]
     our_names = list(ours)
     for parameter in keyword_only:
@@ -101,6 +105,10 @@ METRICS = [name for name in SHARED
            if name not in ("get_scorer", "get_scorer_names", "top_k_accuracy_score")]
 
 
+TARGET_NAMES = {name: [p.name for p in inspect.signature(getattr(metrics, name)).parameters.values()
+                       if p.kind is p.POSITIONAL_OR_KEYWORD] for name in METRICS}
+
+
 @pytest.mark.parametrize("name", METRICS)
 def test_values_equal_scikit_learns(name):
     rng = np.random.default_rng(0)
@@ -119,6 +127,9 @@ def test_values_equal_scikit_learns(name):
                 expected = theirs(y_true, y_pred, **kwargs)
                 assert ours(y_true, y_pred, **kwargs) == pytest.approx(
                     expected, abs=1e-12), (name, kwargs)
+                if n_compared % 10 == 0:  # scikit-learn's names of the targets, as keywords
+                    targets = dict(zip(TARGET_NAMES[name], (y_true, y_pred)))
+                    assert ours(**targets, **kwargs) == pytest.approx(expected, abs=1e-12)
                 n_compared += 1
     assert n_compared >= 50
 

@@ -310,3 +310,35 @@ def test_from_estimator_names_y(key):
         with pytest.raises(ValueError, match=match) as caught:
             call(key, y=bad)
         assert not internal_names(key, str(caught.value)), str(caught.value)
+
+
+# --- Labels where a count matrix is taken ---------------------------------------------------
+
+_TAKES_ONE_MATRIX = sorted(
+    key for key, entry in REGISTRY.items() if "matrix" in entry.targets and "." not in key
+    and entry.target_params in (("matrix",), ("table",))
+    and key != "averaged_binary_measure")  # (matrix, binary_measure): a callable second
+
+
+@pytest.mark.parametrize("key", _TAKES_ONE_MATRIX)
+def test_functions_of_a_matrix_given_labels_name_the_matrix_to_pass(key):
+    """f(y_true, y_pred) on a function of a count matrix (every neighbour of
+    most_confused_pairs takes labels) is refused with the call that builds the matrix,
+    not "too many positional arguments"; one label array is refused likewise."""
+    function, _ = public_callable(key)
+    table = REGISTRY[key].target_params == ("table",)
+    builder = "mcnemar_table" if table else "transport_confusion_matrix"
+    assert builder in sce.__all__
+    y_true, y_pred = np.array([0, 1, 2, 1, 0, 2]), np.array([0, 2, 2, 1, 1, 2])
+    with pytest.raises(TypeError, match=rf"^{key} takes a square count matrix .* not two "
+                       rf"label arrays \(y_true, y_pred\): pass {key}\({builder}\(y_true, "):
+        function(y_true, y_pred)
+    with pytest.raises(ValueError, match=rf"A 1-D array holds labels, not counts: pass the "
+                       rf"matrix {builder}\(y_true, "):
+        function(list(y_true))
+
+
+def test_two_matrices_given_labels_name_the_matrix_to_pass():
+    with pytest.raises(ValueError, match=r"^matrix_a must be a square matrix .* pass the "
+                       r"matrix transport_confusion_matrix\(y_true, y_pred\)"):
+        sce.f1_ranking_disorder([0, 1, 1], [1, 1, 0])

@@ -142,7 +142,9 @@ _VARIANTS = [("score_confidence_interval", "confidence_level", {"method": method
              for method in ("basic", "bca", "bayesian", "analytic")] + [
     ("score_confidence_interval", "prior", {"method": "bayesian"})] + [
     ("compare_scores", "confidence_level", {"method": method})
-    for method in ("permutation", "bayesian", "mcnemar", "mcnemar-mid-p")]
+    for method in ("permutation", "bayesian", "mcnemar", "mcnemar-mid-p", "mcnemar-score")] + [
+    ("compare_scores", "margin", {"method": method})
+    for method in ("bayesian", "mcnemar-score")]
 
 
 def run_sweep(pairs, alarm_s=_ALARM_S, timeout=600):

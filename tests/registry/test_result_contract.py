@@ -51,6 +51,9 @@ CONTRACT = {
     "ReliabilityCurveResult": ("prob_true", "prob_pred"),
     "BrierDecompositionResult": None,
     "PowerResult": None,
+    "SubgroupResult": None,
+    "CrossValidatedConfusionResult": None,
+    "CrossValidatedIntervalResult": None,
 }
 # The options that choose the test, combined with each other; the others vary one at a time.
 CHOOSING = ("test", "method", "exact", "alternative", "rope")
@@ -82,6 +85,14 @@ EXTRA_CALLS = {
     "score_confidence_interval": [{
         "y_pred": np.tile([[0.7, 0.2, 0.1], [0.2, 0.6, 0.2], [0.1, 0.3, 0.6]], (4, 1)),
         "scoring": sce.expected_calibration_error, "method": "norm_bound"}],
+    # acceptance with a margin: each test that takes one, both hypotheses
+    "compare_scores": [{"method": method, "margin": 0.02, "hypothesis": hypothesis}
+                       for method in ("bootstrap", "bayesian", "mcnemar-score")
+                       for hypothesis in ("non-inferiority", "superiority")],
+    "compare_cv_scores": [{"method": method, "margin": 0.01, "hypothesis": hypothesis}
+                          for method in ("corrected_ttest", "bayesian", "5x2cv_ttest",
+                                         "naive_ttest")
+                          for hypothesis in ("non-inferiority", "superiority")],
 }
 
 
@@ -244,6 +255,11 @@ def _no_winner(name, result, keywords, function, inputs):
         tested = ~np.isnan(result.pvalue)
         np.testing.assert_array_equal(result.pvalue[tested], 1.0)
         assert not result.significant.any(), where
+        return
+    if getattr(result, "margin", None) is not None:  # a margin: no superiority shown (two
+        # identical models are non-inferior by any margin, which is no winner)
+        assert result.hypothesis == "non-inferiority" or result.verdict.startswith(
+            "not shown superior"), where
         return
     if hasattr(result, "estimate"):
         assert result.estimate == 0.0, where
