@@ -2,10 +2,12 @@
 
 The torchmetrics metrics subclass ``torchmetrics.Metric``: their modules import only with
 the ``[torch]`` extra, and are left out where torchmetrics is not installed (the floors'
-environment); their tests in ``tests/`` skip there with the reason.
+environment), and so is their user-guide page; their tests in ``tests/`` skip there
+with the reason.
 """
 
 import importlib.util
 
 collect_ignore = [] if importlib.util.find_spec("torchmetrics") else [
-    "sklearn_confusion_ext/torch.py", "sklearn_confusion_ext/_scores/torchmetrics_metrics.py"]
+    "sklearn_confusion_ext/torch.py", "sklearn_confusion_ext/_scores/torchmetrics_metrics.py",
+    "doc/user_guide/torch.rst"]

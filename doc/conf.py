@@ -32,6 +32,11 @@ autosummary_generate = True
 # (``:members:``); numpydoc adds the tables of methods and attributes above them.
 numpydoc_show_class_members = True
 numpydoc_class_members_toctree = False
+# The torchmetrics metrics (api/torch.rst) inherit torch.nn.Module's hundred members: their
+# pages list their own (update, compute) only.
+numpydoc_show_inherited_class_members = {
+    f"sklearn_confusion_ext.torch.{name}": False
+    for name in ("TransportConfusionMatrix", "TransportF1Score", "MLCM", "MLCMF1Score")}
 exclude_patterns = ["_build", "_templates", "_generated", "auto_examples/*.ipynb",
                     "auto_examples/*.py"]
 
@@ -49,6 +54,25 @@ html_theme = "pydata_sphinx_theme"
 html_title = "sklearn-confusion-ext"
 html_static_path = ["_static"]
 html_css_files = ["custom.css"]
+# Long API names break after an underscore (a <wbr> after each), not inside a word.
+html_js_files = ["break_names.js"]
+html_theme_options = {
+    # The navigation lists the API's sections (doc/api/*.rst) and opens the current one.
+    "navigation_depth": 2,
+    "show_nav_level": 1,
+    # An API object's page has its methods' table and "Examples using": the column gets
+    # the width of the right-hand "On this page" there, for code of 88 characters.
+    # (pages that no pattern matches, generated/*, have none; patterns must not overlap).
+    "secondary_sidebar_items": {
+        page: ["page-toc", "sourcelink"]
+        for page in ("index", "install", "api", "benchmarks", "contributing", "changelog",
+                     "api/*", "user_guide/*", "auto_examples/**")},
+}
+# Pages without pages below them have no left-hand navigation: their column (the
+# benchmarks' wide tables) takes its width.
+html_sidebars = {page: [] for page in ("install", "benchmarks", "contributing", "changelog")}
+# "On this page" names a method ``plot()``, not ``TransportConfusionMatrixDisplay.plot()``.
+toc_object_entries_show_parents = "hide"
 # Display pages draw their own figure: numpydoc runs an Examples section that imports
 # matplotlib through matplotlib's plot directive, as scikit-learn's pages do.
 numpydoc_use_plots = True

@@ -151,7 +151,8 @@ FLOORS = (
                                                  # probabilities; thresholds, abstention, cost
     ("_properties", "_statistics"),              # properties of measures; statistics
     ("_plot",),                                  # the Displays
-    ("quantification", "stats"),                 # the public submodules of two families
+    ("quantification", "stats", "torch"),        # the public submodules: two families;
+                                                 # torchmetrics' metrics (not imported flat)
     ("",),                                       # the flat public face: __init__
     ("_cli", "__main__"),                        # the command line
 )

@@ -1,4 +1,4 @@
-"""Command line: ``python -m sklearn_confusion_ext demo`` and ``... report``.
+"""Command line: ``python -m sklearn_confusion_ext demo``, ``... report`` and ``... compare``.
 
 ``demo`` trains small models on data shipped with scikit-learn (no download) and prints a
 report of every method of the library. ``report`` prints the same report for a user's own
@@ -14,7 +14,9 @@ that its scores are those of answering at random from the probabilities and adds
 the argmax decisions and a calibration section (the top label's reliability summary, its
 ECE, with an interval under ``--confidence``, and the Brier score's parts). ``--cost-matrix
 FILE`` adds the expected cost of the decisions (:func:`.files.load_cost_matrix` reads it).
-``--most-confused N`` lists the largest off-diagonal cells after the matrix.
+``--most-confused N`` lists the largest off-diagonal cells after the matrix. ``compare``
+runs :func:`compare_scores` on two models' prediction files (:mod:`.compare`).
+``--verbose`` (and a terminal) shows the time of each long step on standard error.
 """
 
 import argparse
@@ -70,7 +72,11 @@ Reading text files (the options apply to both files):
              or a line 0,1,...,k-1 of k >= 3 numbers (pandas' names of unnamed
              columns), may be either: the reading whose number of samples
              matches the other file's is taken; if both files are undecided,
-             they are refused. Pass --header or --no-header to decide.
+             their first lines are header lines where each appears nowhere in
+             either file (two named Series), else they are refused. A number
+             above integer labels is a label (undetectable: pandas' unnamed
+             Series "0"), unless the other file holds one sample less or starts
+             with 0,1,...,k-1. Pass --header or --no-header to decide.
              The header line of indicator (or soft-label) files names their
              classes, as --labels with one name per column does.
   index      with a header line whose first field is empty, a first column of
@@ -596,7 +602,7 @@ def _compare(args, width):
                 alternative=args.alternative, verbose=_progress(args))
     except (InputError, ValueError, TypeError, OSError) as exc:
         message = " ".join(str(exc).split())
-        for name, option in (("scoring=", "--scoring NAME"), ("groups", "--groups FILE"),
+        for name, option in (("scoring", "--scoring NAME"), ("groups", "--groups FILE"),
                              ("margin", "--margin M")):
             if name in message:
                 message += f" From the command line: {option}."

@@ -20,7 +20,14 @@ The rules, which the report command's help repeats:
   more fields (the names pandas gives unnamed columns). Such a file takes the reading whose
   number of samples matches the other file's (:func:`load_targets`; when none does, it is
   read without a header line and the numbers of samples differ); when both files are
-  undecided, they are refused (pass ``--header`` or ``--no-header``).
+  undecided, their first lines are header lines where each appears nowhere in either file
+  (two named Series, ``Series.to_csv(index=False)``), else they are refused (pass
+  ``--header`` or ``--no-header``). A number above numbers is data: ``0`` above integer
+  labels (pandas' name of an unnamed Series) is read as a label, undetectable, unless the
+  other file holds one sample less, or starts with ``0,1,...,k-1`` above its rows (pandas'
+  names of unnamed columns): both are then header lines, with a note.
+- Large files (:data:`FAST_MIN_CHARS`) are read by :func:`_fast_text`, with the same
+  results.
 - Index column: with a header line whose first field is empty, the first column is pandas'
   index when it holds distinct integers, and is dropped; otherwise the file is refused
   (``--index-column`` drops a first column whatever it holds).
@@ -115,7 +122,7 @@ def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
                   "columns: read as header lines; pass --no-header if they are data",
                   file=sys.stderr)
             targets[other] = (targets[other][0][1:], targets[other][1])
-            targets[name] = exc.readings.get(True) or read_target(
+            targets[name] = _reading(exc, True) or read_target(
                 path, header=True, text=texts.get(name), **options)
             continue
         as_header = n_other == exc.n_lines - 1
@@ -123,11 +130,17 @@ def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
             # Never silently: the other file's length decided it.
             print(f"note: {exc} -- read as a header line, which leaves {n_other} samples as "
                   f"in the other file; pass --no-header if it is data", file=sys.stderr)
-        targets[name] = exc.readings.get(as_header) or read_target(
+        targets[name] = _reading(exc, as_header) or read_target(
             path, header=as_header, text=texts.get(name), **options)
     if header is None:
         _unnamed_series(targets, {"true": true_path, "pred": pred_path}, texts, options)
     return (*targets["true"][:1], *targets["pred"], targets["true"][1])
+
+
+def _reading(exc, as_header):
+    """The reading of an undecided file that ``exc`` carries (built when asked), or None."""
+    reading = exc.readings.get(as_header)
+    return reading() if callable(reading) else reading
 
 
 def _starts_with_zero(values, path, text):
@@ -301,13 +314,15 @@ def _load_npy(path):
 
 
 def _load_text(path, header, delimiter, index_column, text=None):
+    raw = None
     if text is None:
         try:
             # utf-8-sig: spreadsheet programs start UTF-8 files with a byte order mark.
-            text = path.read_text(encoding="utf-8-sig")
+            raw = path.read_bytes()
+            text = raw.decode("utf-8-sig")
         except (UnicodeDecodeError, OSError) as exc:
             raise InputError(f"{path}: not a UTF-8 text file ({exc})") from None
-    read = _fast_text(path, text, header, delimiter, index_column)
+    read = _fast_text(path, text, header, delimiter, index_column, raw)
     if read is not None:
         return read
     return _slow_text(path, text, header, delimiter, index_column)
@@ -331,9 +346,10 @@ _NUMBER_BYTES = b"0123456789eE+-.\r\n"
 _SEPARATORS = {"comma": ",", "tab": "\t", "semicolon": ";", "whitespace": " "}
 
 
-def _fast_text(path, text, header, delimiter, index_column):
+def _fast_text(path, text, header, delimiter, index_column, raw=None):
     """``(array, names)`` as :func:`_slow_text` reads them, or None where the reference
-    reading must decide; raises what the reference reading raises about the header line."""
+    reading must decide; raises what the reference reading raises about the header line.
+    ``raw``: the file's bytes, where ``text`` was decoded from them."""
     if len(text) < FAST_MIN_CHARS or (not text.isascii() and _OTHER_LINE_BREAKS.search(text)):
         return None
     sample, offset, position = [], None, 0
@@ -341,10 +357,10 @@ def _fast_text(path, text, header, delimiter, index_column):
     physical = prefix.splitlines(keepends=True)
     if len(prefix) < len(text):
         physical = physical[:-1]  # the last line of the prefix may be cut
-    for number, raw in enumerate(physical, start=1):
-        position += len(raw)
-        if raw.strip():
-            sample.append((number, raw.strip()))
+    for number, line in enumerate(physical, start=1):
+        position += len(line)
+        if line.strip():
+            sample.append((number, line.strip()))
             offset = position if offset is None else offset
             if len(sample) == _SAMPLE_LINES:
                 break
@@ -372,7 +388,11 @@ def _fast_text(path, text, header, delimiter, index_column):
         return _fast_labels(path, text, header, found, first, indexed, index_column)
     if found not in _SEPARATORS or indexed and not index_column and header is False:
         return None
-    return _fast_matrix(path, text[offset:], header, found, first, indexed, index_column)
+    if raw is not None and text.isascii():  # ASCII: a character is a byte
+        body = raw[len(raw) - len(text) + offset:]  # after the byte order mark, if any
+    else:
+        body = text[offset:]
+    return _fast_matrix(path, body, header, found, first, indexed, index_column)
 
 
 def _fast_labels(path, text, header, delimiter, first, indexed, forced):
@@ -380,7 +400,10 @@ def _fast_labels(path, text, header, delimiter, first, indexed, forced):
     if '"' in text or "\t" in text or ";" in text or " " in text or \
             (delimiter == "comma" and not indexed and "," in text):
         return None
-    values = [line for line in map(str.strip, text.splitlines()) if line]
+    if text.isascii() and not any(space in text for space in "\r\x0b\x0c\x1c\x1d\x1e\x1f"):
+        values = list(filter(None, text.split("\n")))  # no line to strip: split in C
+    else:
+        values = [line for line in map(str.strip, text.splitlines()) if line]
     if indexed:
         parts = [value.partition(",") for value in values]
         if any(not separator or "," in label for _, separator, label in parts):
@@ -417,7 +440,8 @@ def _fast_labels(path, text, header, delimiter, first, indexed, forced):
 
 
 def _fast_matrix(path, body, header, delimiter, first, indexed, forced):
-    """A matrix of numbers below its first line, ``first`` (a header line or a row)."""
+    """A matrix of numbers below its first line, ``first`` (a header line or a row);
+    ``body``: the text (or ASCII bytes) after that line."""
     ambiguous = None
     if header is None:
         try:
@@ -427,35 +451,42 @@ def _fast_matrix(path, body, header, delimiter, first, indexed, forced):
     if not body.isascii():
         return None
     separator = _SEPARATORS[delimiter]
-    if body.encode("ascii").translate(None, _NUMBER_BYTES + separator.encode()):
+    body = body if isinstance(body, bytes) else body.encode("ascii")
+    if body.translate(None, _NUMBER_BYTES + separator.encode()):
         return None  # text, quotes, another delimiter: the reference reading
     array = parse_numbers(body, separator)
     if array is None or array.shape[1] != len(first) or not np.isfinite(array).all():
         return None
-    readings = {}
-    for as_header in ((True, False) if ambiguous is not None else (header,)):
+    first_row = [_number(field) for field in first]
+
+    def reading(as_header):
         values, names = array, (list(first) if as_header else None)
         if not as_header:
-            row = [_number(field) for field in first]
-            if None in row:
-                return None
-            values = np.vstack([np.array(row, dtype=np.float64), array])
+            values = np.vstack([np.array(first_row, dtype=np.float64), array])
         if indexed:
-            index = values[:, 0]
-            if not forced and not (np.all(index == np.round(index))
-                                   and np.abs(index).max() <= _MAX_EXACT_INTEGER
-                                   and len(np.unique(index)) == len(index)):
-                return None
             values, names = values[:, 1:], None if names is None else names[1:]
-        _check_numbers(path, values)
-        readings[as_header] = (values, names)
+        if values.size and np.abs(values).max() > _MAX_ABS_VALUE:
+            _check_numbers(path, values)
+        return values, names
+
+    if indexed and not forced:
+        index = array[:, 0]
+        if not (np.all(index == np.round(index)) and np.abs(index).max() <= _MAX_EXACT_INTEGER
+                and len(np.unique(index)) == len(index)):
+            return None
     if ambiguous is not None:
+        if None in first_row:
+            return None
+        # The file read once, both ways: the other file's length decides (load_targets).
+        readings = {True: reading(True), False: lambda: reading(False)}
         raise AmbiguousHeaderError(str(ambiguous), len(array) + 1, readings=readings)
-    return readings[header]
+    if not header and (None in first_row or indexed):
+        return None
+    return reading(header)
 
 
 def parse_numbers(body, separator, dtype=np.float64):
-    """The rows of numbers of ``body`` (text of numbers and ``separator``, " " for
+    """The rows of numbers of ``body`` (ASCII text or bytes of numbers and ``separator``, " " for
     whitespace) as a 2-D float64 array (or int64: one integer per line), each number the
     one ``float`` (or ``int``) reads; None where
     pandas or NumPy refuses it. pandas' C reader where it is installed (from pandas 3 its
@@ -471,7 +502,8 @@ def parse_numbers(body, separator, dtype=np.float64):
             if pd is not None:
                 options = ({} if int(pd.__version__.split(".")[0]) >= 3
                            else {"float_precision": "round_trip"})
-                frame = pd.read_csv(io.StringIO(body), sep=r"\s+" if separator == " "
+                source = io.BytesIO(body) if isinstance(body, bytes) else io.StringIO(body)
+                frame = pd.read_csv(source, sep=r"\s+" if separator == " "
                                     else separator, header=None, dtype=dtype,
                                     na_filter=False, engine="c", quoting=csv.QUOTE_NONE,
                                     skip_blank_lines=True, **options)
@@ -479,6 +511,7 @@ def parse_numbers(body, separator, dtype=np.float64):
             elif dtype is np.int64:  # one integer per line
                 array = np.array(body.split(), dtype=np.int64)[:, None]
             else:
+                body = body.decode("ascii") if isinstance(body, bytes) else body
                 array = np.loadtxt(io.StringIO(body), delimiter=None if separator == " "
                                    else separator, comments=None, quotechar=None,
                                    dtype=np.float64, ndmin=2)

@@ -37,9 +37,12 @@ from .target_kinds import SOFT
 class ConfusionAccumulator:
     """Accumulate a confusion matrix over batches, then read it once.
 
-    ``update`` adds a batch, ``merge`` (or ``+``) combines accumulators built on other
-    workers, and ``result`` returns what the one-shot function returns on the concatenated
-    data (up to floating-point summation order).
+    ``update(y_true, y_pred)`` adds a batch, ``merge`` (or ``+``) combines accumulators
+    built on other workers, and ``result`` returns what the one-shot function returns on
+    the concatenated data (up to floating-point summation order). ``update`` takes
+    scikit-learn's order, ``y_true`` first: the reverse of torchmetrics'
+    ``update(preds, target)``; :mod:`sklearn_confusion_ext.torch` has the same matrices
+    as torchmetrics ``Metric`` objects, in torchmetrics' order.
 
     Parameters
     ----------
@@ -208,10 +211,16 @@ default="transport"
     def update(self, y_true, y_pred, sample_weight=None):
         """Add a batch (any input the one-shot function accepts, Dask collections included).
 
+        The true targets come first, in scikit-learn's order ``(y_true, y_pred)``: the
+        reverse of torchmetrics' ``update(preds, target)``, where swapped arguments give
+        the transposed matrix without an error. For torchmetrics' order (a Lightning
+        module, DDP), use the ``Metric`` objects of :mod:`sklearn_confusion_ext.torch`
+        (:class:`~sklearn_confusion_ext.torch.TransportConfusionMatrix`).
+
         Parameters
         ----------
         y_true, y_pred : array-like or sparse matrix
-            Targets, as the one-shot function takes them.
+            Targets, as the one-shot function takes them: ``y_true`` first.
         sample_weight : array-like of shape (n_samples,), default=None
             Sample weights.
 

@@ -70,6 +70,11 @@ def _as_array(name, y, compact=False):
     # becomes float32 (exact for them) in cache, never the whole array (see ``mass_block``).
     if compact and _is_small_integer(y.dtype):
         return y
+    # Wider integers (int32, int64: what ``astype(int)`` gives) stay as they are too when
+    # they are 0/1 indicators (one pass, no float64 copy of the whole array): float32 holds
+    # 0 and 1 exactly. Other values become float64 as before (and are refused as before).
+    if compact and y.dtype.kind in "iu" and _only_zeros_and_ones(y):
+        return y
     return np.asarray(y, dtype=np.float32 if y.dtype == np.float32 else np.float64)
 
 

@@ -357,22 +357,34 @@ def _index_type(*sizes):
     return np.int32 if max(sizes) < np.iinfo(np.int32).max else np.intp
 
 
-def label_codes(y, classes):
-    """The position in ``classes`` of each label of ``y`` (all among ``classes``): by a
-    table indexed by integer keys (integer labels, short strings) modulo a size where the
-    classes' keys differ, else by binary search."""
+def label_codes(y, classes, dtype=np.intp):
+    """The position in ``classes`` of each label of ``y`` (all among ``classes``), in
+    ``dtype`` (an integer type that holds ``len(classes)``): by a table indexed by integer
+    keys (integer labels, short strings) modulo a size where the classes' keys differ, else
+    by binary search; computed by chunks of ``_CODE_CHUNK`` labels, so that nothing but the
+    codes takes memory in proportion to ``y``."""
     keys = _string_keys(y, classes)
     if keys is not None:
         y, classes = keys
     if y.dtype.kind in "iu" and classes.dtype.kind in "iu" and len(classes):
-        found = _modular_codes(y, classes)
+        found = _modular_codes(y, classes, dtype)
         if found is not None:
             return found
-    order = np.argsort(classes, kind="stable")
-    return order[np.searchsorted(classes[order], y)]
+    order = np.argsort(classes, kind="stable").astype(dtype, copy=False)
+    ordered = classes[order]
+    codes = np.empty(y.shape[0], dtype=dtype)
+    for start in range(0, y.shape[0], _CODE_CHUNK):
+        stop = start + _CODE_CHUNK
+        np.take(order, np.searchsorted(ordered, y[start:stop]), out=codes[start:stop])
+    return codes
 
 
-def _modular_codes(y, classes):
+# Labels a chunk of label_codes: its temporaries (the keys' remainders, their positions)
+# stay in the cache.
+_CODE_CHUNK = 1 << 16
+
+
+def _modular_codes(y, classes, dtype=np.intp):
     """Codes of integer ``y`` through ``table[y % size]``, for the smallest ``size`` from
     twice the number of classes (up to 64 times) where the classes differ modulo ``size``;
     None if none does."""
@@ -380,9 +392,14 @@ def _modular_codes(y, classes):
     for size in range(2 * len(classes) + 1, 64 * len(classes) + 2):
         slots = classes % np.uint64(size)
         if np.unique(slots).size == len(classes):
-            table = np.empty(size, dtype=np.intp)
+            table = np.empty(size, dtype=dtype)
             table[slots.astype(np.intp)] = np.arange(len(classes))
-            return table[(y.astype(np.uint64, copy=False) % np.uint64(size)).astype(np.intp)]
+            codes = np.empty(y.shape[0], dtype=dtype)
+            for start in range(0, y.shape[0], _CODE_CHUNK):
+                chunk = y[start:start + _CODE_CHUNK].astype(np.uint64, copy=False)
+                np.take(table, (chunk % np.uint64(size)).astype(np.intp),
+                        out=codes[start:start + _CODE_CHUNK])
+            return codes
     return None
 
 
@@ -422,4 +439,6 @@ def one_hot_codes(codes, n_classes, ones=None, starts=None):
 def one_hot(y, classes):
     """Labels ``y`` (all among ``classes``) as a sparse one-hot CSR array, one column per
     class in the order of ``classes``; never densified."""
-    return one_hot_codes(label_codes(y, classes), len(classes))
+    index_type = _index_type(y.shape[0] + 1, len(classes))  # int32 where it fits
+    return one_hot_codes(label_codes(y, classes, index_type), len(classes),
+                         starts=np.arange(y.shape[0] + 1, dtype=index_type))

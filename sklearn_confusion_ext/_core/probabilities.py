@@ -48,7 +48,8 @@ class Probabilities:
     """Checked probabilities (or scores) beside class labels.
 
     ``codes``: each instance's class, a position in ``classes`` (None without ``y_true``);
-    ``prob``: float64, 1-D (of the positive class) or 2-D (a column per class), as given:
+    ``prob``: float64 (2-D float32 as given with ``keep_float32``), 1-D (of the positive
+    class) or 2-D (a column per class), as given:
     rows that do not sum to 1 are divided by ``norms`` where read (:meth:`column`,
     :meth:`top_label`); ``norms``: None, or each row's divisor (1.0 for the rows that
     sum to 1 within rounding); ``positive``: the position of the positive class (of a 1-D

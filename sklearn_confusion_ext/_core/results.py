@@ -272,8 +272,9 @@ class _Table:
                     and re.search(r"(corrected|adjusted)$", str(column))]
         return str(name) in map(str, adjusted) if adjusted else False
 
-    def caption(self):
-        """What the HTML view says under the table: what the cells are, what is marked."""
+    def caption(self, marks=True):
+        """What the HTML view says under the table: what the cells are, what is marked
+        (where ``marks``)."""
         words = []
         if self.pvalues:
             words.append("Cells are adjusted p-values" if self.adjusted else
@@ -281,7 +282,7 @@ class _Table:
             if isinstance(self.adjusted, str):
                 words[-1] += f" ({self.adjusted})"
         marked = [str(name) for name in self.columns if self._marked(name)]
-        if marked:
+        if marked and marks:
             words.append(f"bold: p < {_number(self.alpha)}" if self.pvalues else
                          f"bold: adjusted p-values below {_number(self.alpha)} "
                          f"({', '.join(marked)})")
@@ -294,6 +295,8 @@ class _Table:
         lines = [f"{line[0]:<{widths[0]}}" + "".join(
             f"  {cell:>{width}}" for cell, width in zip(line[1:], widths[1:]))
             for line in [header, *rows]]
+        if self.pvalues:  # say what the numbers are: a matrix reads like one of scores
+            lines.append(self.caption(marks=False))
         return "\n".join(line.rstrip() for line in lines)
 
     def html(self):
@@ -343,12 +346,12 @@ def _column_texts(values, kind, limit=MAX_CELL):
     """The cells of one column, written in one format chosen for the whole column (as
     pandas writes a column): whole numbers without ``.0`` (counts: a column of 0 and 1
     only keeps a decimal, as rates); p-values with four significant digits of the
-    smallest, the whole column in scientific notation where one is below 1e-4 (below
-    :data:`PVALUE_FLOOR`, ``<1e-300``); other numbers with the decimals that show four
-    significant digits of each (six at most), aligned and without the trailing zeros
-    they all have, the whole column in scientific notation where one is below 1e-4 or
-    above 1e6. Labels, booleans and what is not a column of numbers are written cell by
-    cell."""
+    smallest (six decimals at most, as pandas), the whole column in scientific notation
+    where one is below 1e-4 (below :data:`PVALUE_FLOOR`, ``<1e-300``); other numbers
+    with the decimals that show four significant digits of each (six at most), aligned
+    and without the trailing zeros they all have, the whole column in scientific
+    notation where one is below 1e-4 or above 1e6. Labels, booleans and what is not a
+    column of numbers are written cell by cell."""
     numbers = [float(value) for value in values
                if isinstance(value, (Real, np.number)) and not isinstance(
                    value, (bool, np.bool_, Integral, np.integer))]

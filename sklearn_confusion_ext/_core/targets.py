@@ -189,7 +189,12 @@ class Targets:
             counts = self.true_counts
         else:
             codes = self.y_true.indices if self.codes is None else self.codes[0]
-            counts = np.bincount(codes, minlength=len(self.classes))
+            # by chunks: bincount reads its input as intp (a copy of int32 codes)
+            counts = sum(np.bincount(codes[start:start + (1 << 16)],
+                                     minlength=len(self.classes))
+                         for start in range(0, codes.shape[0], 1 << 16))
+            if not codes.shape[0]:
+                counts = np.zeros(len(self.classes), dtype=np.intp)
         if counts.all():  # every class (read-only, as every reader here reads it)
             return self.classes
         return self.classes[counts > 0]
@@ -301,6 +306,8 @@ def require_binary(targets, advice):
             if isinstance(y, np.ndarray):  # values checked block by block: NaN, infinite
                 _scanned_row_sums(name, y)  # and negative values have their own error first
             raise ValueError(f"{name} has values other than 0 and 1; {advice}")
+    # y_true is 0/1: what can_be_empty would find in another pass over it (the cached value)
+    targets.__dict__.setdefault("can_be_empty", "y_true" not in targets.one_hot)
 
 
 @dataclass(frozen=True)
@@ -446,8 +453,9 @@ def _labels_beside_scores(names, targets, labels, defer_value_checks, categories
         if norm is not None:  # else checked block by block (Targets.rows)
             warn_unless_probabilities(name, norm, mass.dtype)
     masses = [encoded[name] if name in encoded else scored[name][0] for name in names]
-    norms = [np.ones(encoded[name].shape[0]) if name in encoded else scored[name][1]
-             for name in names]
+    # The labels' norms: ones, one value read as many (read-only, no memory a row)
+    norms = [np.broadcast_to(1.0, encoded[name].shape[0]) if name in encoded
+             else scored[name][1] for name in names]
     selection = None
     if categories is not None and labels is None:
         order = category_order(categories, classes)

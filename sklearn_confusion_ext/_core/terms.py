@@ -60,7 +60,14 @@ def term_sums(terms):
     none_row, none_column = (_sum_or_zeros(*part, left.shape[1])
                              for part in (terms.none_row, terms.none_column))
     corner = masked_sum(terms.corner, terms.corner != 0)
-    return (diagonal, dense(scale_rows(left, scale).T @ right), none_row, none_column, corner)
+    if not _all_ones(scale):  # x * 1 is x: unit scales (unweighted counts) skip a pass
+        left = scale_rows(left, scale)
+    return (diagonal, dense(left.T @ right), none_row, none_column, corner)
+
+
+def _all_ones(scale):
+    """Whether ``scale`` is a NumPy array of ones."""
+    return isinstance(scale, np.ndarray) and bool((scale == 1).all())
 
 
 def _sum_or_zeros(rows, scale, width):

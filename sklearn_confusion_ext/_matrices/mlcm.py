@@ -425,12 +425,24 @@ def _heydarian_terms(t, p, n_true, n_pred, weights):
     t1, t2, p2, n_missed, n_wrong = _overlaps(t, p)
     # Category 2 (nothing missed): every true label takes the wrong predictions;
     # category 3: only the missed labels do. Category 1 has no wrong prediction.
-    rows = t - scaled_rows(t1, as_float(n_missed > 0))
+    missed = as_float(n_missed > 0)
+    if _unit_counts(t1, weights):  # 0/1 rows of unit weight: float32 sums are the counts
+        missed = missed.astype(np.float32)
+    rows = t - scaled_rows(t1, missed)
     no_true_label = weights * as_float(n_true == 0)
     return Terms(diagonal=(t1, weights), off_diagonal=(rows, weights, p2),
                  none_row=(p2, no_true_label),  # NTL row (Algorithm 4, T empty)
                  none_column=(t2, weights * as_float(n_wrong == 0)),  # NPL (Algorithm 3)
                  corner=no_true_label * as_float(n_pred == 0))  # Algorithm 2, both empty
+
+
+def _unit_counts(block, weights):
+    """Whether a float32 NumPy block of 0/1 indicators is summed under unit weights in
+    fewer rows than float32 counts exactly (2**24): its off-diagonal rows can then stay
+    float32 (one float32 product, no float64 copy), their sums the same numbers."""
+    return (isinstance(block, np.ndarray) and block.dtype == np.float32
+            and len(block) < 2**24 and isinstance(weights, np.ndarray)
+            and bool((weights == 1).all()))
 
 
 def _krstinic_terms(t, p, n_true, n_pred, weights):

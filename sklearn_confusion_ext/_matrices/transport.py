@@ -69,7 +69,7 @@ from .._core.params import (
     validate_params,
 )
 from .._core.params import TRANSPORT as TRANSPORT_DECLARATION
-from .._core.target_kinds import warn_unless_probabilities
+from .._core.target_kinds import _SUM_TOLERANCE, warn_unless_probabilities
 from .._core.terms import Terms, term_sums
 from .._core.user_warnings import warn
 from .rejection import check_reject_label, rejections
@@ -614,8 +614,7 @@ class _TransportInstances(Instances):
                           else (targets.y_pred, targets.y_true))
         if not (sp.issparse(labels) and labels.format == "csr"
                 and isinstance(scores, np.ndarray) and scores.ndim == 2
-                and labels.nnz == labels.shape[0]
-                and np.array_equal(labels.indptr, np.arange(labels.shape[0] + 1))):
+                and labels.nnz == labels.shape[0] and _one_entry_a_row(labels.indptr)):
             return None
         return side
 
@@ -710,13 +709,17 @@ class _TransportInstances(Instances):
         by_norm = self.callable_weights is None and self.weighting == scores_weighting
         limits = _EQUAL_MASS_LIMITS[scores.dtype]
 
+        tolerance = _SUM_TOLERANCE[scores.dtype == np.float32]  # as the warning's
+
         def kernel(rows, total):
-            norms = np.empty(rows.stop - rows.start)
-            stop = compiled.sum_rows_by_class(scores, labels.indices, rows.start, rows.stop,
-                                              multipliers, by_norm, *limits, total, norms)
-            if given is None and not targets.warned and stop > rows.start:
-                warn_unless_probabilities(name, norms[:stop - rows.start], scores.dtype,
-                                          targets.warned, rows.start)
+            # The kernel finds the first row whose sum is not 1 (nothing kept per row)
+            check = given is None and not targets.warned
+            stop, off_row, off_sum = compiled.sum_rows_by_class(
+                scores, labels.indices, rows.start, rows.stop, multipliers, by_norm, *limits,
+                tolerance if check else np.inf, total)
+            if check and off_row >= 0:
+                warn_unless_probabilities(name, np.array([off_sum]), scores.dtype,
+                                          targets.warned, off_row)
             return stop
 
         return kernel
@@ -849,6 +852,15 @@ def _kernel_csr(matrix):
             and matrix.indptr.dtype == matrix.indices.dtype
             and all(array.flags.c_contiguous
                     for array in (matrix.data, matrix.indices, matrix.indptr)))
+
+
+def _one_entry_a_row(indptr):
+    """Whether the row starts ``indptr`` of a CSR array are ``0, 1, ..., n``, compared by
+    chunks (no array as long as the rows)."""
+    step = 1 << 16
+    return all(np.array_equal(indptr[start:start + step],
+                              np.arange(start, min(start + step, indptr.shape[0])))
+               for start in range(0, indptr.shape[0], step))
 
 
 def _kernel_layout(rows):

@@ -586,6 +586,14 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     weighted avg       0.83      0.67      0.67         3         2
         coverage                           0.60         5
     <BLANKLINE>
+
+    One report per subgroup of the instances, over the classes of all the data:
+
+    >>> reports = transport_classification_report(
+    ...     [0, 1, 1, 0, 0], [0, 1, 1, 1, 0], subgroups=["a", "a", "b", "b", "b"],
+    ...     output_dict=True)
+    >>> {name: round(report["accuracy"], 3) for name, report in reports.items()}
+    {'a': 1.0, 'b': 0.667}
     """
     if subgroups is not None:
         return _by_subgroup(

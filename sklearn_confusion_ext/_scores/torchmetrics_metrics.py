@@ -88,8 +88,8 @@ class _ConfusionMetric(Metric):
         None
         """
         preds, target = self._checked(preds, target)
-        width = preds.ndim == 1 or target.ndim == 1
-        labels = np.arange(self._n) if width else None
+        # 1-D labels (on either side): the classes 0..n-1, every one listed
+        labels = np.arange(self._n) if preds.ndim == 1 or target.ndim == 1 else None
         decided_by = f"{type(self).__name__}(task={self._task!r}) declares"
         true_kind = self._true_kind if target.ndim == 2 else None
         kind = KINDS[self._kind]
@@ -109,11 +109,11 @@ class _ConfusionMetric(Metric):
             if y.ndim == 2 and y.shape[1] != self._n:
                 raise ValueError(f"{name} has {y.shape[1]} columns; {self._n_name}={self._n} "
                                  "expects one per class.")
-            if y.ndim == 1 and y.numel() and not y.is_floating_point() and bool(
+            if y.ndim == 1 and y.numel() and y.dtype != torch.bool and bool(
                     (y.min() < 0) | (y.max() >= self._n)):
                 raise ValueError(f"{name} holds class labels outside 0..{self._n - 1} (min "
-                                 f"{int(y.min())}, max {int(y.max())}); {self._n_name}="
-                                 f"{self._n}.")
+                                 f"{y.min().item():g}, max {y.max().item():g}); "
+                                 f"{self._n_name}={self._n}.")
             checked.append(y)
         preds, target = checked
         if self._true_kind == MULTILABEL and target.ndim != 2:

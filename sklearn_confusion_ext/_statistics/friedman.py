@@ -213,7 +213,9 @@ def friedman_test(scores, *, greater_is_better=True, tie_correction=False, model
     -----
     UserWarning
         Where there are 10 data sets or fewer: Demsar's rule of thumb for the chi-square
-        approximation is ``N > 10`` (and ``k > 5``).
+        approximation is ``N > 10`` (and ``k > 5``). Said once for one table of scores,
+        however many of this test, :func:`friedman_posthoc` and
+        :class:`CriticalDifferenceDisplay` read it (every time under an "always" filter).
 
     See Also
     --------

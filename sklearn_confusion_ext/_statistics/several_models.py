@@ -521,11 +521,11 @@ def accuracy_vs_no_information_rate(y_true, y_pred, *, sample_weight=None, metho
     NIR vary independently, and at a true accuracy equal to the true NIR the binomial
     test rejects about twice as often as its level (the user guide's table: 10 to 13 %
     for 100 and 500 instances, 60 % majority). The default, ``method="mcnemar"``, pairs
-    the two on each instance and keeps the level (4.0 and 4.8 % there). The binomial p-value is ``P[X >= n_correct]``
-    for ``X ~ B(n_samples, NIR)``; the interval is ``[B(alpha / 2; x, n - x + 1),
-    B(1 - alpha / 2; x + 1, n - x)]`` with ``B`` the beta quantile (0 and 1 at ``x = 0``
-    and ``x = n``). With one class in ``y_true``, ``NIR = 1`` and no accuracy exceeds
-    it: the p-value is 1.
+    the two on each instance and keeps the level (4.0 and 4.8 % there). The binomial
+    p-value is ``P[X >= n_correct]`` for ``X ~ B(n_samples, NIR)``; the interval is
+    ``[B(alpha / 2; x, n - x + 1), B(1 - alpha / 2; x + 1, n - x)]`` with ``B`` the beta
+    quantile (0 and 1 at ``x = 0`` and ``x = n``). With one class in ``y_true``,
+    ``NIR = 1`` and no accuracy exceeds it: the p-value is 1.
 
     References
     ----------

@@ -266,7 +266,7 @@ def test_demo_html_has_its_three_parts(tmp_path, capsys):
 
 
 def test_unwritable_html_path_is_one_error_line(tmp_path, capsys):
-    true_path, pred_path = _write(tmp_path, "ab", "ab")
+    true_path, pred_path = _write(tmp_path, "aba", "abb")
     assert main(["report", "--true", str(true_path), "--pred", str(pred_path), "--html",
                  str(tmp_path / "missing" / "report.html")]) == 2
     error = capsys.readouterr().err

@@ -58,6 +58,7 @@ _LABELS = _RNG.integers(0, 3, 50)
 FILES = {
     "pandas DataFrame, full precision": "0,1,2,3\n" + _ROWS,
     "named columns": "a,b,c,d\n" + _ROWS,
+    "a byte order mark and blank lines first": "\ufeff\n\na,b,c,d\n" + _ROWS,
     "no header": _ROWS,
     "4 decimals, CRLF": "".join(",".join(f"{x:.4f}" for x in row) + "\r\n" for row in _PROBA),
     "index column": ",a,b,c,d\n" + "".join(f"{i}," + line + "\n"
@@ -69,6 +70,9 @@ FILES = {
     "semicolons, blank lines": "a;b;c;d\n\n" + _ROWS.replace(",", ";") + "\n\n",
     "a nan": _ROWS.replace(_ROWS.splitlines()[30].split(",")[1], "nan", 1),
     "True (pandas reads 1.0)": _ROWS + "True,0,0,0\n",
+    "a column of True and False (pandas reads 1.0 and 0.0)": "".join(
+        f"{bool(i % 2)}," + ",".join(line.split(",")[1:]) + "\n"
+        for i, line in enumerate(_ROWS.splitlines())),
     "a missing field": _ROWS + "0.5,0.5,0\n",
     "an extra field": _ROWS + "0.5,0.5,0,0,0\n",
     "1e13": _ROWS + "1e13,0,0,0\n",

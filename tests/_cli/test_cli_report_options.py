@@ -161,14 +161,21 @@ def test_plots_of_indicator_files_carry_the_column_names(tmp_path, monkeypatch):
 
 
 def test_library_warnings_are_one_line_each_once(tmp_path, capsys):
-    """Probabilities written with six decimals: the rows-do-not-sum-to-1 warning came twice,
-    each under Python's '<frozen runpy>:88: UserWarning:'; now one 'warning:' line."""
+    """Scores whose rows do not sum to 1: the rows-do-not-sum-to-1 warning came twice,
+    each under Python's '<frozen runpy>:88: UserWarning:'; now one 'warning:' line.
+    (Probabilities written with six decimals, which sum to 1 within their rounding, give
+    one note instead: test_rounded_probabilities_give_one_note_and_one_matrix.)"""
     rng = np.random.default_rng(0)
     y = rng.integers(0, 3, 200)
-    proba = rng.dirichlet([1.0] * 3, size=200)
+    proba = rng.dirichlet([1.0] * 3, size=200) * 1.2
     (tmp_path / "t.txt").write_text("".join(f"{label}\n" for label in y))
     np.savetxt(tmp_path / "p.csv", proba, fmt="%.6f", delimiter=",")
     assert main(["report", "--true", str(tmp_path / "t.txt"), "--pred",
                  str(tmp_path / "p.csv")]) == 0
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("warning: y_pred's rows do not sum to 1")
+    np.savetxt(tmp_path / "p.csv", proba / 1.2, fmt="%.6f", delimiter=",")
+    assert main(["report", "--true", str(tmp_path / "t.txt"), "--pred",
+                 str(tmp_path / "p.csv")]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("note: ") and "6 decimals" in lines[0]

@@ -1,5 +1,6 @@
 """Arrays of other array-API libraries are computed there and come back there."""
 
+import re
 import warnings
 
 import numpy as np
@@ -556,3 +557,54 @@ def test_cpu_tensors_are_resampled_by_numpys_batched_builders(rng, monkeypatch):
         assert (len(builds), sum(grouped)) == (1, 200)
     tensor = torch.asarray(scores)
     assert np.shares_memory(on_the_host(torch.asarray(y_true), tensor)[1], tensor.numpy())
+
+
+# --- CPU tensors under every kind of scoring: NumPy's numbers, at NumPy's speed ----------
+
+_SCORINGS = ["tcm_f1_macro", "tcm_accuracy", "tcm_recall_weighted", "accuracy", "f1_macro",
+             "balanced_accuracy", "matthews_corrcoef", "cohen_kappa", "jaccard_macro",
+             "mlcm_f1_macro", "mlcm_precision_micro", "generalized_means",
+             "symmetric_balanced_accuracy", "neg_confusion_entropy", "neg_log_loss",
+             "top_k_accuracy"]
+
+
+@pytest.mark.parametrize("kind", ["labels", "probabilities", "soft", "multilabel"])
+@pytest.mark.parametrize("scoring", _SCORINGS)
+def test_cpu_tensors_give_numpys_intervals_and_comparisons_under_every_scoring(scoring, kind):
+    """score_confidence_interval (BCa, its jackknife included) and compare_scores of CPU
+    tensors equal NumPy's to the bit under the library's scores, scikit-learn's scorer
+    names (called on the tensors) and matrix scores, on every kind of targets, weighted
+    and not; a scoring NumPy refuses on a kind is refused alike."""
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    from test_common import random_targets as registry_targets
+
+    from sklearn_confusion_ext import compare_scores, score_confidence_interval
+
+    rng = np.random.default_rng(11)
+    y_true, y_pred = registry_targets(kind, rng, n_samples=50)
+    other = registry_targets(kind, rng, n_samples=50)[1]
+    weight = rng.random(50) + 0.5
+    calls = [(score_confidence_interval, (y_true, y_pred), {"method": "bca"}),
+             (score_confidence_interval, (y_true, y_pred), {"method": "percentile",
+                                                           "sample_weight": weight}),
+             (compare_scores, (y_true, y_pred, other), {})]
+    for function, arrays, keywords in calls:
+        def call(convert, function=function, arrays=arrays, keywords=keywords):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return function(*(convert(y) for y in arrays), scoring=scoring,
+                                n_resamples=40, random_state=5,
+                                **{key: convert(value) if key == "sample_weight" else value
+                                   for key, value in keywords.items()})
+
+        where = f"{function.__name__}({scoring}, {kind}, {keywords})"
+        try:
+            expected = call(np.asarray)
+        except (ValueError, TypeError) as error:
+            with pytest.raises(type(error)) as refused:
+                call(torch.asarray)
+            # the same words (a shape may be written as torch.Size([50, 4]))
+            assert re.sub(r"torch\.Size\(\[([^]]*)\]\)", r"(\1)",
+                          str(refused.value)) == str(error), where
+            continue
+        _equal_numbers(call(torch.asarray), expected, where)

@@ -216,6 +216,38 @@ def test_bad_values_raise_the_same_error(bad, dtype):
         assert messages[0][0] == "error" and "row 1234" in messages[0][1]
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_classes", [13, 40])
+def test_a_negative_value_in_any_column_is_refused(dtype, n_classes):
+    """Each lane of the kernel's vectors of eight values, and its remainder, checks the
+    sign (catches a lane of the mask of negative values left out)."""
+    rng = np.random.default_rng(6)
+    labels, scores = _targets(rng, 300, n_classes, dtype)
+    for column in range(n_classes):
+        bad = scores.copy()
+        bad[123, column] = -1e-3
+        for compiled in (kernels.COMPILED, None):
+            old, kernels.COMPILED = kernels.COMPILED, compiled
+            try:
+                with pytest.raises(ValueError, match="row 123"):
+                    sce.transport_confusion_matrix(labels, bad)
+            finally:
+                kernels.COMPILED = old
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("labels_side", ["y_true", "y_pred"])
+def test_the_warning_names_the_first_row_not_summing_to_one(dtype, labels_side):
+    """The kernel finds the first row off 1 itself (catches a wrong row in the message)."""
+    rng = np.random.default_rng(7)
+    labels, scores = _targets(rng, 3_000, 12, dtype)
+    scores[2_000] *= 2
+    scores[2_500] *= 3
+    pair = (labels, scores) if labels_side == "y_true" else (scores, labels)
+    for _, messages in both_paths(lambda: sce.transport_confusion_matrix(*pair)):
+        assert len(messages) == 1 and "(row 2000 sums to 2)" in messages[0], messages
+
+
 @pytest.mark.parametrize("layout", ["fortran", "strided", "reversed", "int8", "int64-codes"])
 def test_other_layouts_take_the_reference_or_agree(layout):
     rng = np.random.default_rng(11)

@@ -212,8 +212,10 @@ AUC = [[0.763, 0.768, 0.771, 0.798], [0.599, 0.591, 0.590, 0.569],
 
 
 def _body(result):
-    """The printed table's rows, as lists of cells (the index first)."""
-    return [line.split() for line in repr(result).splitlines()[2:]]
+    """The printed table's rows, as lists of cells (the index first), without the line
+    that says what a matrix's cells are."""
+    return [line.split() for line in repr(result).splitlines()[2:]
+            if not line.startswith("Cells are")]
 
 
 def test_a_column_of_numbers_has_one_format():
@@ -248,6 +250,7 @@ def test_a_matrix_of_p_values_has_one_format_and_the_floor():
     cells = [cell for row in _body(holm) for cell in row[1:]]
     assert {len(cell.split(".")[1]) for cell in cells if cell != "nan"} == {5}
     assert _body(holm)[0] == ["C4.5", "1.00000", "0.04716", "0.60841", "0.04716"]
+    assert repr(holm).endswith("\nCells are adjusted p-values (holm).")
     tiny = sce.FriedmanPosthocResult(
         pvalue=np.array([[1.0, 0.0], [0.0, 1.0]]), statistic=np.zeros((2, 2)),
         significant=np.eye(2, dtype=bool), average_ranks=np.array([1.0, 2.0]),

@@ -97,7 +97,12 @@ def test_ties_go_to_the_first_column(dtype, layout):
     prob = np.array(rows * 3, dtype=dtype)
     long_row = np.zeros((2, 40), dtype=dtype)
     long_row[:, [17, 31, 39]] = 1 / 3  # a tie past the first 16 columns
-    for matrix in (prob, long_row):
+    wide = np.zeros((4, 300), dtype=dtype)  # blocks of 16 and a tail of 12 (one pass)
+    wide[0, [20, 150, 299]] = 1 / 3  # tied across blocks and the tail
+    wide[1, 299] = 1.0  # in the tail only
+    wide[2, [5, 6]] = 0.5  # in the first block
+    wide[3, [33, 290]] = 0.5  # a later block and the tail
+    for matrix in (prob, long_row, wide):
         matrix = _layouts(matrix)[layout]
         predicted = _assert_rows_equal(matrix, dtype)
         np.testing.assert_array_equal(predicted, matrix.argmax(axis=1))

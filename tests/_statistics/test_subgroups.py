@@ -73,7 +73,7 @@ def test_fairlearn_metric_frame_by_group():
                                 y_true=y_true, y_pred=y_pred, sensitive_features=groups)
     for scoring, column in (("accuracy", "accuracy"), ("balanced_accuracy", "balanced")):
         result = score_by_subgroup(y_true, y_pred, subgroups=groups, scoring=scoring,
-                                   n_resamples=10, random_state=0)
+                                   n_resamples=99, random_state=0)
         expected = frame.by_group[column]
         np.testing.assert_allclose(result.estimate,
                                    [expected[name] for name in result.subgroups], atol=1e-12)
@@ -266,6 +266,18 @@ def test_thousands_of_subgroups_within_memory():
     np.testing.assert_array_equal(result.confusion_matrices.sum(axis=0),
                                   confusion_matrix(y_true, y_pred))
     assert peak < 40 * 2 ** 20  # a (n_subgroups, 16) table and blocks, never n x groups
+
+
+def test_too_few_resamples_for_the_correction_warn():
+    y_true, y_pred, groups = _data(n=60)
+    with pytest.warns(UserWarning, match="no subgroup can be significant.*above 59"):
+        result = score_by_subgroup(y_true, y_pred, subgroups=groups, n_resamples=20,
+                                   random_state=0)
+    assert not result.significant.any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        score_by_subgroup(y_true, y_pred, subgroups=groups, n_resamples=20, correction=None,
+                          random_state=0)
 
 
 def test_budget_refuses_a_matrix_table_too_large():

@@ -131,6 +131,6 @@ def test_the_displays_constructors_are_few():
                     if attribute.startswith("from_")
                     and attribute not in getattr(getattr(sce, name), "_renamed_constructors",
                                                  {})}
-    assert constructors == {"from_predictions", "from_estimator", "from_confusion",
-                            "from_result", "from_scores", "from_labels"}
+    assert constructors == {"from_predictions", "from_estimator", "from_cv_results",
+                            "from_confusion", "from_result", "from_scores", "from_labels"}
     assert len(CONSTRUCTOR_RENAMES) == 3
