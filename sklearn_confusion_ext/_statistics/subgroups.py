@@ -388,8 +388,8 @@ def score_by_subgroup(y_true, y_pred, *, subgroups, scoring="accuracy",
     streams = np.random.SeedSequence(np.random.default_rng(random_state).integers(
         2 ** 63)).spawn(3 * n_groups)
     whole = total.astype(np.int64)
-    nan = np.full((n_groups, n_resamples), np.nan)
-    # the resampled scores of a chunk of subgroups at once (their percentiles, one call)
+    # the resampled scores of a chunk of subgroups at once (their percentiles, one call),
+    # checked against the budget before anything of n_resamples' size is allocated
     chunk = resample_block(owner, n_groups, 3 * n_resamples,
                            f"{n_resamples} resamples of a subgroup, its rest and its null",
                            "Pass fewer n_resamples", unit="subgroup")
@@ -397,7 +397,7 @@ def score_by_subgroup(y_true, y_pred, *, subgroups, scoring="accuracy",
     null_sd, pvalue = np.full(n_groups, np.nan), np.full(n_groups, np.nan)
     for first in range(0, n_groups, chunk):
         part = np.arange(first, min(first + chunk, n_groups))
-        own, other, null = (nan[:len(part)].copy() for _ in range(3))
+        own, other, null = (np.full((len(part), n_resamples), np.nan) for _ in range(3))
         for row, g in enumerate(part):
             if empty[g]:
                 continue
@@ -427,8 +427,11 @@ def score_by_subgroup(y_true, y_pred, *, subgroups, scoring="accuracy",
              f" no subgroup can be significant. Pass n_resamples above {m / alpha - 1:.0f}.")
     corrected = np.full(n_groups, np.nan)
     corrected[tested] = _correct(pvalue[tested], correction)
-    first_step = alpha if correction is None else alpha / m
-    detectable = (special.ndtri(1 - first_step / 2) + special.ndtri(power)) * null_sd
+    # the two-sided quantile of the first step's level, alpha (or alpha / m), from its
+    # logarithm: finite for the smallest alpha, whose 1 - alpha / 2 rounds to 1
+    log_step = np.log(alpha) - (0.0 if correction is None else np.log(m))
+    quantile = -special.ndtri_exp(log_step - np.log(2.0))
+    detectable = (quantile + special.ndtri(power)) * null_sd
     too_small = None
     if min_difference is not None:
         too_small = ~(detectable <= min_difference)  # NaN (no rest, empty): too small
