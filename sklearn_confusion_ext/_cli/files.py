@@ -128,8 +128,10 @@ def load_targets(true_path, pred_path, *, header=None, delimiter="auto",
         as_header = n_other == exc.n_lines - 1
         if as_header:
             # Never silently: the other file's length decided it.
-            print(f"note: {exc} -- read as a header line, which leaves {n_other} samples as "
-                  f"in the other file; pass --no-header if it is data", file=sys.stderr)
+            # the situation without the error's advice, which the note gives once
+            situation = str(exc).split("; pass ")[0]
+            print(f"note: {situation}: read as a header line, which leaves {n_other} samples "
+                  "as in the other file; pass --no-header if it is data", file=sys.stderr)
         targets[name] = _reading(exc, as_header) or read_target(
             path, header=as_header, text=texts.get(name), **options)
     if header is None:
