@@ -230,7 +230,7 @@ def binned(confidence, outcome, sample_weight, n_bins, strategy):
         out = pairs[:, 1].astype(np.float64)
         count = weight
         conf = np.bincount(ids, weights=confidence, minlength=n_bins)
-        effective = weight
+        squares = unit_sums = None  # no weights: no units
     else:
         w = sample_weight
         weight = np.bincount(ids, weights=w, minlength=n_bins)
@@ -248,12 +248,8 @@ def binned(confidence, outcome, sample_weight, n_bins, strategy):
         out = np.bincount(ids, weights=np.where(outcome, units, 0.0), minlength=n_bins)
         squares = np.bincount(ids, weights=units * units, minlength=n_bins)
         unit_sums = np.bincount(ids, weights=units, minlength=n_bins)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            effective = np.where(squares > 0, unit_sums ** 2 / np.where(squares > 0, squares,
-                                                                        1.0), 0.0)
-    kept = np.flatnonzero(weight > 0)
-    return Bins(kept, weight[kept], conf[kept], out[kept], effective[kept], count[kept],
-                ids, edges, None if sample_weight is None else unit_sums[kept])
+    return _kept_bins(ids, edges, weight, conf, out, count, squares, unit_sums,
+                      sample_weight is not None)
 
 
 def _binned_compiled(kernel, confidence, outcome, sample_weight, n_bins, strategy, edges):
@@ -279,15 +275,23 @@ def _binned_compiled(kernel, confidence, outcome, sample_weight, n_bins, strateg
         start[0] = 0
     kernel.bin_sums(confidence, outcome, units, w, inner, strategy == "uniform", start, ids,
                     weight, conf, out, count, squares, unit_sums)
-    if sample_weight is None:
-        effective = weight
-    else:
+    return _kept_bins(ids, edges, weight, conf, out, count, squares, unit_sums,
+                      sample_weight is not None)
+
+
+def _kept_bins(ids, edges, weight, conf, out, count, squares, unit_sums, weighted):
+    """The :class:`Bins` of the bins holding weight, from the per-bin sums (the NumPy and
+    the compiled paths alike): the effective number of instances is Kish's
+    ``(sum u)^2 / sum u^2`` of the weights' units, the weight itself without weights."""
+    if weighted:
         with np.errstate(invalid="ignore", divide="ignore"):
             effective = np.where(squares > 0, unit_sums ** 2 / np.where(squares > 0, squares,
                                                                         1.0), 0.0)
+    else:
+        effective = weight
     kept = np.flatnonzero(weight > 0)
     return Bins(kept, weight[kept], conf[kept], out[kept], effective[kept], count[kept],
-                ids, edges, None if sample_weight is None else unit_sums[kept])
+                ids, edges, unit_sums[kept] if weighted else None)
 
 
 def warn_no_weight(owner):

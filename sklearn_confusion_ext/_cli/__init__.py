@@ -129,17 +129,7 @@ def main(argv=None):
     report_parser.add_argument("--format", default="text",
                                choices=options_of(REPORT_OPTIONS, "format"))
     _output_options(report_parser)
-    header = report_parser.add_mutually_exclusive_group()
-    header.add_argument("--header", dest="header", action="store_true", default=None,
-                        help="text files start with a header line (default: detect)")
-    header.add_argument("--no-header", dest="header", action="store_false",
-                        help="text files have no header line")
-    report_parser.add_argument("--delimiter", default="auto",
-                               choices=options_of(REPORT_OPTIONS, "delimiter"),
-                               help="what separates fields in text files; none: one value "
-                                    "per line (default: detect)")
-    report_parser.add_argument("--index-column", action="store_true",
-                               help="drop the first column of text files (row names)")
+    _reading_options(report_parser)
     report_parser.add_argument("--cost-matrix", metavar="FILE", help=COST_MATRIX_HELP)
     report_parser.add_argument("--max-matrix-mib", type=_max_matrix_mib, metavar="N",
                                help="refuse matrices above N MiB (default: the package's "
@@ -568,13 +558,20 @@ def _compare_parser(commands):
     parser.add_argument("--verbose", action="store_true",
                         help="progress of the long steps on standard error (default: "
                              "where it is a terminal)")
+    _reading_options(parser)
+
+
+def _reading_options(parser):
+    """How text files are read, the same for every command that reads prediction files."""
     header = parser.add_mutually_exclusive_group()
     header.add_argument("--header", dest="header", action="store_true", default=None,
                         help="text files start with a header line (default: detect)")
     header.add_argument("--no-header", dest="header", action="store_false",
                         help="text files have no header line")
     parser.add_argument("--delimiter", default="auto",
-                        choices=options_of(REPORT_OPTIONS, "delimiter"))
+                        choices=options_of(REPORT_OPTIONS, "delimiter"),
+                        help="what separates fields in text files; none: one value per line "
+                             "(default: detect)")
     parser.add_argument("--index-column", action="store_true",
                         help="drop the first column of text files (row names)")
 
