@@ -62,7 +62,6 @@ from .._core.results import (
 )
 from .._core.user_warnings import warn
 from .margin import (
-    CV_DECISION_LEVEL,
     MARGIN,
     MarginVerdict,
     decision_alpha,
@@ -98,7 +97,7 @@ FOLD_SIZE = [None, Interval(Real, 0, None, closed="neither"), ARRAY]
 CV_TEST = {
     "method": [Options(*TESTS)], "rope": [Interval(Real, 0, None)],
     "alternative": [Options("two-sided", "greater", "less")], "models": [None, ARRAY],
-    **MARGIN}
+    "confidence_level": [CONFIDENCE_LEVEL], **MARGIN}
 CV_FROM_ESTIMATORS = {
     "estimator_a": [HasMethods("fit", description="an estimator")],
     "estimator_b": [HasMethods("fit", description="an estimator")],
@@ -157,7 +156,8 @@ class _PerFold(MarginVerdict, Result):
     "alternative": [Options("two-sided", "greater", "less")],
     "estimate": [Interval(Real, None, None)], "scores_a": [ARRAY], "scores_b": [ARRAY],
     "n_train": [None, ARRAY], "n_test": [None, ARRAY],
-    "tested_difference": [None, Interval(Real, None, None)], **MARGIN})
+    "tested_difference": [None, Interval(Real, None, None)],
+    "confidence_level": [CONFIDENCE_LEVEL], **MARGIN})
 class CrossValidatedTestResult(_PerFold):
     """Result of a frequentist test of :func:`compare_cv` or :func:`compare_cv_scores`.
 
@@ -203,10 +203,13 @@ class CrossValidatedTestResult(_PerFold):
         The test of the margin; None without one.
     differences : ndarray of shape (n_folds,)
         ``scores_a - scores_b`` (a property).
+    confidence_level : float
+        The level of the margin's decision (0.95: at the 5 % level).
     verdict : str or None
-        With a margin, the decision at the 5 % level, worded for a release (a property):
-        the null difference is rejected when ``pvalue < 0.05``, that is when
-        ``confidence_interval(0.95).low`` lies above it; None without a margin.
+        With a margin, the decision at the level ``1 - confidence_level``, worded for a
+        release (a property): the null difference is rejected when ``pvalue < 1 -
+        confidence_level``, that is when ``confidence_interval(confidence_level).low``
+        lies above it; None without a margin.
 
     See Also
     --------
@@ -250,6 +253,7 @@ class CrossValidatedTestResult(_PerFold):
     tested_difference: object = None
     margin: float = None
     hypothesis: str = None
+    confidence_level: float = 0.95
 
     # The repr's line: the test, what it compared, its figures (never the per-fold arrays)
     _unpacked = ("statistic", "pvalue")
@@ -274,14 +278,15 @@ class CrossValidatedTestResult(_PerFold):
 
     @property
     def verdict(self):
-        """The decision of the margin's test at the 5 % level, worded for a release;
-        None without a margin."""
+        """The decision of the margin's test at the level ``1 - confidence_level``, worded
+        for a release; None without a margin."""
         if self.margin is None:
             return None
         hypothesis = self.hypothesis or "non-inferiority"
         null = -self.margin if hypothesis == "non-inferiority" else self.margin
-        rejected = self.pvalue < decision_alpha(CV_DECISION_LEVEL)
-        bound = snap_bound(self.confidence_interval(CV_DECISION_LEVEL).low, null, rejected)
+        rejected = self.pvalue < decision_alpha(self.confidence_level)
+        bound = snap_bound(self.confidence_interval(self.confidence_level).low, null,
+                           rejected)
         return verdict_text(hypothesis, self.margin, rejected, bound=bound,
                             pvalue=self.pvalue, models=self.models)
 
@@ -352,7 +357,8 @@ class CrossValidatedTestResult(_PerFold):
     "rho": [Interval(Real, 0, 1, closed="neither")], "score": [str], "models": [tuple],
     "scores_a": [ARRAY], "scores_b": [ARRAY], "n_train": [None, ARRAY],
     "n_test": [None, ARRAY], **MARGIN,
-    **{name: [None, Interval(Real, 0, 1)] for name in ("p_non_inferior", "p_superior")}})
+    **{name: [None, Interval(Real, 0, 1)] for name in ("p_non_inferior", "p_superior")},
+    "confidence_level": [CONFIDENCE_LEVEL]})
 class BayesianCorrelatedTTestResult(_PerFold):
     """Result of the Bayesian correlated t-test (``method="bayesian"`` of :func:`compare_cv`
     and :func:`compare_cv_scores`).
@@ -399,6 +405,8 @@ class BayesianCorrelatedTTestResult(_PerFold):
     p_non_inferior, p_superior : float or None
         With a margin: the posterior probabilities that the mean difference exceeds
         ``-margin`` and ``+margin``; None otherwise.
+    confidence_level : float
+        The posterior probability a margin's ``verdict`` asks (0.95 by default).
     differences : ndarray of shape (n_folds,)
         ``scores_a - scores_b`` (a property).
     verdict : str or None
@@ -448,6 +456,7 @@ class BayesianCorrelatedTTestResult(_PerFold):
     hypothesis: str = None
     p_non_inferior: float = None
     p_superior: float = None
+    confidence_level: float = 0.95
 
     method = "bayesian"
     _summary_fields = ("method", "score", "models", "p_a_better", "p_rope", "p_b_better",
@@ -465,15 +474,15 @@ class BayesianCorrelatedTTestResult(_PerFold):
 
     @property
     def verdict(self):
-        """The decision of the margin at posterior probability 0.95, worded for a
-        release; None without a margin."""
+        """The decision of the margin at posterior probability ``confidence_level``,
+        worded for a release; None without a margin."""
         if self.margin is None:
             return None
         hypothesis = self.hypothesis or "non-inferiority"
         probability = self.p_non_inferior if hypothesis == "non-inferiority" else \
             self.p_superior
-        return verdict_text(hypothesis, self.margin, probability > CV_DECISION_LEVEL,
-                            probability=probability, level=CV_DECISION_LEVEL,
+        return verdict_text(hypothesis, self.margin, probability > self.confidence_level,
+                            probability=probability, level=self.confidence_level,
                             models=self.models)
 
     def posterior(self):
@@ -718,7 +727,7 @@ def _check_options(test, rope, alternative):
 
 
 def _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score, models,
-             margin=None, hypothesis=None):
+             margin=None, hypothesis=None, confidence_level=0.95):
     _check_options(test, rope, alternative)
     null, hypothesis = _margin_null(test, margin, hypothesis, alternative)
     scores_a, scores_b = _check_scores(scores_a, scores_b, test)
@@ -726,7 +735,8 @@ def _compare(scores_a, scores_b, test, n_train, n_test, rope, alternative, score
     differences = scores_a - scores_b
     ratio = None if n_train is None else float(n_test.mean() / n_train.mean())
     common = {"score": score, "models": models, "scores_a": scores_a,
-              "scores_b": scores_b, "n_train": n_train, "n_test": n_test}
+              "scores_b": scores_b, "n_train": n_train, "n_test": n_test,
+              "confidence_level": float(confidence_level)}
     if null is not None:
         common.update(margin=float(margin), hypothesis=hypothesis)
     if test == "bayesian":
@@ -764,7 +774,7 @@ def _margin_null(test, margin, hypothesis, alternative):
 @validate_params({**CV_FROM_SCORES, **CV_TEST}, renamed=CV_RENAMED)
 def compare_cv_scores(scores_a, scores_b, *, method="corrected_ttest", n_train=None,
                       n_test=None, rope=0.0, alternative="two-sided", margin=None,
-                      hypothesis=None, scoring=None, models=None):
+                      hypothesis=None, scoring=None, models=None, confidence_level=0.95):
     """Paired test of two models' per-fold scores from the same cross-validation folds.
 
     The form of :func:`compare_cv` for scores already computed, e.g. the ``test_*`` arrays
@@ -809,13 +819,13 @@ default="corrected_ttest"
         null difference ``-m`` or ``+m`` (``hypothesis``) instead of 0, one-sided, with
         ``(tested_difference - null) / se`` (Nadeau and Bengio's corrected standard error
         for ``"corrected_ttest"``; Dietterich's ``d_11`` for ``"5x2cv_ttest"``), and the
-        result's ``verdict`` decides at the 5 % level, as ``confidence_interval(0.95)``
-        does: the null difference is rejected exactly when that interval's lower bound
-        lies above it. ``"bayesian"`` adds ``p_non_inferior`` and ``p_superior``, the
-        posterior probabilities that the mean difference exceeds ``-m`` and ``+m``, and
-        its verdict reads them against 0.95 (``rope`` is untouched). Refused with
-        ``"5x2cv_ftest"``, whose F sums squared differences and tests only that they are
-        all 0.
+        result's ``verdict`` decides at the level ``1 - confidence_level``, as
+        ``confidence_interval(confidence_level)`` does: the null difference is rejected
+        exactly when that interval's lower bound lies above it. ``"bayesian"`` adds
+        ``p_non_inferior`` and ``p_superior``, the posterior probabilities that the mean
+        difference exceeds ``-m`` and ``+m``, and its verdict reads them against
+        ``confidence_level`` (``rope`` is untouched). Refused with ``"5x2cv_ftest"``,
+        whose F sums squared differences and tests only that they are all 0.
     hypothesis : {"non-inferiority", "superiority"}, default=None
         With a ``margin`` (None: "non-inferiority"). "non-inferiority": H0 ``a - b <=
         -m``, "model a is at most ``m`` worse than model b"; "superiority": H0 ``a - b
@@ -826,6 +836,11 @@ default="corrected_ttest"
     models : tuple of two str, default=None
         The models' names in the result; ``("a", "b")`` by default (formerly ``names=``,
         which still works with a ``FutureWarning``).
+    confidence_level : float, default=0.95
+        The level of a margin's decision (``verdict``): rejected at ``1 -
+        confidence_level`` for the t-tests, a posterior probability above it for
+        ``"bayesian"``. Without a margin it is only recorded; ask the result's
+        ``confidence_interval(level)`` for an interval at any level.
 
     Returns
     -------
@@ -940,7 +955,7 @@ default="corrected_ttest"
         n_train = [len(fold) for fold in folds["train"]]
         n_test = [len(fold) for fold in folds["test"]]
     return _compare(scores_a, scores_b, method, n_train, n_test, rope, alternative, score,
-                    _names(models, ("a", "b")), margin, hypothesis)
+                    _names(models, ("a", "b")), margin, hypothesis, confidence_level)
 
 
 def _score_label(scoring):
@@ -1050,7 +1065,7 @@ def _model_names(names, estimator_a, estimator_b):
 def compare_cv(estimator_a, estimator_b, X, y, *, method="corrected_ttest", scoring=None,
                n_splits=None, n_repeats=None, groups=None, rope=0.0,
                alternative="two-sided", margin=None, hypothesis=None, random_state=None,
-               n_jobs=None, models=None):
+               n_jobs=None, models=None, confidence_level=0.95):
     """Paired test of two models by cross-validation on the same folds.
 
     The folds are drawn once, from ``random_state``, and both models are fit and scored on
@@ -1103,6 +1118,11 @@ default="corrected_ttest"
     models : tuple of two str, default=None
         The models' names; their class names by default (formerly ``names=``, which still
         works with a ``FutureWarning``).
+    confidence_level : float, default=0.95
+        The level of a margin's decision (``verdict``): rejected at ``1 -
+        confidence_level`` for the t-tests, a posterior probability above it for
+        ``"bayesian"``. Without a margin it is only recorded; ask the result's
+        ``confidence_interval(level)`` for an interval at any level.
 
     Returns
     -------
@@ -1176,7 +1196,8 @@ default="corrected_ttest"
                              "zero_division, or use larger folds).")
         scores.append(folds)
     return _compare(scores[0], scores[1], test, n_train, n_test, rope, alternative, score,
-                    _model_names(models, estimator_a, estimator_b), margin, hypothesis)
+                    _model_names(models, estimator_a, estimator_b), margin, hypothesis,
+                    confidence_level)
 
 
 def fold_sizes(n_train, n_test, n_values, each):

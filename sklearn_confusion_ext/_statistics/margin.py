@@ -31,8 +31,6 @@ HYPOTHESES = ("non-inferiority", "superiority")
 # The declaration of the two keywords (compare_scores, compare_cv, compare_cv_scores).
 MARGIN = {"margin": [None, Interval(Real, 0, None)],
           "hypothesis": [None, Options(*HYPOTHESES)]}
-# The level at which the cross-validated tests (which take no confidence_level) decide.
-CV_DECISION_LEVEL = 0.95
 
 
 def decision_alpha(confidence_level):

@@ -279,3 +279,28 @@ def test_compare_cv_with_a_margin_is_compare_cv_scores_on_its_folds():
     assert result.pvalue == again.pvalue and result.margin == 0.02
     assert result.verdict.startswith(("non-inferior: GaussianNB", "not shown non-inferior: "
                                                                   "GaussianNB"))
+
+
+@pytest.mark.parametrize("method", ["corrected_ttest", "bayesian"])
+def test_cv_verdict_decides_at_confidence_level(method):
+    # A margin whose p-value (or posterior probability) lies between the two levels: the
+    # verdict flips between 90 % and 99 %, and the bound is the interval's at that level.
+    a = np.array([0.82, 0.80, 0.85, 0.81, 0.84, 0.79, 0.83, 0.82, 0.80, 0.84])
+    b = a - np.array([0.02, -0.01, 0.03, 0.00, 0.02, -0.02, 0.01, 0.03, 0.00, 0.01])
+    sizes = {"n_train": 9, "n_test": 1}
+    default = sce.compare_cv_scores(a, b, method=method, margin=0.01, **sizes)
+    at_95 = sce.compare_cv_scores(a, b, method=method, margin=0.01, confidence_level=0.95,
+                                  **sizes)
+    assert default.confidence_level == 0.95 and default.verdict == at_95.verdict
+    loose = sce.compare_cv_scores(a, b, method=method, margin=0.01, confidence_level=0.80,
+                                  **sizes)
+    strict = sce.compare_cv_scores(a, b, method=method, margin=0.01,
+                                   confidence_level=0.999, **sizes)
+    assert loose.confidence_level == 0.80 and strict.confidence_level == 0.999
+    assert loose.verdict.startswith("non-inferior")
+    assert strict.verdict.startswith("not shown non-inferior")
+    if method == "corrected_ttest":
+        assert strict.pvalue == loose.pvalue  # the level moves the decision, not the test
+        assert f"{loose.confidence_interval(0.80).low:.4g}" in loose.verdict
+    with pytest.raises(ValueError, match="confidence_level"):
+        sce.compare_cv_scores(a, b, method=method, margin=0.01, confidence_level=1.5, **sizes)
