@@ -258,7 +258,10 @@ NOT_PROPORTIONS = {"compare_scores", "ComparisonResult", "ConfidenceIntervalResu
                    # differences of prevalences, and errors between prevalence vectors
                    "calibration_in_the_large", "CalibrationInTheLargeResult",
                    # a result built from given values
-                   "SubgroupResult"}
+                   "SubgroupResult",
+                   # the level of a margin's verdict over per-fold differences (t-tests)
+                   "compare_cv", "compare_cv_scores", "CrossValidatedTestResult",
+                   "BayesianCorrelatedTTestResult"}
 # Bands that are Wilson's interval itself, never a point, so nothing to warn of (a perfect
 # classifier's bins: tests/_calibration/test_calibration.py; a risk of 0 at every point of
 # the risk-coverage curve: tests/_decisions/test_abstention.py).
