@@ -1119,10 +1119,7 @@ default="corrected_ttest"
         The models' names; their class names by default (formerly ``names=``, which still
         works with a ``FutureWarning``).
     confidence_level : float, default=0.95
-        The level of a margin's decision (``verdict``): rejected at ``1 -
-        confidence_level`` for the t-tests, a posterior probability above it for
-        ``"bayesian"``. Without a margin it is only recorded; ask the result's
-        ``confidence_interval(level)`` for an interval at any level.
+        The level of a margin's decision, as in :func:`compare_cv_scores`.
 
     Returns
     -------
