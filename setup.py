@@ -1,9 +1,10 @@
 """The compiled kernels (Cython); everything else is declared in pyproject.toml.
 
 ``pip install .`` compiles ``sklearn_confusion_ext/_core/_kernels.pyx``,
-``_sparse_kernels.pyx`` and ``_row_kernels.pyx`` (Cython and a C compiler, fetched and found
-by pip's build). The package runs without them, on the NumPy reference of each kernel
-(``sklearn_confusion_ext._core.kernels``), only from a source tree that was never built.
+``_sparse_kernels.pyx``, ``_row_kernels.pyx`` and ``_draw_kernels.pyx`` (Cython and a C
+compiler, fetched and found by pip's build). The package runs without them, on the NumPy
+reference of each kernel (``sklearn_confusion_ext._core.kernels``), only from a source
+tree that was never built.
 """
 
 import sys
@@ -15,6 +16,10 @@ from setuptools import Extension, setup
 optimize = [] if sys.platform == "win32" else ["-O3"]
 extensions = [Extension("sklearn_confusion_ext._core._kernels",
                         ["sklearn_confusion_ext/_core/_kernels.pyx"],
+                        extra_compile_args=optimize),
+              # the bootstrap's draws counted as they are drawn (NumPy's PCG64 stream)
+              Extension("sklearn_confusion_ext._core._draw_kernels",
+                        ["sklearn_confusion_ext/_core/_draw_kernels.pyx"],
                         extra_compile_args=optimize),
               Extension("sklearn_confusion_ext._core._sparse_kernels",
                         ["sklearn_confusion_ext/_core/_sparse_kernels.pyx"],

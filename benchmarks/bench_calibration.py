@@ -122,7 +122,10 @@ def _cases(y, prob, compiled):
         ("reliability_curve top label",
          lambda: reliability_curve(y, prob, target="top_label", n_bins=15)),
         ("ECE classwise, equal width",
-         lambda: expected_calibration_error(y, prob, n_bins=15, target="classwise"))]
+         lambda: expected_calibration_error(y, prob, n_bins=15, target="classwise")),
+        ("ECE classwise, equal mass",
+         lambda: expected_calibration_error(y, prob, n_bins=15, target="classwise",
+                                            strategy="quantile"))]
 
 
 def kernel_table(n_samples, repeat):

@@ -14,7 +14,8 @@ divides N by 10, except the fold-size rows, which stay at N = 300, and takes the
 CI runs it; ``--only`` runs the named groups of rows: gpu, labels, strings, probabilities,
 fold, dense, mlcm, sparse, uncertainty, dask, tensors; ``--gpu`` adds the GPU rows to all
 the others; ``--gpu-only`` runs only them; ``--gpu-dry-run`` checks them on the CPU, no GPU needed).
-Labels vs probabilities at C = 1,000 hold 8 GB of float64 (N = 1,000,000).
+Labels vs probabilities run C = 1,000 at N / 10 (800 MB of float64); their working memory
+is measured up to N = 1e8 (C = 2) where 8 GB are free.
 The figures measure the library as installed (an editable install: the working tree).
 """
 
@@ -92,6 +93,8 @@ class Row:
     anchor_name: str
     anchor: float
     target: tuple = None
+    # A row that is no timing (bytes a row): ``ours`` and ``anchor`` as they are.
+    unit: str = None
 
     @property
     def ratio(self):
@@ -247,10 +250,130 @@ def probabilities(rng, n_samples, n_classes, dtype):
     return scores
 
 
-def rows_probabilities(rng, n_samples, repeat, class_counts=(100, 1_000)):
-    """Class labels against a classifier's probabilities: the floor is one read of P."""
+def _kernel_alone(scores, codes, n_classes):
+    """The compiled kernel of labels beside probabilities on every row: one thread, no
+    validation, no label encoding (int32 codes)."""
+    from sklearn_confusion_ext._core.kernels import compiled_kernels
+
+    limits = ((2.0 ** 100, 1e-200, 1e200) if scores.dtype == np.float64
+              else (2.0 ** 20, 1e-14, 1e12))
+    out = np.zeros((n_classes, n_classes))
+    compiled_kernels().sum_rows_by_class(scores, codes, 0, scores.shape[0], np.empty(0),
+                                         False, *limits, np.inf, out)
+    return out
+
+
+def _numpy_reference(function):
+    """``function()`` on the NumPy reference of the compiled kernels (as a tree never
+    built runs it)."""
+    from sklearn_confusion_ext._core import kernels
+
+    old, kernels.COMPILED = kernels.COMPILED, None
+    try:
+        return function()
+    finally:
+        kernels.COMPILED = old
+
+
+def rows_probabilities_floor(rng, n_samples, repeat, class_counts=(10, 100, 1_000)):
+    """Labels vs probabilities at the compute floor (issue 40), in CPU and wall time
+    against one read of P (``P.sum(axis=0)``, one thread): the whole call (``n_jobs=1``)
+    and the compiled kernel alone (one thread, no validation), float64 and float32, at
+    C = 10 and 100 (N = ``n_samples``) and C = 1,000 (N / 10); what the compiled kernel
+    saves over the NumPy reference; two threads against one (wall)."""
+    from sklearn_confusion_ext._core.kernels import compiled_kernels
+
+    compiled = compiled_kernels() is not None
+    if not compiled:
+        print("the compiled kernels are not built: the kernel rows are left out.")
     rows = []
     for n_classes in class_counts:
+        n = n_samples if n_classes < 1_000 else n_samples // 10
+        y_true = rng.integers(0, n_classes, n)
+        codes = y_true.astype(np.int32)
+        for dtype, name in [(np.float64, "float64"), (np.float32, "float32")]:
+            scores = probabilities(rng, n, n_classes, dtype)
+            functions = {
+                "read": lambda p=scores: p.sum(axis=0),
+                "call": lambda p=scores, y=y_true: sce.transport_confusion_matrix(
+                    y, p, n_jobs=1),
+                "two": lambda p=scores, y=y_true: sce.transport_confusion_matrix(
+                    y, p, n_jobs=2),
+                "reference": lambda p=scores, y=y_true: _numpy_reference(
+                    lambda: sce.transport_confusion_matrix(y, p, n_jobs=1)),
+            }
+            if compiled:
+                functions["kernel"] = lambda p=scores, c=codes, k=n_classes: \
+                    _kernel_alone(p, c, k)
+            t = interleaved_best(functions, repeat)
+            what = f"labels vs P, {name}, N={n:,} C={n_classes:,}"
+            read = "one read of P (P.sum(axis=0))"
+
+            def row(label, key, anchor_name, anchor_key, target=None, t=t):
+                return Row(label, t[key], anchor_name, t[anchor_key], target)
+
+            rows.append(row(f"TCM {what}, whole call, n_jobs=1", "call", read, "read",
+                            ("ratio", 1.3)))
+            if compiled:
+                rows.append(row(f"compiled kernel alone, {what}", "kernel", read, "read",
+                                ("ratio", 1.1)))
+            rows.append(row(f"TCM {what}, compiled (n_jobs=1)", "call",
+                            "the NumPy reference (n_jobs=1)", "reference"))
+            rows.append(Row(f"TCM {what}, n_jobs=2 (wall)", float(t["two"]), "n_jobs=1 (wall)",
+                            float(t["call"]), ("ratio", 0.6)))
+            del scores
+    return rows
+
+
+def rows_probabilities_memory(rng, sizes=(10_000, 100_000, 1_000_000, 10_000_000,
+                                          100_000_000)):
+    """The peak working memory of labels vs probabilities (float32 P, C = 10; C = 2 at
+    N = 1e8, run only where 8 GB are free), in bytes a row: what ``tracemalloc`` sees
+    NumPy allocate during the call (the inputs are not counted)."""
+    import tracemalloc
+
+    rows, last = [], None
+    for n in sizes:
+        n_classes = 10 if n < 100_000_000 else 2
+        if n >= 100_000_000 and _available_bytes() < 8 * 2 ** 30:
+            print(f"N={n:,}: left out (under 8 GB of memory free)")
+            continue
+        y_true = rng.integers(0, n_classes, n, dtype=np.int32)
+        scores = probabilities(rng, n, n_classes, np.float32)
+        sce.transport_confusion_matrix(y_true[:100], scores[:100])  # first-call costs
+        tracemalloc.start()
+        sce.transport_confusion_matrix(y_true, scores)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        rows.append(Row(f"working memory, labels vs P, float32, N={n:,} C={n_classes}",
+                        peak / n, "bytes a row (tracemalloc peak / N); the label codes",
+                        8.0, ("ratio", 1.0), unit="B/row"))
+        if last is not None and n_classes == last[2]:  # the fixed part taken out
+            rows.append(Row(f"same, each row from N={last[0]:,} to N={n:,}",
+                            (peak - last[1]) / (n - last[0]), "the label codes", 8.0,
+                            ("ratio", 1.0), unit="B/row"))
+        last = (n, peak, n_classes)
+        del scores, y_true
+    return rows
+
+
+def _available_bytes():
+    try:
+        with open("/proc/meminfo") as meminfo:
+            return next(int(line.split()[1]) * 1024 for line in meminfo
+                        if line.startswith("MemAvailable"))
+    except (OSError, StopIteration):
+        return 0
+
+
+def rows_probabilities(rng, n_samples, repeat, class_counts=(100, 1_000)):
+    """Class labels against a classifier's probabilities: the floor is one read of P."""
+    rows = rows_probabilities_floor(rng, n_samples, repeat) + rows_probabilities_memory(
+        rng, (10_000, 100_000, 1_000_000) if n_samples < 1_000_000 else
+        (10_000, 100_000, 1_000_000, 10_000_000, 100_000_000))
+    for n_classes in class_counts:
+        if n_classes >= 1_000:
+            n_samples //= 10  # 800 MB of float64
         y_true = rng.integers(0, n_classes, n_samples)
         for dtype, name in [(np.float64, "float64"), (np.float32, "float32")]:
             scores = probabilities(rng, n_samples, n_classes, dtype)
@@ -427,9 +550,13 @@ def rows_dense(rng, n_samples, repeat, class_counts=(10, N_CLASSES, 1_000)):
                 "gemm": lambda a=y_true, b=y_pred: a.T @ b,
                 "gemm_1": lambda a=y_true, b=y_pred: one_blas_thread(lambda: a.T @ b),
             }, repeat)
+            # the floor: the faster GEMM in wall time and, apart, in CPU time (one BLAS
+            # thread costs the least CPU; all of them can take the least wall time)
+            floor = Seconds(min(t["gemm"], t["gemm_1"]),
+                            min(t["gemm"].cpu, t["gemm_1"].cpu))
             rows.append(Row(f"soft TCM, {name}, N={n_rows:,} C={n_classes:,}", t["tcm"],
-                            f"one {name} Y.T @ P (1 or all BLAS threads)",
-                            min(t["gemm"], t["gemm_1"]), ("ratio", 1.15)))
+                            f"one {name} Y.T @ P (1 or all BLAS threads)", floor,
+                            ("ratio", 1.5 if n_classes <= 10 else 1.15)))
             del y_true, y_pred
     return rows
 
@@ -490,6 +617,7 @@ def rows_uncertainty(rng, divisor, repeat, n_classes=10, n_resamples=999):
                 f"{n_resamples} resamples", t["ours"],
                 "scipy.stats.bootstrap (vectorized)", t["scipy"])]
     rows += rows_resampled_products(rng, divisor, repeat)
+    rows += rows_permutation(rng, repeat)
     try:
         import confidenceinterval
     except ImportError:
@@ -508,23 +636,60 @@ def rows_uncertainty(rng, divisor, repeat, n_classes=10, n_resamples=999):
     return rows
 
 
+def rows_permutation(rng, repeat, n_samples=12):
+    """The exact permutation test with a metric callable (``2 ** 12`` swaps <= the default
+    9,999 resamples): the floor is the callable called once a subset, the work the exact
+    test needs (each subset's second score is its complement's first); earlier versions
+    also scored a bootstrap interval of 9,999 resamples (over 250 s)."""
+    y_true, y_pred_a = labels(rng, n_samples, 3)
+    y_pred_b = np.where(rng.random(n_samples) < 0.5, y_true, y_pred_a)
+
+    def f1(y, p):
+        return metrics.f1_score(y, p, average="macro")
+
+    subsets = (np.arange(2 ** n_samples)[:, None] >> np.arange(n_samples)) & 1 > 0
+    t = interleaved_best({
+        "ours": lambda: sce.compare_scores(y_true, y_pred_a, y_pred_b, scoring=f1,
+                                           method="permutation", random_state=0),
+        "floor": lambda: [f1(y_true, np.where(swap, y_pred_b, y_pred_a)) for swap in subsets],
+    }, max(1, repeat // 3), warm_up=False)
+    return [Row(f"exact permutation test, f1_score callable, n={n_samples} "
+                f"({2 ** n_samples:,} swaps)", t["ours"],
+                f"the callable on each of the {2 ** n_samples:,} subsets", t["floor"],
+                ("ratio", 1.2))]
+
+
 def rows_resampled_products(rng, divisor, repeat, n_classes=N_CLASSES):
     """Intervals whose resampled matrices are products: labels vs probabilities (9,999
-    BCa resamples; floor, the grouped products' B * N * C multiply-adds timed as one
-    ``(B, N) @ (N, C)`` product) and soft labels (per resample; floor, one
-    ``(C x N) @ (N x C)`` product a resample, the GEMM each resample needs)."""
+    BCa resamples, on one thread and on every core; the floor, their GEMM: the grouped
+    products' B * N * C multiply-adds timed as one ``(B, N) @ (N, C)`` product on one
+    thread) and soft labels (per resample; floor, one ``(C x N) @ (N x C)`` product a
+    resample, the GEMM each resample needs)."""
     from bench_uncertainty import probabilities
 
     n_samples, n_resamples = 100_000 // divisor, 9_999
     y_true, scores = probabilities(rng, n_samples, n_classes)
     weights = np.ones((n_resamples // 10, n_samples))
+
+    def one_thread(function):
+        def run():
+            with threadpool_limits(1):
+                return function()
+        return run
+
     t = interleaved_best({
-        "ours": lambda: sce.score_confidence_interval(y_true, scores, random_state=0),
-        "floor": lambda: weights @ scores,
+        "one thread": one_thread(lambda: sce.score_confidence_interval(
+            y_true, scores, random_state=0, n_jobs=1)),
+        "all cores": lambda: sce.score_confidence_interval(y_true, scores, random_state=0),
+        "floor": one_thread(lambda: weights @ scores),
     }, max(2, repeat // 3))
+    floor = "their GEMM: B*N*C multiply-adds as one (B, N) @ (N, C), 1 thread"
     rows = [Row(f"BCa interval, labels vs probabilities, N={n_samples:,} C={n_classes}, "
-                f"{n_resamples:,} resamples", t["ours"], "grouped products' B*N*C "
-                "multiply-adds, one (B, N) @ (N, C)", 10 * t["floor"], ("time", 5.0))]
+                f"{n_resamples:,} resamples, 1 thread (n_jobs=1)", t["one thread"], floor,
+                10 * t["floor"], ("ratio", 1.3)),
+            Row(f"same, all {os.cpu_count()} cores (n_jobs=None)", t["all cores"], floor,
+                10 * t["floor"], ("ratio", 1.3)),
+            Row("same", t["all cores"], "ours on 1 thread (n_jobs=1)", t["one thread"])]
     soft_true = rng.dirichlet(np.full(n_classes, 0.3), n_samples)
     soft_pred = rng.dirichlet(np.full(n_classes, 0.3), n_samples)
     counts = np.bincount(rng.integers(0, n_samples, n_samples), minlength=n_samples)
@@ -623,8 +788,11 @@ def target_text(target):
     return f"<= {bound:.3g}x" if kind == "ratio" else f"<= {seconds(bound)}"
 
 
-def both(value):
-    """Wall time, and the CPU time in parentheses where it was measured."""
+def both(value, unit=None):
+    """Wall time, and the CPU time in parentheses where it was measured; a row that is no
+    timing in its own ``unit`` (bytes a row)."""
+    if unit is not None:
+        return f"{value:.3g} {unit}"
     cpu = cpu_of(value)
     return seconds(value) + ("" if cpu is None else f" ({seconds(cpu)} CPU)")
 
@@ -637,7 +805,8 @@ def ratios(row):
 def rst_table(rows):
     cells = [("what", "ours: wall (CPU)", "anchor: wall (CPU)", "ratio: wall (CPU)",
               "target", "met")] + [
-        (row.what, both(row.ours), f"{row.anchor_name} {both(row.anchor)}", ratios(row),
+        (row.what, both(row.ours, row.unit),
+         f"{row.anchor_name} {both(row.anchor, row.unit)}", ratios(row),
          target_text(row.target), row.met()) for row in rows]
     widths = [max(len(line[i]) for line in cells) for i in range(len(cells[0]))]
     rule = "  ".join("=" * width for width in widths)
@@ -718,8 +887,8 @@ def main():
             rows += done
             # Each group's rows as they come (a run cut short still shows them).
             print(f"{name}: {time.perf_counter() - start:.0f} s", *(
-                f"  {row.what}: {both(row.ours)} vs {row.anchor_name} "
-                f"{both(row.anchor)}, {ratios(row)} {row.met()}" for row in done),
+                f"  {row.what}: {both(row.ours, row.unit)} vs {row.anchor_name} "
+                f"{both(row.anchor, row.unit)}, {ratios(row)} {row.met()}" for row in done),
                 sep="\n", flush=True)
     table = rst_table(rows)
     ending = f"{time.perf_counter() - start:.0f} s in all; {load()} at the end"

@@ -279,6 +279,31 @@ def _binned_compiled(kernel, confidence, outcome, sample_weight, n_bins, strateg
                       sample_weight is not None)
 
 
+def classwise_binned(data, n_bins, strategy):
+    """The :class:`Bins` of every class's one-vs-rest curve (``target="classwise"``) of
+    2-D :class:`~.._core.probabilities.Probabilities` ``data``, in one compiled read of
+    the (n, n_classes) probabilities (``classwise_sums``: the same sums, in the order of
+    :func:`binned`'s on each column); their ``ids`` None (not kept: n_classes arrays of
+    n). None where that kernel does not apply (not built, equal-mass bins, weights, a
+    1-D or other-dtype ``prob``): then :func:`curves` and :func:`binned`, column by
+    column."""
+    kernel = compiled_row_kernels()
+    prob = data.prob
+    if kernel is None or strategy != "uniform" or data.sample_weight is not None \
+            or data.one_dimensional or data.codes is None \
+            or prob.dtype not in (np.float32, np.float64):
+        return None
+    n_classes = prob.shape[1]
+    edges = bin_edges(None, n_bins, strategy)
+    weight, conf, out = np.zeros((3, n_classes, n_bins))
+    norms = np.empty(0) if data.norms is None else np.ascontiguousarray(data.norms,
+                                                                      dtype=np.float64)
+    kernel.classwise_sums(prob, np.ascontiguousarray(data.codes, dtype=np.intp),
+                          np.ascontiguousarray(edges[1:-1]), norms, weight, conf, out)
+    return [_kept_bins(None, edges, weight[c], conf[c], out[c], weight[c], None, None,
+                       False) for c in range(n_classes)]
+
+
 def _kept_bins(ids, edges, weight, conf, out, count, squares, unit_sums, weighted):
     """The :class:`Bins` of the bins holding weight, from the per-bin sums (the NumPy and
     the compiled paths alike): the effective number of instances is Kish's

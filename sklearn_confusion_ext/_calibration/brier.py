@@ -141,8 +141,10 @@ def brier_score_decomposition(y_true, y_prob, *, n_bins=10, pos_label=None, labe
         The positive class of two: by default 1 for a 1-D ``y_prob`` of {0, 1} or
         {-1, 1} (scikit-learn's rule), the last column's class for 2-D.
     labels : array-like, default=None
-        The class of each column of a 2-D ``y_prob``; for a 1-D ``y_prob``, the two
-        classes, the positive one last.
+        The classes: every class of the columns of a 2-D ``y_prob``, in sorted order (a classifier's
+        ``classes_``), needed where ``y_true`` lacks one; a subset or another order is
+        refused; for a 1-D ``y_prob``,
+        the two classes, the positive one last.
     sample_weight : array-like of shape (n_samples,), default=None
         Sample weights: every mean is weighted.
 

@@ -25,7 +25,7 @@ from .._core.params import (
 )
 from .._core.probabilities import checked_probabilities
 from .._core.results import Result, _result, interval_method
-from .bins import STRATEGIES, binned, curves, warn_no_weight
+from .bins import STRATEGIES, binned, classwise_binned, curves, warn_no_weight
 
 TARGETS = ("binary", "top_label", "classwise")
 NORMS = ("l1", "l2", "max")
@@ -182,7 +182,9 @@ def reliability_curve(y_true, y_prob, *, n_bins=10, strategy="uniform", target="
         the classes {0, 1} or {-1, 1} (scikit-learn's rule; other classes need it, or
         ``labels``, whose last class it then is), the last column's class for 2-D.
     labels : array-like, default=None
-        The class of each column of a 2-D ``y_prob``, in order; for a 1-D ``y_prob``,
+        The classes: every class of the columns of a 2-D ``y_prob``, in sorted order (a classifier's
+        ``classes_``), needed where ``y_true`` lacks one; a subset or another order is
+        refused; for a 1-D ``y_prob``,
         the two classes (the positive one last).
     sample_weight : array-like of shape (n_samples,), default=None
         Sample weights.
@@ -331,7 +333,9 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=15, strategy="uniform",
     debiased : bool, default=False
         Kumar, Liang and Ma's debiased estimator; with ``norm="l2"`` only.
     labels : array-like, default=None
-        The class of each column of a 2-D ``y_prob``, in order; for a 1-D ``y_prob``,
+        The classes: every class of the columns of a 2-D ``y_prob``, in sorted order (a classifier's
+        ``classes_``), needed where ``y_true`` lacks one; a subset or another order is
+        refused; for a 1-D ``y_prob``,
         the two classes, the positive one last.
     sample_weight : array-like of shape (n_samples,), default=None
         Sample weights.
@@ -376,9 +380,13 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=15, strategy="uniform",
                                  sample_weight=sample_weight, top_label=target == "top_label",
                                  keep_float32=True)
     _checked_bins(owner, n_bins, _n_curves(data, target))
-    errors = [_calibration_error(binned(confidence, outcome, data.sample_weight,
-                                        int(n_bins), strategy), norm, debiased)
-              for _, confidence, outcome in curves(data, target)]
+    # every class's bins in one compiled read of the probabilities where it applies
+    per_class = classwise_binned(data, int(n_bins), strategy) if target == "classwise" \
+        else None
+    if per_class is None:
+        per_class = (binned(confidence, outcome, data.sample_weight, int(n_bins), strategy)
+                     for _, confidence, outcome in curves(data, target))
+    errors = [_calibration_error(bins, norm, debiased) for bins in per_class]
     if np.isnan(errors).any():
         warn_no_weight(owner)
         return float("nan")

@@ -229,8 +229,10 @@ def calibration_in_the_large(y_true, y_prob, *, measure="absolute_error", eps="a
         paper's ``1 / (2 n_samples)``; None smooths nothing (RAE and KLD then fail on a
         prevalence of 0).
     labels : array-like, default=None
-        The class of each column of a 2-D ``y_prob``; for a 1-D ``y_prob``, the two
-        classes, the positive one last.
+        The classes: every class of the columns of a 2-D ``y_prob``, in sorted order (a classifier's
+        ``classes_``), needed where ``y_true`` lacks one; a subset or another order is
+        refused; for a 1-D ``y_prob``,
+        the two classes, the positive one last.
     sample_weight : array-like of shape (n_samples,), default=None
         Sample weights: every sum is weighted.
     confidence_level : float or None, default=0.95

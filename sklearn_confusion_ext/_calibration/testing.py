@@ -326,8 +326,10 @@ def calibration_test(y_true, y_prob, *, method="auto", target="classwise", n_bin
     n_resamples : int, default=9999
         The draws of the resampled test.
     labels : array-like, default=None
-        The class of each column of a 2-D ``y_prob``; for a 1-D ``y_prob``, the two
-        classes, the positive one last.
+        The classes: every class of the columns of a 2-D ``y_prob``, in sorted order (a classifier's
+        ``classes_``), needed where ``y_true`` lacks one; a subset or another order is
+        refused; for a 1-D ``y_prob``,
+        the two classes, the positive one last.
     pos_label : int, float, bool or str, default=None
         The positive class of Spiegelhalter's test: by default 1 for a 1-D ``y_prob`` of
         {0, 1} or {-1, 1} (scikit-learn's rule), the last column's class for 2-D.

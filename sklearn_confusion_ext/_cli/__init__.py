@@ -17,6 +17,8 @@ FILE`` adds the expected cost of the decisions (:func:`.files.load_cost_matrix` 
 ``--most-confused N`` lists the largest off-diagonal cells after the matrix. ``compare``
 runs :func:`compare_scores` on two models' prediction files (:mod:`.compare`).
 ``--verbose`` (and a terminal) shows the time of each long step on standard error.
+Each warning the library raises during a command is printed once, as a ``note:`` line on
+standard error, as the command's own notes are.
 """
 
 import argparse
@@ -118,9 +120,9 @@ def main(argv=None):
     report_parser.add_argument("--pred", required=True,
                                help="predictions (.npy, or text: .csv, .tsv, .txt): labels, "
                                     "indicators, soft labels, or probabilities against "
-                                    "labels in --true (columns in the order of --labels, "
-                                    "of a header line naming the classes, or of the sorted "
-                                    "labels)")
+                                    "labels in --true (columns named by a header line, "
+                                    "else the classes in sorted order: the sorted --labels "
+                                    "where it names one class per column)")
     report_parser.add_argument("--kind", default="auto", choices=options_of(REPORT_OPTIONS, "kind"))
     report_parser.add_argument("--labels", nargs="+",
                                help="classes to report, in order; for indicator files, a "
@@ -137,8 +139,16 @@ def main(argv=None):
     _compare_parser(commands)
     args = parser.parse_args(argv)
     width = terminal_width(args.width)
-    if args.command == "compare":
-        return _compare(args, width)
+    # Every warning of the command (reading, report, plots, page) said once, as a note.
+    with _said_once():
+        if args.command == "compare":
+            return _compare(args, width)
+        return _command(args, width)
+
+
+def _command(args, width):
+    """The demo and report commands: one error line and exit status 2 for a bad file or
+    option."""
     intervals = _interval_options(args)
     try:
         if args.command == "demo":
@@ -147,14 +157,13 @@ def main(argv=None):
                       "use --plots", file=sys.stderr)
                 if args.plots is None:
                     args.plots = args.output
-            with _said_once():
-                sections = [Section(name, heading, introduction,
-                                    _with_pairs(build_report(*targets, **intervals,
-                                                             verbose=_progress(args)), args),
-                                    targets)
-                            for name, heading, introduction, targets in demo_sections()]
-                title, labels = "sklearn-confusion-ext demo", None
-                saved = _write_files(sections, args, title, labels)
+            sections = [Section(name, heading, introduction,
+                                _with_pairs(build_report(*targets, **intervals,
+                                                         verbose=_progress(args)), args),
+                                targets)
+                        for name, heading, introduction, targets in demo_sections()]
+            title, labels = "sklearn-confusion-ext demo", None
+            saved = _write_files(sections, args, title, labels)
         else:
             with _step(args, f"reading {args.true} and {args.pred}"):
                 y_true, y_pred, pred_columns, true_columns = load_targets(
@@ -163,10 +172,11 @@ def main(argv=None):
             column_names = _indicator_column_names(args.labels, y_true, y_pred,
                                                    true_columns, pred_columns)
             labels = None if column_names else _parse_labels(args.labels, y_true)
-            if labels is None and not column_names:
-                labels, y_pred = _columns_named_by_header(y_true, y_pred, pred_columns)
+            if not column_names:  # a header names the columns; --labels selects among them
+                named, y_pred = _columns_named_by_header(y_true, y_pred, pred_columns)
+                labels = named if labels is None else labels
             y_pred = _rounded_probabilities(y_true, y_pred, args.pred)
-            with config_context(max_matrix_mib=args.max_matrix_mib), _said_once(), \
+            with config_context(max_matrix_mib=args.max_matrix_mib), \
                     _step(args, "the report (matrices, scores, tests)"):
                 report = build_report(
                     y_true, y_pred, kind=args.kind, labels=labels, **intervals,
@@ -209,19 +219,28 @@ def main(argv=None):
 
 @contextlib.contextmanager
 def _said_once():
-    """The library's warnings as one ``warning:`` line each on standard error, each message
-    once (the report calls many functions on the same targets: Python's own display gave a
-    rows-do-not-sum-to-1 warning twice, each under ``<frozen runpy>:88: UserWarning:``)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", UserWarning)
-        # One class: said once by main, naming --labels (the library says labels=).
+    """Every warning raised while the command runs, of any category, printed once as one
+    ``note:`` line on standard error when it is raised, as the command's own notes are:
+    its message on one line (whitespace collapsed, control characters escaped), without
+    Python's ``<frozen runpy>:88: UserWarning:`` prefix (issue 39: the report calls many
+    functions on the same targets, and a rounding warning came 9-11 times)."""
+    said = set()
+
+    def note(message, category, filename, lineno, file=None, line=None):
+        text = " ".join(str(message).split())
+        if text not in said:
+            said.add(text)
+            print(f"note: {_printable(text)}", file=sys.stderr, flush=True)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")  # each message once: ``said``, not the registry
+        for hidden in (DeprecationWarning, PendingDeprecationWarning, ImportWarning,
+                       ResourceWarning):  # hidden by Python's defaults: for developers
+            warnings.filterwarnings("ignore", category=hidden)
+        # One class: said once by the report, naming --labels (the library says labels=).
         warnings.filterwarnings("ignore", message="A single class was found")
-        try:
-            yield
-        finally:
-            for message in dict.fromkeys(" ".join(str(item.message).split())
-                                         for item in caught):
-                print(f"warning: {_printable(message)}", file=sys.stderr)
+        warnings.showwarning = note
+        yield
 
 
 def _interval_options(args):
@@ -591,7 +610,7 @@ def _compare(args, width):
                 predictions.append(_rounded_probabilities(y_true, y_pred, path))
             groups = None if args.groups is None else read_groups(
                 args.groups, len(y_true), lambda path: read_target(path, **reading)[0])
-        with _said_once(), _step(args, f"the comparison ({args.method})"):
+        with _step(args, f"the comparison ({args.method})"):
             comparison = build_comparison(
                 y_true, *predictions, method=args.method, scoring=args.scoring,
                 groups=groups, confidence=args.confidence, n_resamples=args.n_resamples,

@@ -35,6 +35,7 @@ The rules, which the report command's help repeats:
 
 import csv
 import io
+import itertools
 import math
 import re
 import stat
@@ -335,8 +336,9 @@ def _load_text(path, header, delimiter, index_column, text=None):
 # The reference reading splits and converts every field in Python: 12 s for 200,000 rows of
 # 10 probabilities (issue 39). The fast reading decides the delimiter and the header line on
 # the first lines with the same rules, then converts the body in one call (pandas.read_csv
-# where pandas is installed, else numpy.loadtxt) after checking that it holds nothing but
-# numbers and the delimiter, and builds a file of labels from its distinct labels. Whatever
+# where pandas is installed, else numpy.loadtxt; numpy.fromstring for one integer per line)
+# after checking that it holds nothing but numbers and the delimiter, and builds a file of
+# labels from its distinct labels. Whatever
 # it does not read with certainty (quotes, text in a matrix, other line breaks, a field it
 # refuses, a repeated index, an error to report) goes to the reference reading, which says
 # what is wrong as before: both give the same arrays (tests/_cli/test_cli_reading.py).
@@ -380,12 +382,17 @@ def _fast_text(path, text, header, delimiter, index_column, raw=None):
     if len(first) - indexed == 1:
         if indexed and found != "comma":
             return None
-        if not indexed and found in ("comma", "none") and text.isascii() and \
+        # (the sample's lines first: labels of text skip the scan of the whole text)
+        if not indexed and found in ("comma", "none") and \
+                all(line.lstrip("+-").isdigit() for _, line in sample[1:]) and \
+                text.isascii() and \
                 not text.encode("ascii").translate(None, b"0123456789+-\r\n"):
             # Integers, one per line: a first line of a number above numbers is data
             # (the header rule), unless --header says otherwise.
             values = parse_numbers(text[offset:] if header else text, ",", np.int64)
-            if values is not None and values.shape[1] == 1:
+            # -2**63: beyond int64's symmetric range, refused by the reference reading
+            if values is not None and values.shape[1] == 1 and \
+                    values.min(initial=0) > np.iinfo(np.int64).min:
                 return values[:, 0], None
         return _fast_labels(path, text, header, found, first, indexed, index_column)
     if found not in _SEPARATORS or indexed and not index_column and header is False:
@@ -415,10 +422,15 @@ def _fast_labels(path, text, header, delimiter, first, indexed, forced):
         first_fields = [values[0]]
     if first_fields != first:
         return None
+    rest = []  # the set of the labels below the first line, where the rule read it
+
+    def rest_values():
+        rest.append({part[0] for part in parts[1:]} if indexed
+                    else set(itertools.islice(values, 1, None)))
+        return rest[0]
+
     if header is None:
-        header = _header_rule(path, first, len(values),
-                              lambda: {part[0] for part in parts[1:]} if indexed
-                              else set(values[1:]))
+        header = _header_rule(path, first, len(values), rest_values)
     if header:
         values = values[1:]
         parts = parts[1:] if indexed else None
@@ -430,12 +442,15 @@ def _fast_labels(path, text, header, delimiter, first, indexed, forced):
             if None in index or len(set(index)) != len(index):
                 return None
         values = [label.strip() for _, _, label in parts]
-    distinct = set(values)
+    if rest and not indexed:  # the set already read: the first label, if not a header
+        distinct = rest[0] if header else rest[0] | {values[0]}
+    else:
+        distinct = set(values)
     integers = {value: _integer(value) for value in distinct}
     if None in integers.values():
         if all(_is_number(value) for value in distinct):
             return None  # a number that is not a label: the reference says where
-        return np.array(values), None
+        return _strings(values, distinct), None
     if any(abs(value) > np.iinfo(np.int64).max for value in integers.values()):
         return None
     return np.array([integers[value] for value in values], dtype=np.int64), None
@@ -511,7 +526,7 @@ def parse_numbers(body, separator, dtype=np.float64):
                                     skip_blank_lines=True, **options)
                 array = frame.to_numpy(dtype=dtype)
             elif dtype is np.int64:  # one integer per line
-                array = np.array(body.split(), dtype=np.int64)[:, None]
+                array = _integers(body)[:, None]
             else:
                 body = body.decode("ascii") if isinstance(body, bytes) else body
                 array = np.loadtxt(io.StringIO(body), delimiter=None if separator == " "
@@ -520,6 +535,33 @@ def parse_numbers(body, separator, dtype=np.float64):
         except Exception:  # noqa: BLE001 - any refusal: the reference reading says why
             return None
     return array if array.ndim == 2 and array.shape[0] else None
+
+
+_MISPLACED_SIGN = re.compile(rb"[^\n][+-]|[+-](?![0-9])")
+
+
+def _integers(body):
+    """The integers of ``body``, one per line (ASCII digits, signs, line breaks): by
+    ``numpy.fromstring`` (C, 4x faster than splitting in Python) where it reads exactly
+    one number per line and none at the bounds of int64, where it saturates; else each
+    line by ``int`` (raises beyond int64)."""
+    data = body.encode("ascii") if isinstance(body, str) else body
+    lines = data.replace(b"\r", b"").strip(b"\n")
+    signs = (b"+" in lines or b"-" in lines) and _MISPLACED_SIGN.search(b"\n" + lines)
+    if lines and b"\n\n" not in lines and not signs:  # fromstring skips a lone sign
+        array = np.fromstring(lines, sep="\n", dtype=np.int64)
+        bounds = np.iinfo(np.int64)
+        if len(array) == lines.count(b"\n") + 1 and not (
+                (array == bounds.max) | (array == bounds.min)).any():
+            return array
+    return np.array(data.split(), dtype=np.int64)
+
+
+def _strings(values, distinct):
+    """``np.array(values)`` for the labels ``values`` (``str``), ``distinct`` the set of
+    them: their width given (the longest distinct label), which NumPy otherwise finds by
+    reading every label twice; twice as fast on 200,000 labels."""
+    return np.array(values, dtype=f"<U{max(1, *map(len, distinct))}")
 
 
 def _slow_text(path, text, header, delimiter, index_column):

@@ -86,9 +86,12 @@ def build_report(y_true, y_pred, *, kind="auto", labels=None, confidence=None, s
         argmax_report = transport_classification_report(
             y_true, decisions, labels=targets.classes, output_dict=True, zero_division=0.0,
             **intervals)
+        mean = report["transport_classification_report"].get("accuracy")
+        if mean is None:  # --labels selected some classes: the report has no accuracy
+            full = transport_confusion_matrix(y_true, y_pred, labels=targets.classes)
+            mean = float(np.trace(full) / full.sum())  # over every instance
         report["scores_meaning"] = PROBABILITY_SCORES.format(
-            mean=report["transport_classification_report"]["accuracy"],
-            argmax=argmax_report["accuracy"])
+            mean=mean, argmax=argmax_report["accuracy"])
         report["argmax_classification_report"] = argmax_report
         report["calibration"] = calibration_summary(y_true, y_pred, targets.classes,
                                                     confidence, intervals)
@@ -211,7 +214,11 @@ def cost_summary(targets, y_true, y_pred, names, cost_matrix, intervals):
     if is_probabilities(targets):
         with warnings.catch_warnings():  # said once already, of y_pred
             warnings.filterwarnings("ignore", message="y_prob's rows do not sum to 1")
-            bayes = cost_optimal_predictions(y_pred, cost, labels=classes)
+            columns, column_cost = targets.classes, cost  # the columns: sorted classes
+            if targets.selection is not None and len(targets.selection) == len(columns):
+                column_cost = np.empty_like(cost)  # --labels' order, back to the columns'
+                column_cost[np.ix_(targets.selection, targets.selection)] = cost
+            bayes = cost_optimal_predictions(y_pred, column_cost, labels=columns)
         decisions = [("argmax", argmax_decisions(targets, y_pred)), ("bayes", bayes)]
     else:
         decisions = [("predictions", np.asarray(y_pred))]

@@ -55,8 +55,10 @@ default="transport"
         Width of 2-D targets; by default that of the first batch.
     labels : array-like, default=None
         Classes to report, as in the one-shot function. Batches of 1-D labels beside 2-D
-        scores: the class of each column, in order, for every batch (one without some
-        class then needs no ``labels=`` of its own).
+        scores: their columns are the classes in sorted order, ``sorted(labels)`` where
+        ``labels`` lists one class per column (then a batch without some class needs no
+        ``labels=`` of its own), else, batch by batch, the sorted union of the batch's
+        classes and ``labels``; ``labels`` selects and orders the result.
     target_kind : {None, "multilabel", "soft"}, default=None
         How a 2-D ``y_true`` is read, decided for the whole stream, never batch by batch:
         ``"multilabel"``, 0/1 indicators (an instance without a class goes to the "none"

@@ -25,7 +25,7 @@ import numpy as np
 
 from .arrays import as_float, namespace, ones_like, to_numpy
 from .conversion import checked_row_sums
-from .labels import check_column_selection, column_classes, label_classes
+from .labels import check_column_selection, check_labels_occur, label_classes, score_columns
 from .namespaces import compat_installed, foreign_namespace, is_cpu_tensor, is_foreign
 from .target_kinds import (
     LABELS_VS_SCORES,
@@ -254,11 +254,18 @@ def check_device_targets(y_true, y_pred, *, labels, sample_weight, space,
         scores_name, scores = next((name, y) for name, y in named.items() if y.ndim == 2)
         found = {name: to_numpy(xp.unique_values(named[name])) for name in one_hot}
         present = np.unique(np.concatenate(list(found.values())))
-        classes = column_classes(one_hot, present, scores_name, scores.shape[1],
-                                 labels if labels is not None else column_labels)
+        # the one class rule (labels select; column_labels, read after building, do not)
+        classes, selection = score_columns(
+            one_hot, present, scores_name, scores.shape[1],
+            labels if labels is not None else column_labels,
+            named=column_labels if labels is not None else None)
+        if labels is None:
+            selection = None
+        elif "y_true" in found:
+            check_labels_occur("y_true", classes[selection], found["y_true"])
         scores = _float_masses(xp, scores)
         true, pred = (scores if y.ndim == 2 else y for y in (true, pred))
-        return DeviceTargets(true, pred, classes, None, False, None, None, weight, one_hot,
+        return DeviceTargets(true, pred, classes, selection, False, None, None, weight, one_hot,
                              class_values=xp.asarray(classes, device=device), space=space,
                              found_true_classes=found.get("y_true"))
     if true.shape[1] != pred.shape[1]:

@@ -189,7 +189,7 @@ def average_at_bound(matrix, reading, *, beta=1.0, average=None, classes=None):
     return bool(np.any(defined & ((tp <= 0) | (tp >= trials))))
 
 
-def honest_bounds(estimate, low, high, trials, alpha, owner, what, widen=False):
+def honest_bounds(estimate, low, high, trials, alpha, owner, what, widen=False, shown=None):
     """``(low, high, replaced)``: the bounds of a score's interval, made honest where it
     is least so, at the bounds of a proportion.
 
@@ -204,7 +204,12 @@ def honest_bounds(estimate, low, high, trials, alpha, owner, what, widen=False):
     - A proportion's bounds are clipped to [0, 1].
 
     A point comes from resamples that (nearly) never vary: every resample of a class 100 %
-    right is 100 % right, but for the rare resample that draws none of its instances."""
+    right is 100 % right, but for the rare resample that draws none of its instances.
+
+    ``shown``: where only some values are printed (a report's accuracy row shows one of
+    the micro average's three equal scores), the name of each printed value (an array of
+    ``estimate``'s shape, None where it is not printed): the warning counts and names the
+    printed values only."""
     estimate = np.asarray(estimate, dtype=float)
     low, high = np.array(low, dtype=float), np.array(high, dtype=float)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -224,14 +229,19 @@ def honest_bounds(estimate, low, high, trials, alpha, owner, what, widen=False):
             low = np.where(replaced, w_low, np.where(hull, np.fmin(low, w_low), low))
             high = np.where(replaced, w_high, np.where(hull, np.fmax(high, w_high), high))
         low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
-    if degenerate.any():
-        count = int(np.count_nonzero(degenerate))
-        values = sorted({f"{v:.4g}" for v in np.atleast_1d(estimate)[np.atleast_1d(
-            degenerate)]})
+    printed = np.ones(np.shape(estimate), dtype=bool) if shown is None else \
+        np.not_equal(np.asarray(shown, dtype=object), None)
+    if (degenerate & printed).any():
+        said = np.atleast_1d(degenerate & printed)
+        count = int(np.count_nonzero(said))
+        values = sorted({f"{v:.4g}" for v in np.atleast_1d(estimate)[said]})
+        cells = "" if shown is None else " ({}{})".format(
+            ", ".join(map(str, np.atleast_1d(np.asarray(shown, dtype=object))[said][:6])),
+            ", ..." if count > 6 else "")
+        n_values = int(np.count_nonzero(printed))
         head = (f"{owner}: the interval of {what} is a single point "
                 f"({', '.join(values[:3])}{', ...' if len(values) > 3 else ''})"
-                + (f" for {count} of its {np.size(estimate)} values"
-                   if np.size(estimate) > 1 else "")
+                + (f" for {count} of its {n_values} values{cells}" if n_values > 1 else "")
                 + ": its resamples do not vary")
         if replaced.any():
             warn(f"{head} (no error, or no success, in the data, which a finite sample "

@@ -9,6 +9,7 @@ with a ``dask.distributed.Client`` active, on that cluster's workers.
 
 import uuid
 from functools import partial
+from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
@@ -55,10 +56,12 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
                     params, column_labels=None, true_kind=None, decided_by=None):
     """The full :class:`Confusion` objects of ``kind`` (a name of the registry).
 
-    ``params`` are the kind's parameters; ``labels`` is applied once, to the sum. 1-D
-    labels beside 2-D scores name the columns with ``labels`` (or ``column_labels``), by
-    default the sorted labels found in a first pass over the labels, so that every block
-    agrees (for columns of Dask dataframes, in the pass of the sums where every partition
+    ``params`` are the kind's parameters; ``labels`` is applied once, to the sum. 2-D
+    scores beside 1-D labels have the classes of the one class rule as columns
+    (:func:`~.labels.score_columns`: from ``labels``, or ``column_labels``, with the
+    labels found in a first pass where they do not list every column), by default the
+    sorted labels found in a first pass over the labels, so that every block agrees
+    (for columns of Dask dataframes, in the pass of the sums where every partition
     holds every class: :class:`_Speculation`). A 2-D ``y_true`` is read as 0/1 indicators
     or soft labels as ``true_kind`` says, by default as the whole of it reads (never by the
     values of one block: a block of soft labels that happen to be 0 and 1 is still soft
@@ -92,6 +95,8 @@ def dask_confusions(kind, y_true, y_pred, *, labels, sample_weight, n_jobs, chun
     speculation = _speculation(named) if found_first and partitions is not None else None
     if found_first and speculation is None:
         column_labels = _labels_found(named, partitions)
+    elif column_labels is not None and not named_columns:
+        column_labels = _all_columns(named, partitions, column_labels)
     if n_jobs is None:
         n_jobs = 1  # Dask runs the blocks in parallel: threads within them oversubscribe
     settings = (kind, n_jobs, chunk_size, params, column_labels)
@@ -614,6 +619,20 @@ def _rebuilt(form, block):
     if form[0] == "frame":
         return pd.DataFrame(np.asarray(block), columns=form[1])
     return pd.Series(pd.Categorical(np.asarray(block), dtype=form[1]))
+
+
+def _all_columns(named, partitions, labels):
+    """The classes of every column of 2-D scores beside 1-D labels, by the one class rule
+    (:func:`~.labels.score_columns`), for ``labels`` that do not list them all: the sorted
+    union of ``labels`` and the labels found in one pass, so that every block reads the
+    same columns (each block's own labels would give each its own union); ``labels``
+    unchanged for other targets, and where it has one class per column."""
+    scores = [y for y in named.values() if getattr(y, "ndim", None) == 2]
+    if len(scores) != 1 or len(named) - len(scores) < 1 or \
+            not isinstance(scores[0].shape[1], Integral) or \
+            len(np.asarray(labels)) == scores[0].shape[1]:
+        return labels
+    return np.union1d(_labels_found(named, partitions), np.asarray(labels))
 
 
 def _labels_found(named, partitions=None):

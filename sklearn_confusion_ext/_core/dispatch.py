@@ -26,8 +26,9 @@ def confusions(kind, y_true, y_pred, *, labels=None, sample_weight=None, n_jobs=
 
     ``params``: the kind's own parameters (checked by the public caller); ``warn``: warn
     about the instances ``empty="skip"`` left out (else they are only counted);
-    ``column_labels``: the class of each column of 2-D scores beside 1-D labels, for the
-    callers that read ``labels=`` after building (see
+    ``column_labels``: the ``labels=`` that give the columns of 2-D scores beside 1-D
+    labels (the one class rule), for the callers that read ``labels=`` after building, or
+    a classifier's ``classes_`` beside ``labels`` (see
     :func:`~.targets.check_targets`); ``true_kind``: how a 2-D ``y_true`` is read
     ("multilabel" or "soft"), decided for a whole input of which these targets are a piece
     (``decided_by`` says by what, for the messages; see :meth:`Targets.read_as`). Dask

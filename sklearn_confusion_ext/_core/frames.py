@@ -51,8 +51,9 @@ def _aligned_frames(named_targets, columns, column_labels, labels):
 
     The first frame with named columns (``columns``: its argument name and names) names the
     classes, sorted as 1-D labels are (in the frame's order where names of different types
-    do not sort); beside 1-D labels, ``column_labels`` (``labels=``, or a classifier's
-    ``classes_``) must name the same set, and gives the order. Every frame whose columns
+    do not sort; beside 1-D labels too: the columns of scores are the classes in sorted
+    order); beside 1-D labels, ``column_labels`` (where given) must name the same set.
+    Every frame whose columns
     are that set (default ``0 .. C-1`` columns beside integer names too) is reordered by
     name; another set of names is refused; other 2-D targets (arrays, frames with default
     columns) are read by position, in the first frame's order. Between 2-D targets,
@@ -66,13 +67,12 @@ def _aligned_frames(named_targets, columns, column_labels, labels):
     frames = {name: own for name, own in frames.items() if own is not None}
     any_labels = any(np.ndim(y) == 1 for name, y in named_targets.items()
                      if name not in frames)
-    if any_labels and column_labels is not None:
-        order = _checked_column_labels(first, names, column_labels)
-    else:
-        try:
-            order = sorted(names)
-        except TypeError:
-            order = names
+    if any_labels and column_labels is not None:  # the same set; the columns stay sorted
+        _checked_column_labels(first, names, column_labels)
+    try:
+        order = sorted(names)
+    except TypeError:
+        order = names
     raw = []
     for name, y in named_targets.items():
         own = frames.get(name)
@@ -100,7 +100,7 @@ def _raw_columns(y):
 
 
 def _checked_column_labels(first, names, column_labels):
-    """``labels=`` beside a DataFrame of scores: the same set as its columns (their order)."""
+    """``labels=`` beside a DataFrame of scores: the same set as its columns."""
     listed = [_hashable(label) for label in check_label_list(column_labels).tolist()]
     if set(listed) != set(map(_hashable, names)):
         raise ValueError(f"labels {quoted(listed)} are not the classes {quoted(names)} that "

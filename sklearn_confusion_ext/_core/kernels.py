@@ -23,6 +23,13 @@ try:
 except ImportError:
     ROW_COMPILED = None
 
+# The bootstrap's draws counted as they are drawn (``_draw_kernels.pyx``), or None where
+# never built.
+try:
+    from . import _draw_kernels as DRAW_COMPILED
+except ImportError:
+    DRAW_COMPILED = None
+
 
 def compiled_kernels():
     """The compiled kernels' module, or None where the NumPy references run."""
@@ -39,3 +46,9 @@ def compiled_row_kernels():
     """The compiled row kernels of probability matrices, or None where the NumPy
     references run."""
     return ROW_COMPILED
+
+
+def compiled_draw_kernels():
+    """The compiled kernel of the bootstrap's counts (NumPy's PCG64 draws, counted as they
+    are drawn), or None where NumPy draws and counts them."""
+    return DRAW_COMPILED

@@ -2,8 +2,9 @@
 
 :func:`check_label_list` checks a ``labels=`` list against the targets' labels and
 :func:`check_column_selection` the ``labels=`` of 2-D targets (column indices or names);
-:func:`label_classes`, :func:`column_classes` and :func:`category_order` give the classes
-in their order. 1-D labels are checked and encoded as the position of each instance's class
+:func:`label_classes`, :func:`score_columns` (the one class rule of 2-D scores beside
+labels) and :func:`category_order` give the classes in their order.
+1-D labels are checked and encoded as the position of each instance's class
 (:func:`label_codes`, :func:`one_hot`): integers of a small range by a count over the range,
 without a sort, which also counts the pairs of two targets (:class:`PairCodes`); strings by
 hashing; other labels by sorting. Integer labels of mixed signedness share one exact dtype
@@ -134,31 +135,62 @@ def check_labels_occur(first_name, listed, first):
         )
 
 
-def column_classes(label_names, present, scores_name, n_columns, labels):
-    """The class label of each of the ``n_columns`` columns of 2-D scores (``scores_name``)
-    beside 1-D labels (``label_names``, holding the sorted labels ``present``): ``labels``
-    in order, or by default the labels present, which must then be one per column."""
+def score_columns(label_names, present, scores_name, n_columns, labels, named=None):
+    """The one class rule of 2-D scores (``scores_name``, of ``n_columns`` columns) beside
+    1-D labels (``label_names``, holding the sorted labels ``present``): ``(classes,
+    selection)``, the class of each column and the positions ``labels`` selects, in its
+    order (None: every column, in order).
+
+    The columns are the classes in sorted order, as a classifier's ``classes_`` (and
+    scikit-learn's ``log_loss``, ``roc_auc_score``, ``top_k_accuracy_score`` read them):
+    ``sorted(labels)`` where ``labels`` has one class per column, else the sorted union of
+    ``present`` and ``labels``, which must then be one per column (default: ``present``).
+    ``named``: the classes of the columns where something names them (a classifier's
+    ``classes_``, a DataFrame's header), taken as they are. ``labels`` then selects and
+    orders the classes, as beside 1-D labels."""
     who = " and ".join(label_names)
     verb = "holds" if len(label_names) == 1 else "hold"
-    advice = (f"pass labels= with the {n_columns} class labels in the order of "
-              f"{scores_name}'s columns (a classifier's classes_)")
-    if labels is None:
+    listed = None if labels is None else check_label_list(labels, present)
+    if named is not None:  # checked as labels= is, against the labels (type, repeats)
+        classes = check_label_list(named, present)
+    elif listed is None:
         if len(present) != n_columns:
-            shown = quoted(present)
-            raise ValueError(f"{who} {verb} {len(present)} distinct class label(s) {shown} "
-                             f"but {scores_name} has {n_columns} columns of scores; {advice}.")
-        return present
-    classes = check_label_list(labels, present)
-    if len(classes) != n_columns:
-        raise ValueError(f"labels has {len(classes)} class label(s) but {scores_name} has "
-                         f"{n_columns} columns: beside 2-D scores, labels names every column; "
-                         f"{advice}.")
-    classes, present = common_integer_labels({"labels": classes, "the targets": present})
+            raise ValueError(
+                f"{who} {verb} {len(present)} distinct class label(s) {quoted(present)} but "
+                f"{scores_name} has {n_columns} columns of scores; pass labels= with the "
+                f"{n_columns} class labels of {scores_name}'s columns (its columns are the "
+                "classes in sorted order, a classifier's classes_).")
+        classes = present
+    else:
+        listed, present = common_integer_labels({"labels": listed, "the targets": present})
+        classes = np.sort(listed) if len(listed) == n_columns else np.union1d(present, listed)
+        if len(classes) != n_columns:
+            raise ValueError(
+                f"labels {quoted(listed)} and the classes of {who} {quoted(present)} make "
+                f"{len(classes)} class(es) {quoted(classes)} but {scores_name} has "
+                f"{n_columns} columns, the classes in sorted order; pass labels= with all "
+                f"{n_columns} classes of {scores_name}'s columns, then take the rows and "
+                "columns wanted from the result.")
+    if named is None or labels is None:
+        classes, present = common_integer_labels({"labels": classes, "the targets": present})
     unknown = np.setdiff1d(present, classes)
     if unknown.size:
+        source = "labels " if named is None and listed is not None else ""
         raise ValueError(f"{who} {verb} class labels {quoted(unknown)} that are not in "
-                         f"labels {quoted(classes)}, the names of {scores_name}'s columns.")
-    return classes
+                         f"{source}{quoted(classes)}, the classes of {scores_name}'s columns; "
+                         f"pass labels= with the {n_columns} classes of its columns.")
+    if listed is None:
+        return classes, None
+    if named is not None:
+        listed, classes = common_integer_labels({"labels": listed, "the columns": classes})
+    position = {_hashable(c): i for i, c in enumerate(classes.tolist())}
+    missing = [label for label in listed.tolist() if _hashable(label) not in position]
+    if missing:
+        raise ValueError(f"labels {quoted(missing)} are not among the classes "
+                         f"{quoted(classes)} of {scores_name}'s columns.")
+    selection = np.array([position[_hashable(label)] for label in listed.tolist()],
+                         dtype=np.intp)
+    return classes, selection
 
 
 def category_order(categories, classes):
@@ -367,6 +399,9 @@ def label_codes(y, classes, dtype=np.intp):
     if keys is not None:
         y, classes = keys
     if y.dtype.kind in "iu" and classes.dtype.kind in "iu" and len(classes):
+        found = _range_codes(y, classes, dtype)
+        if found is not None:
+            return found
         found = _modular_codes(y, classes, dtype)
         if found is not None:
             return found
@@ -382,6 +417,25 @@ def label_codes(y, classes, dtype=np.intp):
 # Labels a chunk of label_codes: its temporaries (the keys' remainders, their positions)
 # stay in the cache.
 _CODE_CHUNK = 1 << 16
+
+
+def _range_codes(y, classes, dtype=np.intp):
+    """Codes of integer ``y`` among ``classes`` that are a range of consecutive integers
+    (``0 .. C - 1``, as a classifier's ``classes_`` mostly are): ``y - classes[0]``, one
+    subtraction a chunk of ``_CODE_CHUNK`` labels written into the codes (no table, no
+    modulo, no temporary); None for other classes or for 64-bit unsigned labels."""
+    if y.dtype.kind == "u" and y.dtype.itemsize >= 8:
+        return None
+    low, n_classes = int(classes[0]), len(classes)
+    if int(classes[-1]) - low != n_classes - 1 or (
+            n_classes > 2 and not np.all(np.diff(classes) == 1)):
+        return None
+    codes = np.empty(y.shape[0], dtype=dtype)
+    for start in range(0, y.shape[0], _CODE_CHUNK):
+        stop = start + _CODE_CHUNK
+        np.subtract(y[start:stop], low, out=codes[start:stop], dtype=np.int64,
+                    casting="unsafe")
+    return codes
 
 
 def _modular_codes(y, classes, dtype=np.intp):
@@ -438,7 +492,10 @@ def one_hot_codes(codes, n_classes, ones=None, starts=None):
 
 def one_hot(y, classes):
     """Labels ``y`` (all among ``classes``) as a sparse one-hot CSR array, one column per
-    class in the order of ``classes``; never densified."""
+    class in the order of ``classes``; never densified. Its values are one read-only 1.0
+    read as many (a zero stride: no memory a row), so that the array takes the codes and
+    the row starts only (8 bytes a row where int32 indices fit); nothing writes them."""
     index_type = _index_type(y.shape[0] + 1, len(classes))  # int32 where it fits
     return one_hot_codes(label_codes(y, classes, index_type), len(classes),
-                         starts=np.arange(y.shape[0] + 1, dtype=index_type))
+                         np.broadcast_to(np.float64(1.0), y.shape[:1]),
+                         np.arange(y.shape[0] + 1, dtype=index_type))

@@ -36,7 +36,7 @@ from .chunks import chunk_rows, map_chunks
 from .config import _settings
 from .conversion import _as_array, checked_row_sums
 from .frames import _aligned_frames, _column_names
-from .labels import check_label_list, column_classes, common_integer_labels, label_codes
+from .labels import check_label_list, common_integer_labels, label_codes, score_columns
 from .params import quoted
 from .target_kinds import _SUM_TOLERANCE, warn_unless_probabilities
 from .targets import check_target_set
@@ -159,9 +159,8 @@ def checked_probabilities(owner, y_true, y_prob, *, labels=None, pos_label=None,
         return Probabilities(codes, prob, classes, position,
                              check_sample_weight(sample_weight, n_samples), scores=scores)
     if y_true is not None:
-        classes = np.asarray(column_classes(["y_true"], present, name, prob.shape[1],
-                                            labels))
-        if not np.array_equal(classes, present):  # labels= in another order
+        classes = _every_column(present, name, prob.shape[1], labels, owner)
+        if not np.array_equal(classes, present):  # classes of y_true missing from a fold
             codes = label_codes(present, classes)[codes]
     position = prob.shape[1] - 1
     if pos_label is not None and classes is not None:
@@ -175,6 +174,43 @@ def checked_probabilities(owner, y_true, y_prob, *, labels=None, pos_label=None,
                                   "y_true" if y_true is not None else name)
     return Probabilities(codes, prob, classes, position, weights, norms, scores,
                          [] if top is None else [top])
+
+
+def _every_column(present, name, n_columns, labels, owner):
+    """The classes of the ``n_columns`` columns of ``name`` beside ``y_true`` (of the
+    sorted classes ``present``) by the library's one class rule (:func:`score_columns`:
+    the classes in sorted order), for a function that reads every column into one number
+    or result: ``labels`` may name every class, in sorted order (where ``y_true`` lacks
+    some), never select or reorder the columns: a subset or another order is refused."""
+    classes, selection = score_columns(["y_true"], present, name, n_columns, labels)
+    if selection is not None and (len(selection) != n_columns
+                                  or np.any(selection != np.arange(n_columns))):
+        who = f"{owner} reads" if owner else "this function reads"
+        raise ValueError(
+            f"labels={quoted(np.asarray(labels).tolist())} selects or reorders the columns "
+            f"of {name}, but {who} every column: its columns are the classes "
+            f"{quoted(classes)} in sorted order (a classifier's classes_). Pass labels=None, "
+            f"or the classes in sorted order, {quoted(classes)}.")
+    return np.asarray(classes)
+
+
+def refuse_unsorted_columns(labels, n_columns, name, owner):
+    """``labels`` checked as the classes of every one of the ``n_columns`` columns of
+    ``name`` in sorted order (a classifier's ``classes_``), for a function that reads every
+    column by position: a subset or another order is refused, never read as naming the
+    columns (the library's one class rule: the columns are the classes in sorted order).
+    Returns the checked labels."""
+    listed = check_label_list(labels)
+    order = np.argsort(listed, kind="stable")
+    if len(listed) != n_columns or np.any(order != np.arange(n_columns)):
+        expected = f"{n_columns} classes in sorted order"
+        raise ValueError(
+            f"labels={quoted(listed.tolist())} must be the classes of every column of {name} "
+            f"in sorted order (a classifier's classes_), as {owner} reads the columns: "
+            f"expected {expected}; got {len(listed)} label(s)"
+            f"{'' if len(listed) != n_columns else ' in another order'}. Put the columns in "
+            "sorted order, or pass a DataFrame whose column names name them.")
+    return listed
 
 
 # --- The array ------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from .array_api import on_the_host
 from .chunks import one_blas_thread, shared_pool, threads_for
 from .config import BLOCK_RESAMPLES, check_result_size, resample_block
 from .dask_collections import is_dask_collection
-from .kernels import compiled_kernels
+from .kernels import compiled_draw_kernels, compiled_kernels
 from .targets import check_targets
 from .terms import batched_term_sums
 
@@ -38,6 +38,9 @@ _STREAM_ROWS = 32
 # Entries of one block of the soft labels' scaled rows (a resample's product runs block by
 # block, the block scaled in cache just before it): 256 KiB.
 _SOFT_ENTRIES = 1 << 15
+# Weights of one stack of grouped products (one call, products of _PRODUCT_ROWS
+# resamples each), read as float64 where they are compact: 2 MiB.
+_STACK_ENTRIES = 1 << 18
 # Below this many multiply-adds the grouped products run on the calling thread.
 _THREADED_PRODUCTS = 1 << 22
 # Below this many values a batch is drawn on the calling thread.
@@ -103,10 +106,11 @@ def matrix_entries(shape):
     return (shape[0] + 1) * (shape[-1] + 1)
 
 
-def _batch(n_samples, n_resamples, entries, owner):
-    """Rows per batch of instance weights: 64 MiB of weights at most, and the resamples'
-    matrices (``entries`` each) within the budget (:func:`~._core.config.resample_block`)."""
-    batch = max(1, min(BLOCK_RESAMPLES, _WEIGHT_ENTRIES // n_samples))
+def _batch(n_samples, n_resamples, entries, owner, itemsize=8):
+    """Rows per batch of instance weights: 64 MiB of weights at most (``itemsize`` bytes
+    each), and the resamples' matrices (``entries`` each) within the budget
+    (:func:`~._core.config.resample_block`)."""
+    batch = max(1, min(BLOCK_RESAMPLES, _WEIGHT_ENTRIES * 8 // (itemsize * n_samples)))
     if entries:
         side = int(round(entries ** 0.5))
         batch = min(batch, resample_block(owner, n_resamples, entries,
@@ -159,10 +163,19 @@ class Streams:
         return segments
 
 
+class _Overflow(Exception):
+    """A count of the compact draws above what their integer type holds."""
+
+
 def _draw_rows(rng, n_values, n_resamples, batch, draw, n_jobs=None, reuse=False):
     """Batches of ``batch`` rows (the last one shorter) of ``n_values`` values, each row
     ``draw(generator, row)`` written in place, from the :class:`Streams` of ``rng``; the
     streams of a batch drawn on the threads of :func:`~.chunks.shared_pool`.
+
+    ``draw`` may draw a stream's rows at once (``draw.rows(generator, rows)``, in the
+    type ``draw.dtype``), raising :class:`_Overflow` before it moves the generator on
+    where a value does not fit that type: the batch is then float64 and those rows drawn
+    one by one, from the same state (the same numbers).
 
     ``reuse``: every batch is drawn into one buffer, which the next batch overwrites, for
     a caller that is done with a batch when it asks for the next. A batch of many
@@ -170,32 +183,86 @@ def _draw_rows(rng, n_values, n_resamples, batch, draw, n_jobs=None, reuse=False
     by page, and hand back to the system."""
     streams = Streams(rng, n_values)
     buffer = None
+    dtype = getattr(draw, "dtype", np.float64)
+    rows = getattr(draw, "rows", None)
 
-    def fill(out, offset, segments):
-        for stream, generator, first, stop in segments:
+    def fill(out, offset, segments, whole=True):
+        overflowed = []
+        for segment in segments:
+            stream, generator, first, stop = segment
             generator = generator or streams.generator(stream)
+            if whole and rows is not None:
+                try:
+                    rows(generator, out[first - offset:stop - offset])
+                except _Overflow:  # the generator is still where the segment starts
+                    overflowed.append((stream, generator, first, stop))
+                continue
             for index in range(first, stop):
                 draw(generator, out[index - offset])
+        return overflowed
 
     for start in range(0, n_resamples, batch):
         stop = min(n_resamples, start + batch)
         if buffer is None or not reuse:
-            buffer = np.empty((stop - start, n_values))
+            buffer = np.empty((stop - start, n_values), dtype=dtype)
         out = buffer[:stop - start]
         segments = streams.segments(start, stop)
         threads = threads_for(n_jobs, len(segments))
         if threads <= 1 or n_values * (stop - start) < _THREADED_VALUES:
-            fill(out, start, segments)
+            overflowed = fill(out, start, segments)
         else:  # a task a stream: a thread slowed by others' work takes fewer
-            list(shared_pool(threads).map(fill, [out] * len(segments),
-                                          [start] * len(segments),
-                                          [[segment] for segment in segments]))
+            overflowed = [segment for part in shared_pool(threads).map(
+                fill, [out] * len(segments), [start] * len(segments),
+                [[segment] for segment in segments]) for segment in part]
+        if overflowed:  # float64 rows for the counts that do not fit: NumPy's draws
+            out = out.astype(np.float64)
+            fill(out, start, overflowed, whole=False)
         yield out
 
 
-def _counts(n_values):
+def _compact_counts():
+    """The compiled kernel that counts NumPy's own PCG64 draws as it draws them
+    (``_draw_kernels.pyx``), where it is built and gives NumPy's counts (checked once, on
+    a few small draws: a NumPy whose bounded draws differ runs NumPy's), else None."""
+    global _FUSED
+    if _FUSED is None:
+        kernel = compiled_draw_kernels()
+        _FUSED = (kernel,) if kernel is not None and _same_draws(kernel) else (None,)
+    return _FUSED[0]
+
+
+_FUSED = None
+# The largest count the compact (uint8) draws hold; a larger one is drawn again in float64.
+_COUNT_LIMIT = 255
+
+
+def _same_draws(kernel):
+    """Whether ``kernel`` counts the draws of NumPy's ``Generator(PCG64).integers``."""
+    for n_values, skip in ((2, 0), (7, 1), (1000, 0), (99_991, 1)):
+        generator = np.random.Generator(np.random.PCG64(n_values))
+        generator.integers(0, 2 ** 32, skip, dtype=np.uint32)  # half of a 64-bit output
+        expected = np.stack([np.bincount(generator.integers(0, n_values, n_values),
+                                         minlength=n_values) for _ in range(2)])
+        after = generator.integers(0, 2 ** 63)
+        generator = np.random.Generator(np.random.PCG64(n_values))
+        generator.integers(0, 2 ** 32, skip, dtype=np.uint32)
+        counts = np.empty((2, n_values))
+        state = kernel.count_pcg64_draws(generator.bit_generator.state, counts, np.inf)
+        generator.bit_generator.state = state
+        if not np.array_equal(counts, expected) or generator.integers(0, 2 ** 63) != after:
+            return False
+    return True
+
+
+def _counts(n_values, compact=False):
     """How many times each of ``n_values`` instances is drawn in ``n_values`` draws with
-    replacement (the multinomial law of ``n_values`` draws, each 1 / ``n_values``)."""
+    replacement (the multinomial law of ``n_values`` draws, each 1 / ``n_values``): the
+    draws of ``generator.integers(0, n_values, n_values)``, counted.
+
+    Where the compiled kernel runs (:func:`_compact_counts`), a stream's rows are drawn
+    and counted at once, with no array of draws (the same values); ``compact``: as
+    ``uint8`` counts (a count above 255, which in ``n_values`` draws of ``n_values`` is
+    all but impossible, is drawn again in float64)."""
     kernels = compiled_kernels()
     if kernels is not None:  # counted without the GIL, into the row itself
         def draw(generator, row):
@@ -203,6 +270,17 @@ def _counts(n_values):
     else:
         def draw(generator, row):
             row[:] = np.bincount(generator.integers(0, n_values, n_values), minlength=n_values)
+    fused = _compact_counts() if 2 <= n_values < 2 ** 32 else None
+    if fused is not None:
+        def rows(generator, out):
+            limit = _COUNT_LIMIT if out.dtype == np.uint8 else np.inf
+            state = fused.count_pcg64_draws(generator.bit_generator.state, out, limit)
+            if state is None:
+                raise _Overflow
+            generator.bit_generator.state = state
+
+        draw.rows = rows
+        draw.dtype = np.uint8 if compact else np.float64
     return draw
 
 
@@ -224,7 +302,7 @@ def _coin_flips(n_values):
 
 
 def instance_weights(rng, n_samples, n_resamples, bayesian, entries=0, owner=None,
-                     n_jobs=None, reuse=False):
+                     n_jobs=None, reuse=False, compact=False):
     """Batches of rows of resampled instance weights, 64 MiB at most each: how many times
     the bootstrap draws each instance (or the Bayesian bootstrap's Dirichlet weights,
     scaled to sum to ``n_samples``). Where each row gives a matrix of ``entries`` cells,
@@ -232,9 +310,13 @@ def instance_weights(rng, n_samples, n_resamples, bayesian, entries=0, owner=Non
 
     Each resample is drawn from its own stream (:class:`Streams`): the draws are the same
     whatever the batches and the threads (``n_jobs``), and drawn on threads. ``reuse``:
-    each batch overwrites the last (:func:`_draw_rows`)."""
-    batch = _batch(n_samples, n_resamples, entries, owner)
-    draw = _dirichlet(n_samples) if bayesian else _counts(n_samples)
+    each batch overwrites the last (:func:`_draw_rows`). ``compact``: the bootstrap's
+    counts as ``uint8`` where the compiled kernel draws them (eight times the rows a
+    batch, the same numbers; a batch is float64 where a count passes 255), for
+    :meth:`GroupedRows.matrices`; float64 otherwise."""
+    draw = _dirichlet(n_samples) if bayesian else _counts(n_samples, compact)
+    dtype = np.dtype(getattr(draw, "dtype", np.float64))
+    batch = _batch(n_samples, n_resamples, entries, owner, dtype.itemsize)
     yield from _draw_rows(rng, n_samples, n_resamples, batch, draw, n_jobs, reuse)
 
 
@@ -329,16 +411,18 @@ def group_weights(rng, groups, n_resamples, bayesian, entries=0, owner=None, n_j
         yield drawn[:, codes]  # a new array: the groups' draws are done with
 
 
-def leave_out_weights(groups, n_samples, entries, owner, where=None):
+def leave_out_weights(groups, n_samples, entries, owner, where=None, dtype=np.float64):
     """Blocks of instance weights, one row per group of ``groups`` (arrays of instance
     indices): 0 on the group's instances, 1 elsewhere (the jackknife's leave-group-out
     resamples), blocks within the budget where each row gives a matrix of ``entries``
-    cells. ``where``: each instance's column (the grouped products' order), else its index."""
+    cells. ``where``: each instance's column (the grouped products' order), else its index.
+    ``dtype``: ``uint8`` for :meth:`GroupedRows.matrices` (an eighth of the memory, the
+    same products)."""
     side = int(round(entries ** 0.5))
     step = resample_block(owner, len(groups), entries, f"a matrix of {side} x {side} cells")
     for start in range(0, len(groups), step):
         block = groups[start:start + step]
-        weights = np.ones((len(block), n_samples))
+        weights = np.ones((len(block), n_samples), dtype=dtype)
         for row, members in enumerate(block):
             weights[row, members if where is None else where[members]] = 0.0
         yield weights
@@ -434,8 +518,13 @@ class GroupedRows:
 
         Every product has the same shape (``_PRODUCT_ROWS`` resamples; the last rows are
         padded with zeros) and runs on one BLAS thread, the rows of the matrix split among
-        ``n_jobs`` threads: each matrix is the same whatever the batches and the threads."""
-        weights = np.asarray(weights, dtype=float)
+        ``n_jobs`` threads: each matrix is the same whatever the batches and the threads.
+        ``uint8`` weights (the compact counts of :func:`instance_weights`) are read as
+        float64 a product at a time, into a buffer in cache: the same products."""
+        weights = np.asarray(weights)
+        compact = weights.dtype == np.uint8
+        if not compact:
+            weights = weights.astype(float, copy=False)
         if not presorted:
             weights = np.take(weights, self.order, axis=1)
         width, n_weights = self.rows.shape[1], len(weights)
@@ -444,20 +533,37 @@ class GroupedRows:
         whole = n_weights - n_weights % _PRODUCT_ROWS
         tail = None
         if whole < n_weights:  # the last rows, padded with zeros: one product's shape
-            tail = np.zeros((_PRODUCT_ROWS, weights.shape[1]))
+            tail = np.zeros((_PRODUCT_ROWS, weights.shape[1]), dtype=weights.dtype)
             tail[:n_weights - whole] = weights[whole:]
         sizes = np.diff(self.bounds, axis=1)[:, 0]
         rows = [row for row in range(len(sizes)) if sizes[row] > 0]
 
         def products(part):
+            # a stack of products of _PRODUCT_ROWS resamples each is one call (NumPy
+            # calls BLAS once a product, each of the same shape), up to _STACK_ENTRIES
+            # weights read at a time (as float64, into a buffer in cache, where compact)
+            largest = int(max(sizes[part])) if len(part) else 0
+            stack = max(1, _STACK_ENTRIES // max(1, _PRODUCT_ROWS * largest))
+            buffer = np.empty(stack * _PRODUCT_ROWS * largest if compact else 0)
             for row in part:
                 start, stop = self.bounds[row]
-                instances = self.rows[start:stop]
-                for first in range(0, padded, _PRODUCT_ROWS):
-                    block = slice(first, first + _PRODUCT_ROWS)
-                    given = tail[:, start:stop] if first >= whole else weights[block,
-                                                                               start:stop]
-                    np.matmul(given, instances, out=result[block, row, :])
+                size, instances = stop - start, self.rows[start:stop]
+                first = 0
+                while first < padded:
+                    if first >= whole:  # the padded last product
+                        last, given = padded, tail[:, start:stop]
+                    else:
+                        last = min(whole, first + stack * _PRODUCT_ROWS)
+                        given = weights[first:last, start:stop]
+                    if compact:
+                        read = buffer[:(last - first) * size].reshape(last - first, size)
+                        np.copyto(read, given)
+                        given = read
+                    count = (last - first) // _PRODUCT_ROWS
+                    np.matmul(given.reshape(count, _PRODUCT_ROWS, size), instances,
+                              out=result[first:last, row, :].reshape(count, _PRODUCT_ROWS,
+                                                                     width))
+                    first = last
 
         # the rows of the matrix in parts of about equal work, one a thread
         threads = threads_for(n_jobs, len(rows))

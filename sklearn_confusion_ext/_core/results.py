@@ -243,12 +243,13 @@ class _Table:
         else:
             texts = {j: _column_texts(values, self._column_kind(names[j]), limit)
                      for j, values in shown.items()}
+        index = _index_texts([self.index[i] for i in shown_rows if i is not None], limit)
         rows, k = [], 0
         for i in shown_rows:
             if i is None:
                 rows.append(["\u2026"] * len(header))
                 continue
-            rows.append([_cell(self.index[i], limit)] + [
+            rows.append([index[k]] + [
                 "\u2026" if j is None else texts[j][k] for j in shown_columns])
             k += 1
         return header, rows
@@ -387,6 +388,29 @@ def _column_texts(values, kind, limit=MAX_CELL):
         write = f"{{:.{_decimals(nonzero)}f}}".format
     texts = [_special(value) or write(float(value)) for value in values]
     return _trimmed(texts)
+
+
+def _index_texts(values, limit=MAX_CELL):
+    """The row names of a table: a column of floats (thresholds) in one format, as
+    :func:`_column_texts` writes a column, with the decimals (or, in scientific notation,
+    the significant digits) that write distinct values distinctly (issue 39: nine
+    thresholds near 1 all read ``1.0``), 17 significant digits at most; other row names
+    cell by cell."""
+    floats = [float(value) for value in values if isinstance(value, (float, np.floating))]
+    if not floats or len(floats) != len(values):
+        return [_cell(value, limit) for value in values]
+    texts = _column_texts(values, "number", limit)
+    finite = sorted({value for value in floats if math.isfinite(value)})
+    if len({text for value, text in zip(floats, texts) if math.isfinite(value)}) == \
+            len(finite):
+        return texts
+    scientific = any("e" in text for text in texts)
+    for digits in range(1, 18):
+        write = (f"{{:.{digits}e}}" if scientific else f"{{:.{digits}f}}").format
+        texts = [_special(value) or write(value) for value in floats]
+        if len({write(value) for value in finite}) == len(finite):
+            break
+    return texts if scientific else _trimmed(texts)
 
 
 def _special(value):

@@ -31,12 +31,13 @@ from .labels import (
     _index_type,
     category_order,
     check_column_selection,
-    column_classes,
+    check_labels_occur,
     common_integer_labels,
     label_classes,
     label_codes,
     one_hot,
     one_hot_codes,
+    score_columns,
 )
 from .target_kinds import (
     LABELS_VS_SCORES,
@@ -252,14 +253,18 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None,
     labels : array-like, default=None
         1-D targets: the class labels to report, in that order (labels absent
         from the data give zero rows and columns). 2-D targets: integer column
-        indices. 1-D labels beside 2-D scores: the class label of each column, in
-        order (default: the sorted labels, as a classifier's ``classes_``).
+        indices. 1-D labels beside 2-D scores: the classes to report, in that order,
+        as beside 1-D labels; the columns are the classes in sorted order (a
+        classifier's ``classes_``): ``sorted(labels)`` where ``labels`` has one class
+        per column, else the sorted union of the labels found and ``labels``
+        (:func:`~.labels.score_columns`).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights.
     column_labels : array-like, default=None
-        The class label of each column for 1-D labels beside 2-D scores, where
-        ``labels`` is None (the scores read ``labels=`` after building); ignored for
-        other targets.
+        For 1-D labels beside 2-D scores: where ``labels`` is None, the scores'
+        ``labels=`` (read after building), which give the columns by the same rule;
+        beside ``labels``, the classes that name the columns (a classifier's
+        ``classes_``), ``labels`` selecting among them. Ignored for other targets.
     compact : bool, default=False
         2-D targets of small integers (bool, 8- and 16-bit) become float32 masses, which
         hold them exactly, instead of float64 (for kinds whose blocks only add them: their
@@ -362,24 +367,19 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
     column_selection = labels
     if columns is not None:
         frame_name = columns[0]
-        column_labels = labels if labels is not None else column_labels
-        raw, columns, column_selection = _aligned_frames(named_targets, columns,
-                                                         column_labels, labels)
+        # the header names the classes; labels= selects among them (_labels_beside_scores)
+        raw, columns, column_selection = _aligned_frames(named_targets, columns, None,
+                                                         labels)
     categories = _categories(named_targets)
     targets = [_as_target(name, y, compact) for name, y in zip(names, raw)]
     _refuse_label_rows(names, targets, raw)
     dims = {y.ndim for y in targets}
     if len(dims) > 1:
         if columns is None:
-            return _labels_beside_scores(names, targets, labels if labels is not None
-                                         else column_labels, defer_value_checks, categories)
-        try:
-            return _labels_beside_scores(names, targets, columns, defer_value_checks)
-        except ValueError as error:  # the "labels" there are the frame's column names
-            if not str(error).startswith("labels "):
-                raise
-            raise ValueError(f"The column names of {frame_name} (its classes) do not fit the "
-                             f"class labels beside it: {error}") from None
+            return _labels_beside_scores(names, targets, labels, column_labels,
+                                         defer_value_checks, categories)
+        return _labels_beside_scores(names, targets, labels, None, defer_value_checks,
+                                     named=(frame_name, columns))
     if dims == {1}:
         return _encode_labels(names, targets, labels, one_hot, count_pairs, categories)
     return _check_matrix_targets(names, targets, column_selection, defer_value_checks,
@@ -426,13 +426,18 @@ def _read_only(array):
     return array
 
 
-def _labels_beside_scores(names, targets, labels, defer_value_checks, categories=None):
+def _labels_beside_scores(names, targets, labels, column_labels, defer_value_checks,
+                          categories=None, named=None):
     """1-D class labels beside 2-D scores (a classifier's ``predict_proba``): the labels
-    one-hot encoded against the columns, whose class labels ``labels`` gives in order
-    (default: the sorted labels found, which must then be one per column). Categorical
-    labels without ``labels`` (``categories``, their order) select the classes in the
-    categories' order, as the matrix of the labels themselves orders them: the columns
-    are still read as the sorted labels (a classifier's ``classes_``)."""
+    one-hot encoded against the columns, the classes in sorted order, found by the one
+    class rule (:func:`~.labels.score_columns`: from ``labels``, else ``column_labels``,
+    the scores' ``labels=`` read after building, else the sorted labels found, which must
+    then be one per column), or named by a DataFrame's header (``named``: the frame's
+    argument name and column names); ``labels`` then selects and orders the classes of the
+    result, as beside 1-D labels. Categorical labels without ``labels`` (``categories``,
+    their order) select the classes in the categories' order, as the matrix of the labels
+    themselves orders them: the columns are still read as the sorted labels (a
+    classifier's ``classes_``)."""
     label_names = [name for name, y in zip(names, targets) if y.ndim == 1]
     score_names = [name for name, y in zip(names, targets) if y.ndim == 2]
     n_columns = targets[names.index(score_names[0])].shape[1]
@@ -443,7 +448,23 @@ def _labels_beside_scores(names, targets, labels, defer_value_checks, categories
                              f"{targets[names.index(name)].shape[1]}.")
     label_arrays, present, *_ = _checked_labels(
         label_names, [targets[names.index(name)] for name in label_names])
-    classes = column_classes(label_names, present, score_names[0], n_columns, labels)
+    if named is not None:
+        try:
+            classes, selection = score_columns(label_names, present, score_names[0],
+                                               n_columns, labels, named=named[1])
+        except ValueError as error:  # the classes there are the frame's column names
+            raise ValueError(f"The column names of {named[0]} (its classes) do not fit the "
+                             f"class labels beside it: {error}") from None
+    elif labels is not None:  # column_labels: a classifier's classes_ (names the columns)
+        classes, selection = score_columns(label_names, present, score_names[0], n_columns,
+                                           labels, named=column_labels)
+    else:  # the columns of labels= read after building: nothing selected here
+        classes, selection = score_columns(label_names, present, score_names[0], n_columns,
+                                           column_labels)
+        selection = None
+    if labels is not None and "y_true" in label_names:  # as beside 1-D labels
+        check_labels_occur("y_true", classes[selection],
+                           label_arrays[label_names.index("y_true")])
     encoded = dict(zip(label_names, (one_hot(y, classes) for y in label_arrays)))
     checked = _check_matrix_targets(
         score_names, [targets[names.index(name)] for name in score_names], None,
@@ -456,7 +477,6 @@ def _labels_beside_scores(names, targets, labels, defer_value_checks, categories
     # The labels' norms: ones, one value read as many (read-only, no memory a row)
     norms = [np.broadcast_to(1.0, encoded[name].shape[0]) if name in encoded
              else scored[name][1] for name in names]
-    selection = None
     if categories is not None and labels is None:
         order = category_order(categories, classes)
         selection = None if np.array_equal(order, np.arange(len(classes))) else order

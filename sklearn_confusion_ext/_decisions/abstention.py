@@ -112,9 +112,11 @@ def risk_coverage_curve(y_true, y_prob, *, labels=None, sample_weight=None,
         second class (``predict_proba(X)[:, 1]`` of a binary classifier), in [0, 1]. A
         sparse array is read densely.
     labels : array-like, default=None
-        The class label of each column, in order (default: the sorted labels of
-        ``y_true``, which must then be one per column; a classifier's ``classes_``). For
-        1-D ``y_prob``, the two classes, the second the one ``y_prob`` is about.
+        The classes: every class of the columns of a 2-D ``y_prob``, in sorted order (a classifier's
+        ``classes_``), needed where ``y_true`` lacks one; a subset or another order is
+        refused (default: the
+        sorted labels of ``y_true``, one per column). For 1-D ``y_prob``, the two classes,
+        the second the one ``y_prob`` is about.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
     confidence_level : float, default=0.95

@@ -23,6 +23,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import make_scorer
 
 from .._core.chunks import chunk_rows
+from .._core.frames import _column_names
 from .._core.labels import check_label_list
 from .._core.params import (
     ARRAY,
@@ -34,7 +35,7 @@ from .._core.params import (
     quoted,
     validate_params,
 )
-from .._core.probabilities import checked_probabilities
+from .._core.probabilities import checked_probabilities, refuse_unsorted_columns
 from .._core.targets import check_targets
 from .._core.user_warnings import warn
 from .._matrices.rejection import check_reject_label, rejections
@@ -190,8 +191,17 @@ def _refuse_empty_rows(name, norms):
                          "decision can be read from it; pass a classifier's predict_proba.")
 
 
+def _columns_sorted(y_pred, labels):
+    """``labels`` beside unnamed 2-D probabilities checked as every class of their columns
+    in sorted order (:func:`~.._core.probabilities.refuse_unsorted_columns`); the cost
+    matrix is then in that order. Other targets unchanged."""
+    if labels is not None and _column_names(y_pred) is None and np.ndim(y_pred) == 2:
+        refuse_unsorted_columns(labels, np.shape(y_pred)[1], "y_pred", "expected_cost")
+
+
 def _cost_of_probabilities(y_true, y_pred, cost_matrix, labels, sample_weight, normalize,
                            reject_cost=None):
+    _columns_sorted(y_pred, labels)
     targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
     _refuse_empty_rows("y_pred", targets.pred_norm)
     classes, n_classes = targets.classes, len(targets.classes)
@@ -264,8 +274,8 @@ def expected_cost(y_true, y_pred, *, cost_matrix=None, labels=None, sample_weigh
     y_true : array-like of shape (n_samples,)
         True class labels (one true class per instance: 2-D targets are refused).
     y_pred : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Predicted class labels, or predicted probabilities, one column per class in the
-        order of ``labels`` (default: the sorted labels, as a classifier's ``classes_``);
+        Predicted class labels, or predicted probabilities, one column per class, the
+        classes in sorted order (a classifier's ``classes_``; a DataFrame's column names);
         rows that do not sum to 1 are read divided by their sum, with a warning.
     cost_matrix : array-like of shape (n_classes, n_classes), default=None
         ``cost_matrix[i, j]``: the cost of deciding class ``j`` for an instance of class
@@ -278,7 +288,9 @@ def expected_cost(y_true, y_pred, *, cost_matrix=None, labels=None, sample_weigh
         The classes of the cost matrix, in its order. On labels, as ``labels=`` of
         :func:`sklearn.metrics.confusion_matrix`: a listed class absent from the data
         counts zero, and instances of unlisted classes are left out. Beside
-        probabilities: the class of each column, every column named.
+        probabilities: every class of the columns, in sorted order (a classifier's
+        ``classes_``, the cost matrix's order), needed where ``y_true`` lacks one; a
+        subset or another order is refused.
     sample_weight : array-like of shape (n_samples,), default=None
         Sample weights.
     normalize : bool, default=True
@@ -422,10 +434,10 @@ def cost_optimal_predictions(y_prob, cost_matrix, *, labels=None, reject_cost=No
     cost_matrix : array-like of shape (n_classes, n_classes)
         ``cost_matrix[i, j]``: the cost of deciding class ``j`` for an instance of class
         ``i`` (rows true classes, columns decisions), in the order of the columns of
-        ``y_prob``. Finite; negative costs are benefits.
+        ``y_prob``, the classes in sorted order. Finite; negative costs are benefits.
     labels : array-like of shape (n_classes,), default=None
-        The class of each column of ``y_prob`` (a classifier's ``classes_``): the
-        decisions are these labels. None: the decisions are column indices.
+        The class of each column of ``y_prob`` (a classifier's ``classes_``, in sorted
+        order): the decisions are these labels. None: the decisions are column indices.
     reject_cost : float, default=None
         The cost of an abstention, in the units of ``cost_matrix``: any finite number
         (costs may be negative, and a constant added to every cost and to it changes no
@@ -487,13 +499,12 @@ def cost_optimal_predictions(y_prob, cost_matrix, *, labels=None, reject_cost=No
         raise ValueError(f"y_prob must be a 2-D array of shape (n_samples, n_classes) with "
                          f"two or more columns (a classifier's predict_proba); got shape "
                          f"{shape}.")
-    # By position (labels= and cost_matrix follow the columns as given): no y_true to
-    # align a DataFrame's columns with
+    # By position, the columns the classes in sorted order (labels= must list them so, and
+    # cost_matrix follows them): no y_true to align a DataFrame's columns with
     masses = checked_probabilities("cost_optimal_predictions", None, y_prob, sparse=True).prob
     cost = check_cost_matrix(cost_matrix, masses.shape[1])
-    if names is not None and len(names) != masses.shape[1]:
-        raise ValueError(f"labels has {len(names)} class label(s) but y_prob has "
-                         f"{masses.shape[1]} columns: labels names every column, in order.")
+    if names is not None:
+        refuse_unsorted_columns(names, masses.shape[1], "y_prob", "cost_optimal_predictions")
     if reject_cost is None:
         decisions = _bayes_decisions(masses, cost)
         return decisions if names is None else names[decisions]
@@ -570,8 +581,10 @@ class CostScorer(ScoreRequester):
     def __call__(self, estimator, X, y_true, sample_weight=None):
         y_prob, y_true = _predictions(estimator, X, y_true, "predict_proba")
         classes = np.asarray(estimator.classes_)
-        names = classes
-        if self.labels is not None:  # the columns in the order of the cost matrix
+        order = np.argsort(classes, kind="stable")  # the columns as the sorted classes
+        y_prob, classes = np.asarray(y_prob)[:, order], classes[order]
+        cost = self.cost_matrix
+        if self.labels is not None:  # the cost matrix in the order of the sorted classes
             position = {label: index for index, label in enumerate(classes.tolist())}
             if sorted(map(str, self.labels.tolist())) != sorted(map(str, classes.tolist())) \
                     or any(label not in position for label in self.labels.tolist()):
@@ -579,9 +592,10 @@ class CostScorer(ScoreRequester):
                     f"labels {quoted(self.labels.tolist())} of make_cost_scorer must name "
                     f"every class of the estimator's classes_ {quoted(classes.tolist())}, "
                     "once each: response_method='predict_proba' decides among them all.")
-            y_prob = np.asarray(y_prob)[:, [position[label] for label in self.labels.tolist()]]
-            names = self.labels
-        return -expected_cost(y_true, y_prob, cost_matrix=self.cost_matrix, labels=names,
+            at = [position[label] for label in self.labels.tolist()]
+            cost = np.empty_like(self.cost_matrix)
+            cost[np.ix_(at, at)] = self.cost_matrix
+        return -expected_cost(y_true, y_prob, cost_matrix=cost, labels=classes,
                               sample_weight=sample_weight,
                               reject_cost=getattr(self, "reject_cost", None))
 
@@ -622,7 +636,7 @@ def make_cost_scorer(cost_matrix, *, response_method="predict", labels=None,
         The classes of the cost matrix, in its order. With ``"predict"``, a fold whose
         targets lack a class needs them: without ``labels`` the classes are those of the
         fold's ``y_true`` and predictions. With ``"predict_proba"``, every class of
-        ``classes_``, in the cost matrix's order.
+        ``classes_``, in sorted order, the cost matrix's.
     reject_cost : float, default=None
         The cost of an abstention. With ``"predict_proba"``: the decisions abstain by
         Chow's rule where answering costs more in expectation

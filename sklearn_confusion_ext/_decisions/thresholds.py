@@ -203,8 +203,10 @@ def threshold_confusion_matrices(y_true, y_score, *, thresholds=None, target=Non
         or {-1, 1} (scikit-learn's rule); else it must be given. 2-D scores: must be None
         (each class is in turn the positive one).
     labels : array-like, default=None
-        2-D scores: the class label of each column, in order (default: the sorted labels
-        of ``y_true``, which must then be one per column; a classifier's ``classes_``).
+        2-D scores: every class of the columns of a 2-D ``y_score``, in sorted order (a classifier's
+        ``classes_``), needed where ``y_true`` lacks one; a subset or another order is
+        refused (default: the
+        sorted labels of ``y_true``, one per column).
         1-D scores: the (at most two) classes of the problem, those of ``y_true`` among
         them, where ``y_true`` may hold only one of them.
     sample_weight : array-like of shape (n_samples,), default=None

@@ -262,10 +262,11 @@ def normalize_confusion_matrix(matrix, *, normalize="true"):
     return normalize_confusion(matrix, normalize)
 
 
-def mlcm_confusion(y_true, y_pred, *, labels, sample_weight, method):
-    """The full MLCM of checked parameters, as a :class:`Confusion` (for the scores)."""
+def mlcm_confusion(y_true, y_pred, *, labels, sample_weight, method, column_labels=None):
+    """The full MLCM of checked parameters, as a :class:`Confusion` (for the scores;
+    ``column_labels``: a classifier's ``classes_`` beside its probabilities)."""
     (confusion,) = confusions(_MLCM_METHODS[method], y_true, y_pred, labels=labels,
-                              sample_weight=sample_weight)
+                              sample_weight=sample_weight, column_labels=column_labels)
     return confusion
 
 

@@ -140,11 +140,17 @@ def transport_confusion_matrix(y_true, y_pred, *, labels=None, weighting="unifor
     labels : array-like, default=None
         1-D targets: the class labels to show, in that order (as in
         :func:`sklearn.metrics.confusion_matrix`). 1-D labels beside 2-D scores:
-        the class label of each column, in order (default: the sorted labels,
-        as a classifier's ``classes_``; needed when ``y_true`` lacks a class).
-        2-D targets: integer column indices (column names of DataFrames with
-        named columns); the full matrix is computed, then those rows and
-        columns are kept in that order, with the "none" class last.
+        the same, one rule whatever the target kind. The columns of the scores are
+        the classes in sorted order (a classifier's ``classes_``): ``sorted(labels)``
+        where ``labels`` has one class per column, else the sorted union of the
+        classes of ``y_true`` and ``labels``, which must then be one per column
+        (default: the sorted classes of ``y_true``; a fold lacking a class needs
+        ``labels=`` with every class). ``labels`` then selects and orders the rows
+        and columns of the result, as beside 1-D labels: a subset gives the
+        sub-matrix of the full matrix, another order reorders it. A DataFrame's
+        column names name its columns. 2-D targets: integer column indices (column
+        names of DataFrames with named columns); the full matrix is computed, then
+        those rows and columns are kept in that order, with the "none" class last.
     weighting : {"uniform", "true", "pred"} or callable, default="uniform"
         Weight ``lambda`` of each instance's plan (Section III-F): 1, the label
         norm ``|y|_1`` or the prediction norm ``|y_hat|_1``. A callable
@@ -271,8 +277,8 @@ def _matrix_with_rejections(y_true, y_pred, labels, weighting, normalize, sample
 def transport_confusion(y_true, y_pred, *, labels, weighting, sample_weight, empty,
                         column_labels=None):
     """The full TCM of checked parameters, as a :class:`Confusion` (for the scores, which
-    read their ``labels=`` afterwards: beside 2-D scores it names the columns,
-    ``column_labels``)."""
+    read their ``labels=`` afterwards: beside 2-D scores it gives the columns by the
+    one class rule, ``column_labels``)."""
     (confusion,) = transport_confusions(TRANSPORT, y_true, y_pred, labels=labels,
                                         weighting=weighting, sample_weight=sample_weight,
                                         empty=empty, column_labels=column_labels)
@@ -557,6 +563,9 @@ class _TransportInstances(Instances):
             return None
         true_norm = np.ascontiguousarray(targets.true_norm, dtype=np.float64)
         pred_norm = np.ascontiguousarray(targets.pred_norm, dtype=np.float64)
+        # A one-hot side's values are one 1.0 read as many (a zero stride, see
+        # ``one_hot``); the kernel reads contiguous values, so they are written out once.
+        true_data, pred_data = (np.ascontiguousarray(side.data) for side in (y_true, y_pred))
         n_classes = y_true.shape[1]
 
         def plans(rows):
@@ -566,8 +575,8 @@ class _TransportInstances(Instances):
             first, corner = np.zeros((n_classes, n_classes)), np.zeros(1)
             second = np.zeros((n_classes, n_classes) if bounds else (0, 0))
             stop = compiled.sparse_plan_sums(
-                y_true.indptr, y_true.indices, y_true.data, y_pred.indptr, y_pred.indices,
-                y_pred.data, rows.start, rows.stop, true_norm, pred_norm,
+                y_true.indptr, y_true.indices, true_data, y_pred.indptr, y_pred.indices,
+                pred_data, rows.start, rows.stop, true_norm, pred_norm,
                 np.ascontiguousarray(weights, dtype=np.float64), DEFICIT_TOLERANCE, bounds,
                 diagonal, first, second, none_row, none_column, corner)
             parts = (diagonal, first, none_row, none_column, np.asarray(corner[0]))
@@ -844,14 +853,15 @@ def _classic_instances(targets, params, n_jobs=None, chunk_size=None):
 
 def _kernel_csr(matrix):
     """Whether the compiled sparse kernel reads ``matrix``: a CSR array of float64 values
-    with int32 or int64 indices (of one type with its index pointers). The kernel checks
-    each row's indices itself (sorted, unique, in range), leaving the rows from the first
-    other one to the reference."""
+    (contiguous, or one value read as many: a one-hot array's) with int32 or int64 indices
+    (of one type with its index pointers). The kernel checks each row's indices itself
+    (sorted, unique, in range), leaving the rows from the first other one to the
+    reference."""
     return (sp.issparse(matrix) and matrix.format == "csr" and matrix.data.dtype == np.float64
             and matrix.indices.dtype in (np.int32, np.int64)
             and matrix.indptr.dtype == matrix.indices.dtype
-            and all(array.flags.c_contiguous
-                    for array in (matrix.data, matrix.indices, matrix.indptr)))
+            and (matrix.data.flags.c_contiguous or matrix.data.strides == (0,))
+            and all(array.flags.c_contiguous for array in (matrix.indices, matrix.indptr)))
 
 
 def _one_entry_a_row(indptr):

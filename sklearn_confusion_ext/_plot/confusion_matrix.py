@@ -402,7 +402,8 @@ class _ConfusionDisplay:
 
         With ``response_method="predict_proba"``, the probabilities (one column per class of
         ``estimator.classes_``) are the predictions; beside 1-D class labels ``y`` the
-        columns are named by ``estimator.classes_`` unless ``labels`` is given.
+        columns are named by ``estimator.classes_``, and ``labels`` selects and orders the
+        classes shown, as on labels.
         """
         # y checked under its own name before the estimator runs (the builders name their
         # arguments y_true and y_pred, which from_estimator has not)
@@ -410,8 +411,12 @@ class _ConfusionDisplay:
         n_rows = y.shape[0] if hasattr(y, "shape") else len(y)
         if response_method == "predict_proba":
             y_pred = _probabilities(estimator, X)
-            if labels is None and not sp.issparse(y) and np.ndim(y) == 1:
-                labels = np.asarray(estimator.classes_)
+            if not sp.issparse(y) and np.ndim(y) == 1:
+                classes = np.asarray(estimator.classes_)
+                if labels is None:
+                    labels = classes
+                else:  # classes_ name the columns; labels= selects among them
+                    build = functools.partial(build, column_labels=classes)
         else:
             y_pred = estimator.predict(X)
         if np.shape(y_pred)[0] != n_rows:
@@ -453,11 +458,12 @@ def _transport_builder(weighting, empty, subpixel):
     if not subpixel:
         return build
 
-    def build_with_bounds(y_true, y_pred, *, labels, sample_weight):
+    def build_with_bounds(y_true, y_pred, *, labels, sample_weight, column_labels=None):
         bounds = transport_confusions(SUBPIXEL, y_true, y_pred, labels=labels,
                                       weighting=weighting, sample_weight=sample_weight,
-                                      empty=empty)
-        return build(y_true, y_pred, labels=labels, sample_weight=sample_weight), bounds
+                                      empty=empty, column_labels=column_labels)
+        return build(y_true, y_pred, labels=labels, sample_weight=sample_weight,
+                     column_labels=column_labels), bounds
 
     return build_with_bounds
 

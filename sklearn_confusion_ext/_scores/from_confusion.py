@@ -88,8 +88,8 @@ def confusion_for_labels(confusion, labels):
     present = np.asarray(classes)
     listed = check_label_list(labels, present)
     listed, present = common_integer_labels({"labels": listed, "the targets": present})
-    # The matrix's classes are sorted for 1-D labels, in the order of labels= for labels
-    # beside scores (which name the columns): find the listed ones in either.
+    # The matrix's classes are sorted for 1-D labels, and for labels beside scores (the
+    # columns are the classes in sorted order; named by a DataFrame's header, maybe not).
     order = np.argsort(present, kind="stable")
     position = order[np.minimum(np.searchsorted(present[order], listed), len(present) - 1)]
     found = present[position] == listed

@@ -295,7 +295,8 @@ def _format_report(report, names, digits, support_name, total=None):
 def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, params, *,
                      column_labels=None, zero_division, include_none, confidence_level,
                      random_state, method="percentile", n_resamples=REPORT_RESAMPLES,
-                     verbose=0, instances=None):
+                     verbose=0, instances=None, row_names=None, accuracy_row=True,
+                     report_name="the classification report"):
     """``(low, high)``, each of shape ``(n_rows, 3)``: the intervals of every score of the
     report of ``confusion`` (``full``, before ``labels=``; of ``kind`` with ``params``), by
     ``method`` ("percentile", "basic", "bca" or "bayesian"), from ``n_resamples``
@@ -313,7 +314,10 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
     of :func:`score_confidence_interval` with the same ``random_state`` and
     ``n_resamples``. ``instances``: the validated instances ``full`` was built from
     (``confusions(..., with_instances=True)``): their sample weights, codes and terms are
-    resampled, the targets never validated again.
+    resampled, the targets never validated again. ``row_names`` (the reported classes'
+    rows) and ``accuracy_row`` (as :func:`classification_report_from_confusion`): the
+    warning about a point interval names and counts the printed scores, and
+    ``report_name`` the report.
     """
     read = report_reader(confusion, zero_division=zero_division, include_none=include_none)
     rng = np.random.default_rng(random_state)
@@ -341,7 +345,7 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
                 read(build(weights).reshape(-1, *shape))
                 for weights in progress.track(instance_weights(
                     rng, n_samples, n_resamples, bayesian, matrix_entries(shape), owner,
-                    reuse=True))])
+                    reuse=True, compact=getattr(build, "compact", False)))])
     progress.close()
     alpha = 1 - float(confidence_level)
     estimate = read(full.matrix[None])[0]
@@ -366,9 +370,27 @@ def report_intervals(y_true, y_pred, sample_weight, full, confusion, kind, param
     trials, widen = report_trials(confusion, include_none)
     trials = effective_trials(trials, sample_weight)
     low, high, _ = honest_bounds(estimate, low, high, trials, alpha,
-                                 "the classification report's intervals", "a score",
-                                 widen=widen)
+                                 f"{report_name}'s intervals", "a score",
+                                 widen=widen, shown=_printed_scores(
+                                     confusion, include_none, row_names, accuracy_row))
     return low, high
+
+
+def _printed_scores(confusion, include_none, row_names, accuracy_row):
+    """The name of each score of :func:`report_reader`'s values that the report prints
+    (``"cat recall"``, ``"accuracy"``), None for the micro precision and recall that an
+    accuracy row does not print (issue 39: the warning counted 18 values of 16 cells)."""
+    if row_names is None:
+        row_names = report_row_names(confusion, None, include_none)
+    all_reported = accuracy_row and bool(
+        np.isin(np.arange(confusion.matrix.shape[0]), confusion.selection).all())
+    rows = [*row_names, "accuracy" if all_reported else "micro avg", "macro avg",
+            "weighted avg"]
+    names = np.array([[f"{row} {key}" for key in _SCORE_KEYS] for row in rows],
+                     dtype=object)
+    if all_reported:
+        names[len(row_names)] = ["accuracy", None, None]  # the precision (_with_intervals)
+    return names
 
 
 def _report_matrices(y_true, y_pred, sample_weight, full, kind, params, single_label,
@@ -384,7 +406,11 @@ def _report_matrices(y_true, y_pred, sample_weight, full, kind, params, single_l
     grouped = grouped_rows(kind, params, y_true, y_pred, user, column_labels=column_labels,
                            instances=instances)
     if grouped is not None:  # labels beside scores: exchangeable draws, any order
-        return lambda weights: grouped.matrices(weights, presorted=True)
+        def products(weights):
+            return grouped.matrices(weights, presorted=True)
+
+        products.compact = True  # uint8 counts (instance_weights), the same products
+        return products
     if batches_terms(kind, y_true, y_pred):
         return lambda weights: resampled_matrices(kind, params, y_true, y_pred, user,
                                                   weights, owner, column_labels=column_labels,
@@ -619,7 +645,8 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
     (full,), instances = confusions(TRANSPORT_KIND, y_true, y_pred, sample_weight=sample_weight,
                                     params=params, column_labels=labels, with_instances=True)
     confusion, class_names = confusion_for_labels(full, labels)
-    report_row_names(confusion, target_names, include_none, class_names)  # before the work
+    # before the work
+    row_names = report_row_names(confusion, target_names, include_none, class_names)
     intervals = None
     if confidence_level is not None:
         intervals = report_intervals(
@@ -627,7 +654,8 @@ def transport_classification_report(y_true, y_pred, *, labels=None, target_names
             column_labels=labels, zero_division=zero_division, include_none=include_none,
             confidence_level=confidence_level, method=interval_method,
             n_resamples=n_resamples, random_state=random_state, verbose=verbose,
-            instances=instances)
+            instances=instances, row_names=row_names,
+            report_name="transport_classification_report")
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division, include_none=include_none, class_names=class_names,
@@ -738,7 +766,8 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
     kind = _MLCM_METHODS[method]
     (confusion,), instances = confusions(kind, y_true, y_pred, labels=labels,
                                          sample_weight=sample_weight, with_instances=True)
-    report_row_names(confusion, target_names, include_none)  # before the resampling
+    # before the resampling
+    row_names = report_row_names(confusion, target_names, include_none)
     intervals = None
     if confidence_level is not None:
         intervals = report_intervals(
@@ -746,7 +775,8 @@ def mlcm_classification_report(y_true, y_pred, *, labels=None, target_names=None
             zero_division=zero_division, include_none=include_none,
             confidence_level=confidence_level, method=interval_method,
             n_resamples=n_resamples, random_state=random_state, verbose=verbose,
-            instances=instances)
+            instances=instances, row_names=row_names, accuracy_row=False,
+            report_name="mlcm_classification_report")
     return classification_report_from_confusion(
         confusion, target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division, include_none=include_none, support_name="weight",

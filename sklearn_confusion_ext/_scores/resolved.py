@@ -91,7 +91,7 @@ class _Score:
     # batched(matrices, classes) also reads matrices with a "none" class: the score over
     # the full matrix's ``classes`` (positions), those the data's score reports
     batched_with_none: bool = False
-    labels: object = None  # the score's labels=: beside 2-D scores, they name the columns
+    labels: object = None  # the score's labels=: beside 2-D scores, the columns by the rule
     on_cells: object = None  # a metric's equal _Score of the matrix, for 1-D labels
     n_jobs: object = None  # threads of the builders
     weighted: bool = True  # whether ``metric`` takes sample_weight
@@ -622,7 +622,7 @@ class _Data:
             self.of_weights(weights, presorted=self.grouped is not None)
             for weights in progress.track(instance_weights(
                 rng, self.n_samples, n_resamples, False, self.entries(), owner,
-                self.score.n_jobs, reuse=True))])
+                self.score.n_jobs, reuse=True, compact=self.grouped is not None))])
 
     def bayesian(self, rng, n_resamples, prior, owner="score_confidence_interval",
                  progress=None):
@@ -684,8 +684,9 @@ class _Data:
             where = np.empty(self.n_samples, dtype=np.intp)
             where[grouped.order] = np.arange(self.n_samples)
         values = [self.of_weights(weights, presorted=where is not None)
-                  for weights in leave_out_weights(groups, self.n_samples, self.entries(),
-                                                   "score_confidence_interval", where)]
+                  for weights in leave_out_weights(
+                      groups, self.n_samples, self.entries(), "score_confidence_interval",
+                      where, np.float64 if where is None else np.uint8)]
         return np.concatenate(values), np.ones(n_groups)
 
 

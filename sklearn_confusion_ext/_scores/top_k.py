@@ -167,7 +167,10 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     sample_weight : array-like of shape (n_samples,), default=None
         Sample weights.
     labels : array-like of shape (n_classes,), default=None
-        The class of each column of ``y_score``; needed where ``y_true`` lacks a class.
+        The classes: every class of the columns of ``y_score``, in sorted order (a classifier's
+        ``classes_``), needed where ``y_true`` lacks one; a subset or another order is
+        refused (scikit-learn's
+        ``top_k_accuracy_score`` refuses them too).
 
     Returns
     -------

@@ -75,13 +75,15 @@ def test_one_dimensional_equals_two_columns_and_labels_order():
     assert (one.low, one.high) == pytest.approx((two.low, two.high), rel=1e-12)
     y3, prob = data(60)
     names = np.array(["a", "b", "c"])
-    reordered = sce.calibration_in_the_large(names[y3], prob[:, [2, 0, 1]],
-                                             labels=["c", "a", "b"], confidence_level=None)
+    named = sce.calibration_in_the_large(names[y3], prob, labels=names, confidence_level=None)
     plain = sce.calibration_in_the_large(y3, prob, confidence_level=None)
-    np.testing.assert_allclose(reordered.predicted_prevalence,
-                               plain.predicted_prevalence[[2, 0, 1]])
-    assert reordered.class_names.tolist() == ["c", "a", "b"]
-    assert reordered.error == pytest.approx(plain.error)
+    np.testing.assert_array_equal(named.predicted_prevalence, plain.predicted_prevalence)
+    assert named.class_names.tolist() == ["a", "b", "c"]
+    assert named.error == plain.error
+    # the columns are the classes in sorted order: labels that reorder them are refused
+    with pytest.raises(ValueError, match=r"reorders the columns of y_prob.*\['a', 'b', 'c'\]"):
+        sce.calibration_in_the_large(names[y3], prob[:, [2, 0, 1]], labels=["c", "a", "b"],
+                                     confidence_level=None)
 
 
 @pytest.mark.parametrize("method", ["percentile", "bayesian"])

@@ -641,9 +641,8 @@ def test_labels_against_probabilities_files(tmp_path, capsys):
     text = _text_report(capsys, *args[2::2])
     assert "none" not in text and text.count("Transport confusion matrix") == 1
     assert "labels-vs-scores targets, 3 classes: setosa, versicolor, virginica." in text
-    # columns named by --labels, in another order
+    # --labels in another order orders the report; the columns stay the sorted classes
     order = [2, 0, 1]
-    np.savetxt(tmp_path / "proba.csv", proba[:, order], delimiter=",")
     assert main(args + ["--labels", *names[order], "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["classes"] == list(names[order])
@@ -668,7 +667,12 @@ def test_labels_against_probabilities_files(tmp_path, capsys):
                                rtol=1e-12)
     assert main(args + ["--kind", "soft"]) == 0
     capsys.readouterr()
-    assert main(args + ["--labels", "setosa", "virginica"]) == 2
+    assert main(args + ["--labels", "virginica", "setosa", "--format", "json"]) == 0  # selects
+    report = json.loads(capsys.readouterr().out)
+    assert report["classes"] == ["virginica", "setosa"]
+    np.testing.assert_allclose(report["transport_confusion_matrix"]["uniform"],
+                               expected[np.ix_([2, 0], [2, 0])], rtol=1e-12)
+    assert main(args + ["--labels", "setosa", "dog"]) == 2
     error = capsys.readouterr().err
     # A note says the first label line was read as a header (the other file's length
     # decided it); the error is one line.
@@ -732,24 +736,25 @@ def test_probabilities_report_says_what_its_scores_are_beside_the_argmax_report(
 
 
 def test_argmax_decisions_follow_the_columns_and_take_the_first_on_ties(tmp_path, capsys):
-    """The argmax decision of a row is the class of its column (--labels order), the first
-    such column on ties, as scikit-learn's predict; labels and one-hot decisions are
-    decisions already, with no second report and no note."""
+    """The argmax decision of a row is the class of its column (the classes in sorted
+    order), the first such column on ties, as scikit-learn's predict; labels and one-hot
+    decisions are decisions already, with no second report and no note."""
     (tmp_path / "true.txt").write_text("a\nb\nc\na\nb\n")
-    columns = ["c", "a", "b"]  # the files' columns, named by --labels
-    proba = np.array([[0.2, 0.8, 0.0], [0.4, 0.2, 0.4], [0.5, 0.5, 0.0], [0.1, 0.45, 0.45],
-                      [0.0, 0.1, 0.9]])
+    columns = ["c", "a", "b"]  # --labels: the report's order; the columns are a, b, c
+    proba = np.array([[0.8, 0.0, 0.2], [0.2, 0.4, 0.4], [0.5, 0.0, 0.5], [0.45, 0.45, 0.1],
+                      [0.1, 0.9, 0.0]])
     np.save(tmp_path / "proba.npy", proba)
     args = ["report", "--true", str(tmp_path / "true.txt"), "--format", "json"]
     assert main(args + ["--pred", str(tmp_path / "proba.npy"), "--labels", *columns]) == 0
     report = json.loads(capsys.readouterr().out)
-    # rows' decisions: a, c (tie c/b), c (tie c/a), a (tie a/b), b: wrong on row 1 only
-    # (ties to the last column: a, b, a, b, b, right on rows 1 and 4)
+    # rows' decisions: a, b (tie b/c), a (tie a/c), a (tie a/b), b: wrong on row 2 only
+    # (ties to the last column: a, c, c, b, b, right on rows 0, 2 and 4)
     argmax = report["argmax_classification_report"]
     assert argmax["accuracy"] == pytest.approx(4 / 5)
-    assert argmax["c"]["support"] == 1 and argmax["c"]["precision"] == pytest.approx(1 / 2)
-    assert argmax["a"]["recall"] == 1 and argmax["b"]["recall"] == pytest.approx(1 / 2)
-    np.save(tmp_path / "one_hot.npy", np.eye(3)[[1, 2, 0, 1, 2]])
+    assert argmax["c"]["support"] == 1 and argmax["c"]["recall"] == 0
+    assert argmax["a"]["recall"] == 1 and argmax["a"]["precision"] == pytest.approx(2 / 3)
+    assert argmax["b"]["recall"] == 1
+    np.save(tmp_path / "one_hot.npy", np.eye(3)[[0, 1, 2, 0, 1]])
     (tmp_path / "labels.txt").write_text("a\nb\nc\na\nb\n")
     for path, options in ((tmp_path / "one_hot.npy", ["--labels", *columns]),
                           (tmp_path / "labels.txt", [])):

@@ -93,14 +93,14 @@ def test_calibration_section_is_the_librarys(tmp_path, capsys):
 
 
 def test_calibration_follows_the_columns_named_by_labels(tmp_path, capsys):
-    """Columns in the order of --labels: the calibration is that of the columns' classes
-    (reversed columns read as sorted ones would give another ECE)."""
+    """The columns are the classes in sorted order; --labels in another order orders the
+    report, not the columns: the calibration is that of the columns' classes (reordered
+    columns read as sorted ones give another ECE)."""
     true, pred, y, proba, names = _probabilities(tmp_path, 3, n=300, seed=1)
     order = [2, 0, 1]
     np.savetxt(tmp_path / "reordered.csv", proba[:, order], delimiter=",", fmt="%.6f")
     expected = _json(capsys, true, pred)["calibration"]
-    got = _json(capsys, true, tmp_path / "reordered.csv", "--labels",
-                *names[order])["calibration"]
+    got = _json(capsys, true, pred, "--labels", *names[order])["calibration"]
     assert got["expected_calibration_error"]["estimate"] == pytest.approx(
         expected["expected_calibration_error"]["estimate"], abs=1e-6)
     assert got["brier_score_decomposition"]["brier"] == pytest.approx(
@@ -244,12 +244,13 @@ def test_cost_matrix_npy_and_the_interval_of_labels(tmp_path, capsys):
 def test_cost_matrix_on_probabilities_costs_the_argmax_and_the_bayes_decisions(
         tmp_path, capsys):
     """Probabilities: the cost of the argmax decisions and of the Bayes decisions
-    (expected_cost of the probabilities), columns and cost matrix in the order of --labels;
+    (expected_cost of the probabilities), the cost matrix in the order of --labels (the
+    columns: the classes in sorted order);
     the Bayes decisions' interval is that of their labels, resampled."""
     true, pred, y, proba, names = _probabilities(tmp_path, 3, n=400)
     cost = np.array([[0, 1, 1], [1, 0, 1], [6, 6, 0]], dtype=float)
     order = [1, 2, 0]
-    np.savetxt(tmp_path / "reordered.csv", proba[:, order], delimiter=",", fmt="%.6f")
+    np.savetxt(tmp_path / "reordered.csv", proba, delimiter=",", fmt="%.6f")  # sorted
     np.savetxt(tmp_path / "cost.csv", cost[np.ix_(order, order)], delimiter=",")
     report = _json(capsys, true, tmp_path / "reordered.csv", "--labels", *names[order],
                    "--cost-matrix", str(tmp_path / "cost.csv"), "--confidence", "0.95",

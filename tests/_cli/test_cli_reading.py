@@ -93,6 +93,23 @@ FILES = {
     "a label seen once above": "bird\n" + "".join(f"class_{y}\n" for y in _LABELS),
     "a form feed line break": "".join(f"{y}\n" for y in _LABELS) + "1\x0c2\n",
     "unicode labels": "".join(f"caf\u00e9_{y}\n" for y in _LABELS),
+    # issue 39, the C paths without pandas (integers, labels of a known width)
+    "integer labels, CRLF, no last line break": "\r\n".join(str(y) for y in _LABELS),
+    "integer labels, blank lines": "\n\n" + "\n\n".join(str(y) for y in _LABELS) + "\n\n",
+    "integer labels, a lone sign": "".join(f"{y}\n" for y in _LABELS) + "+\n",
+    "integer labels, 1-2": "".join(f"{y}\n" for y in _LABELS) + "1-2\n",
+    "integer labels, int64's bounds": "".join(f"{y}\n" for y in _LABELS)
+    + "9223372036854775807\n-9223372036854775808\n",
+    "integer labels, beyond int64's bounds": "".join(f"{y}\n" for y in _LABELS)
+    + "9223372036854775808\n",
+    "string labels of different widths": "".join(f"{'x' * (y + 1)}_{y}\n" for y in _LABELS),
+    "string labels, CRLF": "".join(f"class_{y}\r\n" for y in _LABELS),
+    "pandas index, labels of different widths": ",0\n" + "".join(
+        f"{i * 1000},c{'x' * y}\n" for i, y in enumerate(_LABELS)),
+    "a trailing delimiter": "".join(line + ",\n" for line in _ROWS.splitlines()),
+    "an inf": _ROWS + "inf,0,0,0\n",
+    "huge numbers": _ROWS + "1e300,0,0,0\n",
+    "exponents": "".join(",".join(f"{x:.3E}" for x in row) + "\n" for row in _PROBA),
 }
 
 
@@ -194,3 +211,20 @@ def test_unnamed_series_beside_one_sample_less(tmp_path, capsys):
     assert captured.err.count("\n") == 1 and "pass --no-header if it is a label" in captured.err
     assert main(args + ["--no-header"]) == 2
     assert "same number of samples" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["integer labels", "integer labels, CRLF, no last line break",
+                                  "string labels", "string labels of different widths",
+                                  "pandas index, labels of different widths"])
+def test_labels_take_the_fast_reading(tmp_path, reader, monkeypatch, name):
+    """These files are read by the fast reading alone (the reference reading is not called),
+    with pandas and without it (numpy.fromstring for integers; the labels' width found in
+    C), giving the reference arrays, dtype included."""
+    path = tmp_path / "f.csv"
+    path.write_text(FILES[name], encoding="utf-8")
+    slow = files._slow_text(path, FILES[name], None, "auto", False)
+
+    def refused(*args):
+        raise AssertionError("the reference reading was called")
+    monkeypatch.setattr(files, "_slow_text", refused)
+    _same(read_target(path), slow)

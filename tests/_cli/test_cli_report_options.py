@@ -162,7 +162,7 @@ def test_plots_of_indicator_files_carry_the_column_names(tmp_path, monkeypatch):
 
 def test_library_warnings_are_one_line_each_once(tmp_path, capsys):
     """Scores whose rows do not sum to 1: the rows-do-not-sum-to-1 warning came twice,
-    each under Python's '<frozen runpy>:88: UserWarning:'; now one 'warning:' line.
+    each under Python's '<frozen runpy>:88: UserWarning:'; now one 'note:' line.
     (Probabilities written with six decimals, which sum to 1 within their rounding, give
     one note instead: test_rounded_probabilities_give_one_note_and_one_matrix.)"""
     rng = np.random.default_rng(0)
@@ -173,9 +173,68 @@ def test_library_warnings_are_one_line_each_once(tmp_path, capsys):
     assert main(["report", "--true", str(tmp_path / "t.txt"), "--pred",
                  str(tmp_path / "p.csv")]) == 0
     lines = capsys.readouterr().err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("warning: y_pred's rows do not sum to 1")
+    assert len(lines) == 1 and lines[0].startswith("note: y_pred's rows do not sum to 1")
     np.savetxt(tmp_path / "p.csv", proba / 1.2, fmt="%.6f", delimiter=",")
     assert main(["report", "--true", str(tmp_path / "t.txt"), "--pred",
                  str(tmp_path / "p.csv")]) == 0
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("note: ") and "6 decimals" in lines[0]
+
+
+def test_every_library_warning_is_one_note_once(tmp_path, capsys, monkeypatch):
+    """Issue 39: the library's warnings, of any category and from any step of the
+    command (reading, the report), each printed once as one 'note:' line when raised,
+    without Python's '<frozen runpy>:88: UserWarning:' prefix; a multi-line message is one
+    line; the command's own notes and output are unchanged."""
+    import warnings
+
+    import sklearn_confusion_ext._cli as cli
+
+    true_path, pred_path, *_ = _labels(tmp_path, 3, n=60)
+    build_report, load_targets = cli.build_report, cli.load_targets
+
+    def noisy_report(*args, **kwargs):
+        for _ in range(3):
+            warnings.warn("scores undefined\n   for class 'x'", UserWarning, stacklevel=2)
+            warnings.warn("invalid value in divide", RuntimeWarning, stacklevel=2)
+            warnings.warn("a future change", FutureWarning, stacklevel=2)
+        warnings.warn("developers only", DeprecationWarning, stacklevel=2)
+        return build_report(*args, **kwargs)
+
+    def noisy_reading(*args, **kwargs):
+        # said again in the report: one note
+        warnings.warn("invalid value in divide", RuntimeWarning, stacklevel=2)
+        warnings.warn("read with care", UserWarning, stacklevel=2)
+        return load_targets(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "build_report", noisy_report)
+    monkeypatch.setattr(cli, "load_targets", noisy_reading)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing escapes to Python's display
+        assert main(["report", "--true", str(true_path), "--pred", str(pred_path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        "note: invalid value in divide", "note: read with care",
+        "note: scores undefined for class 'x'", "note: a future change"]
+    assert "Transport confusion matrix" in captured.out
+
+
+@pytest.mark.slow
+def test_warnings_are_notes_from_the_shell(tmp_path):
+    """``python -m sklearn_confusion_ext report``: rows that do not sum to 1 give one
+    note line, no '<frozen runpy>' prefix, no 'UserWarning'."""
+    import subprocess
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 200)
+    (tmp_path / "t.txt").write_text("".join(f"{label}\n" for label in y))
+    np.savetxt(tmp_path / "p.csv", rng.dirichlet([1.0] * 3, size=200) * 1.2, fmt="%.6f",
+               delimiter=",")
+    result = subprocess.run(
+        [sys.executable, "-m", "sklearn_confusion_ext", "report", "--true",
+         str(tmp_path / "t.txt"), "--pred", str(tmp_path / "p.csv")],
+        capture_output=True, text=True, check=False)
+    assert result.returncode == 0
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("note: y_pred's rows do not sum to 1")
+    assert "runpy" not in result.stderr and "Warning" not in result.stderr

@@ -214,8 +214,8 @@ def test_labels_not_one_per_unnamed_column_are_refused_as_in_pandas(rng):
     ddf, _ = _counted_frame(whole, split)
     for labels in (None, ["ant", "bee", "cat", "dog"]):  # found, or given
         with pytest.raises(ValueError, match=r"^Dask block \d, rows (\d+) to \d+ \(row "
-                           r"numbers below count from \1\): labels has 4 class label\(s\) but "
-                           r"y_pred has 3 columns"):
+                           r"numbers below count from \1\): labels \[.*\] and the classes of "
+                           r"y_true .* make 4 class\(es\) .* but y_pred has 3 columns"):
             transport_confusion_matrix(ddf["label"], ddf[[0, 1, 2]], labels=labels)
     whole.loc[65, "label"] = "ant"
     whole.loc[40, 1] = np.nan

@@ -172,12 +172,14 @@ def test_progress_is_printed_on_stderr_at_verbose_2(capsys):
     assert lines[-1].startswith("score_confidence_interval: 300 resamples in ")
 
 
-def test_comparison_progress_counts_the_bootstrap_and_the_swaps(capsys):
+def test_comparison_progress_counts_the_swaps(capsys):
+    """The permutation method draws its swaps only (its interval comes from them): the
+    progress counts them, not a bootstrap beside them."""
     sce.compare_scores(INDICATOR, INDICATOR_PRED, INDICATOR_OTHER, method="permutation",
                        n_resamples=100, random_state=0, verbose=3)
     lines = capsys.readouterr().err.splitlines()
-    assert lines[-2].startswith("compare_scores: resample 200/200")
-    assert lines[-1].startswith("compare_scores: 200 resamples in ")
+    assert lines[-2].startswith("compare_scores: swap 100/100")
+    assert lines[-1].startswith("compare_scores: 100 swaps in ")
 
 
 @pytest.mark.parametrize("report", [sce.transport_classification_report,

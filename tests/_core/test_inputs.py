@@ -44,12 +44,18 @@ def test_reordered_probability_columns_are_read_by_name(animals):
         sce.transport_classification_report(y, proba, output_dict=True)["fox"])
 
 
-def test_labels_beside_a_frame_must_name_its_columns(animals):
+def test_labels_beside_a_frame_select_among_its_columns(animals):
+    # the header names the columns; labels= selects and orders, as beside labels
     y, proba = animals
     frame = pd.DataFrame(proba, columns=CLASSES)[["dog", "fox", "cat"]]
-    ordered = sce.transport_confusion_matrix(y, frame, labels=CLASSES)
-    np.testing.assert_allclose(ordered, sce.transport_confusion_matrix(y, proba))
-    with pytest.raises(ValueError, match="labels .* are not the classes .* y_pred's columns"):
+    full = sce.transport_confusion_matrix(y, proba)
+    np.testing.assert_allclose(sce.transport_confusion_matrix(y, frame), full)
+    for labels in (CLASSES, ["fox", "cat", "dog"], ["fox", "cat"]):
+        position = [CLASSES.index(label) for label in labels]
+        np.testing.assert_allclose(sce.transport_confusion_matrix(y, frame, labels=labels),
+                                   full[np.ix_(position, position)])
+    with pytest.raises(ValueError, match=r"labels \['emu'\] are not among the classes "
+                                         r".* of y_pred's columns"):
         sce.transport_confusion_matrix(y, frame, labels=["cat", "dog", "emu"])
 
 

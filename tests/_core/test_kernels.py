@@ -308,10 +308,13 @@ def _assert_same(a, b, name):
 
 
 @pytest.mark.parametrize("n_values", [1, 7, 1000, 200_000])
-def test_bootstrap_counts_equal_the_reference(n_values):
+def test_bootstrap_counts_equal_the_reference(n_values, monkeypatch):
     """The bootstrap's counts of one resample (``count_draws``) are np.bincount's, exactly:
-    the same resampled weights with and without the kernels, whatever the batches."""
+    the same resampled weights with and without the kernels, whatever the batches (the
+    draw kernel, which counts its own draws, is set aside: ``test_resampling_draws``)."""
     from sklearn_confusion_ext._core import resampling
+
+    monkeypatch.setattr(resampling, "_FUSED", (None,))
 
     def weights():
         return np.concatenate(list(resampling.instance_weights(

@@ -136,11 +136,18 @@ def test_one_dimensional_classes_and_positive_class():
     assert _check([True, False], [0.2, 0.7], pos_label=True).positive == 1
 
 
-def test_columns_are_the_classes_labels_names():
+def test_columns_are_the_sorted_classes():
     names = np.array(["ant", "bee", "cat"])
     prob = np.array([[0.2, 0.5, 0.3], [0.6, 0.2, 0.2]])
-    data = _check(names[[2, 0]], prob[:, [2, 0, 1]], labels=["cat", "ant", "bee"])
-    assert data.classes.tolist() == ["cat", "ant", "bee"] and data.codes.tolist() == [0, 1]
+    data = _check(names[[2, 0]], prob, labels=names)
+    assert data.classes.tolist() == ["ant", "bee", "cat"] and data.codes.tolist() == [2, 0]
+    # a class absent from y_true named by labels; a subset or another order selects
+    assert _check(names[[2, 0]], prob, labels=names).codes.tolist() == [2, 0]
+    for reordering in (["cat", "ant", "bee"], ["bee"]):
+        with pytest.raises(ValueError, match="selects or reorders the columns"):
+            _check(names[[2, 0]], prob, labels=reordering)
+    with pytest.raises(ValueError, match="make 2 class.*but y_prob has 3 columns"):
+        _check(names[[2, 0]], prob, labels=["ant", "cat"])
     assert _check(names[[2, 0]], prob, labels=names, pos_label="bee").positive == 1
     with pytest.raises(ValueError, match="pos_label='dog' is not one of the classes"):
         _check(names[[2, 0]], prob, labels=names, pos_label="dog")

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 import sklearn_confusion_ext as sce
-from sklearn_confusion_ext._core import chunks, resampling
+from sklearn_confusion_ext._core import chunks, kernels, resampling
 
 
 def _labels_beside_probabilities(rng, n_samples=400, n_classes=6):
@@ -269,3 +269,146 @@ def _draws_in_a_child():
     rng = np.random.default_rng(4)
     return np.concatenate(list(resampling.instance_weights(rng, 100_000, 8, False,
                                                            n_jobs=2)))
+
+
+# --- The compiled counts: NumPy's own draws, counted as they are drawn ---------------------
+
+DRAWS = kernels.compiled_draw_kernels()
+needs_draw_kernel = pytest.mark.skipif(DRAWS is None, reason="the draw kernel is not built")
+
+
+def _numpy_counts(generator, n_values, n_rows):
+    return np.stack([np.bincount(generator.integers(0, n_values, n_values),
+                                 minlength=n_values) for _ in range(n_rows)])
+
+
+@needs_draw_kernel
+@pytest.mark.parametrize("dtype", [np.uint8, np.float64])
+@pytest.mark.parametrize("half_drawn", [False, True])
+@pytest.mark.parametrize("n_values", [2, 3, 255, 256, 1000, 99_991])
+def test_compiled_counts_are_numpy_s_draws(n_values, half_drawn, dtype):
+    """The kernel's counts are those of ``Generator(PCG64).integers(0, n, n)`` row after
+    row, from any state (half of a 64-bit output left over or not), and the state it
+    hands back is where NumPy's generator is after the same draws."""
+    def generator():
+        drawn = np.random.Generator(np.random.PCG64(n_values + half_drawn))
+        drawn.integers(0, 2 ** 32, int(half_drawn), dtype=np.uint32)
+        return drawn
+
+    theirs, ours = generator(), generator()
+    expected = _numpy_counts(theirs, n_values, 3)
+    counts = np.empty((3, n_values), dtype=dtype)
+    state = DRAWS.count_pcg64_draws(ours.bit_generator.state, counts, np.inf)
+    np.testing.assert_array_equal(counts, expected)
+    ours.bit_generator.state = state
+    assert ours.bit_generator.state == theirs.bit_generator.state
+    assert ours.integers(0, 2 ** 63) == theirs.integers(0, 2 ** 63)
+
+
+@needs_draw_kernel
+def test_compiled_counts_refuse_what_they_cannot_hold():
+    """None (the generator's state untouched) where a uint8 count passes the limit; a
+    range outside NumPy's 32-bit draws is refused."""
+    generator = np.random.Generator(np.random.PCG64(0))
+    before = generator.bit_generator.state
+    counts = np.empty((2, 50), dtype=np.uint8)
+    assert DRAWS.count_pcg64_draws(before, counts, 1) is None
+    assert generator.bit_generator.state == before
+    assert DRAWS.count_pcg64_draws(before, counts, 255) is not None
+    for n_values in (0, 1):
+        with pytest.raises(ValueError, match="2 to 2 \\*\\* 32 - 1 values"):
+            DRAWS.count_pcg64_draws(before, np.empty((1, n_values)), np.inf)
+
+
+def test_a_kernel_whose_counts_differ_is_not_used(monkeypatch):
+    """The kernel is checked against NumPy's draws at first use: one that differs (a
+    future NumPy's bounded draws) leaves the counting to NumPy."""
+    class Shifted:
+        @staticmethod
+        def count_pcg64_draws(state, out, limit):
+            out[:] = 0
+            out[:, 0] = out.shape[1]
+            return state
+
+    assert not resampling._same_draws(Shifted)
+    if DRAWS is not None:
+        assert resampling._same_draws(DRAWS)
+    monkeypatch.setattr(resampling, "compiled_draw_kernels", lambda: Shifted)
+    monkeypatch.setattr(resampling, "_FUSED", None)
+    assert resampling._compact_counts() is None
+    assert not hasattr(resampling._counts(100), "rows")
+
+
+def _batches(compact, n_values=3_000, n_resamples=75, n_jobs=1, seed=2):
+    return list(resampling.instance_weights(np.random.default_rng(seed), n_values,
+                                            n_resamples, False, n_jobs=n_jobs,
+                                            compact=compact))
+
+
+@needs_draw_kernel
+@pytest.mark.parametrize("n_values", [3, 300, 3_000])
+def test_compact_counts_are_the_float_counts(n_values, monkeypatch):
+    """compact=True: uint8 counts, eight times the resamples a batch (in whole products
+    of 32), the values of the float64 counts whatever the batches and the threads; and
+    the float64 counts are those NumPy draws and counts (the kernel off)."""
+    reference = np.concatenate(_batches(False, n_values))
+    compact = _batches(True, n_values)
+    assert all(batch.dtype == np.uint8 for batch in compact)
+    np.testing.assert_array_equal(np.concatenate(compact), reference)
+    monkeypatch.setattr(resampling, "_WEIGHT_ENTRIES", n_values * 5)
+    monkeypatch.setattr(resampling, "_THREADED_VALUES", 0)
+    small = _batches(True, n_values, n_jobs=2)
+    assert len(small[0]) == 32 and len(_batches(False, n_values)[0]) == 5
+    np.testing.assert_array_equal(np.concatenate(small), reference)
+    monkeypatch.setattr(resampling, "_FUSED", (None,))  # NumPy's draws and bincount
+    np.testing.assert_array_equal(np.concatenate(_batches(False, n_values)), reference)
+    assert _batches(True, n_values)[0].dtype == np.float64
+
+
+@needs_draw_kernel
+def test_a_count_past_the_compact_type_is_drawn_again_in_float64(monkeypatch):
+    """A batch with a count the uint8 counts cannot hold (here: above 5) is float64,
+    its rows drawn by NumPy from the same states: the same values, and the batches
+    after it go on in uint8, from where the streams are (streams of 32 resamples cut
+    across batches of 20)."""
+    reference = np.concatenate(_batches(False, 40, n_resamples=300))
+    monkeypatch.setattr(resampling, "_COUNT_LIMIT", 5)
+    monkeypatch.setattr(resampling, "_WEIGHT_ENTRIES", 100)  # 20 resamples a batch
+    for n_jobs in (1, 2):
+        batches = _batches(True, 40, n_resamples=300, n_jobs=n_jobs)
+        assert {batch.dtype for batch in batches} == {np.dtype(np.uint8),
+                                                       np.dtype(np.float64)}
+        np.testing.assert_array_equal(np.concatenate(batches), reference)
+
+
+@pytest.mark.parametrize("presorted", [True, False])
+def test_compact_products_are_the_float_products(presorted, monkeypatch):
+    """The grouped products of uint8 counts (read as float64 a product at a time) are
+    those of the same counts in float64, bit for bit, with a last product padded."""
+    from sklearn_confusion_ext._core.kinds import KINDS
+
+    y_true, y_pred = TARGETS["probabilities"](np.random.default_rng(9))
+    products = resampling.grouped_rows(KINDS["transport"], {}, y_true, y_pred, None)
+    weights = _weights("counts", len(y_true), 45, seed=5)
+    expected = products.matrices(weights, presorted=presorted, n_jobs=1)
+    monkeypatch.setattr(resampling, "_THREADED_PRODUCTS", 0)
+    for n_jobs in (1, 2):
+        np.testing.assert_array_equal(products.matrices(
+            weights.astype(np.uint8), presorted=presorted, n_jobs=n_jobs), expected)
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_intervals_of_labels_beside_probabilities_keep_their_numbers(method, monkeypatch):
+    """The compact counts and their products give the interval NumPy's own draws, counted
+    in float64, give (the path before them), bit for bit."""
+    y_true, y_pred = TARGETS["probabilities"](np.random.default_rng(12), n_samples=700)
+
+    def run():
+        return sce.score_confidence_interval(y_true, y_pred, method=method,
+                                             n_resamples=130, random_state=4)
+
+    ours = run()
+    monkeypatch.setattr(resampling, "_FUSED", (None,))
+    theirs = run()
+    np.testing.assert_array_equal(ours.distribution, theirs.distribution)
+    assert (ours.low, ours.high) == (theirs.low, theirs.high)

@@ -274,3 +274,118 @@ def test_the_compiled_pass_reads_each_chunk_once(monkeypatch):
     predicted, _ = data.top_label()
     np.testing.assert_array_equal(predicted, prob.argmax(axis=1))
     assert sum(rows for rows, _ in calls) == prob.shape[0]  # kept, not read again
+
+
+@pytest.fixture(params=[False, True], ids=["baseline", "vector extensions"])
+def vector_copy(request):
+    """Each copy of the row loop in turn (the AVX2 one where the processor has it)."""
+    previous = COMPILED._use_vector_extensions(request.param)
+    yield request.param
+    COMPILED._use_vector_extensions(previous)
+
+
+def _tied_rows(rng, n_rows, n_classes, dtype):
+    """Rows whose largest value is held by two to four columns at random places (in any
+    lane, accumulator or the tail of the vector pass), the rest below it."""
+    prob = rng.random((n_rows, n_classes)) * 0.5
+    for row in prob:
+        row[rng.choice(n_classes, size=min(n_classes, rng.integers(2, 5)),
+                       replace=False)] = 0.75
+    return (prob / prob.sum(axis=1, keepdims=True)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_classes", [2, 8, 10, 15, 16, 17, 31, 100, 1000])
+def test_both_copies_give_the_first_largest_column(vector_copy, dtype, n_classes):
+    rng = np.random.default_rng(n_classes)
+    n_rows = 400 if n_classes < 1000 else 60
+    for prob in (_probabilities(rng, n_rows, n_classes, dtype),
+                 _tied_rows(rng, n_rows, n_classes, dtype)):
+        for name, layout in _layouts(prob).items():
+            predicted = _assert_rows_equal(layout, dtype)
+            np.testing.assert_array_equal(predicted, layout.argmax(axis=1), err_msg=name)
+    # the largest value alone in the first, the last and each lane's column
+    for k in sorted({0, n_classes - 1, *range(0, n_classes, 5)}):
+        prob = np.full((1, n_classes), 0.5 / n_classes, dtype=dtype)
+        prob[0, k] = 0.5 + 0.5 / n_classes
+        assert _assert_rows_equal(prob, dtype)[0] == k
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("bad", [np.nan, -0.25])
+def test_both_copies_refuse_bad_entries(vector_copy, dtype, bad):
+    prob = _probabilities(np.random.default_rng(9), 3000, 100, dtype)
+    prob[2100, 57] = bad
+    for layout in _layouts(prob).values():
+        outcome = _outcome(lambda layout=layout: _checked_rows("y_prob", layout, False, True,
+                                                               dtype))[0]
+        assert outcome[0] == "error"
+        _assert_rows_equal(layout, dtype)
+
+
+def _classwise_of_columns(data, n_bins):
+    """The reference: each column binned by itself (``curves`` then ``binned``)."""
+    return [bins_module.binned(confidence, outcome, None, n_bins, "uniform")
+            for _, confidence, outcome in bins_module.curves(data, "classwise")]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_classes", [2, 10, 100, 1000])
+# 7 and 100 bins: edges whose product with n_bins rounds below the integer (floor one
+# bin short, the correction tested)
+@pytest.mark.parametrize("n_bins", [1, 2, 7, 15, 100])
+def test_classwise_sums_equal_the_columns_binned(dtype, n_classes, n_bins):
+    rng = np.random.default_rng(n_classes + n_bins)
+    n_rows = 3000 if n_classes < 1000 else 700  # room for 2 x 3 (n_bins + 1) edge rows
+    prob = _probabilities(rng, n_rows, n_classes)
+    # probabilities on the edges and beside them, in rows [p, 1 - p, 0, ...] (summing to
+    # 1 within rounding: not divided, the edges kept exactly in float64)
+    edges = np.linspace(0, 1, n_bins + 1)
+    on_edges = np.concatenate([edges, np.nextafter(edges, 2).clip(0, 1),
+                               np.nextafter(edges, -1).clip(0, 1)])
+    prob[:on_edges.size] = 0.0
+    prob[:on_edges.size, 0] = on_edges
+    prob[:on_edges.size, 1] = 1 - on_edges
+    prob[on_edges.size:2 * on_edges.size] = prob[:on_edges.size, ::-1]  # the last columns
+    prob = prob.astype(dtype)
+    y = rng.integers(0, n_classes, n_rows)
+    for name, layout in _layouts(prob).items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            data = checked_probabilities("f", y[:layout.shape[0]], layout, keep_float32=True,
+                                         labels=np.arange(n_classes))
+        compiled = bins_module.classwise_binned(data, n_bins, "uniform")
+        reference = _reference(lambda data=data: _classwise_of_columns(data, n_bins))
+        assert len(compiled) == n_classes
+        for k, (ours, theirs) in enumerate(zip(compiled, reference)):
+            for field in ("index", "weight", "confidence", "outcome", "effective", "count",
+                          "edges"):
+                np.testing.assert_array_equal(getattr(ours, field), getattr(theirs, field),
+                                              err_msg=f"{name} class {k} {field}")
+
+
+def test_classwise_sums_leave_what_they_do_not_cover_to_numpy():
+    prob = _probabilities(np.random.default_rng(2), 100, 4)
+    y = prob.argmax(axis=1)
+    data = checked_probabilities("f", y, prob)
+    assert bins_module.classwise_binned(data, 10, "quantile") is None
+    weighted = checked_probabilities("f", y, prob, sample_weight=np.ones(100))
+    assert bins_module.classwise_binned(weighted, 10, "uniform") is None
+    with pytest.raises(ValueError, match="codes outside"):
+        COMPILED.classwise_sums(prob, np.full(100, 4, dtype=np.intp),
+                                np.linspace(0, 1, 11)[1:-1], np.empty(0), *np.zeros((3, 4, 10)))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_classes", [2, 10, 100])
+def test_classwise_error_equals_numpy(dtype, n_classes):
+    rng = np.random.default_rng(n_classes)
+    prob = _probabilities(rng, 5000, n_classes, dtype)
+    y = rng.integers(0, n_classes, 5000)
+    for layout in _layouts(prob).values():
+        yy = y[:layout.shape[0]]
+        for norm in ("l1", "l2", "max"):
+            def call(yy=yy, layout=layout, norm=norm):
+                return expected_calibration_error(yy, layout, target="classwise", norm=norm)
+
+            assert call() == pytest.approx(_reference(call), rel=1e-12, abs=1e-15)

@@ -151,14 +151,15 @@ def test_one_dimensional_probabilities_are_the_second_column():
     assert alone.risk.tolist() == [0.0, 0.5, 1 / 3]  # 0.2: class 0, wrong
 
 
-def test_labels_name_the_columns():
+def test_columns_are_the_sorted_classes():
     y, proba, _ = _probabilities(5, n=50)  # tied top probabilities stay tied
     names = np.array(["ant", "bee", "cat"])
-    order = [1, 2, 0]
-    by_name = sce.risk_coverage_curve(names[y], proba[:, order], labels=names[order])
+    by_name = sce.risk_coverage_curve(names[y], proba, labels=names)
     plain = sce.risk_coverage_curve(y, proba)
-    np.testing.assert_allclose(by_name.risk, plain.risk)
+    np.testing.assert_array_equal(by_name.risk, plain.risk)
     assert by_name.area == plain.area
+    with pytest.raises(ValueError, match="selects or reorders the columns of y_prob"):
+        sce.risk_coverage_curve(names[y], proba[:, [1, 2, 0]], labels=names[[1, 2, 0]])
 
 
 def test_rows_not_summing_to_one_warn_and_are_normalized():

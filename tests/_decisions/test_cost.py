@@ -213,8 +213,22 @@ def test_labels_name_the_decisions():
     y_prob = [[0.7, 0.3], [0.9, 0.1]]
     decisions = cost_optimal_predictions(y_prob, [[0, 1], [5, 0]], labels=["no", "yes"])
     assert decisions.tolist() == ["yes", "no"]
-    with pytest.raises(ValueError, match="labels has 3 class label"):
+    with pytest.raises(ValueError, match=r"expected 2 classes in sorted order; got 3 label"):
         cost_optimal_predictions(y_prob, [[0, 1], [5, 0]], labels=["a", "b", "c"])
+
+
+@pytest.mark.parametrize("labels", [["yes", "no"], ["no"]])
+def test_labels_beside_probabilities_are_the_sorted_classes(labels):
+    # The columns are the classes in sorted order; labels in another order (or a subset)
+    # never re-name them: refused, by both functions that read every column by position
+    y_prob = [[0.7, 0.3], [0.9, 0.1]]
+    with pytest.raises(ValueError, match=r"sorted order .*cost_optimal_predictions"):
+        cost_optimal_predictions(y_prob, [[0, 1], [5, 0]], labels=labels)
+    with pytest.raises(ValueError, match=r"sorted order .*expected_cost"):
+        expected_cost(["no", "yes"], y_prob, cost_matrix=[[0, 1], [5, 0]], labels=labels)
+    assert expected_cost(["no", "yes"], y_prob, cost_matrix=[[0, 1], [5, 0]],
+                         labels=["no", "yes"]) == expected_cost(
+        ["no", "yes"], y_prob, cost_matrix=[[0, 1], [5, 0]])
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -236,9 +250,10 @@ def test_probability_columns_follow_labels():
     names = np.array(["ant", "bee", "cat"])
     y_true, y_prob, cost = random_problem(rng, n_classes=3)
     expected = expected_cost(names[y_true], y_prob, cost_matrix=cost)
-    order = [2, 0, 1]
-    assert expected_cost(names[y_true], y_prob[:, order], labels=names[order],
-                         cost_matrix=cost[np.ix_(order, order)]) == pytest.approx(expected)
+    order = [2, 0, 1]  # columns in another order: named by a DataFrame, never by labels
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(y_prob[:, order], columns=names[order])
+    assert expected_cost(names[y_true], frame, cost_matrix=cost) == pytest.approx(expected)
     assert expected == pytest.approx(loop_cost(
         y_true, loop_decisions(y_prob, cost), cost, [0, 1, 2]))
 

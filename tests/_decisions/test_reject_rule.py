@@ -226,20 +226,19 @@ def test_probabilities_and_their_decisions_cost_the_same(seed):
             assert on_probabilities == on_labels
 
 
-def test_string_classes_in_the_order_of_labels():
+def test_string_classes_name_the_decisions():
     rng = np.random.default_rng(40)
     names = np.array(["ant", "bee", "cat"])
     y_true, y_prob, cost = random_problem(rng, n_classes=3)
-    order = [2, 0, 1]
-    decisions = cost_optimal_predictions(y_prob[:, order], cost[np.ix_(order, order)],
-                                         labels=names[order], reject_cost=1.0)
+    decisions = cost_optimal_predictions(y_prob, cost, labels=names, reject_cost=1.0)
     expected = loop_chow(y_prob, cost, 1.0)
     np.testing.assert_array_equal(
         decisions, np.where(expected == REJECT, "reject", names[np.maximum(expected, 0)]))
-    on_probabilities = expected_cost(names[y_true], y_prob[:, order], labels=names[order],
-                                     cost_matrix=cost[np.ix_(order, order)], reject_cost=1.0)
+    on_probabilities = expected_cost(names[y_true], y_prob, labels=names, cost_matrix=cost,
+                                     reject_cost=1.0)
     assert on_probabilities == pytest.approx(loop_cost(y_true, expected, cost, 1.0),
                                              rel=1e-12)
+    order = [2, 0, 1]  # on labels, labels= orders the cost matrix
     assert on_probabilities == pytest.approx(expected_cost(
         names[y_true], decisions, labels=names[order], cost_matrix=cost[np.ix_(order, order)],
         reject_label="reject", reject_cost=1.0), rel=1e-12)

@@ -123,17 +123,18 @@ def test_multiclass_is_one_versus_rest_on_one_grid(weighted):
     np.testing.assert_allclose(frame["tp"], result.tp.ravel())
 
 
-def test_labels_name_the_columns():
+def test_columns_are_the_sorted_classes():
     rng = np.random.default_rng(8)
     y = rng.integers(0, 3, 40)
     proba = rng.dirichlet(np.ones(3), 40)
     names = np.array(["ant", "bee", "cat"])
-    order = [2, 0, 1]
-    by_name = sce.threshold_confusion_matrices(names[y], proba[:, order],
-                                               labels=names[order], thresholds=[0.2, 0.6])
+    by_name = sce.threshold_confusion_matrices(names[y], proba, labels=names,
+                                               thresholds=[0.2, 0.6])
     plain = sce.threshold_confusion_matrices(y, proba, thresholds=[0.2, 0.6])
-    np.testing.assert_array_equal(by_name.matrices, plain.matrices[order])
-    assert by_name.classes.tolist() == ["cat", "ant", "bee"]
+    np.testing.assert_array_equal(by_name.matrices, plain.matrices)
+    assert by_name.classes.tolist() == ["ant", "bee", "cat"]
+    with pytest.raises(ValueError, match="selects or reorders the columns of y_score"):
+        sce.threshold_confusion_matrices(names[y], proba[:, [2, 0, 1]], labels=names[[2, 0, 1]])
     # a class absent from y_true, named by labels: no positives
     absent = sce.threshold_confusion_matrices(y[y < 2], proba[y < 2], labels=[0, 1, 2],
                                               thresholds=[0.5])
@@ -319,3 +320,31 @@ def test_scores_and_weights_from_subnormal_to_near_overflow(exponent):
     assert np.isfinite(result.matrices).all() and np.isfinite(result.thresholds).all()
     order = np.argsort(-result.thresholds)
     np.testing.assert_array_equal(order, np.arange(len(order)))
+
+
+def test_distinct_thresholds_print_distinctly():
+    """Issue 39: nine thresholds near 1 all printed '1.0'. The threshold column takes one
+    format (as pandas writes a column) with the decimals that tell distinct values apart;
+    an ordinary grid keeps four significant digits; repeated thresholds (one per class)
+    stay repeated."""
+    from sklearn_confusion_ext import threshold_confusion_matrices
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    scores = rng.random(200)
+    near_one = np.r_[0.5, 1 - np.logspace(-2, -6, 9)]
+    result = threshold_confusion_matrices(y, scores, thresholds=near_one)
+    shown = [line.split()[0] for line in repr(result).splitlines()[2:]]
+    assert len(set(shown)) == 10 and "1.0" not in shown and shown[0] == "0.500000"
+    html = result._repr_html_()
+    assert all(html.count(f"<th>{text}</th>") == 1 for text in shown)
+    lines = repr(threshold_confusion_matrices(y, scores, thresholds=[0.25, 0.5, 0.75]))
+    assert [line.split()[0] for line in lines.splitlines()[2:]] == ["0.25", "0.50", "0.75"]
+    tiny = repr(threshold_confusion_matrices(y, scores,
+                                             thresholds=[1e-9, 2e-9, 2.0000001e-9]))
+    assert [line.split()[0] for line in tiny.splitlines()[2:]] == [
+        "1.0000000e-09", "2.0000000e-09", "2.0000001e-09"]
+    two = repr(threshold_confusion_matrices(y, np.c_[1 - scores, scores],
+                                            thresholds=near_one[-3:]))
+    assert [line.split()[0] for line in two.splitlines()[2:]] == [
+        "0.999990", "0.999997", "0.999999"] * 2

@@ -127,17 +127,21 @@ def test_labels_zero_division_and_sample_weight_follow_the_scores():
     assert np.isnan([absent["precision_low"], absent["recall_high"]]).all()
 
 
-def test_columns_named_by_labels_are_resampled_with_their_names():
-    """Probabilities whose columns labels= names in another order than sorted: each resample
-    builds its matrix with those names (the same instance weights as the columns put in
-    sorted order)."""
+@pytest.mark.parametrize("order", [[3, 1, 0, 2], [3, 1]], ids=["permutation", "subset"])
+def test_labels_beside_probabilities_are_resampled_with_the_data_columns(order):
+    """Probabilities (columns: the classes in sorted order) with labels= in another order or
+    a subset: each resample builds its matrix on the columns the data gave (the same instance
+    weights as without labels=), though a resample may lack a class (its own union of labels
+    and classes would be too few)."""
     y_true, y_pred = _targets("soft")
-    order = [3, 1, 0, 2]
-    named = transport_classification_report(y_true, y_pred[:, order],
-                                            labels=order, confidence_level=0.9,
-                                            random_state=4, output_dict=True)
+    y_true = np.where(y_true == 2, 0, y_true)  # class 2 rare: absent from some resamples
+    y_true[:3] = 2
+    named = transport_classification_report(y_true, y_pred, labels=order,
+                                            confidence_level=0.9, random_state=4,
+                                            output_dict=True)
     plain = transport_classification_report(y_true, y_pred, confidence_level=0.9,
                                             random_state=4, output_dict=True)
+    assert _rows(named) == list(map(str, order))
     for name in map(str, order):
         for key in ("precision_low", "recall_high", "f1-score_low"):
             assert named[name][key] == pytest.approx(plain[name][key], abs=1e-12)
@@ -361,3 +365,33 @@ def test_the_report_with_intervals_validates_its_targets_once(family, kind, weig
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert REPORTS[family](y_true, y_pred, **keywords) == counted_report
+
+
+@pytest.mark.parametrize("labels", [None, [0, 1]])
+def test_point_interval_warning_counts_and_names_the_printed_cells(labels):
+    """Issue 39: 3 classes print 16 scores (9 of the classes, the accuracy, 6 averages)
+    but the warning counted 18 (the accuracy row's unprinted micro precision and recall);
+    it now counts and names the printed cells. With labels= a subset, a 'micro avg' row
+    prints its three scores."""
+    from sklearn_confusion_ext import transport_classification_report
+
+    y = np.array([0] * 30 + [1] * 30 + [2] * 30)
+    pred = y.copy()
+    pred[30:35], pred[60:63] = 2, 1
+    with pytest.warns(DegenerateIntervalWarning) as caught:
+        report = transport_classification_report(
+            y, pred, labels=labels, target_names=["cat", "dog", "fox"][:len(labels or "abc")],
+            confidence_level=0.95, random_state=0, output_dict=True)
+    message = str(caught[0].message)
+    printed = 3 * len(report) - (2 if "accuracy" in report else 0) - 3 * (
+        "accuracy_low" in report) - 3 * ("accuracy_high" in report)
+    n_rows = 3 if labels is None else 2
+    assert printed == (3 * n_rows + 7 if labels is None else 3 * n_rows + 9)
+    assert message.startswith("transport_classification_report's intervals: ")
+    assert f"for 3 of its {printed} values (cat precision, cat recall, cat f1-score)" \
+        in message
+    # every cell at its bound: all printed cells, the accuracy once
+    with pytest.warns(DegenerateIntervalWarning) as caught:
+        transport_classification_report(y, y, confidence_level=0.95, random_state=0)
+    message = str(caught[0].message)
+    assert "for 16 of its 16 values (0 precision, 0 recall," in message

@@ -755,3 +755,28 @@ def test_former_names_still_work_with_a_future_warning():
         assert posterior.test == "bayesian"
     with pytest.raises(TypeError, match="pass 'method' only"):
         sce.compare_cv_scores(a, b, test="naive_ttest", method="naive_ttest")
+
+
+def test_compare_cv_progress_is_the_librarys(capsys):
+    """Issue 39: compare_cv's 200 fits ran with no word. verbose=0 (the default) is silent,
+    verbose=2 prints a line per repetition of each model's folds and a last line, and the
+    scores are the same whatever verbose says."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_confusion_ext import compare_cv
+
+    X, y = load_breast_cancer(return_X_y=True)
+    models = GaussianNB(), DecisionTreeClassifier(random_state=0)
+    quiet = compare_cv(*models, X, y, n_repeats=3, n_splits=4, random_state=0)
+    assert capsys.readouterr().err == ""
+    loud = compare_cv(*models, X, y, n_repeats=3, n_splits=4, random_state=0, verbose=2)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(",")[0] for line in lines[:-1]] == [
+        f"compare_cv: fit {4 * k}/24" for k in range(1, 7)]
+    assert lines[-1].startswith("compare_cv: 24 fits in ")
+    np.testing.assert_array_equal(quiet.scores_a, loud.scores_a)
+    np.testing.assert_array_equal(quiet.scores_b, loud.scores_b)
+    with pytest.raises(ValueError, match="verbose"):
+        compare_cv(*models, X, y, verbose=-1)

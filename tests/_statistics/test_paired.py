@@ -191,6 +191,107 @@ def test_drawn_permutation_pvalue_is_near_the_exact_one(alternative):
                                           + 2e-4)
 
 
+def _counting_accuracy(calls):
+    def accuracy(y_true, y_pred):
+        calls.append(1)
+        return float(np.mean(np.asarray(y_true) == np.asarray(y_pred)))
+    return accuracy
+
+
+@pytest.mark.parametrize("groups", [None, [0, 0, 1, 2, 3, 4, 5, 5, 6]])
+def test_exact_permutation_with_a_callable_scores_each_subset_once(groups):
+    """A metric callable on the exact test (2**n swaps <= n_resamples, the default 9,999):
+    the callable is called once a subset (each subset's second score is its complement's
+    first) and twice for the estimate, with no bootstrap beside it (it was 2 * 9,999 +
+    2 * 2**n calls); the differences are the enumeration's, subset by subset, in the
+    order of the bits of the subset's number."""
+    rng = np.random.default_rng(3)
+    y_true = rng.integers(0, 3, 9)
+    a = np.where(rng.random(9) < 0.8, y_true, (y_true + 1) % 3)
+    b = np.where(rng.random(9) < 0.5, y_true, (y_true + 2) % 3)
+    calls = []
+    result = sce.compare_scores(y_true, a, b, scoring=_counting_accuracy(calls),
+                                method="permutation", groups=groups, random_state=0)
+    codes = np.arange(9) if groups is None else np.asarray(groups)
+    n_units = codes.max() + 1
+    assert len(calls) == 2 ** n_units + 2
+    expected = []
+    for number in range(2 ** n_units):
+        swap = ((number >> codes) & 1).astype(bool)
+        expected.append(accuracy_score(y_true, np.where(swap, b, a))
+                        - accuracy_score(y_true, np.where(swap, a, b)))
+    np.testing.assert_allclose(result.distribution, expected, rtol=0, atol=1e-15)
+    if groups is None:
+        assert result.pvalue == pytest.approx(
+            _exact_pvalue(accuracy_score, y_true, a, b, "two-sided"), abs=1e-12)
+
+
+@pytest.mark.parametrize("n_samples, n_resamples", [(8, 9999), (40, 999)])
+def test_permutation_interval_is_the_observed_difference_less_the_swaps(n_samples,
+                                                                         n_resamples):
+    """method="permutation": the interval is ``d`` less the swapped differences' equal-
+    tailed bounds, ``[d - q(1 - alpha / 2), d - q(alpha / 2)]``, symmetric about ``d`` when
+    every subset is enumerated, and holds 0 where the test does not reject."""
+    rng = np.random.default_rng(4)
+    y_true = rng.integers(0, 3, n_samples)
+    a = np.where(rng.random(n_samples) < 0.9, y_true, (y_true + 1) % 3)
+    b = np.where(rng.random(n_samples) < 0.3, y_true, (y_true + 1) % 3)
+    for level in (0.9, 0.95):
+        result = sce.compare_scores(y_true, a, b, scoring="tcm_accuracy",
+                                    method="permutation", n_resamples=n_resamples,
+                                    confidence_level=level, random_state=1)
+        d, null = result.estimate, result.distribution
+        alpha = 1 - level
+        assert result.low == pytest.approx(d - np.percentile(null, 100 * (1 - alpha / 2)))
+        assert result.high == pytest.approx(d - np.percentile(null, 100 * alpha / 2))
+        assert result.low < d < result.high
+        if null.size == 2 ** n_samples:
+            assert result.high - d == pytest.approx(d - result.low)
+        assert (result.low > 0) == (result.pvalue < alpha)
+    # no difference: the interval is centred on 0 and holds it, the p-value 1
+    same = sce.compare_scores(y_true, a, a, scoring="tcm_accuracy", method="permutation",
+                              n_resamples=999, random_state=0)
+    assert same.low == same.high == 0 and same.pvalue == 1
+
+
+def test_permutation_pvalues_are_those_of_earlier_versions():
+    """The swaps are drawn from the generator where the bootstrap interval, no longer
+    computed, left it: the p-values and swapped differences of a random_state are those of
+    0.1 (pinned) on each route of the swaps (a callable scored per swap, the pairs of
+    cells of 1-D labels, weighted labels, probabilities, soft labels, groups)."""
+    rng = np.random.default_rng(1)
+    n = 60
+    y = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < .8, y, rng.integers(0, 3, n))
+    b = np.where(rng.random(n) < .6, y, rng.integers(0, 3, n))
+    p, q, soft = (rng.dirichlet(np.ones(3), n) for _ in range(3))
+    groups = np.repeat(np.arange(15), 4)
+    weights = rng.random(n)
+    cases = [
+        ((y, a, b), dict(scoring=_macro_f1, n_resamples=199), 0,
+         0.82, [-0.026977526977526978, -0.02816261639791051, 0.04700743112585615]),
+        ((y, a, b), dict(n_resamples=999), 0,
+         0.789, [0.01043855621280465, 0.04092932812445005, -0.007390242701340366]),
+        ((y, a, b), dict(scoring="tcm_accuracy", n_resamples=499, sample_weight=weights), 0,
+         0.692, [0.14700960421223608, -0.04473037823051529, 0.00047880421619739266]),
+        ((y, p, q), dict(n_resamples=499), 0,
+         0.052, [0.029777323456193105, 0.013432556685620822, -0.0031720578705161095]),
+        ((soft, p, q), dict(n_resamples=499), 0,
+         0.824, [0.02550110799410743, 0.03743212707694932, -0.02237771363781038]),
+        ((y, a, b), dict(n_resamples=499, groups=groups), 0,
+         0.82, [-0.11860218891039898, -0.06421821981476106, 0.09763164383401879]),
+        ((y, a, b), dict(n_resamples=499, alternative="less"), 7,
+         0.61, [0.04751549647761377, 0.01963802949594584, -0.012389606105588258]),
+    ]
+    for targets, keywords, seed, pvalue, first in cases:
+        if keywords.get("scoring") is _macro_f1:
+            keywords["scoring"] = lambda t, y_pred: f1_score(t, y_pred, average="macro")
+        result = sce.compare_scores(*targets, method="permutation", random_state=seed,
+                                    **keywords)
+        assert result.pvalue == pytest.approx(pvalue, abs=1e-12)
+        np.testing.assert_allclose(result.distribution[:3], first, rtol=1e-9, atol=1e-12)
+
+
 # --- Metrics without sample_weight ------------------------------------------------------------
 
 

@@ -1427,9 +1427,9 @@ def assert_same_naming(actual, expected, names, where="result"):
 @pytest.mark.parametrize("name, kind, keywords", variant_cases(kinds=PROBABILITY_KINDS))
 def test_string_labels_beside_probabilities_agree(name, kind, keywords):
     """String labels beside probabilities or scores give the numbers of integer labels
-    sorted alike, the result naming the classes; so do ``labels=`` naming the columns in
-    another order, the columns so permuted. (Strings beside a 1-D probability name the
-    positive class: scikit-learn's default is of {0, 1} and {-1, 1}.)"""
+    sorted alike, the result naming the classes; ``labels=`` in another order than sorted is
+    refused alike, never read as naming the columns. (Strings beside a 1-D probability name
+    the positive class: scikit-learn's default is of {0, 1} and {-1, 1}.)"""
     inputs, weights = reference(name, kind)
     first, last = REGISTRY[name].target_params
     named = {**inputs, first: ANIMALS[inputs[first]]}
@@ -1441,7 +1441,7 @@ def test_string_labels_beside_probabilities_agree(name, kind, keywords):
         extra, named_extra = {"labels": [0, 1]}, {"labels": ANIMALS[:2]}
     assert_same_naming(call_on(name, named, **named_extra, **keywords),
                        call_on(name, inputs, **extra, **keywords), ANIMALS)
-    if REGISTRY[name].labels:
+    if REGISTRY[name].labels and kind == "binary_probabilities":  # labels[-1]: positive
         order = _column_order(kind)
         permuted = _permuted_scores(inputs[last], order)
         assert_same_naming(
@@ -1449,6 +1449,11 @@ def test_string_labels_beside_probabilities_agree(name, kind, keywords):
                     **keywords),
             call_on(name, {**inputs, last: permuted}, **{**extra, "labels": order}, **keywords),
             ANIMALS)
+    elif REGISTRY[name].labels:
+        order = _column_order(kind)
+        for given, labels in ((named, ANIMALS[order]), (inputs, order)):
+            with pytest.raises(ValueError, match="sorted order"):
+                call_on(name, given, **{**named_extra, **extra, "labels": labels}, **keywords)
 
 
 def taken(result, classes, axes, n_classes=N_CLASSES):
@@ -1483,11 +1488,11 @@ def test_permuting_classes_permutes_the_result(name, kind, keywords):
     else:  # new column k is old column order[k]
         renamed = {k: v[:, order] for k, v in inputs.items()}
     assert_same(call_on(name, renamed, **keywords), taken(expected, order, axes))
-    # Beside scores, labels= names the permuted columns (a 1-D probability is of labels[-1]:
-    # the result would name another positive class)
-    if REGISTRY[name].labels and kind != "binary_probabilities":
-        assert_same(call_on(name, given, labels=order, **keywords),
-                    taken(expected, order, axes))
+    # Beside scores the columns are the classes in sorted order: labels= in another order
+    # never renames them (these functions read every column: refused)
+    if REGISTRY[name].labels and kind in PROBABILITY_KINDS and kind != "binary_probabilities":
+        with pytest.raises(ValueError, match="sorted order"):
+            call_on(name, given, labels=order, **keywords)
 
 
 @pytest.mark.parametrize("name, kind, keywords", [
@@ -1534,8 +1539,9 @@ def test_inputs_are_not_modified(name, kind):
     entry = REGISTRY[name]
     inputs, weights = reference(name, kind)
     keywords = {"sample_weight": weights.astype(float)} if entry.sample_weight else {}
-    if entry.labels:
-        keywords["labels"] = [1, 0] if kind == "binary_probabilities" else [3, 1, 0, 2]
+    if entry.labels:  # beside scores, every column in sorted order (the others refuse)
+        keywords["labels"] = ([1, 0] if kind == "binary_probabilities" else [0, 1, 2, 3]
+                              if kind in PROBABILITY_KINDS else [3, 1, 0, 2])
     containers = [inputs, {k: v.tolist() for k, v in inputs.items()}]
     if kind in ("probabilities", "scores"):  # beside 1-D labels
         containers.append({k: _unsorted_csr(v) if np.ndim(v) == 2 else v

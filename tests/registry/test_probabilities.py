@@ -64,37 +64,88 @@ def test_every_function_of_targets_is_covered():
                        "transport_precision_recall_fscore_support"}
 
 
-@pytest.mark.parametrize("order", [None, [2, 0, 1]], ids=["sorted", "labels-reordered"])
+# labels= beside probabilities (columns: the classes in sorted order) selects and orders
+# the classes of the result as beside labels: every class sorted, a permutation, a subset.
+SELECTIONS = {"sorted": None, "permutation": [2, 0, 1], "subset": [2, 0], "one": [1]}
+
+
+def _expected_without_none(function, name, one_hot, probabilities, keywords, selection):
+    """The same function of the one-hot labels (columns selected by index), without the
+    "none" class 0/1 rows get: the reference of labels beside probabilities."""
+    if "empty" in inspect.signature(function).parameters:
+        # One-hot rows are 0/1 indicators, which get a "none" class by default: without
+        # it (nothing is empty here), the matrices are the same. Reports name the classes.
+        named = {"target_names": list(NAMES if selection is None else NAMES[selection])} \
+            if "target_names" in inspect.signature(function).parameters else {}
+        chosen = {} if selection is None else {"labels": selection}
+        return _quiet(function, one_hot, probabilities,
+                      **{**keywords, **named, **chosen, "empty": "skip"})
+    matrix = _quiet(sce.transport_confusion_matrix, one_hot, probabilities, empty="skip",
+                    sample_weight=keywords["sample_weight"],
+                    weighting=keywords.get("weighting", "uniform"))
+    if selection is not None:  # the sub-matrix, as the scores read labels= of a matrix
+        matrix = matrix[np.ix_(selection, selection)]
+    extra = {k: v for k, v in keywords.items() if k in ("r", "average", "form")}
+    return getattr(sce, FROM_CONFUSION[name])(matrix, **extra)
+
+
+@pytest.mark.parametrize("selection", list(SELECTIONS.values()), ids=list(SELECTIONS))
 @pytest.mark.parametrize("name, keywords", TARGET_FUNCTIONS)
-def test_labels_against_probabilities_equal_one_hot_labels(name, keywords, order):
+def test_labels_against_probabilities_equal_one_hot_labels(name, keywords, selection):
     rng = np.random.default_rng(0)
     y, probabilities, one_hot = _labels_and_probabilities(rng)
     weights = rng.random(len(y))
     function = getattr(sce, name)
     keywords = {**REGISTRY[name].fixed, **keywords, "sample_weight": weights}
-    names = NAMES
-    if order is not None:  # columns in another order, named by labels=
-        if not REGISTRY[name].labels:
-            pytest.skip("takes no labels=")
-        names, probabilities, one_hot = NAMES[order], probabilities[:, order], \
-            one_hot[:, order]
-        actual = _quiet(function, y, probabilities, labels=names, **keywords)
-    else:
-        actual = _quiet(function, y, probabilities, **keywords)
-    if "empty" in inspect.signature(function).parameters:
-        # One-hot rows are 0/1 indicators, which get a "none" class by default: without
-        # it (nothing is empty here), the matrices are the same. Reports name the classes.
-        named = {"target_names": list(names)} if \
-            "target_names" in inspect.signature(function).parameters else {}
-        expected = _quiet(function, one_hot, probabilities,
-                          **{**keywords, **named, "empty": "skip"})
-    else:
-        matrix = _quiet(sce.transport_confusion_matrix, one_hot, probabilities, empty="skip",
-                        sample_weight=weights,
-                        weighting=keywords.get("weighting", "uniform"))
-        extra = {k: v for k, v in keywords.items() if k in ("r", "average", "form")}
-        expected = getattr(sce, FROM_CONFUSION[name])(matrix, **extra)
-    assert_same(actual, expected)
+    if selection is not None and not REGISTRY[name].labels:
+        pytest.skip("takes no labels=")
+    chosen = {} if selection is None else {"labels": NAMES[selection]}
+    actual = _quiet(function, y, probabilities, **keywords, **chosen)
+    assert_same(actual, _expected_without_none(function, name, one_hot, probabilities,
+                                               keywords, selection))
+
+
+@pytest.mark.parametrize("selection", list(SELECTIONS.values())[1:], ids=list(SELECTIONS)[1:])
+@pytest.mark.parametrize("name, keywords", TARGET_FUNCTIONS)
+def test_labels_select_as_beside_labels(name, keywords, selection):
+    # Probabilities that are the one-hot rows of predicted labels: labels= gives what it
+    # gives beside those labels, whatever it selects and in whatever order.
+    if not REGISTRY[name].labels:
+        pytest.skip("takes no labels=")
+    rng = np.random.default_rng(9)
+    y, _, _ = _labels_and_probabilities(rng)
+    predicted = rng.integers(0, N_CLASSES, len(y))
+    weights = rng.random(len(y))
+    function = getattr(sce, name)
+    keywords = {**REGISTRY[name].fixed, **keywords, "sample_weight": weights,
+                "labels": NAMES[selection]}
+    assert_same(_quiet(function, y, np.eye(N_CLASSES)[predicted], **keywords),
+                _quiet(function, y, NAMES[predicted], **keywords))
+
+
+# Functions that read probabilities themselves, one number or result over every column
+# (top-k accuracy, calibration, decisions): not under the class rule yet (the exception of
+# the user guide): labels= still names every column, in order.
+READERS = [name for name, entry in REGISTRY.items() if entry.labels
+           and entry.target_params in (("y_true", "y_score"), ("y_true", "y_prob"))
+           and entry.targets != ("labels",)]
+
+
+def test_every_reader_of_probabilities_is_covered():
+    assert {"top_k_accuracy_score", "top_k_confusion_matrix", "expected_calibration_error",
+            "brier_score_decomposition", "risk_coverage_curve"} <= set(READERS)
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_readers_of_probabilities_name_every_column(name):
+    rng = np.random.default_rng(10)
+    y, probabilities, _ = _labels_and_probabilities(rng)
+    function = getattr(sce, name)
+    keywords = {**REGISTRY[name].fixed}
+    assert_same(_quiet(function, y, probabilities, labels=list(NAMES), **keywords),
+                _quiet(function, y, probabilities, **keywords))
+    with pytest.raises(ValueError, match="labels"):
+        _quiet(function, y, probabilities, labels=NAMES[[0, 1]], **keywords)
 
 
 @pytest.mark.parametrize("name", ["mlcm", "multilabel_confusion_tensor",
@@ -120,11 +171,17 @@ def test_columns_follow_labels_and_classifier_classes():
     assert by_default.shape == (3, 3)
     np.testing.assert_allclose(by_default.sum(axis=1),
                                [np.sum(y == c) for c in classifier.classes_])
-    # labels= in another order renames the columns: rows follow the same order.
-    order = ["mid", "low", "high"]
-    position = [list(classifier.classes_).index(c) for c in order]
-    renamed = sce.transport_confusion_matrix(y, probabilities[:, position], labels=order)
-    np.testing.assert_allclose(renamed, by_default[np.ix_(position, position)])
+    # The columns stay classes_ (sorted): labels= in another order reorders the result,
+    # a subset selects its rows and columns.
+    for order in (["mid", "low", "high"], ["mid", "low"], ["high"]):
+        position = [list(classifier.classes_).index(c) for c in order]
+        np.testing.assert_allclose(
+            sce.transport_confusion_matrix(y, probabilities, labels=order),
+            by_default[np.ix_(position, position)])
+    expected = _quiet(sce.transport_precision_recall_fscore_support, y, probabilities,
+                      labels=["low", "mid"], average="macro")[1]  # classes_: high low mid
+    assert expected == pytest.approx(np.mean([by_default[i, i] / by_default[i].sum()
+                                              for i in (1, 2)]))
     # The scorer reads estimator.classes_; a fold lacking a class still scores.
     scorer = sce.make_transport_scorer("f1", response_method="predict_proba")
     rows = y != "high"
@@ -136,11 +193,19 @@ def test_columns_follow_labels_and_classifier_classes():
 @pytest.mark.parametrize("y_true, y_pred, keywords, match", [
     ([0, 1], [[0.5, 0.3, 0.2], [0.1, 0.8, 0.1]], {},
      r"y_true holds 2 distinct class label\(s\) \[0, 1\] but y_pred has 3 columns of scores; "
-     r"pass labels= with the 3 class labels in the order of y_pred's columns"),
+     r"pass labels= with the 3 class labels of y_pred's columns \(its columns are the "
+     r"classes in sorted order"),
     ([0, 1], [[0.5, 0.5], [0.1, 0.9]], {"labels": [0, 1, 2]},
-     "labels has 3 class label.*y_pred has 2 columns"),
+     r"labels \[0, 1, 2\] and the classes of y_true \[0, 1\] make 3 class\(es\).*y_pred "
+     r"has 2 columns.*pass labels= with all 2 classes.*then take the rows and columns"),
+    ([0, 1], [[0.2, 0.3, 0.5], [0.1, 0.8, 0.1]], {"labels": [1]},
+     r"labels \[1\] and the classes of y_true \[0, 1\] make 2 class\(es\) \[0, 1\] but "
+     r"y_pred has 3 columns"),
     (["a", "z"], [[0.5, 0.5], [0.1, 0.9]], {"labels": ["a", "b"]},
-     r"class labels \['z'\] that are not in labels \['a', 'b'\]"),
+     r"class labels \['z'\] that are not in labels \['a', 'b'\], the classes of y_pred's "
+     r"columns"),
+    ([0, 1, 1], [[0.5, 0.3, 0.2], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6]], {"labels": [2]},
+     r"None of labels \[2\] appear in y_true"),
     ([0, 1], [[0.5, 0.5], [0.0, 0.0]], {},
      r"all-zero rows in y_pred \(rows \[1\]\).*positive mass.*empty='skip'"),
     ([0, 1], [[0.5, 0.5], [np.nan, 0.5]], {}, "y_pred contains nan"),
@@ -275,6 +340,13 @@ def test_accumulator_batches_of_labels_against_probabilities():
     np.testing.assert_allclose(accumulator.result(),
                                sce.transport_confusion_matrix(y, probabilities))
     assert not accumulator.confusions()[0].has_none
+    # every class in another order: the columns stay sorted, the result in that order
+    order = ["cat", "ant", "bee"]
+    accumulator = sce.ConfusionAccumulator(labels=order)
+    for rows in (slice(0, 5), slice(5, 50), slice(50, 90)):
+        accumulator.update(y[rows], probabilities[rows])
+    np.testing.assert_allclose(accumulator.result(),
+                               sce.transport_confusion_matrix(y, probabilities, labels=order))
 
 
 def test_dask_labels_against_probabilities():
@@ -284,12 +356,18 @@ def test_dask_labels_against_probabilities():
     expected = sce.transport_confusion_matrix(y, probabilities)
     lazy_y, lazy_p = da.from_array(y, chunks=8), da.from_array(probabilities, chunks=(8, 3))
     np.testing.assert_allclose(sce.transport_confusion_matrix(lazy_y, lazy_p), expected)
-    order = ["cat", "ant", "bee"]
-    columns = [list(NAMES).index(name) for name in order]
-    np.testing.assert_allclose(
-        sce.transport_confusion_matrix(lazy_y, da.from_array(probabilities[:, columns],
-                                                             chunks=(8, 3)), labels=order),
-        expected[np.ix_(columns, columns)])
+    # labels= selects and orders as in memory; the blocks of 8 rows lack classes, whose
+    # union with a subset would give each block other columns
+    for order in (["cat", "ant", "bee"], ["cat", "ant"], ["bee"]):
+        columns = [list(NAMES).index(name) for name in order]
+        in_memory = sce.transport_confusion_matrix(y, probabilities, labels=order)
+        np.testing.assert_allclose(in_memory, expected[np.ix_(columns, columns)])
+        np.testing.assert_allclose(
+            sce.transport_confusion_matrix(lazy_y, lazy_p, labels=order), in_memory)
+        assert _quiet(sce.transport_precision_recall_fscore_support, lazy_y, lazy_p,
+                      labels=order, average="macro") == pytest.approx(_quiet(
+                          sce.transport_precision_recall_fscore_support, y, probabilities,
+                          labels=order, average="macro"))
 
 
 def test_array_api_labels_against_probabilities():
@@ -306,3 +384,61 @@ def test_array_api_labels_against_probabilities():
     with pytest.raises(ValueError, match="pass labels= with the 3 class labels"):
         sce.transport_confusion_matrix(torch.asarray(y[y < 2]),
                                        torch.asarray(probabilities[y < 2]))
+    for order in ([2, 0, 1], [2, 0]):  # labels= selects and orders, as for NumPy
+        np.testing.assert_allclose(
+            sce.transport_confusion_matrix(torch.asarray(y), torch.asarray(probabilities),
+                                           labels=order).numpy(),
+            sce.transport_confusion_matrix(y, probabilities, labels=order))
+
+
+# --- The faces: from_estimator (classes_ name the columns), the command line (a header) ----
+
+
+def test_from_estimator_classes_name_the_columns_and_labels_select():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    X = np.random.default_rng(11).random((90, 2))
+    y = np.array(["low", "mid", "high"])[(X[:, 0] * 3).astype(int)]
+    classifier = LogisticRegression().fit(X, y)
+    probabilities = classifier.predict_proba(X)
+    rows = y != "high"  # the test set lacks a class: classes_ still name the 3 columns
+    full = sce.transport_confusion_matrix(y[rows], probabilities[rows],
+                                          labels=classifier.classes_)
+    for labels in (["mid", "low"], ["high", "mid", "low"]):
+        display = sce.TransportConfusionMatrixDisplay.from_estimator(
+            classifier, X[rows], y[rows], response_method="predict_proba", labels=labels)
+        position = [list(classifier.classes_).index(label) for label in labels]
+        np.testing.assert_allclose(display.confusion_matrix,
+                                   full[np.ix_(position, position)])
+        assert list(display.display_labels) == labels
+        plt.close("all")
+
+
+def test_command_line_header_names_the_columns_and_labels_select(tmp_path, capsys):
+    import json
+
+    from sklearn_confusion_ext._cli import main
+
+    rng = np.random.default_rng(12)
+    y, probabilities, _ = _labels_and_probabilities(rng, 30)
+    true = tmp_path / "true.csv"
+    true.write_text("\n".join(y) + "\n")
+    header = tmp_path / "header.csv"  # the file's columns in another order, named
+    order = [2, 0, 1]
+    header.write_text(",".join(NAMES[order]) + "\n" + "\n".join(
+        ",".join(f"{value:.17g}" for value in row) for row in probabilities[:, order]) + "\n")
+    plain = tmp_path / "plain.csv"  # no header: the classes in sorted order
+    plain.write_text("\n".join(",".join(f"{value:.17g}" for value in row)
+                               for row in probabilities) + "\n")
+    labels = ["cat", "ant"]
+    expected = sce.transport_confusion_matrix(y, probabilities, labels=labels)
+    for pred in (header, plain):
+        assert main(["report", "--true", str(true), "--pred", str(pred), "--labels", *labels,
+                     "--format", "json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["classes"] == labels
+        np.testing.assert_allclose(report["transport_confusion_matrix"]["uniform"], expected)

@@ -1,0 +1,117 @@
+"""The kernel of labels beside probabilities on rows of 32 values and more (its float32 row
+sums run four vectors of eight over 32 values a step, then one over eight, then one value
+at a time): the NumPy reference's matrix, and every column's negative value refused."""
+
+import numpy as np
+import pytest
+
+import sklearn_confusion_ext as sce
+from sklearn_confusion_ext._core import kernels
+
+pytestmark = pytest.mark.skipif(kernels.COMPILED is None,
+                                reason="the compiled kernels are not built in this tree")
+
+
+def _both(function):
+    """``function()`` with the compiled kernels, then with their NumPy references."""
+    compiled = function()
+    old, kernels.COMPILED = kernels.COMPILED, None
+    try:
+        return compiled, function()
+    finally:
+        kernels.COMPILED = old
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n_classes", [31, 32, 75, 300])
+@pytest.mark.parametrize("weighting", ["uniform", "pred"])
+def test_wide_rows_equal_the_reference(dtype, n_classes, weighting):
+    rng = np.random.default_rng(n_classes)
+    n_samples = 4_000
+    y = rng.integers(0, n_classes, n_samples)
+    # rows of mass 1 to 4 (not probabilities: each is divided by its sum, which the
+    # kernel takes), with a large value in the last columns of the vectors
+    scores = rng.random((n_samples, n_classes)).astype(dtype)
+    scores[:, -1] += 3 * rng.random(n_samples).astype(dtype)
+    scores[:, min(31, n_classes - 1)] += 2
+    compiled, reference = _both(lambda: sce.transport_confusion_matrix(
+        y, scores, weighting=weighting, labels=np.arange(n_classes)))
+    tolerance = 1e-11 if dtype == np.float64 else 2e-5
+    np.testing.assert_allclose(compiled, reference, rtol=0,
+                               atol=tolerance * np.abs(reference).max())
+    assert np.isclose(compiled.sum(), reference.sum(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_negative_value_in_any_of_75_columns_is_refused(dtype):
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 75, 200)
+    scores = rng.dirichlet(np.ones(75), 200).astype(dtype)
+    for column in range(75):
+        bad = scores.copy()
+        bad[150, column] = -1e-3
+        with pytest.raises(ValueError, match="row 150"):
+            sce.transport_confusion_matrix(y, bad, labels=np.arange(75))
+
+
+def _kernel(scores, codes, start, stop, multipliers, by_norm, tolerance, by_class):
+    limits = ((2.0 ** 100, 1e-200, 1e200) if scores.dtype == np.float64
+              else (2.0 ** 20, 1e-14, 1e12))
+    out = np.zeros((scores.shape[1], scores.shape[1]))
+    result = kernels.COMPILED.sum_rows_by_class(scores, codes, start, stop, multipliers,
+                                                by_norm, *limits, tolerance, out, by_class)
+    return result, out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n_classes", [63, 64, 100, 181, 256])
+@pytest.mark.parametrize("codes_type", [np.int32, np.int64])
+@pytest.mark.parametrize("bad_row", [None, 0, 1_000, 2_999])
+def test_rows_by_class_equal_rows_in_turn(dtype, n_classes, codes_type, bad_row):
+    """Rows added class by class, a chunk at a time (the default where the output is
+    larger than an L1 cache): the same sums to the last bit as in turn, the same first
+    failing row and the same first row off 1, over several chunks and a range that starts
+    and ends inside them."""
+    rng = np.random.default_rng(n_classes)
+    n_samples = 3_000
+    codes = rng.integers(0, n_classes, n_samples).astype(codes_type)
+    scores = rng.random((n_samples, n_classes)).astype(dtype)
+    scores[500] *= 2  # the first row off 1 (all are, but row 500 is far off)
+    if bad_row is not None:
+        scores[bad_row, n_classes // 2] = -1.0
+    multipliers = rng.random(n_samples)
+    for start, stop, weights, by_norm in [(0, n_samples, np.empty(0), False),
+                                          (7, n_samples - 11, multipliers, True)]:
+        in_turn = _kernel(scores, codes, start, stop, weights, by_norm, 0.5, False)
+        by_class = _kernel(scores, codes, start, stop, weights, by_norm, 0.5, True)
+        assert by_class[0][:2] == in_turn[0][:2]
+        np.testing.assert_array_equal(by_class[0][2], in_turn[0][2])
+        np.testing.assert_array_equal(by_class[1], in_turn[1])
+        expected_stop = bad_row if bad_row is not None and start <= bad_row < stop else stop
+        assert by_class[0][0] == expected_stop
+        if expected_stop > start:  # every row before the failing one is summed
+            counts = np.bincount(codes[start:expected_stop], minlength=n_classes)
+            if not by_norm:
+                np.testing.assert_allclose(by_class[1].sum(axis=1), counts, rtol=1e-4)
+
+
+@pytest.mark.parametrize("chunk_size", [None, 1_000])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_hundred_classes_with_bad_rows_equal_the_reference(chunk_size, n_jobs, dtype):
+    """C = 100 (the rows added class by class): rows the kernel leaves to the reference
+    (empty, tiny or huge norms) inside and between its chunks, weights, chunks and
+    threads: the NumPy reference's matrix."""
+    rng = np.random.default_rng(9)
+    n_samples, n_classes = 12_000, 100
+    y = rng.integers(0, n_classes, n_samples)
+    scores = rng.dirichlet(np.ones(n_classes), n_samples)
+    scores[[5, 700, 5_000, 11_999]] *= np.array([1e-30, 0.0, 1e25, 1e-35])[:, None]
+    scores = scores.astype(dtype)
+    weights = rng.random(n_samples)
+    compiled, reference = _both(lambda: sce.transport_confusion_matrix(
+        y, scores, sample_weight=weights, empty="skip", chunk_size=chunk_size,
+        n_jobs=n_jobs, labels=np.arange(n_classes)))
+    tolerance = 1e-11 if dtype == np.float64 else 2e-5
+    np.testing.assert_allclose(compiled, reference, rtol=0,
+                               atol=tolerance * np.abs(reference).max())
