@@ -102,13 +102,12 @@ def bin_edges(confidence, n_bins, strategy):
     return np.percentile(confidence, q)
 
 
-_KEYS = 1 << 16  # the histogram of the exact percentiles: 512 KiB of counts
 
 
 def _percentiles_by_histogram(kernel, values, q):
     """``np.percentile(values, q)`` (its linear method, the same floats) of ``values`` in
-    [0, 1], from the order statistics found by a histogram of ``_KEYS`` equal-width keys
-    (one pass), the values of the keys that hold them gathered (a second) and selected:
+    [0, 1], from the order statistics found by a histogram of the values' keys (their
+    exponent and first mantissa bits, ``kernel.KEY_SHIFT``: 1 MiB of counts; one pass), the values of the keys that hold them gathered (a second) and selected:
     no partition of all the values (what ``np.percentile`` costs, 2x a read of the top
     labels' probabilities). None where the values are not float64 in [0, 1] or too many
     fall in the keys read (then ``np.percentile``)."""
@@ -127,11 +126,12 @@ def _percentiles_by_histogram(kernel, values, q):
     previous[below] = following[below] = 0
     previous, following = previous.astype(np.intp), following.astype(np.intp)
     ranks = np.unique(np.concatenate([previous, following]) % n)
-    counts = np.zeros(_KEYS, dtype=np.int64)
+    n_keys = kernel.N_KEYS
+    counts = np.zeros(n_keys, dtype=np.int64)
     kernel.value_histogram(values, counts)
     ends = np.cumsum(counts)
     keys = np.searchsorted(ends, ranks, side="right")
-    wanted = np.zeros(_KEYS, dtype=np.uint8)
+    wanted = np.zeros(n_keys, dtype=np.uint8)
     wanted[keys] = 1
     held = np.flatnonzero(wanted)
     size = int(counts[held].sum())
@@ -142,7 +142,7 @@ def _percentiles_by_histogram(kernel, values, q):
         return None
     # rank r of key k: at (r - first rank of k) after the values of the keys before k
     offsets = np.concatenate([[0], np.cumsum(counts[held])[:-1]])
-    position = np.empty(_KEYS, dtype=np.int64)
+    position = np.empty(n_keys, dtype=np.int64)
     position[held] = offsets - (ends[held] - counts[held])
     local = ranks + position[keys]
     gathered.partition(local)
@@ -154,6 +154,13 @@ def _percentiles_by_histogram(kernel, values, q):
     result = np.add(a, diff_b_a * gamma)
     np.subtract(b, diff_b_a * (1 - gamma), out=result, where=gamma >= 0.5)
     return result
+
+
+def lowest_of_keys(kernel):
+    """The lowest value of each key of the compiled ``value_histogram``: the double whose
+    bits are the key shifted left by ``kernel.KEY_SHIFT`` (0.0 for the first key)."""
+    keys = np.arange(kernel.N_KEYS, dtype=np.uint64) << np.uint64(kernel.KEY_SHIFT)
+    return keys.view(np.float64)
 
 
 @dataclass(frozen=True)
@@ -271,8 +278,7 @@ def _binned_compiled(kernel, confidence, outcome, sample_weight, n_bins, strateg
     inner = np.ascontiguousarray(edges[1:-1], dtype=np.float64)
     start = np.empty(0, dtype=np.intp)
     if strategy != "uniform":  # the inner edges below each key's lowest value
-        start = np.searchsorted(inner, np.arange(_KEYS) / _KEYS).astype(np.intp)
-        start[0] = 0
+        start = np.searchsorted(inner, lowest_of_keys(kernel)).astype(np.intp)
     kernel.bin_sums(confidence, outcome, units, w, inner, strategy == "uniform", start, ids,
                     weight, conf, out, count, squares, unit_sums)
     return _kept_bins(ids, edges, weight, conf, out, count, squares, unit_sums,

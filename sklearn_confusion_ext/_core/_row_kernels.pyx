@@ -19,6 +19,7 @@ same chunks, from what these kernels report.
 
 cimport cython
 from libc.math cimport floor
+from libc.string cimport memcpy
 
 ctypedef fused real:
     float
@@ -473,8 +474,8 @@ def bin_sums(const double[::1] confidence, const unsigned char[::1] outcome,
     ``np.searchsorted(inner, p)`` (the number of inner edges below it), computed for
     equal-width bins (``uniform``) as ``floor(n_bins * p)`` corrected by one where the
     edges disagree, as ``bins.bin_ids`` does; else from ``start[key]``, the inner edges
-    below ``key / n_keys`` (``key`` of :func:`value_histogram`, ``n_keys`` the length of
-    ``start``), counting the edges below ``p`` from there (none or few: no search with a
+    below the lowest value of ``key`` (``key`` of :func:`value_histogram` among as many
+    keys as ``start`` holds), counting the edges below ``p`` from there (none or few: no search with a
     branch mispredicted per instance). Without weights (``units`` empty):
     ``weight`` (= ``count``) the instances, ``out`` those of outcome 1, ``conf`` the
     sums of ``p``. With weights ``weight_of`` and their ``units`` (the weights over the
@@ -534,21 +535,34 @@ def bin_sums(const double[::1] confidence, const unsigned char[::1] outcome,
 
 
 def value_histogram(const double[::1] values, long long[::1] counts):
-    """The counts of ``values`` (in [0, 1]; others clipped) in ``counts.shape[0]``
-    equal-width keys, ``floor(p * n_keys)``: monotone in ``p``."""
+    """The counts of ``values`` (non-negative; the keys beyond ``counts.shape[0]``
+    clipped to the last) in their keys, the top bits of each value (``KEY_SHIFT``):
+    monotone in the value."""
     cdef Py_ssize_t n = values.shape[0], n_keys = counts.shape[0], i
     with nogil:
         for i in range(n):
             counts[_key(values[i], n_keys)] += 1
 
 
+# The keys of the order statistics: a positive double's bits, read as an unsigned integer,
+# grow with its value, so its top bits (its exponent and the first 7 bits of its mantissa,
+# 128 keys an octave: the bits shifted right by KEY_SHIFT) are a key monotone in the value,
+# N_KEYS of them for [0, 1]. Equal-width keys crowded the probabilities near 0 of a class
+# (most of a one-vs-rest column) into the first key, so that NumPy's partition ran.
+cdef enum:
+    _SHIFT = 45
+KEY_SHIFT = _SHIFT
+N_KEYS = 1 << 17  # 1.0 is key 130944: its bits 0x3FF0000000000000 >> KEY_SHIFT
+
+
 cdef inline Py_ssize_t _key(double p, Py_ssize_t n_keys) noexcept nogil:
-    cdef double scaled = p * n_keys
-    if scaled < 0 or scaled != scaled:
+    cdef unsigned long long bits
+    cdef Py_ssize_t key
+    if not p > 0:  # 0 and -0.0 (NaN, refused before): the first key
         return 0
-    if scaled >= n_keys:
-        return n_keys - 1
-    return <Py_ssize_t>scaled
+    memcpy(&bits, &p, sizeof(double))
+    key = <Py_ssize_t>(bits >> _SHIFT)
+    return key if key < n_keys else n_keys - 1
 
 
 def gather_keys(const double[::1] values, const unsigned char[::1] wanted,
