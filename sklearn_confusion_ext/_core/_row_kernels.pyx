@@ -18,6 +18,7 @@ same chunks, from what these kernels report.
 """
 
 cimport cython
+import numpy as np
 from libc.math cimport floor
 from libc.string cimport memcpy
 
@@ -602,6 +603,36 @@ cdef inline Py_ssize_t _uniform_bin(double p, Py_ssize_t n_bins,
     return lo
 
 
+cdef void _classwise_rows(const real *x, Py_ssize_t n, Py_ssize_t n_classes,
+                          Py_ssize_t stride, const double *norms, const double *edges,
+                          Py_ssize_t n_bins, double *cells) noexcept nogil:
+    """The bins of every class of row-contiguous rows (row ``i`` at ``x + i * stride``),
+    in instance order: ``cells[2 * (c * n_bins + b)]`` counts the instances whose
+    probability of class ``c`` (divided by ``norms[i]`` where given) falls in bin ``b``,
+    the next cell sums those probabilities (a pair a bin: one cache line for both);
+    ``edges``: the inner edges (:func:`_uniform_bin`)."""
+    cdef Py_ssize_t i, c
+    cdef const real *row
+    cdef double p, norm
+    cdef double *cell
+    for i in range(n):
+        row = x + i * stride
+        if norms != NULL:
+            norm = norms[i]
+            for c in range(n_classes):
+                p = row[c]
+                p = p / norm
+                cell = cells + 2 * (c * n_bins + _uniform_bin(p, n_bins, edges))
+                cell[0] += 1.0
+                cell[1] += p
+        else:
+            for c in range(n_classes):
+                p = row[c]
+                cell = cells + 2 * (c * n_bins + _uniform_bin(p, n_bins, edges))
+                cell[0] += 1.0
+                cell[1] += p
+
+
 def classwise_sums(const real[:, :] prob, const Py_ssize_t[::1] codes,
                    const double[::1] inner, const double[::1] norms, double[:, ::1] weight,
                    double[:, ::1] conf, double[:, ::1] out):
@@ -630,6 +661,8 @@ def classwise_sums(const real[:, :] prob, const Py_ssize_t[::1] codes,
     if n == 0:
         return
     cdef const double *edges = &inner[0] if n_bins > 1 else NULL
+    # each class's bins as (count, sum) pairs side by side, from what the outputs hold
+    cdef double[::1] cells = np.stack([weight, conf], axis=-1).ravel()
     with nogil:
         if prob.strides[0] == sizeof(real) and n_classes > 1:  # column-contiguous
             for c in range(n_classes):
@@ -640,6 +673,14 @@ def classwise_sums(const real[:, :] prob, const Py_ssize_t[::1] codes,
                     b = _uniform_bin(p, n_bins, edges)
                     weight[c, b] += 1.0
                     conf[c, b] += p
+        elif prob.strides[1] == sizeof(real):  # row-contiguous: rows through a pointer
+            _classwise_rows(&prob[0, 0], n, n_classes,
+                            prob.strides[0] // <Py_ssize_t>sizeof(real),
+                            &norms[0] if by_norm else NULL, edges, n_bins, &cells[0])
+            for c in range(n_classes):
+                for b in range(n_bins):
+                    weight[c, b] = cells[2 * (c * n_bins + b)]
+                    conf[c, b] = cells[2 * (c * n_bins + b) + 1]
         else:
             for i in range(n):
                 if by_norm:
