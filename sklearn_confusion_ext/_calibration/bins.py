@@ -107,10 +107,13 @@ def bin_edges(confidence, n_bins, strategy):
 def _percentiles_by_histogram(kernel, values, q):
     """``np.percentile(values, q)`` (its linear method, the same floats) of ``values`` in
     [0, 1], from the order statistics found by a histogram of the values' keys (their
-    exponent and first mantissa bits, ``kernel.KEY_SHIFT``: 1 MiB of counts; one pass), the values of the keys that hold them gathered (a second) and selected:
-    no partition of all the values (what ``np.percentile`` costs, 2x a read of the top
-    labels' probabilities). None where the values are not float64 in [0, 1] or too many
-    fall in the keys read (then ``np.percentile``)."""
+    exponent and first mantissa bits, ``kernel.KEY_SHIFT``: 1 MiB of counts; one pass),
+    the values of the keys that hold them gathered (a second) and selected: no partition
+    of all the values (what ``np.percentile`` costs, 2x a read of the top labels'
+    probabilities). Keys of the values' top bits spread the probabilities near 0 of a
+    one-vs-rest column over their octaves, where keys of equal width crowded them into
+    the first. None where the values are not float64 in [0, 1] or too many fall in the
+    keys read (then ``np.percentile``)."""
     values = np.asarray(values)
     n = values.size
     if values.dtype != np.float64 or values.ndim != 1 or n < 4096:  # few: np.percentile

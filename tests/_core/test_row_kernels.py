@@ -389,3 +389,111 @@ def test_classwise_error_equals_numpy(dtype, n_classes):
                 return expected_calibration_error(yy, layout, target="classwise", norm=norm)
 
             assert call() == pytest.approx(_reference(call), rel=1e-12, abs=1e-15)
+
+
+def _one_vs_rest_values(rng, n):
+    """One class's probabilities of many classes (most near 0, over many octaves), with
+    exact zeros, a negative zero, subnormal values, ties and ones."""
+    values = rng.dirichlet(np.full(100, 0.3), size=n)[:, 0]
+    values[:200] = 0.0
+    values[200] = -0.0
+    values[201:211] = 5e-324 * np.arange(1, 11)
+    values[211:300] = 1e-7  # a tie far below the first key of equal width
+    values[300:310] = 1.0
+    return rng.permutation(values)
+
+
+@pytest.mark.parametrize("n", [5000, 60_000])
+def test_percentiles_by_histogram_of_values_crowded_near_zero(n):
+    """The keys are the values' top bits: values crowded near 0 (a one-vs-rest column)
+    spread over their octaves, found exactly, not left to NumPy's partition."""
+    values = _one_vs_rest_values(np.random.default_rng(n), n)
+    for n_bins in (2, 15, 100):
+        q = np.linspace(0, 100, n_bins + 1)
+        edges = bins_module._percentiles_by_histogram(COMPILED, values, q)
+        assert edges is not None
+        np.testing.assert_array_equal(edges, np.percentile(values, q))
+
+
+def test_the_keys_are_monotone_and_their_lowest_values_below_them():
+    """Each value's key is at or above the key of every smaller value, and the lowest
+    value of its key (the start of the equal-mass bins' search) is at or below it."""
+    rng = np.random.default_rng(3)
+    values = np.sort(np.concatenate([_one_vs_rest_values(rng, 5000), rng.random(5000),
+                                     np.nextafter(bins_module.lowest_of_keys(COMPILED)[1:50],
+                                                  0), [1.5, np.inf]]))
+    counts = np.zeros(COMPILED.N_KEYS, dtype=np.int64)
+    keys = np.empty(values.size, dtype=np.int64)
+    for i, value in enumerate(values):  # each value's key: the one bin its count fills
+        counts[:] = 0
+        COMPILED.value_histogram(np.array([value]), counts)
+        keys[i] = np.flatnonzero(counts)[0]
+    assert np.all(np.diff(keys) >= 0)
+    lowest = bins_module.lowest_of_keys(COMPILED)
+    assert np.all(lowest[keys] <= np.abs(values))
+    assert lowest[0] == 0.0 and keys[-1] == COMPILED.N_KEYS - 1  # beyond 1: the last key
+
+
+@pytest.mark.parametrize("n_bins", [2, 15, 100])
+def test_equal_mass_bins_of_values_crowded_near_zero_equal_numpy(n_bins):
+    rng = np.random.default_rng(n_bins)
+    confidence = np.abs(_one_vs_rest_values(rng, 20_000))
+    outcome = rng.random(confidence.size) < confidence
+    weights = rng.random(confidence.size) * 3
+    for weight in (None, weights):
+        bins = _assert_bins_equal(confidence, outcome, weight, n_bins, "quantile")
+        np.testing.assert_array_equal(bins.ids,
+                                      np.searchsorted(bins.edges[1:-1], confidence))
+
+
+def test_the_compiled_checking_pass_runs_on_the_calling_thread(monkeypatch):
+    """The pass is bound by the read of memory: its chunks run one after another on the
+    calling thread (threads burned CPU time for nothing), and a bad entry in a later
+    chunk is still named at its row."""
+    import threading
+
+    threads = []
+
+    class Recording:
+        def check_rows(self, block, *outputs):
+            threads.append(threading.get_ident())
+            return COMPILED.check_rows(block, *outputs)
+
+    monkeypatch.setattr(kernels, "ROW_COMPILED", Recording())
+    prob = _probabilities(np.random.default_rng(8), 600_000, 10)  # 23 chunks of 2 MiB
+    _checked_rows("y_prob", prob, False, True, prob.dtype)
+    assert len(threads) > 1 and set(threads) == {threading.get_ident()}
+    prob[590_000, 4] = np.nan
+    with pytest.raises(ValueError, match="contains nan .first at row 590000"):
+        _checked_rows("y_prob", prob, False, True, prob.dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("layout", ["C", "F", "rows[::2]"])
+def test_public_calls_of_rows_that_do_not_sum_to_one_equal_numpy(dtype, layout):
+    """Rows off 1 (warned, divided by their sums where read), with and without weights:
+    the compiled paths (checking pass, binned sums, classwise sums) give NumPy's numbers."""
+    rng = np.random.default_rng(9)
+    prob = _probabilities(rng, 20_000, 12).astype(np.float64)
+    prob[::3] *= 1.25
+    prob = _layouts(prob.astype(dtype))[layout]
+    y = rng.integers(0, 12, prob.shape[0])
+    weight = rng.random(prob.shape[0])
+    calls = [lambda w=w, s=s, t=t: expected_calibration_error(
+        y, prob, strategy=s, target=t, sample_weight=w)
+        for w in (None, weight) for s in ("uniform", "quantile")
+        for t in ("top_label", "classwise")]
+    calls += [lambda s=s: reliability_curve(y, prob, target="top_label", n_bins=15,
+                                            strategy=s) for s in ("uniform", "quantile")]
+    calls += [lambda: reliability_curve(y, prob, target="classwise", n_bins=15)]
+    for call in calls:
+        compiled, caught = _outcome(call)
+        reference, reference_caught = _outcome(lambda call=call: _reference(call))
+        assert len(caught) == len(reference_caught) == 1 and "sum" in caught[0]
+        compiled, reference = compiled[1], reference[1]
+        if isinstance(compiled, float):
+            assert compiled == pytest.approx(reference, rel=1e-12, abs=1e-15)
+        else:
+            for field in ("prob_true", "prob_pred", "bin_count", "bin_edges", "low"):
+                np.testing.assert_allclose(getattr(compiled, field),
+                                           getattr(reference, field), rtol=1e-12)
