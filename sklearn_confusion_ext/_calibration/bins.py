@@ -14,6 +14,7 @@ below it (bins ``[0, e_1], (e_1, e_2], ...``), empty bins dropped.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
@@ -159,11 +160,15 @@ def _percentiles_by_histogram(kernel, values, q):
     return result
 
 
+@cache
 def lowest_of_keys(kernel):
     """The lowest value of each key of the compiled ``value_histogram``: the double whose
-    bits are the key shifted left by ``kernel.KEY_SHIFT`` (0.0 for the first key)."""
+    bits are the key shifted left by ``kernel.KEY_SHIFT`` (0.0 for the first key); read
+    only, made once."""
     keys = np.arange(kernel.N_KEYS, dtype=np.uint64) << np.uint64(kernel.KEY_SHIFT)
-    return keys.view(np.float64)
+    lowest = keys.view(np.float64)
+    lowest.flags.writeable = False
+    return lowest
 
 
 @dataclass(frozen=True)
@@ -280,8 +285,11 @@ def _binned_compiled(kernel, confidence, outcome, sample_weight, n_bins, strateg
             return None  # each bin's own unit: binned's NumPy path
     inner = np.ascontiguousarray(edges[1:-1], dtype=np.float64)
     start = np.empty(0, dtype=np.intp)
-    if strategy != "uniform":  # the inner edges below each key's lowest value
-        start = np.searchsorted(inner, lowest_of_keys(kernel)).astype(np.intp)
+    if strategy != "uniform":  # the inner edges below each key's lowest value: each
+        # edge counted from the first key whose lowest value exceeds it on
+        first = np.searchsorted(lowest_of_keys(kernel), inner, side="right")
+        start = np.cumsum(np.bincount(first, minlength=kernel.N_KEYS + 1)[:kernel.N_KEYS]
+                          ).astype(np.intp, copy=False)
     kernel.bin_sums(confidence, outcome, units, w, inner, strategy == "uniform", start, ids,
                     weight, conf, out, count, squares, unit_sums)
     return _kept_bins(ids, edges, weight, conf, out, count, squares, unit_sums,

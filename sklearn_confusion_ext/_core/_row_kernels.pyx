@@ -11,8 +11,9 @@
 - :func:`value_histogram` and :func:`gather_keys`: the exact order statistics of values
   in [0, 1] (the quantile edges of equal-mass bins) by a histogram, without a sort.
 
-The loops release the GIL, so that row chunks on threads (``_core/chunks.map_chunks``)
-run on every core. The sums' rounding differs from NumPy's (pairwise, BLAS) in the last
+The loops release the GIL. The checking pass runs its chunks on the calling thread
+(``_core/probabilities._checked_rows``): it is bound by the read of memory, where threads
+were measured to cost CPU time without saving wall time. The sums' rounding differs from NumPy's (pairwise, BLAS) in the last
 bits; everything else is the same: the errors are raised by the NumPy reference, on the
 same chunks, from what these kernels report.
 """

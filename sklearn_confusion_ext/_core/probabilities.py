@@ -6,7 +6,8 @@ classifier's ``predict_proba``, or ``decision_function`` with ``scores=True``), 
 class code of each instance, the array as float64 (no copy when it is float64 already),
 its classes, its positive class and the checked weights, as :class:`Probabilities`.
 
-A 2-D array is read in row chunks of cache size, each chunk once: its row sums (the
+A 2-D array is read in row chunks (of cache size on the NumPy reference; 16 MiB ones on
+the calling thread for the compiled pass), each chunk once: its row sums (the
 warning of rows that do not sum to 1, scikit-learn's ``log_loss`` policy), its smallest
 entry (negative and NaN entries refused) and, on request, each row's largest entry and its
 column (the top label) on the chunk still in cache. The rows that do not sum to 1 are read
