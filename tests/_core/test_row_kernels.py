@@ -416,20 +416,20 @@ def test_percentiles_by_histogram_of_values_crowded_near_zero(n):
 
 
 def test_the_keys_are_monotone_and_their_lowest_values_below_them():
-    """Each value's key is at or above the key of every smaller value, and the lowest
-    value of its key (the start of the equal-mass bins' search) is at or below it."""
+    """The kernel's keys are the values' top bits (its histogram is the count of those),
+    each value's key is at or above the key of every smaller value, and the lowest value
+    of its key (the start of the equal-mass bins' search) is at or below it."""
     rng = np.random.default_rng(3)
-    values = np.sort(np.concatenate([_one_vs_rest_values(rng, 5000), rng.random(5000),
-                                     np.nextafter(bins_module.lowest_of_keys(COMPILED)[1:50],
-                                                  0), [1.5, np.inf]]))
-    counts = np.zeros(COMPILED.N_KEYS, dtype=np.int64)
-    keys = np.empty(values.size, dtype=np.int64)
-    for i, value in enumerate(values):  # each value's key: the one bin its count fills
-        counts[:] = 0
-        COMPILED.value_histogram(np.array([value]), counts)
-        keys[i] = np.flatnonzero(counts)[0]
-    assert np.all(np.diff(keys) >= 0)
     lowest = bins_module.lowest_of_keys(COMPILED)
+    values = np.sort(np.concatenate([_one_vs_rest_values(rng, 5000), rng.random(5000),
+                                     lowest[1:50], np.nextafter(lowest[1:50], 0),
+                                     [1.5, np.inf]]))
+    keys = np.where(values > 0, values.view(np.uint64) >> np.uint64(COMPILED.KEY_SHIFT), 0)
+    keys = np.minimum(keys, COMPILED.N_KEYS - 1).astype(np.intp)
+    counts = np.zeros(COMPILED.N_KEYS, dtype=np.int64)
+    COMPILED.value_histogram(values, counts)
+    np.testing.assert_array_equal(counts, np.bincount(keys, minlength=COMPILED.N_KEYS))
+    assert np.all(np.diff(keys) >= 0)
     assert np.all(lowest[keys] <= np.abs(values))
     assert lowest[0] == 0.0 and keys[-1] == COMPILED.N_KEYS - 1  # beyond 1: the last key
 
