@@ -132,8 +132,8 @@ def brier_score_decomposition(y_true, y_prob, *, n_bins=10, pos_label=None, labe
         The true class labels.
     y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
         The probability of the positive class (1-D), or a classifier's
-        ``predict_proba``, its columns the classes of ``labels`` (default: the sorted
-        labels of ``y_true``).
+        ``predict_proba``, its columns the classes in sorted order (a
+        classifier's ``classes_``).
     n_bins : int, default=10
         The number of equal-width bins of [0, 1] (an instance on an inner edge in the bin
         below it, as :func:`reliability_curve`).

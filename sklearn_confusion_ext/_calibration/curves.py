@@ -163,8 +163,8 @@ def reliability_curve(y_true, y_prob, *, n_bins=10, strategy="uniform", target="
         The true class labels.
     y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
         The probability of the positive class (1-D; two classes), or a classifier's
-        ``predict_proba``: the probability of each class, the columns in the order of
-        ``labels`` (by default the sorted labels of ``y_true``, as ``classes_``). Rows that
+        ``predict_proba``: the probability of each class, the columns the classes in
+        sorted order (a classifier's ``classes_``). Rows that
         do not sum to 1 are divided by their sums, with a warning.
     n_bins : int, default=10
         The number of bins.
@@ -320,7 +320,7 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=15, strategy="uniform",
     y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
         The probability of the positive class (1-D: of 1 for the classes {0, 1} or
         {-1, 1}, else of ``labels[-1]``), or a classifier's ``predict_proba``, its columns
-        the classes of ``labels`` (default: the sorted labels of ``y_true``).
+        the classes in sorted order (a classifier's ``classes_``).
     n_bins : int, default=15
         The number of bins (torchmetrics' default).
     strategy : {"uniform", "quantile"}, default="uniform"

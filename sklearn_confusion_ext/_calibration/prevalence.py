@@ -215,8 +215,8 @@ def calibration_in_the_large(y_true, y_prob, *, measure="absolute_error", eps="a
         The true class labels.
     y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
         The probability of the positive class (1-D: two classes), or a classifier's
-        ``predict_proba``, its columns the classes of ``labels`` (default: the sorted
-        labels of ``y_true``).
+        ``predict_proba``, its columns the classes in sorted order (a
+        classifier's ``classes_``).
     measure : str, default="absolute_error"
         The quantification error, by its function's name: ``"absolute_error"`` (AE),
         ``"normalized_absolute_error"``, ``"relative_absolute_error"`` (RAE),

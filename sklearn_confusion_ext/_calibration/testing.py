@@ -312,8 +312,8 @@ def calibration_test(y_true, y_prob, *, method="auto", target="classwise", n_bin
         The true class labels.
     y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
         The probability of the positive class (1-D), or a classifier's
-        ``predict_proba``, its columns the classes of ``labels`` (default: the sorted
-        labels of ``y_true``). Rows that do not sum to 1 are divided by their sums, with
+        ``predict_proba``, its columns the classes in sorted order (a
+        classifier's ``classes_``). Rows that do not sum to 1 are divided by their sums, with
         a warning.
     method : {"auto", "spiegelhalter", "resampled"}, default="auto"
         The test.

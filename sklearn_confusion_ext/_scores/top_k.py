@@ -146,8 +146,8 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     (:func:`score_confidence_interval` with ``scoring=top_k_accuracy_score``: Wilson's
     where every resample agrees, so that 100 % top-k accuracy has an interval below 1).
 
-    Beyond scikit-learn's: ``labels`` may name the columns in any order (scikit-learn
-    refuses unsorted labels), a pandas DataFrame's columns name their classes, and 2-D
+    Beyond scikit-learn's: a pandas DataFrame's columns name their classes (in any order;
+    ``labels``, as scikit-learn's, lists the classes in sorted order), and 2-D
     scores of two columns beside binary labels are read as the two classes' scores
     (scikit-learn refuses them).
 
@@ -157,7 +157,7 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
         True class labels.
     y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
         Scores of each class (``predict_proba`` or ``decision_function``), one column per
-        class in the order of ``labels`` (default the sorted classes of ``y_true``); or,
+        class, the classes in sorted order (a classifier's ``classes_``); or,
         with two classes, 1-D scores of the second class: with ``k=1`` the second class is
         predicted above 0.5 (scores in [0, 1]) or 0 (others), and ``k >= 2`` gives 1.
     k : int, default=2
