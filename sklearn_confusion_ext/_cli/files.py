@@ -26,8 +26,8 @@ The rules, which the report command's help repeats:
   labels (pandas' name of an unnamed Series) is read as a label, undetectable, unless the
   other file holds one sample less, or starts with ``0,1,...,k-1`` above its rows (pandas'
   names of unnamed columns): both are then header lines, with a note.
-- Large files (:data:`FAST_MIN_CHARS`) are read by :func:`_fast_text`, with the same
-  results.
+- Large files (:data:`FAST_MIN_CHARS`) are read by :func:`_fast_text` (compiled parsers
+  where the package was built), with the same results.
 - Index column: with a header line whose first field is empty, the first column is pandas'
   index when it holds distinct integers, and is dropped; otherwise the file is refused
   (``--index-column`` drops a first column whatever it holds).
@@ -350,10 +350,12 @@ def _load_text(path, header, delimiter, index_column, text=None):
 #
 # The reference reading splits and converts every field in Python: 12 s for 200,000 rows of
 # 10 probabilities (issue 39). The fast reading decides the delimiter and the header line on
-# the first lines with the same rules, then converts the body in one call (pandas.read_csv
-# where pandas is installed, else numpy.loadtxt; numpy.fromstring for one integer per line)
-# after checking that it holds nothing but numbers and the delimiter, and builds a file of
-# labels from its distinct labels. Whatever
+# the first lines with the same rules, then converts the body in one call: the compiled
+# parser (``_text_kernels.parse_matrix``) where the package was built, else, or where it
+# declines, pandas.read_csv where pandas is installed, else numpy.loadtxt (numpy.fromstring
+# for one integer per line), after checking that it holds nothing but numbers and the
+# delimiter; it builds a file of labels from its distinct labels (compiled: the codes of
+# each line, ``_text_kernels.encode_labels``, no list of lines). Whatever
 # it does not read with certainty (quotes, text in a matrix, other line breaks, a field it
 # refuses, a repeated index, an error to report) goes to the reference reading, which says
 # what is wrong as before: both give the same arrays (tests/_cli/test_cli_reading.py).
@@ -403,19 +405,20 @@ def _fast_text(path, text, header, delimiter, index_column, raw=None):
     if len(first) - indexed == 1:
         if indexed and found != "comma":
             return None
-        text = raw.decode("ascii") if text is None else text
         # (the sample's lines first: labels of text skip the scan of the whole text)
         if not indexed and found in ("comma", "none") and \
                 all(line.lstrip("+-").isdigit() for _, line in sample[1:]) and \
-                text.isascii() and \
-                not text.encode("ascii").translate(None, b"0123456789+-\r\n"):
-            # Integers, one per line: a first line of a number above numbers is data
-            # (the header rule), unless --header says otherwise.
-            values = parse_numbers(text[offset:] if header else text, ",", np.int64)
-            # -2**63: beyond int64's symmetric range, refused by the reference reading
-            if values is not None and values.shape[1] == 1 and \
-                    values.min(initial=0) > np.iinfo(np.int64).min:
-                return values[:, 0], None
+                (text is None or text.isascii()):
+            data = raw if text is None else text.encode("ascii")  # a character a byte
+            if not data.translate(None, b"0123456789+-\r\n"):
+                # Integers, one per line: a first line of a number above numbers is data
+                # (the header rule), unless --header says otherwise.
+                values = parse_numbers(data[offset:] if header else data, ",", np.int64)
+                # -2**63: beyond int64's symmetric range, refused by the reference reading
+                if values is not None and values.shape[1] == 1 and \
+                        values.min(initial=0) > np.iinfo(np.int64).min:
+                    return values[:, 0], None
+        text = raw.decode("ascii") if text is None else text
         return _fast_labels(path, text, header, found, first, indexed, index_column)
     if found not in _SEPARATORS or indexed and not index_column and header is False:
         return None
