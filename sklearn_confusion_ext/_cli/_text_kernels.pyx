@@ -42,16 +42,14 @@ cdef extern from *:
        0x3ff..0x401 (the true value could lie on either side of the halfway point). */
     static inline int sce_extended(uint64_t w, int e, double *out) {
     #if SCE_EXTENDED
-        static long double p10[28];
-        static int ready = 0;
+        /* exact: 10**k = 2**k * 5**k, 5**27 < 2**64 */
+        static const long double p10[28] = {
+            1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L, 1e12L,
+            1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L,
+            1e24L, 1e25L, 1e26L, 1e27L};
         long double x;
         uint64_t significand;
         int k;
-        if (!ready) {
-            long double p = 1.0L;
-            for (k = 0; k < 28; k++) { p10[k] = p; p *= 10.0L; }
-            ready = 1;
-        }
         x = (long double)(int64_t)w;
         x = e < 0 ? x / p10[-e] : x * p10[e];
         memcpy(&significand, &x, 8);

@@ -42,6 +42,7 @@ import stat
 import sys
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -50,9 +51,11 @@ from .._core.params import quoted
 # The compiled parsers of large text files (``_text_kernels.pyx``), or None in a source
 # tree that was never built: pandas' C reader or NumPy then parse.
 try:
-    from . import _text_kernels as COMPILED
+    from ._text_kernels import encode_labels, parse_matrix
 except ImportError:
     COMPILED = None
+else:
+    COMPILED = SimpleNamespace(encode_labels=encode_labels, parse_matrix=parse_matrix)
 
 _MAX_ABS_VALUE = 1e12
 _MAX_EXACT_INTEGER = 2**53  # beyond it a float no longer tells neighbouring integers apart
@@ -569,11 +572,13 @@ def _fast_matrix(path, body, header, delimiter, first, indexed, forced):
 def parse_numbers(body, separator, dtype=np.float64):
     """The rows of numbers of ``body`` (ASCII text or bytes of numbers and ``separator``, " " for
     whitespace) as a 2-D float64 array (or int64: one integer per line), each number the
-    one ``float`` (or ``int``) reads; None where ``body`` holds another byte (text, quotes,
-    another delimiter: the reference reading decides) or where the parser refuses it.
+    one ``float`` (or ``int``) reads; None where the parser refuses it, or, for floats,
+    where ``body`` holds another byte (text, quotes, another delimiter: the reference
+    reading decides).
     Floats: the compiled parser where the package was built
-    (:func:`_text_kernels.parse_matrix`, one pass over the bytes, 2-3x faster than
-    pandas' reader with its checks); where it declines, or for integers, pandas' C reader
+    (:func:`_text_kernels.parse_matrix`, one pass over the bytes: 60 ms for 200,000 rows of
+    10 numbers of 17 digits, pandas' reader 80 ms); where it declines, or for integers,
+    pandas' C reader
     where it is installed (from pandas 3 its default conversion is correctly rounded;
     before it, ``float_precision="round_trip"``), else ``numpy.loadtxt``."""
     if dtype is np.float64:
