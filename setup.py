@@ -1,8 +1,9 @@
 """The compiled kernels (Cython); everything else is declared in pyproject.toml.
 
 ``pip install .`` compiles ``sklearn_confusion_ext/_core/_kernels.pyx``,
-``_sparse_kernels.pyx``, ``_row_kernels.pyx`` and ``_draw_kernels.pyx`` (Cython and a C
-compiler, fetched and found by pip's build). The package runs without them, on the NumPy
+``_sparse_kernels.pyx``, ``_row_kernels.pyx`` and ``_draw_kernels.pyx``, and
+``sklearn_confusion_ext/_cli/_text_kernels.pyx`` (Cython and a C compiler, fetched and found
+by pip's build). The package runs without them, on the NumPy
 reference of each kernel (``sklearn_confusion_ext._core.kernels``), only from a source
 tree that was never built.
 """
@@ -29,6 +30,10 @@ extensions = [Extension("sklearn_confusion_ext._core._kernels",
               Extension("sklearn_confusion_ext._core._row_kernels",
                         ["sklearn_confusion_ext/_core/_row_kernels.pyx"],
                         extra_compile_args=optimize + ([] if sys.platform == "win32"
-                                                       else ["-fopenmp-simd"]))]
+                                                       else ["-fopenmp-simd"])),
+              # the command line's parsers of large text files (issue 39)
+              Extension("sklearn_confusion_ext._cli._text_kernels",
+                        ["sklearn_confusion_ext/_cli/_text_kernels.pyx"],
+                        extra_compile_args=optimize)]
 
 setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}))

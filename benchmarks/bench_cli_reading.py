@@ -12,7 +12,9 @@ into a temporary folder, as pandas writes them: a header line, ``to_csv(index=Fa
 each read by the command line's reader (``read_target``: the header and delimiter
 detected, the numbers checked; the pandas header ``0,...,9`` of the probabilities, which
 the other file's length decides, read as a header line, as ``load_targets`` does), by
-its NumPy path alone (pandas hidden, as where pandas is not installed), by
+its path without pandas (pandas hidden, as where pandas is not installed; both
+command-line rows run the compiled parsers of ``_cli/_text_kernels.pyx`` where the
+package was built, and pandas or NumPy where it was not), by
 ``pandas.read_csv`` and by ``numpy.loadtxt`` (``dtype=str`` for the string labels), each
 checked to give the same values. Each row gives the best of a few runs: wall time, CPU
 time (``time.process_time``, every thread of the process) and both as a ratio to

@@ -11,12 +11,18 @@ from sklearn_confusion_ext._cli import files, main
 from sklearn_confusion_ext._cli.files import AmbiguousHeaderError, InputError, read_target
 
 
-@pytest.fixture(params=["pandas", "numpy"])
+@pytest.fixture(params=["compiled", "pandas", "numpy"])
 def reader(request, monkeypatch):
-    """Every file of these tests takes the fast reading (no size threshold), through pandas
-    or, with pandas hidden, through NumPy alone."""
+    """Every file of these tests takes the fast reading (no size threshold), through the
+    compiled parsers (pandas hidden: where they decline, NumPy), or without them through
+    pandas or, with pandas hidden, through NumPy alone."""
     monkeypatch.setattr(files, "FAST_MIN_CHARS", 0)
-    if request.param == "numpy":
+    if request.param == "compiled":
+        if files.COMPILED is None:
+            pytest.skip("the compiled parsers are not built")
+    else:
+        monkeypatch.setattr(files, "COMPILED", None)
+    if request.param != "pandas":
         monkeypatch.setitem(sys.modules, "pandas", None)
     else:
         pytest.importorskip("pandas")
