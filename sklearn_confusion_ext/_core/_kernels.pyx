@@ -438,6 +438,262 @@ cdef extern from *:
     #endif
         return sce_rows_float(SCE_PASS);
     }
+
+    /* Soft labels beside soft labels at n <= 16 classes (soft_plan_sums_small): each row
+       in at most four vectors of four lanes (lanes from n on zero), its checks, common
+       mass, deficit and excess in those vectors, and its outer product (deficit times
+       excess, as in soft_plan_parts then the chunk's matrix product) added in float64 to
+       a 16 x 16 block of running sums that stays in the L1 cache: no (rows, n) buffers
+       and no matrix product of a thin chunk. The diagonal takes the same products in the
+       same order as soft_plan_parts (no contraction into FMA below: the pragmas), so its
+       sums are the same to the last bit; the deficit's mass is summed as a tree of lanes
+       (not in turn), and each cell of the outer products in turn over the rows, in
+       float64 also for float32 rows. W is a constant in each copy (the loops unroll). */
+    #ifdef SCE_VECTORS
+    #define SCE_SMALL 1
+    #define SCE_SMALL_MAX 16
+    typedef float sce_v4f __attribute__((vector_size(16)));
+    typedef int sce_v4i __attribute__((vector_size(16)));
+    #if defined(__clang__)
+    #pragma STDC FP_CONTRACT OFF
+    #elif defined(__GNUC__)
+    #pragma GCC push_options
+    #pragma GCC optimize("fp-contract=off")
+    #endif
+    #define SCE_SMALL_ARGUMENTS(T) const T *SCE_RESTRICT y_true, Py_ssize_t true_stride, \
+        const T *SCE_RESTRICT y_pred, Py_ssize_t pred_stride, Py_ssize_t n, \
+        Py_ssize_t n_total, Py_ssize_t start, Py_ssize_t stop, \
+        const double *SCE_RESTRICT multipliers, int norm_weighting, double norm_limit, \
+        double smallest, double largest, double tolerance, double *SCE_RESTRICT diagonal, \
+        double *SCE_RESTRICT off_diagonal
+    #define SCE_SMALL_PASS y_true, true_stride, y_pred, pred_stride, n, n_total, start, \
+        stop, multipliers, norm_weighting, norm_limit, smallest, largest, tolerance, \
+        diagonal, off_diagonal
+
+    /* T the rows' type, VT four of them, MT its lane mask, S the name's suffix; CONVERT
+       a VT to four doubles. */
+    #define SCE_DEFINE_SMALL(T, VT, MT, S, CONVERT) \
+    SCE_BODY VT sce_small_load_##S(const T *SCE_RESTRICT row, int fast, Py_ssize_t n, \
+                                   int w, MT keep) { \
+        T copy[4]; \
+        VT x; \
+        int lane; \
+        if (fast) { /* the lanes past the row's end lie inside the array */ \
+            memcpy(&x, row + 4 * w, sizeof x); \
+            return (VT)((MT)x & keep); \
+        } \
+        for (lane = 0; lane < 4; lane++) \
+            copy[lane] = 4 * w + lane < n ? row[4 * w + lane] : 0; \
+        memcpy(&x, copy, sizeof x); \
+        return x; \
+    } \
+    /* the row's sum as _checked_sum takes it (eight running sums in T, the same order), \
+       or -1 where a value is negative */ \
+    SCE_BODY double sce_small_norm_##S(const VT *SCE_RESTRICT x, Py_ssize_t n, \
+                                       const int W) { \
+        VT first = {0, 0, 0, 0}, second = {0, 0, 0, 0}; \
+        MT negative = {0, 0, 0, 0}; \
+        Py_ssize_t n_wide = n - n % 8; \
+        int w, j; \
+        T head; \
+        for (w = 0; w < W; w++) \
+            negative |= x[w] < 0; \
+        if (negative[0] | negative[1] | negative[2] | negative[3]) \
+            return -1.0; \
+        if (W >= 2 && n >= 8) { \
+            first += x[0]; \
+            second += x[1]; \
+        } \
+        if (W >= 4 && n >= 16) { \
+            first += x[2]; \
+            second += x[3]; \
+        } \
+        head = first[0]; \
+        for (j = 0; j < 4 * W; j++) /* the rest, in turn on the first running sum */ \
+            if (j >= n_wide && j < n) \
+                head += x[j / 4][j % 4]; \
+        return (((double)head + first[1]) + (first[2] + first[3])) \
+            + ((second[0] + second[1]) + (second[2] + second[3])); \
+    } \
+    /* a row's parts: its factor w / s (-1 where a check fails, as _soft_row_scale), \
+       its common mass, its scaled deficit and its excess in float64 */ \
+    SCE_BODY double sce_small_row_##S(const T *SCE_RESTRICT true_row, \
+            const T *SCE_RESTRICT pred_row, int true_fast, int pred_fast, Py_ssize_t n, \
+            double multiplier, int norm_weighting, double low, double norm_limit, \
+            double smallest, double largest, double tolerance, const MT *SCE_RESTRICT keep, \
+            sce_v4d *SCE_RESTRICT common_out, sce_v4d *SCE_RESTRICT deficit_out, \
+            sce_v4d *SCE_RESTRICT excess_out, const int W) { \
+        VT u[4], v[4], common[4], deficit[4], mass = {0, 0, 0, 0}; \
+        double true_norm, pred_norm, weight, scale; \
+        T ratio, deficit_mass, row_scale; \
+        int w; \
+        for (w = 0; w < W; w++) { \
+            u[w] = sce_small_load_##S(true_row, true_fast, n, w, keep[w]); \
+            v[w] = sce_small_load_##S(pred_row, pred_fast, n, w, keep[w]); \
+        } \
+        true_norm = sce_small_norm_##S(u, n, W); \
+        pred_norm = sce_small_norm_##S(v, n, W); \
+        if (!(isfinite(true_norm) && isfinite(pred_norm) && low <= true_norm \
+              && true_norm <= norm_limit && low <= pred_norm && pred_norm <= norm_limit)) \
+            return -1.0; \
+        weight = multiplier; \
+        if (norm_weighting == 1) \
+            weight = weight * true_norm; \
+        else if (norm_weighting == 2) \
+            weight = weight * pred_norm; \
+        if (!(weight == 0 || (smallest <= weight && weight <= largest))) \
+            return -1.0; \
+        scale = weight / true_norm; \
+        ratio = (T)(true_norm / pred_norm); \
+        for (w = 0; w < W; w++) { \
+            MT less; \
+            v[w] = v[w] * ratio; \
+            less = u[w] < v[w]; \
+            common[w] = (VT)((less & (MT)u[w]) | (~less & (MT)v[w])); \
+            deficit[w] = u[w] - common[w]; \
+            excess_out[w] = CONVERT(v[w] - common[w]); \
+            common_out[w] = CONVERT(common[w]); \
+            mass += deficit[w]; \
+        } \
+        deficit_mass = (mass[0] + mass[1]) + (mass[2] + mass[3]); \
+        row_scale = deficit_mass > tolerance * true_norm ? (T)(scale / deficit_mass) : 0; \
+        for (w = 0; w < W; w++) \
+            deficit_out[w] = CONVERT(deficit[w] * row_scale); \
+        return scale; \
+    } \
+    SCE_BODY Py_ssize_t sce_small_##S(SCE_SMALL_ARGUMENTS(T), const int W) { \
+        MT keep[4]; \
+        sce_v4d diag[4], acc[SCE_SMALL_MAX][4]; \
+        sce_v4d common1[4], deficit1[4], excess1[4], common2[4], deficit2[4], excess2[4]; \
+        double low = 1.0 / norm_limit, scale1, scale2; \
+        const T *true_end = y_true + (true_stride > 0 ? (n_total - 1) * true_stride : 0) + n; \
+        const T *pred_end = y_pred + (pred_stride > 0 ? (n_total - 1) * pred_stride : 0) + n; \
+        Py_ssize_t i, j, k, failed = stop; \
+        int w, lane; \
+        for (w = 0; w < W; w++) { \
+            for (lane = 0; lane < 4; lane++) { \
+                keep[w][lane] = 4 * w + lane < n ? -1 : 0; \
+                diag[w][lane] = 0; \
+            } \
+            for (j = 0; j < SCE_SMALL_MAX; j++) \
+                acc[j][w] = diag[w]; \
+        } \
+        /* two rows a step: their parts side by side (two chains of divisions in flight), \
+           the diagonal in the rows' order, the two outer products added together */ \
+        for (i = start; i < stop; i += 2) { \
+            const T *true_row = y_true + i * true_stride, *pred_row = y_pred + i * pred_stride; \
+            int pair = i + 1 < stop; \
+            scale1 = sce_small_row_##S(true_row, pred_row, true_row + 4 * W <= true_end, \
+                pred_row + 4 * W <= pred_end, n, multipliers ? multipliers[i] : 1.0, \
+                norm_weighting, low, norm_limit, smallest, largest, tolerance, keep, \
+                common1, deficit1, excess1, W); \
+            if (pair) { \
+                true_row += true_stride; \
+                pred_row += pred_stride; \
+                scale2 = sce_small_row_##S(true_row, pred_row, true_row + 4 * W <= true_end, \
+                    pred_row + 4 * W <= pred_end, n, multipliers ? multipliers[i + 1] : 1.0, \
+                    norm_weighting, low, norm_limit, smallest, largest, tolerance, keep, \
+                    common2, deficit2, excess2, W); \
+            } \
+            if (scale1 < 0) { \
+                failed = i; \
+                break; \
+            } \
+            for (w = 0; w < W; w++) \
+                diag[w] += scale1 * common1[w]; \
+            if (!pair || scale2 < 0) { \
+                for (j = 0; j < n; j++) \
+                    for (w = 0; w < W; w++) \
+                        acc[j][w] += deficit1[j / 4][j % 4] * excess1[w]; \
+                if (pair) \
+                    failed = i + 1; \
+                break; \
+            } \
+            for (w = 0; w < W; w++) \
+                diag[w] += scale2 * common2[w]; \
+            for (j = 0; j < n; j++) \
+                for (w = 0; w < W; w++) \
+                    acc[j][w] += deficit1[j / 4][j % 4] * excess1[w] \
+                        + deficit2[j / 4][j % 4] * excess2[w]; \
+        } \
+        for (w = 0; w < W; w++) \
+            for (lane = 0; lane < 4 && 4 * w + lane < n; lane++) \
+                diagonal[4 * w + lane] += diag[w][lane]; \
+        for (j = 0; j < n; j++) \
+            for (k = 0; k < n; k++) \
+                off_diagonal[j * n + k] += acc[j][k / 4][k % 4]; \
+        return failed; \
+    }
+
+    #define SCE_IDENTITY(x) (x)
+    #define SCE_TO_DOUBLE(x) __builtin_convertvector((x), sce_v4d)
+    SCE_DEFINE_SMALL(double, sce_v4d, sce_v4l, double, SCE_IDENTITY)
+    SCE_DEFINE_SMALL(float, sce_v4f, sce_v4i, float, SCE_TO_DOUBLE)
+
+    /* one copy a width (1 to 4 vectors) and type, and on x86 one more for AVX and FMA */
+    /* n a constant in each copy (1 to 16 classes), and on x86 one more set for AVX and
+       FMA: every loop of a row unrolls */
+    #define SCE_SMALL_CASE(S, K) case K: return sce_small_##S(y_true, true_stride, y_pred, \
+        pred_stride, K, n_total, start, stop, multipliers, norm_weighting, norm_limit, \
+        smallest, largest, tolerance, diagonal, off_diagonal, (K + 3) / 4);
+    #define SCE_SMALL_COPIES(T, S, ATTRIBUTE, SUFFIX) \
+    ATTRIBUTE static Py_ssize_t sce_small_##S##SUFFIX(SCE_SMALL_ARGUMENTS(T)) { \
+        switch (n) { \
+        SCE_SMALL_CASE(S, 1) SCE_SMALL_CASE(S, 2) SCE_SMALL_CASE(S, 3) SCE_SMALL_CASE(S, 4) \
+        SCE_SMALL_CASE(S, 5) SCE_SMALL_CASE(S, 6) SCE_SMALL_CASE(S, 7) SCE_SMALL_CASE(S, 8) \
+        SCE_SMALL_CASE(S, 9) SCE_SMALL_CASE(S, 10) SCE_SMALL_CASE(S, 11) \
+        SCE_SMALL_CASE(S, 12) SCE_SMALL_CASE(S, 13) SCE_SMALL_CASE(S, 14) \
+        SCE_SMALL_CASE(S, 15) SCE_SMALL_CASE(S, 16) \
+        default: return start; \
+        } \
+    }
+    SCE_SMALL_COPIES(double, double, , _baseline)
+    SCE_SMALL_COPIES(float, float, , _baseline)
+    #ifdef SCE_X86_DISPATCH
+    SCE_SMALL_COPIES(double, double, __attribute__((target("avx,fma"))), _avx)
+    SCE_SMALL_COPIES(float, float, __attribute__((target("avx,fma"))), _avx)
+    #endif
+    #if defined(__GNUC__) && !defined(__clang__)
+    #pragma GCC pop_options
+    #endif
+    #else
+    #define SCE_SMALL 0
+    #define SCE_SMALL_MAX 0
+    #endif
+
+    /* 0 where the kernel does not exist here (no vector extensions: the caller takes
+       soft_plan_parts); else the first row left (stop where none). */
+    static int sce_small_available(void) { return SCE_SMALL; }
+    static Py_ssize_t sce_soft_small_double(const double *y_true, Py_ssize_t true_stride,
+        const double *y_pred, Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t n_total,
+        Py_ssize_t start, Py_ssize_t stop, const double *multipliers, int norm_weighting,
+        double norm_limit, double smallest, double largest, double tolerance,
+        double *diagonal, double *off_diagonal) {
+    #if SCE_SMALL
+    #ifdef SCE_X86_DISPATCH
+        if (sce_avx_fma)
+            return sce_small_double_avx(SCE_SMALL_PASS);
+    #endif
+        return sce_small_double_baseline(SCE_SMALL_PASS);
+    #else
+        return start;
+    #endif
+    }
+    static Py_ssize_t sce_soft_small_float(const float *y_true, Py_ssize_t true_stride,
+        const float *y_pred, Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t n_total,
+        Py_ssize_t start, Py_ssize_t stop, const double *multipliers, int norm_weighting,
+        double norm_limit, double smallest, double largest, double tolerance,
+        double *diagonal, double *off_diagonal) {
+    #if SCE_SMALL
+    #ifdef SCE_X86_DISPATCH
+        if (sce_avx_fma)
+            return sce_small_float_avx(SCE_SMALL_PASS);
+    #endif
+        return sce_small_float_baseline(SCE_SMALL_PASS);
+    #else
+        return start;
+    #endif
+    }
     """
     void sce_init_dispatch()
     int sce_avx_fma
@@ -452,9 +708,27 @@ cdef extern from *:
         int by_norm, double norm_limit, double smallest, double largest, double tolerance,
         double *out, Py_ssize_t *off_row, double *off_sum, int by_class) noexcept nogil
 
+    int sce_small_available()
+    Py_ssize_t sce_soft_small_double(
+        const double *y_true, Py_ssize_t true_stride, const double *y_pred,
+        Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t n_total, Py_ssize_t start,
+        Py_ssize_t stop, const double *multipliers, int norm_weighting, double norm_limit,
+        double smallest, double largest, double tolerance, double *diagonal,
+        double *off_diagonal) noexcept nogil
+    Py_ssize_t sce_soft_small_float(
+        const float *y_true, Py_ssize_t true_stride, const float *y_pred,
+        Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t n_total, Py_ssize_t start,
+        Py_ssize_t stop, const double *multipliers, int norm_weighting, double norm_limit,
+        double smallest, double largest, double tolerance, double *diagonal,
+        double *off_diagonal) noexcept nogil
+    int SCE_SMALL_MAX
+
 sce_init_dispatch()
 # Whether the kernel of labels beside scores runs its AVX and FMA copy (x86 only).
 VECTOR_EXTENSIONS = "avx,fma" if sce_avx_fma else "baseline"
+# The most classes :func:`soft_plan_sums_small` takes (0: it was compiled without vector
+# extensions, and soft rows take :func:`soft_plan_parts` at every size).
+SMALL_CLASSES = SCE_SMALL_MAX if sce_small_available() else 0
 
 
 def sum_rows_by_class(const floating[:, :] scores, const code_type[::1] codes,
@@ -563,6 +837,50 @@ def soft_plan_parts(const floating[:, :] y_true, const floating[:, :] y_pred,
         first_failed = _soft_plan_parts(
             y_true, y_pred, start, stop, multipliers, norm_weighting, norm_limit, smallest,
             largest, deficit_tolerance, deficits, excesses, diagonal)
+    return first_failed
+
+
+def soft_plan_sums_small(const floating[:, :] y_true, const floating[:, :] y_pred,
+                         Py_ssize_t start, Py_ssize_t stop, const double[::1] multipliers,
+                         int norm_weighting, double norm_limit, double smallest,
+                         double largest, double deficit_tolerance, double[::1] diagonal,
+                         double[:, ::1] off_diagonal):
+    """:func:`soft_plan_parts` and the chunk's product ``deficits.T @ excesses`` in one
+    pass, for rows of at most :data:`SMALL_CLASSES` adjacent values (a C-order array or a
+    slice of rows of one): the plans of rows ``start:stop`` are added to ``diagonal`` and
+    ``off_diagonal`` (float64, also for float32 rows). Each row is held in a few vectors
+    and its outer product added to running sums that stay in the L1 cache (see the C
+    kernel above). The checks, the weights and the diagonal's sums are those of
+    :func:`soft_plan_parts` (the same to the last bit); the off-diagonal adds the same
+    products in the order of the rows, in float64, where the matrix product's order was
+    BLAS's. Returns the first row that fails a check (``stop`` where none did); the rows
+    before it are summed.
+    """
+    cdef Py_ssize_t first_failed = start, n = y_true.shape[1]
+    cdef const double *factors = &multipliers[0] if multipliers.shape[0] > 0 else NULL
+    if not (0 < n <= SMALL_CLASSES and y_pred.shape[1] == n
+            and y_true.shape[0] == y_pred.shape[0]
+            and (n == 1 or (y_true.strides[1] == sizeof(floating)
+                            and y_pred.strides[1] == sizeof(floating)))
+            and diagonal.shape[0] == n and off_diagonal.shape[0] == n
+            and off_diagonal.shape[1] == n):
+        raise ValueError("soft_plan_sums_small takes rows of at most SMALL_CLASSES "
+                         "adjacent values and outputs of their size.")
+    if stop <= start:
+        return stop
+    with nogil:
+        if floating is double:
+            first_failed = sce_soft_small_double(
+                &y_true[0, 0], y_true.strides[0] // sizeof(double), &y_pred[0, 0],
+                y_pred.strides[0] // sizeof(double), n, y_true.shape[0], start, stop,
+                factors, norm_weighting, norm_limit, smallest, largest, deficit_tolerance,
+                &diagonal[0], &off_diagonal[0, 0])
+        else:
+            first_failed = sce_soft_small_float(
+                &y_true[0, 0], y_true.strides[0] // sizeof(float), &y_pred[0, 0],
+                y_pred.strides[0] // sizeof(float), n, y_true.shape[0], start, stop,
+                factors, norm_weighting, norm_limit, smallest, largest, deficit_tolerance,
+                &diagonal[0], &off_diagonal[0, 0])
     return first_failed
 
 

@@ -11,6 +11,10 @@ try:
     from . import _kernels as COMPILED
 except ImportError:  # a source tree that was never built: the NumPy references run
     COMPILED = None
+# The most classes of soft labels beside soft labels whose plans one pass of the compiled
+# kernel sums, outer products included (``soft_plan_sums_small``; 0 where never built or
+# built without vector extensions); more take ``soft_plan_parts`` and a matrix product.
+SMALL_SOFT_CLASSES = 0 if COMPILED is None else COMPILED.SMALL_CLASSES
 # The plans of two CSR arrays (``_sparse_kernels.pyx``), or None where never built.
 try:
     from . import _sparse_kernels as SPARSE_COMPILED

@@ -57,7 +57,7 @@ from .._core.config import check_result_size
 from .._core.confusion import finish_bounds, finish_matrix, normalize_confusion
 from .._core.conversion import checked_row_sums, mass_block
 from .._core.dispatch import confusions
-from .._core.kernels import compiled_kernels, compiled_sparse_kernels
+from .._core.kernels import SMALL_SOFT_CLASSES, compiled_kernels, compiled_sparse_kernels
 from .._core.kinds import Instances, MatrixKind, register
 from .._core.params import (
     ARRAY,
@@ -496,7 +496,9 @@ class _TransportInstances(Instances):
         of a slice of rows: the kernel forms each row's parts (the rows' checks, the common
         mass on the diagonal, the scaled deficit and the excess) in one pass and the chunk's
         outer products are one matrix product (column by column where both targets are
-        column-major, as a pandas frame's columns are: ``soft_plan_parts_columns``); the
+        column-major, as a pandas frame's columns are: ``soft_plan_parts_columns``; at most
+        16 classes of adjacent values, ``soft_plan_sums_small`` adds the outer products
+        itself, in float64, in the same pass); the
         rows from the first it leaves (an empty row, a bad value, norms or weights near the
         ends of the type) are summed by :func:`_plan_block`. None where :func:`_plan_block`
         sums every row: the package was never compiled, or the rows are not both NumPy
@@ -513,12 +515,18 @@ class _TransportInstances(Instances):
         dtype = y_true.dtype
         # both column-major (a pandas frame's columns): the kernel that reads them so
         by_column = n_classes > 1 and all(y.strides[0] == y.itemsize for y in (y_true, y_pred))
+        # at most 16 classes of adjacent values: the plans' sums in one pass, no product
+        small = not by_column and n_classes <= SMALL_SOFT_CLASSES and (
+            n_classes == 1 or all(y.strides[1] == y.itemsize for y in (y_true, y_pred)))
 
         def plans(rows):
             arguments = (y_true, y_pred, rows.start, rows.stop, multipliers, norm_weighting,
                          *limits, DEFICIT_TOLERANCE)
             diagonal = np.zeros(n_classes)
-            if by_column:
+            if small:
+                off_diagonal = np.zeros((n_classes, n_classes))
+                stop = compiled.soft_plan_sums_small(*arguments, diagonal, off_diagonal)
+            elif by_column:
                 shape = (n_classes, rows.stop - rows.start)
                 deficits = scratch("fused_deficit_columns", shape, dtype)
                 excesses = scratch("fused_excess_columns", shape, dtype)

@@ -467,3 +467,104 @@ def test_other_layouts_name_the_same_bad_row(sides):
         finally:
             kernels.COMPILED = old
     assert messages[0] == messages[1]
+
+
+def _matrix_by(module, function):
+    """``function()`` with ``kernels.COMPILED`` set to ``module`` (None: the references)."""
+    old, kernels.COMPILED = kernels.COMPILED, module
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # empty="skip" warns
+            return function()
+    finally:
+        kernels.COMPILED = old
+
+
+@pytest.mark.skipif(kernels.SMALL_SOFT_CLASSES == 0,
+                    reason="the one-pass kernel of few classes is not built here")
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_classes", [2, 3, 4, 5, 8, 10, 13, 16])
+@pytest.mark.parametrize("weighting", ["uniform", "true", "pred"])
+@pytest.mark.parametrize("sample_weight", [False, True])
+@pytest.mark.parametrize("rows", ["clean", "zero", "extreme"])
+def test_few_classes_of_soft_labels_in_one_pass(dtype, n_classes, weighting, sample_weight,
+                                                rows, monkeypatch):
+    """Soft labels beside soft labels at 16 classes or fewer: the one-pass kernel
+    (``soft_plan_sums_small``, its outer products added in float64 in the pass) alone
+    runs, equals the NumPy reference, and gives the diagonal of :func:`soft_plan_parts`
+    and the chunk's matrix product to the last bit (the same sums in the same order),
+    its off-diagonal to the rounding of float64 (float32: of float32, from its own
+    float32 products). Rows that do not sum to 1, some equal (no deficit), zero rows and
+    norms the kernel leaves to the reference, at an odd row of a pair and at the last
+    row (whose read must not pass the array's end)."""
+    from sklearn_confusion_ext._matrices import transport
+
+    rng = np.random.default_rng(41 + n_classes)
+    n_samples = 1_201
+    y_true = (rng.random((n_samples, n_classes)) * (rng.random((n_samples, n_classes)) < 0.7)
+              + 0.01).astype(dtype) * 3
+    y_pred = rng.dirichlet(np.ones(n_classes), n_samples).astype(dtype)
+    y_pred[::5] = y_true[::5] * 2  # proportional rows: no deficit
+    keywords = {"weighting": weighting, "empty": "skip"}
+    if sample_weight:
+        weights = rng.random(n_samples)
+        weights[:30] = 0
+        keywords["sample_weight"] = weights
+    if rows == "zero":
+        y_true[[0, 601, n_samples - 1]] = 0
+        y_pred[[8, 600]] = 0
+    elif rows == "extreme":
+        y_true[[3, 700]] *= dtype(1e-30)
+        y_pred[[n_samples - 1]] *= dtype(1e25 if dtype == np.float64 else 1e20)
+
+    def matrix():
+        return sce.transport_confusion_matrix(y_true, y_pred, **keywords)
+
+    naming = _Naming(kernels.COMPILED)
+    compiled = _matrix_by(naming, matrix)
+    assert naming.names == {"soft_plan_sums_small"}
+    reference = _matrix_by(None, matrix)
+    scale = np.abs(reference).max()
+    np.testing.assert_allclose(compiled, reference, rtol=0, atol=TOLERANCE[dtype] * scale)
+    monkeypatch.setattr(transport, "SMALL_SOFT_CLASSES", 0)
+    naming = _Naming(kernels.COMPILED)
+    parts = _matrix_by(naming, matrix)
+    assert naming.names == {"soft_plan_parts"}
+    assert np.array_equal(np.diag(compiled), np.diag(parts))
+    np.testing.assert_allclose(compiled, parts, rtol=0,
+                               atol=(1e-13 if dtype == np.float64 else 1e-6) * scale)
+
+
+@pytest.mark.skipif(kernels.SMALL_SOFT_CLASSES == 0,
+                    reason="the one-pass kernel of few classes is not built here")
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("layout", ["columns-of-wider", "every-other-row", "reversed",
+                                    "broadcast-row"])
+@pytest.mark.parametrize("n_classes", [2, 3, 10])
+def test_few_classes_of_other_row_strides(dtype, layout, n_classes):
+    """The one-pass kernel reads rows of adjacent values a stride apart (the first
+    columns of a wider array, every other row, rows in reverse, one row repeated): each
+    row's vectors read past its end only inside the array (the last row, at the highest
+    address, is copied first), and the matrix is the reference's."""
+    rng = np.random.default_rng(5)
+    wide = rng.random((2 * 501, n_classes + 3)).astype(dtype) + 0.05
+    other = rng.random((2 * 501, n_classes + 3)).astype(dtype) + 0.05
+    if layout == "columns-of-wider":
+        y_true, y_pred = wide[:501, :n_classes], other[:501, :n_classes]
+    elif layout == "every-other-row":
+        y_true, y_pred = wide[::2, :n_classes], other[::2, :n_classes]
+    elif layout == "reversed":
+        y_true, y_pred = wide[500::-1, :n_classes], other[500::-1, :n_classes]
+    else:
+        y_true = np.broadcast_to(wide[0, :n_classes], (501, n_classes))
+        y_pred = other[:501, :n_classes]
+
+    def matrix():
+        return sce.transport_confusion_matrix(y_true, y_pred, sample_weight=np.arange(501.0))
+
+    naming = _Naming(kernels.COMPILED)
+    compiled = _matrix_by(naming, matrix)
+    assert "soft_plan_sums_small" in naming.names
+    reference = _matrix_by(None, matrix)
+    np.testing.assert_allclose(compiled, reference, rtol=0,
+                               atol=TOLERANCE[dtype] * np.abs(reference).max())
