@@ -157,12 +157,6 @@ def _percentiles_by_histogram(kernel, values, q):
     diff_b_a = b - a
     result = np.add(a, diff_b_a * gamma)
     np.subtract(b, diff_b_a * (1 - gamma), out=result, where=gamma >= 0.5)
-    if not result.all():
-        # an edge of 0.0 or -0.0: which one NumPy gives, where the values hold both, is
-        # the rank its own partition puts first (the sign of zero is the only difference)
-        zeros = np.signbit(gathered[gathered == 0])
-        if zeros.any() and not zeros.all():
-            return None
     return result
 
 
