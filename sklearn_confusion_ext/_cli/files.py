@@ -562,7 +562,13 @@ def _fast_matrix(path, body, header, delimiter, first, indexed, forced):
         if None in first_row:
             return None
         # The file read once, both ways: the other file's length decides (load_targets).
-        readings = {True: reading(True), False: lambda: reading(False)}
+        # (a value the check refuses raises when the reading is asked for, after the
+        # ambiguity, as in the reference reading)
+        try:
+            as_header = reading(True)
+        except InputError:
+            as_header = lambda: reading(True)  # noqa: E731
+        readings = {True: as_header, False: lambda: reading(False)}
         raise AmbiguousHeaderError(str(ambiguous), len(array) + 1, readings=readings)
     if not header and (None in first_row or indexed):
         return None

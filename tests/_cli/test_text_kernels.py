@@ -161,3 +161,103 @@ def test_random_files_read_as_the_reference_reads(tmp_path, monkeypatch, seed):
         return
     assert fast[0].dtype == slow[0].dtype and fast[1] == slow[1]
     np.testing.assert_array_equal(fast[0], slow[0])
+
+
+_NUMBER = __import__("re").compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
+
+
+def _model_matrix(text, separator):
+    """What :func:`parse_matrix` documents, in Python: the array of ``float`` of each field,
+    or None where a field is not of its grammar or rows differ in width."""
+    rows = []
+    for line in __import__("re").split(r"[\r\n]", text):
+        if separator == " ":
+            line = line.strip(" ")
+            fields = __import__("re").split(" +", line) if line else []
+        else:
+            fields = line.split(separator) if line else []
+        if not fields:
+            continue
+        if not all(_NUMBER.match(field) and len(field) <= 400 for field in fields):
+            return None
+        rows.append([float(field) for field in fields])
+    if not rows or len({len(row) for row in rows}) != 1:
+        return None
+    return np.array(rows)
+
+
+def _random_field(rng):
+    """A number of up to 22 + 22 digits, zeros before it, a point or not, an exponent of
+    either sign; now and then a field ``float`` or the grammar refuses."""
+    text = str(rng.choice(["", "+", "-"])) + str(rng.choice(["", "0", "00"])) + str(
+        int(rng.integers(0, 10 ** int(rng.integers(1, 19)))))
+    if rng.random() < 0.5:
+        text += "." + str(int(rng.integers(0, 10 ** int(rng.integers(1, 19)))))
+    if rng.random() < 0.1:
+        text = "." + (text.lstrip("+-0") or "5")
+    if rng.random() < 0.5:
+        text += str(rng.choice(["e", "E"])) + str(rng.choice(["", "+", "-"])) + str(
+            int(rng.integers(0, 400)))
+    if rng.random() < 0.03:
+        text = str(rng.choice(["", ".", "e5", "1e", "--1", "1..2", "1e+", "inf", "1_0"]))
+    return text
+
+
+def test_parse_matrix_never_gives_a_number_float_does_not():
+    """Random files of fields, separators and line breaks (``\\n``, ``\\r\\n``, ``\\r``, blank
+    lines, none at the end; leading and trailing spaces): where the parser gives an array
+    it is the grammar's reading by ``float``, bit for bit, and it declines every file the
+    grammar refuses (a wrong number, never; declining a valid file is allowed)."""
+    rng = np.random.default_rng(2026)
+    alphabet = list("0123456789" * 3 + ".eE+-,,  \n\r;x\t")
+    accepted = 0
+    for _ in range(3000):
+        separator = str(rng.choice([",", " ", ";", "\t"]))
+        if rng.random() < 0.4:  # bytes of the grammar, mostly not a matrix
+            text = "".join(rng.choice(alphabet, int(rng.integers(1, 60))))
+        else:
+            n_columns = int(rng.integers(1, 5))
+            lines = []
+            for _ in range(int(rng.integers(1, 6))):
+                glue = separator if separator != " " else " " * int(rng.integers(1, 4))
+                line = glue.join(_random_field(rng) for _ in range(n_columns))
+                lines.append("  " + line + "  " if separator == " " and rng.random() < 0.3
+                             else line)
+            text = "".join(line + str(rng.choice(["\n", "\r\n", "\r", "\n\n"])) for line in lines)
+            if rng.random() < 0.3:
+                text = text.rstrip("\r\n")
+        array = kernels.parse_matrix(text.encode(), 0, ord(separator))
+        expected = _model_matrix(text, separator)
+        if array is None:
+            continue
+        accepted += 1
+        assert expected is not None, (separator, text)
+        assert array.shape == expected.shape, (separator, text)
+        np.testing.assert_array_equal(array.view(np.int64), expected.view(np.int64))
+    assert accepted > 1000
+
+
+def test_parse_matrix_near_halfway_points_of_the_extended_path():
+    """15 to 19 significant digits (``w * 10**e``, ``|e| <= 27``: the x87 product) cut from
+    the exact midpoint of two neighbouring doubles, or one unit in the last digit off it,
+    and midpoints written exactly (up to 400 characters: strtod): ``float``'s double."""
+    import decimal
+    import math
+
+    decimal.getcontext().prec = 1200
+    rng = np.random.default_rng(7)
+    strings = []
+    for _ in range(3000):
+        x = float(rng.random() * 10.0 ** int(rng.integers(-9, 44)))
+        midpoint = (decimal.Decimal(x) + decimal.Decimal(math.nextafter(x, math.inf))) / 2
+        mantissa, _, exponent = format(midpoint, "e").partition("e")
+        digits = mantissa.replace(".", "")[:int(rng.integers(15, 20))]
+        if rng.random() < 0.5:
+            digits = str(int(digits) + int(rng.choice([-1, 1])))
+        strings.append(f"{digits}e{int(exponent) - len(digits) + 1}")
+        exact = format(midpoint, "e")
+        strings.append(exact if len(exact) <= 400 else "1")
+    body = "".join(",".join(strings[i:i + 2]) + "\n" for i in range(0, len(strings), 2))
+    array = kernels.parse_matrix(body.encode(), 0, ord(","))
+    expected = np.array([float(text) for text in strings]).reshape(-1, 2)
+    np.testing.assert_array_equal(array.view(np.int64), expected.view(np.int64))

@@ -568,3 +568,78 @@ def test_few_classes_of_other_row_strides(dtype, layout, n_classes):
     reference = _matrix_by(None, matrix)
     np.testing.assert_allclose(compiled, reference, rtol=0,
                                atol=TOLERANCE[dtype] * np.abs(reference).max())
+
+
+def _soft_layout(rng, array):
+    """``array`` as C-, F-ordered, reversed (negative stride), every other row of a
+    larger one, the first columns of a wider one, or one row broadcast."""
+    layout = int(rng.integers(0, 6))
+    if layout == 1:
+        return np.asfortranarray(array)
+    if layout == 2:
+        return array[::-1].copy()[::-1]
+    if layout == 3:
+        return np.repeat(array, 2, axis=0)[::2]
+    if layout == 4:
+        return np.concatenate([array, np.ones((len(array), 2), array.dtype)], axis=1)[
+            :, :array.shape[1]]
+    if layout == 5 and len(array):
+        return np.broadcast_to(array[0], array.shape)
+    return array
+
+
+@pytest.mark.skipif(kernels.SMALL_SOFT_CLASSES == 0,
+                    reason="the one-pass kernel of few classes is not built here")
+def test_few_classes_of_soft_labels_on_random_inputs():
+    """Random soft rows at 1 to 17 classes (either side of the kernel's 16) and 1 to 3 rows
+    (the kernel reads rows two at a time) or more, float32 and float64, zero rows, rows
+    far from summing to 1 (1e-300 to 1e300, 1e307), proportional rows, every weighting,
+    weights with zeros or of 1e-100 to 1e100, every layout: the matrix (or the error) of
+    the compiled kernels is the NumPy reference's."""
+    rng = np.random.default_rng(1617)
+    used = 0
+    for _ in range(300):
+        n_classes = int(rng.integers(1, 18))
+        n_samples = int(rng.choice([1, 2, 3, 4, 5, 33, 257]))
+        dtype = [np.float32, np.float64][int(rng.integers(0, 2))]
+        y_true = rng.random((n_samples, n_classes)) * (rng.random((n_samples, n_classes)) < .6)
+        y_pred = rng.dirichlet(np.ones(n_classes), n_samples)
+        case = int(rng.integers(0, 4))
+        if case == 1:
+            scales = 10.0 ** rng.integers(-300, 300, (2, n_samples, 1))
+            y_true, y_pred = y_true * scales[0], y_pred * scales[1]
+        elif case == 2:
+            y_true, y_pred = y_true * 1e307, y_pred * 1e307
+        elif case == 3:
+            y_pred[::2] = y_true[::2] * 2
+        with np.errstate(all="ignore"):
+            y_true = np.nan_to_num(y_true.astype(dtype), posinf=0)
+            y_pred = np.nan_to_num(y_pred.astype(dtype), posinf=0)
+        y_true, y_pred = _soft_layout(rng, y_true), _soft_layout(rng, y_pred)
+        keywords = {"weighting": str(rng.choice(["uniform", "true", "pred"])),
+                    "empty": str(rng.choice(["skip", "null_class"]))}
+        if rng.random() < 0.5:
+            keywords["sample_weight"] = (rng.random(n_samples) * (rng.random(n_samples) < .7)
+                                         if rng.random() < 0.5
+                                         else 10.0 ** rng.integers(-100, 100, n_samples))
+
+        def matrix(y_true=y_true, y_pred=y_pred, keywords=keywords):
+            try:
+                return sce.transport_confusion_matrix(y_true, y_pred, **keywords)
+            except ValueError as exc:
+                return str(exc)
+
+        naming = _Naming(kernels.COMPILED)
+        compiled = _matrix_by(naming, matrix)
+        used += "soft_plan_sums_small" in naming.names
+        reference = _matrix_by(None, matrix)
+        if isinstance(reference, str):
+            assert compiled == reference
+            continue
+        finite = np.isfinite(reference)
+        np.testing.assert_array_equal(np.isfinite(compiled), finite)
+        np.testing.assert_array_equal(compiled[~finite], reference[~finite])
+        scale = np.abs(reference[finite]).max(initial=0)
+        np.testing.assert_allclose(compiled[finite], reference[finite], rtol=0,
+                                   atol=TOLERANCE[dtype] * scale)
+    assert used > 100
