@@ -534,7 +534,8 @@ def _adversarial_probabilities(rng, kind, n):
                                   "octaves", pytest.param("signed zeros", marks=pytest.mark.xfail(
                                       strict=True, reason="an edge of zero among 0.0 and -0.0: "
                                       "the histogram's partition picks the other sign than "
-                                      "NumPy's (numerically equal; open, see the fuzz report)"))])
+                                      "NumPy's (numerically equal: the same bins and ECE; "
+                                      "open)"))])
 def test_equal_mass_edges_are_numpys_bit_for_bit(kind):
     """The quantile edges (the compiled key histogram, from 4096 probabilities on) are
     ``np.percentile``'s, bit for bit, whatever the values; not yet the sign of an edge of
