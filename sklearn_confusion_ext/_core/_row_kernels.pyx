@@ -483,37 +483,23 @@ def bin_sums(const double[::1] confidence, const unsigned char[::1] outcome,
     sums of ``p``. With weights ``weight_of`` and their ``units`` (the weights over the
     largest): ``weight``, ``count`` (of positive weight), ``conf`` (units * p), ``out``
     (units of outcome 1), ``squares`` (units ** 2) and ``unit_sums``."""
-    cdef Py_ssize_t n = confidence.shape[0], n_bins = weight.shape[0], i, b, lo
+    cdef Py_ssize_t n = confidence.shape[0], n_bins = weight.shape[0], i, b
     cdef Py_ssize_t n_keys = start.shape[0]
     cdef bint weighted = units.shape[0] > 0
-    cdef double p, u, w, scaled
+    cdef double p, u, w
+    cdef const double *edges
     if n_bins < 1 or inner.shape[0] != n_bins - 1 or ids.shape[0] != n \
             or outcome.shape[0] != n or (not uniform and n_keys == 0) or (weighted and (units.shape[0] != n
                                                        or weight_of.shape[0] != n)):
         raise ValueError("inconsistent lengths")
+    edges = &inner[0] if n_bins > 1 else NULL
     with nogil:
         for i in range(n):
             p = confidence[i]
             if n_bins == 1:
                 b = 0
             elif uniform:
-                scaled = p * n_bins
-                # NumPy's float -> intp cast truncates toward zero (p >= 0 here), then
-                # clips (NaN, refused before, to the first bin)
-                if not scaled >= 0:
-                    b = 0
-                elif scaled >= n_bins:
-                    b = n_bins - 1
-                else:
-                    b = <Py_ssize_t>scaled
-                # the edge below (-inf for the first bin) at or above p: one bin down;
-                # the edge above (+inf for the last) below p: one bin up (both read at b)
-                lo = b
-                if b > 0 and inner[b - 1] >= p:
-                    lo = b - 1
-                if b < n_bins - 1 and inner[b] < p:
-                    lo = lo + 1
-                b = lo
+                b = _uniform_bin(p, n_bins, edges)
             else:  # np.searchsorted(inner, p, side="left")
                 b = start[_key(p, n_keys)]
                 while b < n_bins - 1 and inner[b] < p:
@@ -584,18 +570,24 @@ def gather_keys(const double[::1] values, const unsigned char[::1] wanted,
 
 cdef inline Py_ssize_t _uniform_bin(double p, Py_ssize_t n_bins,
                                     const double *inner) noexcept nogil:
-    """``np.searchsorted(inner, p)`` of equal-width ``inner`` edges: ``floor(n_bins * p)``
-    clipped, corrected by one where the edges disagree (as :func:`bin_sums`)."""
+    """``np.searchsorted(inner, p)`` of equal-width ``inner`` edges (``n_bins - 1`` of
+    them; unread where ``n_bins`` is 1): ``floor(n_bins * p)`` clipped, corrected by one
+    where the edges disagree, as ``bins.bin_ids`` does. The one place every compiled
+    equal-width binning takes its bin from."""
     cdef double scaled = p * n_bins
     cdef Py_ssize_t b, lo
     if n_bins == 1:
         return 0
+    # NumPy's float -> intp cast truncates toward zero (p >= 0 here), then clips (NaN,
+    # refused before, to the first bin)
     if not scaled >= 0:
         b = 0
     elif scaled >= n_bins:
         b = n_bins - 1
     else:
         b = <Py_ssize_t>scaled
+    # the edge below (-inf for the first bin) at or above p: one bin down; the edge above
+    # (+inf for the last) below p: one bin up (both read at b)
     lo = b
     if b > 0 and inner[b - 1] >= p:
         lo = b - 1

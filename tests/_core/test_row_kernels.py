@@ -43,6 +43,16 @@ def _outcome(function):
     return value, [str(w.message) for w in caught]
 
 
+def _assert_same_result(compiled, reference):
+    """An ECE (a float) or a reliability curve of the compiled path equal to NumPy's."""
+    if isinstance(compiled, float):
+        assert compiled == pytest.approx(reference, rel=1e-12, abs=1e-15)
+    else:
+        for field in ("prob_true", "prob_pred", "bin_count", "bin_edges", "low"):
+            np.testing.assert_allclose(getattr(compiled, field), getattr(reference, field),
+                                       rtol=1e-12)
+
+
 def _probabilities(rng, n_samples, n_classes, dtype=np.float64):
     prob = rng.dirichlet(np.full(n_classes, 0.5), size=n_samples)
     return prob.astype(dtype)
@@ -231,13 +241,7 @@ def test_public_calls_equal_numpy(dtype, layout):
              lambda: expected_calibration_error(y, prob, target="classwise"),
              lambda: reliability_curve(y, prob, target="top_label", strategy="quantile")]
     for call in calls:
-        compiled, reference = call(), _reference(call)
-        if isinstance(compiled, float):
-            assert compiled == pytest.approx(reference, rel=1e-12, abs=1e-15)
-        else:
-            for field in ("prob_true", "prob_pred", "bin_count", "bin_edges", "low"):
-                np.testing.assert_allclose(getattr(compiled, field),
-                                           getattr(reference, field), rtol=1e-12)
+        _assert_same_result(call(), _reference(call))
 
 
 def test_float32_is_read_without_a_float64_copy():
@@ -490,10 +494,4 @@ def test_public_calls_of_rows_that_do_not_sum_to_one_equal_numpy(dtype, layout):
         compiled, caught = _outcome(call)
         reference, reference_caught = _outcome(lambda call=call: _reference(call))
         assert len(caught) == len(reference_caught) == 1 and "sum" in caught[0]
-        compiled, reference = compiled[1], reference[1]
-        if isinstance(compiled, float):
-            assert compiled == pytest.approx(reference, rel=1e-12, abs=1e-15)
-        else:
-            for field in ("prob_true", "prob_pred", "bin_count", "bin_edges", "low"):
-                np.testing.assert_allclose(getattr(compiled, field),
-                                           getattr(reference, field), rtol=1e-12)
+        _assert_same_result(compiled[1], reference[1])
