@@ -1256,7 +1256,8 @@ def soft_plan_sums_small(const floating[:, :] y_true, const floating[:, :] y_pre
     slice of rows of one): the plans of rows ``start:stop`` are added to ``diagonal`` and
     ``off_diagonal`` (float64, also for float32 rows). Each row is held in a few vectors
     and its outer product added to running sums that stay in the L1 cache (see the C
-    kernel above). The checks, the weights and the diagonal's sums are those of
+    kernels above; float32 rows on x86 with AVX and FMA: 8-lane vectors, and the outer
+    products of blocks of 32 rows added group by group of classes). The checks, the weights and the diagonal's sums are those of
     :func:`soft_plan_parts` (the same to the last bit); the off-diagonal adds the same
     products in the order of the rows, in float64, where the matrix product's order was
     BLAS's. Returns the first row that fails a check (``stop`` where none did); the rows
