@@ -630,9 +630,9 @@ cdef extern from *:
     SCE_DEFINE_SMALL(double, sce_v4d, sce_v4l, double, SCE_IDENTITY)
     SCE_DEFINE_SMALL(float, sce_v4f, sce_v4i, float, SCE_TO_DOUBLE)
 
-    /* one copy a width (1 to 4 vectors) and type, and on x86 one more for AVX and FMA */
-    /* n a constant in each copy (1 to 16 classes), and on x86 one more set for AVX and
-       FMA: every loop of a row unrolls */
+    /* n a constant in each copy (1 to 16 classes): every loop of a row unrolls; the
+       baseline copies of both types, and on x86 an AVX and FMA copy of float64 (float32
+       takes sce_small8_float_avx there, below) */
     #define SCE_SMALL_CASE(S, K) case K: return sce_small_##S(y_true, true_stride, y_pred, \
         pred_stride, K, n_total, start, stop, multipliers, norm_weighting, norm_limit, \
         smallest, largest, tolerance, diagonal, off_diagonal, (K + 3) / 4);
