@@ -630,9 +630,9 @@ cdef extern from *:
     SCE_DEFINE_SMALL(double, sce_v4d, sce_v4l, double, SCE_IDENTITY)
     SCE_DEFINE_SMALL(float, sce_v4f, sce_v4i, float, SCE_TO_DOUBLE)
 
-    /* one copy a width (1 to 4 vectors) and type, and on x86 one more for AVX and FMA */
-    /* n a constant in each copy (1 to 16 classes), and on x86 one more set for AVX and
-       FMA: every loop of a row unrolls */
+    /* n a constant in each copy (1 to 16 classes): every loop of a row unrolls; the
+       baseline copies of both types, and on x86 an AVX and FMA copy of float64 (float32
+       takes sce_small8_float_avx there, below) */
     #define SCE_SMALL_CASE(S, K) case K: return sce_small_##S(y_true, true_stride, y_pred, \
         pred_stride, K, n_total, start, stop, multipliers, norm_weighting, norm_limit, \
         smallest, largest, tolerance, diagonal, off_diagonal, (K + 3) / 4);
@@ -651,7 +651,263 @@ cdef extern from *:
     SCE_SMALL_COPIES(float, float, , _baseline)
     #ifdef SCE_X86_DISPATCH
     SCE_SMALL_COPIES(double, double, __attribute__((target("avx,fma"))), _avx)
-    SCE_SMALL_COPIES(float, float, __attribute__((target("avx,fma"))), _avx)
+
+
+
+    /* float32 rows with AVX and FMA (sce_small8_float_avx): the 4-lane copy above spent
+       its time converting each 4-lane float vector to doubles and back, and its 16 x 4
+       running sums did not fit the 16 vector registers (each outer product a load and a
+       store of every sum). Here a row is one or two 8-lane float vectors: its checks,
+       common mass, deficit and excess in float32 (the same operations, so the same
+       values, as above), both row sums at once (the lanes of the two rows side by side,
+       in _checked_sum's order: the same norms to the last bit), and only the parts that
+       are summed are widened to float64. The deficits and excesses of a block of
+       SCE_SMALL8_BLOCK rows are written to a small float64 buffer (L1), and the block's
+       outer products are added group by group of classes, each group's running sums held
+       in registers over the block's rows: one FMA per 4 cells a row. A product of two
+       float32 values is exact in float64, so its FMA rounds as the product then the sum
+       did: each cell still adds the rows' products in the rows' order, in float64; the
+       diagonal is the same mul and add as soft_plan_parts (no contraction). */
+    #include <immintrin.h>
+    #define SCE_AVX_BODY static inline __attribute__((always_inline, target("avx,fma")))
+    #define SCE_SMALL8_BLOCK 32
+
+    /* the float vector w of a row (lanes from n on zero); n a constant */
+    SCE_AVX_BODY __m256 sce8_load(const float *SCE_RESTRICT row, int fast, int n, int w,
+                                  __m256 keep) {
+        float copy[8];
+        int lane;
+        if (fast) { /* the lanes past the row's end lie inside the array */
+            __m256 x = _mm256_loadu_ps(row + 8 * w);
+            return 8 * w + 8 <= n ? x : _mm256_and_ps(x, keep);
+        }
+        for (lane = 0; lane < 8; lane++)
+            copy[lane] = 8 * w + lane < n ? row[8 * w + lane] : 0.0f;
+        return _mm256_loadu_ps(copy);
+    }
+
+    /* lane k of the 128-bit half h of u and of v, in lanes 0 and 4 of the result */
+    SCE_AVX_BODY __m256 sce8_lane(__m256 u, __m256 v, int k) {
+        __m256 halves = (k & 4) ? _mm256_permute2f128_ps(u, v, 0x31)
+                                : _mm256_permute2f128_ps(u, v, 0x20);
+        switch (k & 3) {
+        case 0: return halves;
+        case 1: return _mm256_permute_ps(halves, 0x55);
+        case 2: return _mm256_permute_ps(halves, 0xAA);
+        default: return _mm256_permute_ps(halves, 0xFF);
+        }
+    }
+
+    /* the sums of a true and a pred row as _checked_sum takes them (eight running sums
+       s0 .. s7 in float32, the lanes from n_wide on added in turn to s0, then
+       (((double)s0 + s1) + (float)(s2 + s3)) + (float)((s4 + s5) + (s6 + s7))): true's in
+       lane 0 of the result, pred's in lane 1; both rows' lanes side by side in one vector
+       (true's lower half, pred's upper), so that each step serves both. */
+    SCE_AVX_BODY __m128d sce8_norms(const __m256 *u, const __m256 *v, int n) {
+        __m256 su = _mm256_setzero_ps(), sv = _mm256_setzero_ps();
+        __m256 low, high, head, pairs, quads, parts;
+        __m256d true_parts, pred_parts, even, odd;
+        __m128d sums;
+        int n_wide = n - n % 8, j;
+        if (n >= 8) {
+            su = u[0];
+            sv = v[0];
+        }
+        if (n >= 16) {
+            su = su + u[1];
+            sv = sv + v[1];
+        }
+        low = _mm256_permute2f128_ps(su, sv, 0x20);  /* s0 .. s3 of true, of pred */
+        high = _mm256_permute2f128_ps(su, sv, 0x31); /* s4 .. s7 */
+        head = low;
+        for (j = n_wide; j < n; j++)
+            head = head + sce8_lane(u[j / 8], v[j / 8], j % 8);
+        pairs = low + _mm256_permute_ps(low, 0xB1);  /* lane 2: s2 + s3 */
+        quads = high + _mm256_permute_ps(high, 0xB1);
+        quads = quads + _mm256_permute_ps(quads, 0x4E);  /* lane 0: (s4 + s5) + (s6 + s7) */
+        parts = _mm256_blend_ps(head, low, 0x22);     /* s0, s1, */
+        parts = _mm256_blend_ps(parts, pairs, 0x44);  /* s2 + s3, */
+        parts = _mm256_blend_ps(parts, _mm256_permute_ps(quads, 0x00), 0x88); /* the rest */
+        true_parts = _mm256_cvtps_pd(_mm256_castps256_ps128(parts));
+        pred_parts = _mm256_cvtps_pd(_mm256_extractf128_ps(parts, 1));
+        even = _mm256_unpacklo_pd(true_parts, pred_parts); /* part 0 and 2 of each */
+        odd = _mm256_unpackhi_pd(true_parts, pred_parts);  /* part 1 and 3 */
+        sums = _mm256_castpd256_pd128(even) + _mm256_castpd256_pd128(odd);
+        sums = sums + _mm256_extractf128_pd(even, 1);
+        return sums + _mm256_extractf128_pd(odd, 1);
+    }
+
+    /* a row's parts (as sce_small_row_float): its factor w / s (-1 where a check fails),
+       its common mass added to diag, its scaled deficit and its excess in float64 to
+       deficit_out and excess_out (4 * ND values each) */
+    SCE_AVX_BODY double sce8_row(const float *SCE_RESTRICT true_row,
+            const float *SCE_RESTRICT pred_row, int true_fast, int pred_fast, int n,
+            double multiplier, int norm_weighting, double low, double norm_limit,
+            double smallest, double largest, double tolerance, __m256 keep,
+            __m256d *SCE_RESTRICT diag, double *SCE_RESTRICT deficit_out,
+            double *SCE_RESTRICT excess_out) {
+        const int NV = (n + 7) / 8, ND = (n + 3) / 4;
+        __m256 u[2], v[2], common[2], deficit[2], excess[2], ratio, row_scale, negative;
+        __m256 mass;
+        __m256d scale_wide;
+        __m128d norms;
+        double true_norm, pred_norm, weight, scale, deficit_mass_wide;
+        float deficit_mass, row_factor;
+        int w;
+        negative = _mm256_setzero_ps();
+        for (w = 0; w < NV; w++) {
+            u[w] = sce8_load(true_row, true_fast, n, w, keep);
+            v[w] = sce8_load(pred_row, pred_fast, n, w, keep);
+            negative = _mm256_or_ps(negative, _mm256_or_ps(
+                _mm256_cmp_ps(u[w], _mm256_setzero_ps(), _CMP_LT_OQ),
+                _mm256_cmp_ps(v[w], _mm256_setzero_ps(), _CMP_LT_OQ)));
+        }
+        if (_mm256_movemask_ps(negative))
+            return -1.0;
+        norms = sce8_norms(u, v, n);
+        true_norm = _mm_cvtsd_f64(norms);
+        pred_norm = _mm_cvtsd_f64(_mm_unpackhi_pd(norms, norms));
+        if (!(isfinite(true_norm) && isfinite(pred_norm) && low <= true_norm
+              && true_norm <= norm_limit && low <= pred_norm && pred_norm <= norm_limit))
+            return -1.0;
+        weight = multiplier;
+        if (norm_weighting == 1)
+            weight = weight * true_norm;
+        else if (norm_weighting == 2)
+            weight = weight * pred_norm;
+        if (!(weight == 0 || (smallest <= weight && weight <= largest)))
+            return -1.0;
+        scale = weight / true_norm;
+        ratio = _mm256_set1_ps((float)(true_norm / pred_norm));
+        mass = _mm256_setzero_ps();
+        for (w = 0; w < NV; w++) {
+            v[w] = _mm256_mul_ps(v[w], ratio);
+            common[w] = _mm256_min_ps(u[w], v[w]); /* u < v ? u : v, as soft_plan_parts */
+            deficit[w] = _mm256_sub_ps(u[w], common[w]);
+            excess[w] = _mm256_sub_ps(v[w], common[w]);
+            mass = _mm256_add_ps(mass, deficit[w]);
+        }
+        /* the deficit's mass: a tree of lanes (within rounding of the sum in turn) */
+        {
+            __m128 m = _mm_add_ps(_mm256_castps256_ps128(mass), _mm256_extractf128_ps(mass, 1));
+            m = _mm_add_ps(m, _mm_movehl_ps(m, m));
+            m = _mm_add_ss(m, _mm_shuffle_ps(m, m, 1));
+            deficit_mass = _mm_cvtss_f32(m);
+        }
+        deficit_mass_wide = deficit_mass;
+        row_factor = deficit_mass_wide > tolerance * true_norm
+            ? (float)(scale / deficit_mass_wide) : 0.0f;
+        row_scale = _mm256_set1_ps(row_factor);
+        scale_wide = _mm256_set1_pd(scale);
+        for (w = 0; w < ND; w++) {
+            __m128 c = (w & 1) ? _mm256_extractf128_ps(common[w / 2], 1)
+                               : _mm256_castps256_ps128(common[w / 2]);
+            __m128 e = (w & 1) ? _mm256_extractf128_ps(excess[w / 2], 1)
+                               : _mm256_castps256_ps128(excess[w / 2]);
+            __m256 d8 = _mm256_mul_ps(deficit[w / 2], row_scale);
+            __m128 d = (w & 1) ? _mm256_extractf128_ps(d8, 1) : _mm256_castps256_ps128(d8);
+            diag[w] = _mm256_add_pd(diag[w], _mm256_mul_pd(scale_wide, _mm256_cvtps_pd(c)));
+            _mm256_store_pd(deficit_out + 4 * w, _mm256_cvtps_pd(d));
+            _mm256_store_pd(excess_out + 4 * w, _mm256_cvtps_pd(e));
+        }
+        return scale;
+    }
+
+    /* the outer products of a block's rows added to acc (n x 4 ND, rows 16 doubles apart
+       in deficits and excesses), group by group of G classes of the deficit */
+    SCE_AVX_BODY void sce8_outer(const double *SCE_RESTRICT deficits,
+                                 const double *SCE_RESTRICT excesses, int rows, int n,
+                                 double *SCE_RESTRICT acc) {
+        const int ND = (n + 3) / 4, G = ND == 1 ? 12 : ND == 2 ? 6 : ND == 3 ? 3 : 2;
+        int j0, j, w, r;
+        for (j0 = 0; j0 < n; j0 += G) {
+            __m256d sums[12];
+            for (j = 0; j < G; j++)
+                for (w = 0; w < ND; w++)
+                    if (j0 + j < n)
+                        sums[j * ND + w] = _mm256_load_pd(acc + (j0 + j) * 16 + 4 * w);
+            for (r = 0; r < rows; r++) {
+                __m256d e[4];
+                for (w = 0; w < ND; w++)
+                    e[w] = _mm256_load_pd(excesses + 16 * r + 4 * w);
+                for (j = 0; j < G; j++)
+                    if (j0 + j < n) {
+                        __m256d d = _mm256_broadcast_sd(deficits + 16 * r + j0 + j);
+                        for (w = 0; w < ND; w++)
+                            sums[j * ND + w] = _mm256_fmadd_pd(d, e[w], sums[j * ND + w]);
+                    }
+            }
+            for (j = 0; j < G; j++)
+                for (w = 0; w < ND; w++)
+                    if (j0 + j < n)
+                        _mm256_store_pd(acc + (j0 + j) * 16 + 4 * w, sums[j * ND + w]);
+        }
+    }
+
+    SCE_AVX_BODY Py_ssize_t sce_small8(SCE_SMALL_ARGUMENTS(float)) {
+        const int NV = (n + 7) / 8, ND = (n + 3) / 4;
+        double deficits[SCE_SMALL8_BLOCK * 16] __attribute__((aligned(32)));
+        double excesses[SCE_SMALL8_BLOCK * 16] __attribute__((aligned(32)));
+        double acc[SCE_SMALL_MAX * 16] __attribute__((aligned(32)));
+        __m256d diag[4];
+        __m256 keep;
+        double low = 1.0 / norm_limit, scale;
+        const float *true_end = y_true + (true_stride > 0 ? (n_total - 1) * true_stride : 0) + n;
+        const float *pred_end = y_pred + (pred_stride > 0 ? (n_total - 1) * pred_stride : 0) + n;
+        Py_ssize_t i = start, failed = stop;
+        int w, j, k, rows;
+        {
+            int lanes[8];
+            for (k = 0; k < 8; k++)
+                lanes[k] = 8 * (NV - 1) + k < n ? -1 : 0;
+            keep = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)lanes));
+        }
+        for (w = 0; w < 4; w++)
+            diag[w] = _mm256_setzero_pd();
+        for (k = 0; k < SCE_SMALL_MAX * 16; k++)
+            acc[k] = 0.0;
+        while (i < stop) {
+            for (rows = 0; rows < SCE_SMALL8_BLOCK && i < stop; rows++, i++) {
+                const float *true_row = y_true + i * true_stride;
+                const float *pred_row = y_pred + i * pred_stride;
+                scale = sce8_row(true_row, pred_row, true_row + 8 * NV <= true_end,
+                    pred_row + 8 * NV <= pred_end, n, multipliers ? multipliers[i] : 1.0,
+                    norm_weighting, low, norm_limit, smallest, largest, tolerance, keep,
+                    diag, deficits + 16 * rows, excesses + 16 * rows);
+                if (scale < 0) {
+                    failed = i;
+                    break;
+                }
+            }
+            sce8_outer(deficits, excesses, rows, n, acc);
+            if (failed < stop)
+                break;
+        }
+        for (w = 0; w < ND; w++) {
+            double lanes[4];
+            _mm256_storeu_pd(lanes, diag[w]);
+            for (k = 0; k < 4 && 4 * w + k < n; k++)
+                diagonal[4 * w + k] += lanes[k];
+        }
+        for (j = 0; j < n; j++)
+            for (k = 0; k < n; k++)
+                off_diagonal[j * n + k] += acc[j * 16 + k];
+        return failed;
+    }
+
+    #define SCE_SMALL8_CASE(K) case K: return sce_small8(y_true, true_stride, y_pred, \
+        pred_stride, K, n_total, start, stop, multipliers, norm_weighting, norm_limit, \
+        smallest, largest, tolerance, diagonal, off_diagonal);
+    __attribute__((target("avx,fma")))
+    static Py_ssize_t sce_small8_float_avx(SCE_SMALL_ARGUMENTS(float)) {
+        switch (n) {
+        SCE_SMALL8_CASE(1) SCE_SMALL8_CASE(2) SCE_SMALL8_CASE(3) SCE_SMALL8_CASE(4)
+        SCE_SMALL8_CASE(5) SCE_SMALL8_CASE(6) SCE_SMALL8_CASE(7) SCE_SMALL8_CASE(8)
+        SCE_SMALL8_CASE(9) SCE_SMALL8_CASE(10) SCE_SMALL8_CASE(11) SCE_SMALL8_CASE(12)
+        SCE_SMALL8_CASE(13) SCE_SMALL8_CASE(14) SCE_SMALL8_CASE(15) SCE_SMALL8_CASE(16)
+        default: return start;
+        }
+    }
     #endif
     #if defined(__GNUC__) && !defined(__clang__)
     #pragma GCC pop_options
@@ -661,6 +917,119 @@ cdef extern from *:
     #define SCE_SMALL_MAX 0
     #endif
 
+    #if defined(__clang__)
+    #pragma STDC FP_CONTRACT OFF
+    #elif defined(__GNUC__)
+    #pragma GCC push_options
+    #pragma GCC optimize("fp-contract=off")
+    #endif
+    /* soft_plan_parts on rows of adjacent values (C order, or rows of one), in C so that
+       a second copy is compiled for AVX and FMA (8 float lanes where the baseline has 4):
+       the same operations in the same order as the Cython loop it replaces (its
+       _checked_sum, _soft_row_scale and loops), the diagonal's products not contracted
+       into FMA (the pragmas above), so the same numbers to the last bit. */
+    #define SCE_PARTS_ARGUMENTS(T) const T *SCE_RESTRICT y_true, Py_ssize_t true_stride, \
+        const T *SCE_RESTRICT y_pred, Py_ssize_t pred_stride, Py_ssize_t n, \
+        Py_ssize_t start, Py_ssize_t stop, const double *SCE_RESTRICT multipliers, \
+        int norm_weighting, double norm_limit, double smallest, double largest, \
+        double tolerance, T *SCE_RESTRICT deficits, T *SCE_RESTRICT excesses, \
+        double *SCE_RESTRICT diagonal
+    #define SCE_PARTS_PASS y_true, true_stride, y_pred, pred_stride, n, start, stop, \
+        multipliers, norm_weighting, norm_limit, smallest, largest, tolerance, deficits, \
+        excesses, diagonal
+    #define SCE_DEFINE_PARTS(T, S, ATTRIBUTE, SUFFIX) \
+    ATTRIBUTE static Py_ssize_t sce_parts_##S##SUFFIX(SCE_PARTS_ARGUMENTS(T)) { \
+        Py_ssize_t i, j, k, n_wide = n - n % 8; \
+        double low = 1.0 / norm_limit; \
+        for (i = start; i < stop; i++) { \
+            const T *SCE_RESTRICT true_row = y_true + i * true_stride; \
+            const T *SCE_RESTRICT pred_row = y_pred + i * pred_stride; \
+            T *SCE_RESTRICT deficit_row = deficits + (i - start) * n; \
+            T *SCE_RESTRICT excess_row = excesses + (i - start) * n; \
+            T sums[8], pred_sums[8], lowest[8], mass[8], ratio, deficit_mass, row_scale; \
+            double true_norm, pred_norm, weight, scale; \
+            for (k = 0; k < 8; k++) \
+                sums[k] = pred_sums[k] = lowest[k] = mass[k] = 0; \
+            for (j = 0; j < n_wide; j += 8) \
+                for (k = 0; k < 8; k++) { \
+                    T u = true_row[j + k], v = pred_row[j + k]; \
+                    sums[k] += u; \
+                    pred_sums[k] += v; \
+                    lowest[k] = u < lowest[k] ? u : lowest[k]; \
+                    lowest[k] = v < lowest[k] ? v : lowest[k]; \
+                } \
+            for (j = n_wide; j < n; j++) { \
+                T u = true_row[j], v = pred_row[j]; \
+                sums[0] += u; \
+                pred_sums[0] += v; \
+                lowest[0] = u < lowest[0] ? u : lowest[0]; \
+                lowest[0] = v < lowest[0] ? v : lowest[0]; \
+            } \
+            for (k = 1; k < 8; k++) \
+                lowest[0] = lowest[k] < lowest[0] ? lowest[k] : lowest[0]; \
+            if (lowest[0] < 0) /* a negative value: _checked_sum's -1 fails the row */ \
+                return i; \
+            true_norm = (((double)sums[0] + sums[1]) + (sums[2] + sums[3])) \
+                + ((sums[4] + sums[5]) + (sums[6] + sums[7])); \
+            pred_norm = (((double)pred_sums[0] + pred_sums[1]) \
+                + (pred_sums[2] + pred_sums[3])) \
+                + ((pred_sums[4] + pred_sums[5]) + (pred_sums[6] + pred_sums[7])); \
+            if (!(isfinite(true_norm) && isfinite(pred_norm) && low <= true_norm \
+                  && true_norm <= norm_limit && low <= pred_norm && pred_norm <= norm_limit)) \
+                return i; \
+            weight = multipliers ? multipliers[i] : 1.0; \
+            if (norm_weighting == 1) \
+                weight = weight * true_norm; \
+            else if (norm_weighting == 2) \
+                weight = weight * pred_norm; \
+            if (!(weight == 0 || (smallest <= weight && weight <= largest))) \
+                return i; \
+            scale = weight / true_norm; \
+            ratio = (T)(true_norm / pred_norm); \
+            for (j = 0; j < n; j++) { \
+                T u = true_row[j], v = pred_row[j] * ratio; \
+                T common = u < v ? u : v; \
+                deficit_row[j] = u - common; \
+                excess_row[j] = v - common; \
+                diagonal[j] += scale * common; \
+            } \
+            for (j = 0; j < n_wide; j += 8) /* the deficit's mass: _lane_sum's order */ \
+                for (k = 0; k < 8; k++) \
+                    mass[k] += deficit_row[j + k]; \
+            for (j = n_wide; j < n; j++) \
+                mass[0] += deficit_row[j]; \
+            deficit_mass = ((mass[0] + mass[1]) + (mass[2] + mass[3])) \
+                + ((mass[4] + mass[5]) + (mass[6] + mass[7])); \
+            row_scale = deficit_mass > tolerance * true_norm ? (T)(scale / deficit_mass) : 0; \
+            for (j = 0; j < n; j++) \
+                deficit_row[j] *= row_scale; \
+        } \
+        return stop; \
+    }
+    SCE_DEFINE_PARTS(double, double, , _baseline)
+    SCE_DEFINE_PARTS(float, float, , _baseline)
+    #ifdef SCE_X86_DISPATCH
+    SCE_DEFINE_PARTS(double, double, __attribute__((target("avx,fma"))), _avx)
+    SCE_DEFINE_PARTS(float, float, __attribute__((target("avx,fma"))), _avx)
+    #endif
+    static Py_ssize_t sce_soft_parts_double(SCE_PARTS_ARGUMENTS(double), int extensions) {
+    #ifdef SCE_X86_DISPATCH
+        if (sce_avx_fma && extensions)
+            return sce_parts_double_avx(SCE_PARTS_PASS);
+    #endif
+        return sce_parts_double_baseline(SCE_PARTS_PASS);
+    }
+    static Py_ssize_t sce_soft_parts_float(SCE_PARTS_ARGUMENTS(float), int extensions) {
+    #ifdef SCE_X86_DISPATCH
+        if (sce_avx_fma && extensions)
+            return sce_parts_float_avx(SCE_PARTS_PASS);
+    #endif
+        return sce_parts_float_baseline(SCE_PARTS_PASS);
+    }
+    #if defined(__GNUC__) && !defined(__clang__)
+    #pragma GCC pop_options
+    #endif
+
     /* 0 where the kernel does not exist here (no vector extensions: the caller takes
        soft_plan_parts); else the first row left (stop where none). */
     static int sce_small_available(void) { return SCE_SMALL; }
@@ -668,10 +1037,10 @@ cdef extern from *:
         const double *y_pred, Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t n_total,
         Py_ssize_t start, Py_ssize_t stop, const double *multipliers, int norm_weighting,
         double norm_limit, double smallest, double largest, double tolerance,
-        double *diagonal, double *off_diagonal) {
+        double *diagonal, double *off_diagonal, int extensions) {
     #if SCE_SMALL
     #ifdef SCE_X86_DISPATCH
-        if (sce_avx_fma)
+        if (sce_avx_fma && extensions)
             return sce_small_double_avx(SCE_SMALL_PASS);
     #endif
         return sce_small_double_baseline(SCE_SMALL_PASS);
@@ -683,11 +1052,11 @@ cdef extern from *:
         const float *y_pred, Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t n_total,
         Py_ssize_t start, Py_ssize_t stop, const double *multipliers, int norm_weighting,
         double norm_limit, double smallest, double largest, double tolerance,
-        double *diagonal, double *off_diagonal) {
+        double *diagonal, double *off_diagonal, int extensions) {
     #if SCE_SMALL
     #ifdef SCE_X86_DISPATCH
-        if (sce_avx_fma)
-            return sce_small_float_avx(SCE_SMALL_PASS);
+        if (sce_avx_fma && extensions)
+            return sce_small8_float_avx(SCE_SMALL_PASS);
     #endif
         return sce_small_float_baseline(SCE_SMALL_PASS);
     #else
@@ -714,14 +1083,26 @@ cdef extern from *:
         Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t n_total, Py_ssize_t start,
         Py_ssize_t stop, const double *multipliers, int norm_weighting, double norm_limit,
         double smallest, double largest, double tolerance, double *diagonal,
-        double *off_diagonal) noexcept nogil
+        double *off_diagonal, int extensions) noexcept nogil
     Py_ssize_t sce_soft_small_float(
         const float *y_true, Py_ssize_t true_stride, const float *y_pred,
         Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t n_total, Py_ssize_t start,
         Py_ssize_t stop, const double *multipliers, int norm_weighting, double norm_limit,
         double smallest, double largest, double tolerance, double *diagonal,
-        double *off_diagonal) noexcept nogil
+        double *off_diagonal, int extensions) noexcept nogil
     int SCE_SMALL_MAX
+    Py_ssize_t sce_soft_parts_double(
+        const double *y_true, Py_ssize_t true_stride, const double *y_pred,
+        Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
+        const double *multipliers, int norm_weighting, double norm_limit, double smallest,
+        double largest, double tolerance, double *deficits, double *excesses,
+        double *diagonal, int extensions) noexcept nogil
+    Py_ssize_t sce_soft_parts_float(
+        const float *y_true, Py_ssize_t true_stride, const float *y_pred,
+        Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
+        const double *multipliers, int norm_weighting, double norm_limit, double smallest,
+        double largest, double tolerance, float *deficits, float *excesses,
+        double *diagonal, int extensions) noexcept nogil
 
 sce_init_dispatch()
 # Whether the kernel of labels beside scores runs its AVX and FMA copy (x86 only).
@@ -819,7 +1200,7 @@ def soft_plan_parts(const floating[:, :] y_true, const floating[:, :] y_pred,
                     Py_ssize_t start, Py_ssize_t stop, const double[::1] multipliers,
                     int norm_weighting, double norm_limit, double smallest, double largest,
                     double deficit_tolerance, floating[:, ::1] deficits,
-                    floating[:, ::1] excesses, double[::1] diagonal):
+                    floating[:, ::1] excesses, double[::1] diagonal, bint extensions=True):
     """The transport plans of soft rows ``start:stop`` (equation 8), but their outer
     products: the caller sums ``deficits.T @ excesses`` (one matrix product).
 
@@ -831,12 +1212,37 @@ def soft_plan_parts(const floating[:, :] y_true, const floating[:, :] y_pred,
     where it is empty) times ``s_i`` (``norm_weighting`` 1), the mass of ``y_pred``'s row
     (2) or 1 (0). The checks of :func:`sum_rows_by_class` come first, on both rows; the
     first row that fails stops the pass and is returned (``stop`` where none did).
+
+    Rows of adjacent values (C order, or rows of one) run the C loop above (on x86 its
+    AVX and FMA copy where ``extensions``, the default; False the baseline copy), other
+    strides the Cython loop: the same numbers to the last bit.
     """
-    cdef Py_ssize_t first_failed
+    cdef Py_ssize_t first_failed, n = y_true.shape[1]
+    cdef const double *factors = &multipliers[0] if multipliers.shape[0] > 0 else NULL
+    if stop <= start:
+        return stop
     with nogil:
-        first_failed = _soft_plan_parts(
-            y_true, y_pred, start, stop, multipliers, norm_weighting, norm_limit, smallest,
-            largest, deficit_tolerance, deficits, excesses, diagonal)
+        if (n > 0 and (n == 1 or (y_true.strides[1] == sizeof(floating)
+                                  and y_pred.strides[1] == sizeof(floating)))
+                and deficits.shape[1] == n and excesses.shape[1] == n
+                and deficits.shape[0] >= stop - start and excesses.shape[0] >= stop - start
+                and diagonal.shape[0] == n):
+            if floating is double:
+                first_failed = sce_soft_parts_double(
+                    &y_true[0, 0], y_true.strides[0] // sizeof(double), &y_pred[0, 0],
+                    y_pred.strides[0] // sizeof(double), n, start, stop, factors,
+                    norm_weighting, norm_limit, smallest, largest, deficit_tolerance,
+                    &deficits[0, 0], &excesses[0, 0], &diagonal[0], extensions)
+            else:
+                first_failed = sce_soft_parts_float(
+                    &y_true[0, 0], y_true.strides[0] // sizeof(float), &y_pred[0, 0],
+                    y_pred.strides[0] // sizeof(float), n, start, stop, factors,
+                    norm_weighting, norm_limit, smallest, largest, deficit_tolerance,
+                    &deficits[0, 0], &excesses[0, 0], &diagonal[0], extensions)
+        else:
+            first_failed = _soft_plan_parts(
+                y_true, y_pred, start, stop, multipliers, norm_weighting, norm_limit,
+                smallest, largest, deficit_tolerance, deficits, excesses, diagonal)
     return first_failed
 
 
@@ -844,17 +1250,23 @@ def soft_plan_sums_small(const floating[:, :] y_true, const floating[:, :] y_pre
                          Py_ssize_t start, Py_ssize_t stop, const double[::1] multipliers,
                          int norm_weighting, double norm_limit, double smallest,
                          double largest, double deficit_tolerance, double[::1] diagonal,
-                         double[:, ::1] off_diagonal):
+                         double[:, ::1] off_diagonal, bint extensions=True):
     """:func:`soft_plan_parts` and the chunk's product ``deficits.T @ excesses`` in one
     pass, for rows of at most :data:`SMALL_CLASSES` adjacent values (a C-order array or a
     slice of rows of one): the plans of rows ``start:stop`` are added to ``diagonal`` and
     ``off_diagonal`` (float64, also for float32 rows). Each row is held in a few vectors
     and its outer product added to running sums that stay in the L1 cache (see the C
-    kernel above). The checks, the weights and the diagonal's sums are those of
+    kernels above; float32 rows on x86 with AVX and FMA: 8-lane vectors, and the outer
+    products of blocks of 32 rows added group by group of classes). The checks, the weights and the diagonal's sums are those of
     :func:`soft_plan_parts` (the same to the last bit); the off-diagonal adds the same
     products in the order of the rows, in float64, where the matrix product's order was
     BLAS's. Returns the first row that fails a check (``stop`` where none did); the rows
     before it are summed.
+
+    ``extensions`` (the default): the copy for this processor's vector extensions (on x86
+    with AVX and FMA, float32 rows take their own 8-lane kernel); False the baseline copy
+    (the tests' comparison: the same diagonal to the last bit, the off-diagonal to
+    float64's rounding).
     """
     cdef Py_ssize_t first_failed = start, n = y_true.shape[1]
     cdef const double *factors = &multipliers[0] if multipliers.shape[0] > 0 else NULL
@@ -874,13 +1286,13 @@ def soft_plan_sums_small(const floating[:, :] y_true, const floating[:, :] y_pre
                 &y_true[0, 0], y_true.strides[0] // sizeof(double), &y_pred[0, 0],
                 y_pred.strides[0] // sizeof(double), n, y_true.shape[0], start, stop,
                 factors, norm_weighting, norm_limit, smallest, largest, deficit_tolerance,
-                &diagonal[0], &off_diagonal[0, 0])
+                &diagonal[0], &off_diagonal[0, 0], extensions)
         else:
             first_failed = sce_soft_small_float(
                 &y_true[0, 0], y_true.strides[0] // sizeof(float), &y_pred[0, 0],
                 y_pred.strides[0] // sizeof(float), n, y_true.shape[0], start, stop,
                 factors, norm_weighting, norm_limit, smallest, largest, deficit_tolerance,
-                &diagonal[0], &off_diagonal[0, 0])
+                &diagonal[0], &off_diagonal[0, 0], extensions)
     return first_failed
 
 
@@ -920,6 +1332,22 @@ cdef inline double _checked_sum(const floating *row, Py_ssize_t n_columns,
             + ((sums[4] + sums[5]) + (sums[6] + sums[7])))
 
 
+cdef inline floating _lane_sum(const floating *row, Py_ssize_t n_columns) noexcept nogil:
+    """The sum of ``n_columns`` adjacent values in eight running sums (a vector's lanes),
+    then as a tree; within rounding of the sum in turn."""
+    cdef floating sums[8]
+    cdef Py_ssize_t j, k, n_wide = n_columns - n_columns % 8
+    for k in range(8):
+        sums[k] = 0
+    for j in range(0, n_wide, 8):
+        for k in range(8):
+            sums[k] += row[j + k]
+    for j in range(n_wide, n_columns):
+        sums[0] += row[j]
+    return ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5])
+                                                         + (sums[6] + sums[7]))
+
+
 cdef inline double _soft_row_scale(double true_norm, double pred_norm, double multiplier,
                                    int norm_weighting, double norm_limit, double smallest,
                                    double largest) noexcept nogil:
@@ -954,7 +1382,7 @@ cdef Py_ssize_t _soft_plan_parts(
     cdef bint contiguous = true_step == 1 and pred_step == 1
     cdef bint weighted = multipliers.shape[0] > 0
     cdef double true_norm, pred_norm, scale
-    cdef floating ratio, u, v, common, deficit, deficit_mass, row_scale
+    cdef floating ratio, u, v, common, deficit_mass, row_scale
     cdef const floating *true_row
     cdef const floating *pred_row
     cdef floating *deficit_row
@@ -969,18 +1397,18 @@ cdef Py_ssize_t _soft_plan_parts(
             return i
         ratio = <floating>(true_norm / pred_norm)
         deficit_row, excess_row = &deficits[i - start, 0], &excesses[i - start, 0]
-        deficit_mass = 0
         for j in range(n_columns):
             if contiguous:  # the compiler versions the loop on this test
                 u, v = true_row[j], pred_row[j] * ratio
             else:
                 u, v = true_row[j * true_step], pred_row[j * pred_step] * ratio
             common = u if u < v else v
-            deficit = u - common
-            diagonal[j] += scale * common
-            deficit_row[j] = deficit
+            deficit_row[j] = u - common
             excess_row[j] = v - common
-            deficit_mass += deficit
+            diagonal[j] += scale * common
+        # the deficit's mass apart, in eight running sums: summed in turn in the loop
+        # above, its chain of additions (one a class) took most of the loop's time
+        deficit_mass = _lane_sum(deficit_row, n_columns)
         row_scale = <floating>(scale / deficit_mass) \
             if deficit_mass > deficit_tolerance * true_norm else 0
         for j in range(n_columns):

@@ -643,3 +643,97 @@ def test_few_classes_of_soft_labels_on_random_inputs():
         np.testing.assert_allclose(compiled[finite], reference[finite], rtol=0,
                                    atol=TOLERANCE[dtype] * scale)
     assert used > 100
+
+
+def _soft_rows_with_faults(rng, n_samples, n_classes, dtype, bad):
+    """Soft rows (some proportional: no deficit) with rows that fail a check: ``bad`` holds
+    (row, fault) pairs, the fault 0 a zero row, 1 a negative value, 2 a NaN, 3 a norm
+    beyond the type's limits."""
+    y_true = (rng.random((n_samples, n_classes)) * (rng.random((n_samples, n_classes)) < .7)
+              + 0.01).astype(dtype) * 3
+    y_pred = rng.dirichlet(np.ones(n_classes), n_samples).astype(dtype)
+    y_pred[::7] = y_true[::7] * 2
+    for row, fault in bad:
+        if fault == 0:
+            y_true[row] = 0
+        elif fault == 1:
+            y_pred[row, -1] = -1e-6  # the row's sum stays positive: only the sign fails it
+        elif fault == 2:
+            y_true[row, n_classes // 2] = np.nan
+        else:
+            y_pred[row] *= dtype(1e30 if dtype == np.float32 else 1e300)
+    return y_true, y_pred
+
+
+def _soft_kernel_arguments(dtype, weights, norm_weighting):
+    from sklearn_confusion_ext._matrices import transport
+
+    return (weights, norm_weighting, *transport._EQUAL_MASS_LIMITS[np.dtype(dtype)],
+            transport.DEFICIT_TOLERANCE)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n_classes", [1, 2, 3, 8, 15, 16, 17, 40])
+@pytest.mark.parametrize("layout", ["C", "strided", "reversed", "columns-of-wider"])
+@pytest.mark.parametrize("norm_weighting", [0, 1, 2])
+def test_soft_kernel_copies_agree(dtype, n_classes, layout, norm_weighting):
+    """Each soft kernel's copy for this processor's vector extensions (on x86 with AVX
+    and FMA: 8-lane float32 rows in ``soft_plan_sums_small``, the C loop of
+    ``soft_plan_parts`` compiled for AVX) beside its baseline copy and beside the Cython
+    loop of rows whose values are not adjacent (Fortran order), chunk by chunk (starts
+    and stops inside the kernel's blocks of 32 rows), with rows that fail a check at the
+    first, an odd, an even, a block's last and first rows and the last row: the same row
+    returned, the same diagonal, deficits and excesses to the last bit, and the same
+    off-diagonal to float64's rounding (float32: to the rounding of the deficit's mass,
+    whose lanes are summed in another order)."""
+    compiled = kernels.COMPILED
+    rng = np.random.default_rng(7 + n_classes)
+    n_samples = 301
+    weights = rng.random(n_samples) * 3
+    weights[:9] = 0
+    arguments = _soft_kernel_arguments(dtype, weights, norm_weighting)
+    for bad in ([], [(0, 0)], [(5, 1)], [(31, 2), (32, 0)], [(32, 3), (100, 1), (161, 2)],
+                [(n_samples - 1, 1)], [(1, 1)], [(n_samples - 2, 2)]):
+        y_true, y_pred = _soft_rows_with_faults(rng, n_samples, n_classes, dtype, bad)
+        if layout == "strided":
+            y_true, y_pred = np.repeat(y_true, 2, axis=0)[::2], np.repeat(y_pred, 2, axis=0)[::2]
+        elif layout == "reversed":
+            y_true, y_pred = y_true[::-1].copy()[::-1], y_pred[::-1].copy()[::-1]
+        elif layout == "columns-of-wider":
+            y_true = np.pad(y_true, ((0, 0), (0, 3)), constant_values=7)[:, :n_classes]
+            y_pred = np.pad(y_pred, ((0, 0), (0, 3)), constant_values=7)[:, :n_classes]
+        columns = np.asfortranarray(y_true), np.asfortranarray(y_pred)
+        for start, stop in [(0, n_samples), (1, 200), (33, 34), (30, 95), (n_samples - 2,
+                                                                            n_samples)]:
+            results = []
+            for extensions, targets in [(True, (y_true, y_pred)), (False, (y_true, y_pred)),
+                                        (True, columns)]:
+                deficits = np.full((stop - start, n_classes), np.nan, dtype)
+                excesses = np.full((stop - start, n_classes), np.nan, dtype)
+                diagonal = np.zeros(n_classes)
+                first = compiled.soft_plan_parts(*targets, start, stop, *arguments, deficits,
+                                                 excesses, diagonal, extensions)
+                done = first - start
+                results.append((first, diagonal, deficits[:done], excesses[:done]))
+            for other in results[1:]:
+                assert other[0] == results[0][0]
+                for a, b in zip(results[0][1:], other[1:]):
+                    np.testing.assert_array_equal(a, b)
+            first, diagonal, deficits, excesses = results[0]
+            product = deficits.astype(np.float64).T @ excesses.astype(np.float64)
+            if n_classes > compiled.SMALL_CLASSES:
+                continue
+            sums = []
+            for extensions in (True, False):
+                small_diagonal, off = np.zeros(n_classes), np.zeros((n_classes, n_classes))
+                stop_row = compiled.soft_plan_sums_small(y_true, y_pred, start, stop,
+                                                         *arguments, small_diagonal, off,
+                                                         extensions)
+                assert stop_row == first
+                np.testing.assert_array_equal(small_diagonal, diagonal)
+                scale = max(np.abs(product).max(initial=0), 1e-300)
+                np.testing.assert_allclose(off, product, rtol=0, atol=(
+                    1e-6 if dtype == np.float32 else 1e-14) * scale)
+                sums.append(off)
+            if dtype == np.float64:  # the same code on both sides
+                np.testing.assert_array_equal(sums[0], sums[1])
