@@ -306,6 +306,23 @@ def test_compiled_counts_are_numpy_s_draws(n_values, half_drawn, dtype):
 
 
 @needs_draw_kernel
+@pytest.mark.parametrize("limit", [-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 3.0,
+                                   5.0, 5.5, 6.0, 6.5, 254.5, 255.0, 300.0, np.inf, np.nan])
+def test_compiled_uint8_counts_refuse_exactly_a_count_above_the_limit(limit):
+    """The uint8 counts are refused where a count is above ``limit`` (compared as
+    integers: a fractional, negative, infinite or NaN limit as the float comparison
+    reads it), and kept otherwise, with NumPy's counts."""
+    state = np.random.Generator(np.random.PCG64(11)).bit_generator.state
+    expected = np.empty((3, 40))
+    DRAWS.count_pcg64_draws(state, expected, np.inf)
+    counts = np.empty((3, 40), dtype=np.uint8)
+    after = DRAWS.count_pcg64_draws(state, counts, limit)
+    assert (after is None) == bool(np.any(expected > limit))
+    if after is not None:
+        np.testing.assert_array_equal(counts, expected)
+
+
+@needs_draw_kernel
 def test_compiled_counts_refuse_what_they_cannot_hold():
     """None (the generator's state untouched) where a uint8 count passes the limit; a
     range outside NumPy's 32-bit draws is refused."""
