@@ -509,8 +509,9 @@ class GroupedRows:
         # bounds[c]: the (start, stop) of row c's instances in ``order``
         self.order, self.bounds, self.rows = order, bounds, rows
         self.n_classes, self.has_none = n_classes, has_none
+        self._kept = None  # the matrices' buffer that matrices(reuse=True) writes over
 
-    def matrices(self, weights, presorted=False, n_jobs=None):
+    def matrices(self, weights, presorted=False, n_jobs=None, reuse=False):
         """The full matrices ``(n_weights, width, width)`` under each row of instance
         ``weights`` (before sample_weight, which the rows hold); ``presorted``: the
         columns of ``weights`` are already the instances in :attr:`order` (an exchangeable
@@ -520,7 +521,12 @@ class GroupedRows:
         padded with zeros) and runs on one BLAS thread, the rows of the matrix split among
         ``n_jobs`` threads: each matrix is the same whatever the batches and the threads.
         ``uint8`` weights (the compact counts of :func:`instance_weights`) are read as
-        float64 a product at a time, into a buffer in cache: the same products."""
+        float64 a product at a time, into a buffer in cache: the same products.
+
+        ``reuse``: the matrices are written into one buffer kept from call to call (the
+        next call with ``reuse`` overwrites them), for a caller done with them when it
+        asks for the next. A block of matrices is tens of MiB: new memory each call is
+        pages the system faults in and zeroes, a third of the products' time."""
         weights = np.asarray(weights)
         compact = weights.dtype == np.uint8
         if not compact:
@@ -529,7 +535,13 @@ class GroupedRows:
             weights = np.take(weights, self.order, axis=1)
         width, n_weights = self.rows.shape[1], len(weights)
         padded = -(-n_weights // _PRODUCT_ROWS) * _PRODUCT_ROWS
-        result = np.zeros((padded, width, width))
+        if reuse and self._kept is not None and len(self._kept) >= padded:
+            # rows of no instance stay zero (never written), every other cell is written
+            result = self._kept[:padded]
+        else:
+            result = np.zeros((padded, width, width))
+            if reuse:
+                self._kept = result
         whole = n_weights - n_weights % _PRODUCT_ROWS
         tail = None
         if whole < n_weights:  # the last rows, padded with zeros: one product's shape
@@ -542,9 +554,13 @@ class GroupedRows:
             # a stack of products of _PRODUCT_ROWS resamples each is one call (NumPy
             # calls BLAS once a product, each of the same shape), up to _STACK_ENTRIES
             # weights read at a time (as float64, into a buffer in cache, where compact)
+            # The products are written into a contiguous block, then copied into their
+            # row of the matrices: BLAS writing them in place, one row of C every
+            # width * width values, took about half as long again (the same sums).
             largest = int(max(sizes[part])) if len(part) else 0
             stack = max(1, _STACK_ENTRIES // max(1, _PRODUCT_ROWS * largest))
             buffer = np.empty(stack * _PRODUCT_ROWS * largest if compact else 0)
+            block = np.empty((stack, _PRODUCT_ROWS, width))
             for row in part:
                 start, stop = self.bounds[row]
                 size, instances = stop - start, self.rows[start:stop]
@@ -561,8 +577,8 @@ class GroupedRows:
                         given = read
                     count = (last - first) // _PRODUCT_ROWS
                     np.matmul(given.reshape(count, _PRODUCT_ROWS, size), instances,
-                              out=result[first:last, row, :].reshape(count, _PRODUCT_ROWS,
-                                                                     width))
+                              out=block[:count])
+                    result[first:last, row, :] = block[:count].reshape(-1, width)
                     first = last
 
         # the rows of the matrix in parts of about equal work, one a thread
@@ -595,14 +611,16 @@ class WeightedProducts:
         self.order = np.arange(len(left))
         self.has_none = has_none
 
-    def matrices(self, weights, presorted=False, n_jobs=None):
+    def matrices(self, weights, presorted=False, n_jobs=None, reuse=False):
         """The matrices under each row of ``weights``: for each resample, the product
         ``(A * w)^T @ E`` over blocks of ``_SOFT_ENTRIES`` entries of the instances, each
         block scaled in a reused buffer (in cache) just before its product, the blocks'
         products added in order. The resamples are split among ``n_jobs`` threads, each
         product on one BLAS thread; a thread goes through the blocks once for all its
         resamples (a block is read from memory once, not once a resample). The same
-        numbers whatever the batches and the threads."""
+        numbers whatever the batches and the threads. ``reuse`` is accepted as
+        :meth:`GroupedRows.matrices` takes it; a new array each call (a resample's own
+        product takes far longer than its matrix's pages)."""
         weights = np.asarray(weights, dtype=float)
         n_samples, n_classes = self.left.shape
         width = n_classes + self.has_none

@@ -534,14 +534,18 @@ class _Data:
             return self.score.of_confusion(self.confusion)
         return self.score.on_targets(self.y_true, self.y_pred, self.sample_weight)
 
-    def of_weights(self, weights, presorted=False):
+    def of_weights(self, weights, presorted=False, reuse=False):
         """The score of each row of ``weights`` (instance weights, before sample_weight):
         the matrices of in-memory targets are built for all rows at once. ``presorted``:
         the columns are the instances in the order of :attr:`grouped` (an exchangeable
-        draw)."""
-        matrices = self.matrices(weights, presorted)
+        draw). ``reuse``: the grouped products write the matrices into the buffer of the
+        last call (``GroupedRows.matrices``); the scores never share its memory."""
+        matrices = self.matrices(weights, presorted, reuse)
         if matrices is not None:
-            return self.of_full_counts(matrices)
+            values = self.of_full_counts(matrices)
+            if reuse and np.may_share_memory(values, matrices):  # a score that is a cell
+                values = values.copy()
+            return values
         if not self.score.weighted:  # integer weights: each instance repeated
             return _stack([self.score.on_targets(*_repeated(self.y_true, self.y_pred, w),
                                                  None) for w in weights])
@@ -554,15 +558,15 @@ class _Data:
         return self.single_label or (self.score.metric is None and batches_terms(
             self.score.kind, self.y_true, self.y_pred))
 
-    def matrices(self, weights, presorted=False):
+    def matrices(self, weights, presorted=False, reuse=False):
         """The full matrices (flattened rows) under each row of instance ``weights``
         (before sample_weight), all at once; None where each is built from the targets.
-        ``presorted``: as in :meth:`of_weights`."""
+        ``presorted``, ``reuse``: as in :meth:`of_weights`."""
         if not self.batches():
             return None
         if self.grouped is not None:
-            return self.grouped.matrices(weights, presorted, n_jobs=self.score.n_jobs
-                                         ).reshape(len(weights), -1)
+            return self.grouped.matrices(weights, presorted, n_jobs=self.score.n_jobs,
+                                         reuse=reuse).reshape(len(weights), -1)
         if self.single_label:  # each instance adds its weight to its own cell
             return cell_matrices(self.instance_cells(), self.confusion.matrix.size,
                                  self.sample_weight, weights)
@@ -619,7 +623,7 @@ class _Data:
             return np.concatenate([self.of_full_counts(full) for full in progress.track(
                 cell_draws(self.confusion.matrix, self.n_samples, rng, n_resamples, owner))])
         return np.concatenate([
-            self.of_weights(weights, presorted=self.grouped is not None)
+            self.of_weights(weights, presorted=self.grouped is not None, reuse=True)
             for weights in progress.track(instance_weights(
                 rng, self.n_samples, n_resamples, False, self.entries(), owner,
                 self.score.n_jobs, reuse=True, compact=self.grouped is not None))])
@@ -649,7 +653,7 @@ class _Data:
                             lambda size: rng.dirichlet(alpha.ravel()[keep], size=size)
                             * self.n_samples, keep))])
         return np.concatenate([
-            self.of_weights(weights, presorted=self.grouped is not None)
+            self.of_weights(weights, presorted=self.grouped is not None, reuse=True)
             for weights in progress.track(instance_weights(
                 rng, self.n_samples, n_resamples, True, self.entries(), owner,
                 self.score.n_jobs, reuse=True))])
@@ -683,7 +687,7 @@ class _Data:
         if grouped is not None:
             where = np.empty(self.n_samples, dtype=np.intp)
             where[grouped.order] = np.arange(self.n_samples)
-        values = [self.of_weights(weights, presorted=where is not None)
+        values = [self.of_weights(weights, presorted=where is not None, reuse=True)
                   for weights in leave_out_weights(
                       groups, self.n_samples, self.entries(), "score_confidence_interval",
                       where, np.float64 if where is None else np.uint8)]

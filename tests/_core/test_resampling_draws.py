@@ -306,6 +306,23 @@ def test_compiled_counts_are_numpy_s_draws(n_values, half_drawn, dtype):
 
 
 @needs_draw_kernel
+@pytest.mark.parametrize("limit", [-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 3.0,
+                                   5.0, 5.5, 6.0, 6.5, 254.5, 255.0, 300.0, np.inf, np.nan])
+def test_compiled_uint8_counts_refuse_exactly_a_count_above_the_limit(limit):
+    """The uint8 counts are refused where a count is above ``limit`` (compared as
+    integers: a fractional, negative, infinite or NaN limit as the float comparison
+    reads it), and kept otherwise, with NumPy's counts."""
+    state = np.random.Generator(np.random.PCG64(11)).bit_generator.state
+    expected = np.empty((3, 40))
+    DRAWS.count_pcg64_draws(state, expected, np.inf)
+    counts = np.empty((3, 40), dtype=np.uint8)
+    after = DRAWS.count_pcg64_draws(state, counts, limit)
+    assert (after is None) == bool(np.any(expected > limit))
+    if after is not None:
+        np.testing.assert_array_equal(counts, expected)
+
+
+@needs_draw_kernel
 def test_compiled_counts_refuse_what_they_cannot_hold():
     """None (the generator's state untouched) where a uint8 count passes the limit; a
     range outside NumPy's 32-bit draws is refused."""
@@ -395,6 +412,105 @@ def test_compact_products_are_the_float_products(presorted, monkeypatch):
     for n_jobs in (1, 2):
         np.testing.assert_array_equal(products.matrices(
             weights.astype(np.uint8), presorted=presorted, n_jobs=n_jobs), expected)
+
+
+def _blas_products(products, weights):
+    """The grouped products as they were first written, the oracle of their numbers: each
+    product of ``_PRODUCT_ROWS`` resamples (the last padded with zeros) one matmul of a
+    stack of one, written in place into its row of the matrices. (NumPy's matmul of 2-D
+    operands rounds some shapes otherwise than the same product in a stack.)"""
+    size = resampling._PRODUCT_ROWS
+    padded = -(-len(weights) // size) * size
+    given = np.zeros((padded, weights.shape[1]))
+    given[:len(weights)] = weights
+    width = products.rows.shape[1]
+    expected = np.zeros((padded, width, width))
+    for row, (start, stop) in enumerate(products.bounds):
+        if stop == start:
+            continue
+        for first in range(0, padded, size):
+            with chunks.one_blas_thread():  # a product on threads may round otherwise
+                np.matmul(given[None, first:first + size, start:stop],
+                          products.rows[start:stop],
+                          out=expected[None, first:first + size, row])
+    return expected[:len(weights)]
+
+
+@pytest.mark.parametrize("stack_entries", [1, 1 << 12, 1 << 18])
+@pytest.mark.parametrize("n_samples, n_classes", [(500, 6), (20_000, 20)])
+def test_grouped_products_are_one_blas_product_each(n_samples, n_classes, stack_entries,
+                                                    monkeypatch):
+    """The products written through a contiguous block and copied into the matrices give
+    the numbers of one matmul a product written in place (the first grouped products),
+    bit for bit, in stacks of any size, on any threads, from uint8 or float64 counts, with
+    a class that no instance holds (its row zero) and a last product padded. (About a
+    thousand instances a class beside 20 classes: a shape where OpenBLAS rounds a product
+    of 64 rows otherwise than two of 32.)"""
+    from sklearn_confusion_ext._core.kinds import KINDS
+
+    y_true, y_pred = TARGETS["probabilities"](np.random.default_rng(14), n_samples,
+                                              n_classes)
+    y_true[y_true == 2] = 3  # class 2 labels no instance: an empty row of the matrix
+    products = resampling.grouped_rows(KINDS["transport"], {}, y_true, y_pred, None,
+                                       column_labels=np.arange(n_classes))
+    assert 0 in np.diff(products.bounds, axis=1)
+    weights = _weights("counts", len(y_true), 77, seed=3)
+    expected = _blas_products(products, weights)
+    monkeypatch.setattr(resampling, "_STACK_ENTRIES", stack_entries)
+    monkeypatch.setattr(resampling, "_THREADED_PRODUCTS", 0)
+    for n_jobs in (1, 2, -1):
+        for given in (weights, weights.astype(np.uint8)):
+            np.testing.assert_array_equal(
+                products.matrices(given, presorted=True, n_jobs=n_jobs), expected)
+
+
+def test_reused_matrices_are_each_call_s_own(monkeypatch):
+    """matrices(reuse=True) writes over the last call's buffer: every call gives the
+    matrices a new buffer gives, bit for bit, after calls of more and of fewer resamples
+    (an empty row of the matrix stays zero), on one thread and on several."""
+    from sklearn_confusion_ext._core.kinds import KINDS
+
+    y_true, y_pred = TARGETS["probabilities"](np.random.default_rng(15), n_samples=400)
+    y_true[y_true == 4] = 0
+    products = resampling.grouped_rows(KINDS["transport"], {}, y_true, y_pred, None,
+                                       column_labels=np.arange(6))
+    monkeypatch.setattr(resampling, "_THREADED_PRODUCTS", 0)
+    kept = None
+    for seed, n_resamples, n_jobs in ((1, 64, 1), (2, 7, 2), (3, 100, 2), (4, 33, 1),
+                                      (5, 64, -1)):
+        weights = _weights("counts", len(y_true), n_resamples, seed=seed).astype(np.uint8)
+        fresh = products.matrices(weights, presorted=True, n_jobs=n_jobs)
+        reused = products.matrices(weights, presorted=True, n_jobs=n_jobs, reuse=True)
+        np.testing.assert_array_equal(reused, fresh)
+        assert not np.any(reused[:, 4])
+        if kept is not None and len(kept) >= n_resamples:  # the one buffer, written over
+            assert np.shares_memory(reused, kept)
+        kept = reused if kept is None or len(reused) > len(kept) else kept
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_reused_matrices_never_alias_the_scores(method, monkeypatch):
+    """A score read straight from the matrices (a view of them) is copied before the next
+    block writes over them: the interval of many small blocks through the reused buffer
+    is the one of a new buffer a block."""
+    from sklearn_confusion_ext._scores import resolved
+
+    y_true, y_pred = TARGETS["probabilities"](np.random.default_rng(16), n_samples=300)
+    monkeypatch.setattr(resampling, "_WEIGHT_ENTRIES", 300 * 40 // 8)  # blocks of 32
+    monkeypatch.setattr(resolved._Data, "of_full_counts",
+                        lambda self, matrices: matrices[:, 0])  # a view: one cell's count
+
+    def run():
+        return sce.score_confidence_interval(y_true, y_pred, method=method,
+                                             n_resamples=150, random_state=2)
+
+    ours = run().distribution
+    matrices = resampling.GroupedRows.matrices
+    monkeypatch.setattr(resampling.GroupedRows, "matrices",
+                        lambda self, weights, presorted=False, n_jobs=None, reuse=False:
+                        matrices(self, weights, presorted, n_jobs))
+    np.testing.assert_array_equal(ours, run().distribution)
+    assert len(np.unique(ours)) > 10
 
 
 @pytest.mark.parametrize("method", ["percentile", "bca"])
