@@ -26,7 +26,7 @@ import tracemalloc
 
 import numpy as np
 import scipy.sparse as sp
-from _timing import best_time
+from _timing import best_time, kernel_alone, probabilities
 
 from sklearn_confusion_ext import transport_confusion_matrix
 from sklearn_confusion_ext._core.kernels import compiled_kernels
@@ -86,23 +86,6 @@ def bench_sparse(rng, n_samples, n_classes=1_000):
     print(f"sparse multi-label N={n_samples:,} C={n_classes:,} ~3 labels/row: "
           f"{elapsed:.2f} s (target < 5 s), peak memory allocated {peak / 2**30:.2f} GB "
           "(target < 2 GB)")
-
-
-def probabilities(rng, n_samples, n_classes, dtype):
-    scores = rng.random((n_samples, n_classes), dtype=np.float32).astype(dtype, copy=False)
-    scores /= scores.sum(axis=1, keepdims=True, dtype=dtype)
-    return scores
-
-
-def kernel_alone(scores, codes, n_classes):
-    """The compiled kernel of labels beside scores on every row: one thread, no
-    validation, no label encoding."""
-    limits = ((2.0 ** 100, 1e-200, 1e200) if scores.dtype == np.float64
-              else (2.0 ** 20, 1e-14, 1e12))
-    out = np.zeros((n_classes, n_classes))
-    compiled_kernels().sum_rows_by_class(scores, codes, 0, scores.shape[0], np.empty(0),
-                                         False, *limits, np.inf, out)
-    return out
 
 
 def interleaved(functions, repeat):

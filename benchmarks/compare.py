@@ -31,6 +31,7 @@ import numpy as np
 import scipy
 import scipy.sparse as sp
 import sklearn
+from _timing import kernel_alone, probabilities
 from bench_uncertainty import labels, macro_f1_statistic, seed_keyword
 from scipy import stats
 from sklearn import metrics
@@ -244,25 +245,6 @@ def rows_strings(rng, n_samples, repeat):
 
 # ------------------------------------------------------------------ 1c. labels vs probabilities
 
-def probabilities(rng, n_samples, n_classes, dtype):
-    scores = rng.random((n_samples, n_classes), dtype=np.float32).astype(dtype, copy=False)
-    scores /= scores.sum(axis=1, keepdims=True, dtype=dtype)
-    return scores
-
-
-def _kernel_alone(scores, codes, n_classes):
-    """The compiled kernel of labels beside probabilities on every row: one thread, no
-    validation, no label encoding (int32 codes)."""
-    from sklearn_confusion_ext._core.kernels import compiled_kernels
-
-    limits = ((2.0 ** 100, 1e-200, 1e200) if scores.dtype == np.float64
-              else (2.0 ** 20, 1e-14, 1e12))
-    out = np.zeros((n_classes, n_classes))
-    compiled_kernels().sum_rows_by_class(scores, codes, 0, scores.shape[0], np.empty(0),
-                                         False, *limits, np.inf, out)
-    return out
-
-
 def _numpy_reference(function):
     """``function()`` on the NumPy reference of the compiled kernels (as a tree never
     built runs it)."""
@@ -304,7 +286,7 @@ def rows_probabilities_floor(rng, n_samples, repeat, class_counts=(10, 100, 1_00
             }
             if compiled:
                 functions["kernel"] = lambda p=scores, c=codes, k=n_classes: \
-                    _kernel_alone(p, c, k)
+                    kernel_alone(p, c, k)
             t = interleaved_best(functions, repeat)
             what = f"labels vs P, {name}, N={n:,} C={n_classes:,}"
             read = "one read of P (P.sum(axis=0))"
