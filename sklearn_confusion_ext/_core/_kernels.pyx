@@ -103,7 +103,6 @@ cdef extern from *:
     #define SCE_MAX_CHUNKED_CLASSES 256
     #define SCE_CHUNKED(n, size) ((n) >= 64 && (n) <= SCE_MAX_CHUNKED_CLASSES \
         && SCE_CHUNK_BYTES / ((n) * (Py_ssize_t)(size)) >= 2 * (n))
-
     SCE_BODY Py_ssize_t sce_code(const void *codes, int wide_codes, Py_ssize_t i) {
         return wide_codes ? (Py_ssize_t)((const long long *)codes)[i]
                           : (Py_ssize_t)((const int *)codes)[i];
@@ -161,77 +160,6 @@ cdef extern from *:
         return norm;
     }
 
-    SCE_BODY Py_ssize_t sce_rows_double(SCE_ARGUMENTS(double)) {
-        Py_ssize_t i, j;
-        for (i = start; i < stop; i++) {
-            const double *SCE_RESTRICT row = scores + i * row_stride;
-            if (i + SCE_AHEAD < stop)
-                sce_prefetch_row(out, n, codes, wide_codes, i + SCE_AHEAD);
-            double *SCE_RESTRICT target;
-            double scale = sce_row_scale(sce_norm_double(row, n), i, multipliers, by_norm,
-                                         norm_limit, smallest, largest, tolerance, off_row,
-                                         off_sum);
-            if (scale < 0)
-                return i;
-            target = out + n * sce_code(codes, wide_codes, i);
-            for (j = 0; j < n; j++)
-                target[j] += scale * row[j];
-        }
-        return stop;
-    }
-
-    /* The same sums with the rows added class by class, a chunk of rows at a time: the
-       rows' checks and scales in turn (the chunk is read from memory once, in order, and
-       stays in the L2 cache), then each row of the chunk, scaled, added to its class's
-       row of the output in the order of a counting sort of the chunk's codes, so that the
-       class's row stays in the L1 cache over its rows (where the output is larger than
-       the L1 cache, its rows in random order cost 1.7-2.3x a read of the scores at
-       C = 64 to 160; in chunks, 1.3-1.4x). The sort is stable: each row of the output
-       takes the same rows in the same order as in turn, the same sums to the last bit.
-       The first row that fails ends the pass after the rows before it. scales and order:
-       scratch of SCE_CHUNK_ROWS values. */
-    SCE_BODY Py_ssize_t sce_rows_double_by_class(SCE_ARGUMENTS(double),
-                                                 double *SCE_RESTRICT scales,
-                                                 int *SCE_RESTRICT order) {
-        Py_ssize_t rows = SCE_CHUNK_BYTES / (n * (Py_ssize_t)sizeof(double)), first, last, i, j;
-        Py_ssize_t t, c, n_rows, failed;
-        int counts[SCE_MAX_CHUNKED_CLASSES + 1];
-        if (rows > SCE_CHUNK_ROWS)
-            rows = SCE_CHUNK_ROWS;
-        for (first = start; first < stop; first = last) {
-            last = first + rows < stop ? first + rows : stop;
-            failed = -1;
-            for (i = first; i < last; i++) {
-                scales[i - first] = sce_row_scale(
-                    sce_norm_double(scores + i * row_stride, n), i, multipliers, by_norm,
-                    norm_limit, smallest, largest, tolerance, off_row, off_sum);
-                if (scales[i - first] < 0) {
-                    failed = i;
-                    break;
-                }
-            }
-            n_rows = (failed >= 0 ? failed : last) - first;
-            for (c = 0; c <= n; c++)
-                counts[c] = 0;
-            for (t = 0; t < n_rows; t++)
-                counts[1 + sce_code(codes, wide_codes, first + t)]++;
-            for (c = 0; c < n; c++)
-                counts[c + 1] += counts[c];
-            for (t = 0; t < n_rows; t++)
-                order[counts[sce_code(codes, wide_codes, first + t)]++] = (int)t;
-            for (t = 0; t < n_rows; t++) {
-                Py_ssize_t r = first + order[t];
-                const double *SCE_RESTRICT row = scores + r * row_stride;
-                double *SCE_RESTRICT target = out + n * sce_code(codes, wide_codes, r);
-                double scale = scales[order[t]];
-                for (j = 0; j < n; j++)
-                    target[j] += scale * row[j];
-            }
-            if (failed >= 0)
-                return failed;
-        }
-        return stop;
-    }
 
     /* A row's sum (eight running sums in the row's type), or -1 where a value is
        negative; a NaN or an infinity makes it non-finite. */
@@ -292,151 +220,119 @@ cdef extern from *:
         return norm;
     }
 
-    SCE_BODY Py_ssize_t sce_rows_float(SCE_ARGUMENTS(float)) {
-        Py_ssize_t i, j;
-        for (i = start; i < stop; i++) {
-            const float *SCE_RESTRICT row = scores + i * row_stride;
-            if (i + SCE_AHEAD < stop)
-                sce_prefetch_row(out, n, codes, wide_codes, i + SCE_AHEAD);
-            double *SCE_RESTRICT target;
-            double scale = sce_row_scale(sce_norm_float(row, n), i, multipliers, by_norm,
-                                         norm_limit, smallest, largest, tolerance, off_row,
-                                         off_sum);
-            if (scale < 0)
-                return i;
-            target = out + n * sce_code(codes, wide_codes, i);
-            for (j = 0; j < n; j++)
-                target[j] += scale * (double)row[j];
-        }
-        return stop;
+    /* The kernels of labels beside scores, once for each type T of the scores (S the
+       names' suffix): float32 rows are added to the float64 output in float64. */
+    #define SCE_DEFINE_ROWS(T, S) \
+    /* The rows in turn. */ \
+    SCE_BODY Py_ssize_t sce_rows_##S(SCE_ARGUMENTS(T)) { \
+        Py_ssize_t i, j; \
+        for (i = start; i < stop; i++) { \
+            const T *SCE_RESTRICT row = scores + i * row_stride; \
+            double *SCE_RESTRICT target; \
+            double scale; \
+            if (i + SCE_AHEAD < stop) \
+                sce_prefetch_row(out, n, codes, wide_codes, i + SCE_AHEAD); \
+            scale = sce_row_scale(sce_norm_##S(row, n), i, multipliers, by_norm, \
+                                  norm_limit, smallest, largest, tolerance, off_row, \
+                                  off_sum); \
+            if (scale < 0) \
+                return i; \
+            target = out + n * sce_code(codes, wide_codes, i); \
+            for (j = 0; j < n; j++) \
+                target[j] += scale * (double)row[j]; \
+        } \
+        return stop; \
+    } \
+    \
+    /* The same sums with the rows added class by class, a chunk of rows at a time: the \
+       rows' checks and scales in turn (the chunk is read from memory once, in order, and \
+       stays in the L2 cache), then each row of the chunk, scaled, added to its class's \
+       row of the output in the order of a counting sort of the chunk's codes, so that the \
+       class's row stays in the L1 cache over its rows (where the output is larger than \
+       the L1 cache, its rows in random order cost 1.7-2.3x a read of the scores at \
+       C = 64 to 160; in chunks, 1.3-1.4x). The sort is stable: each row of the output \
+       takes the same rows in the same order as in turn, the same sums to the last bit. \
+       The first row that fails ends the pass after the rows before it. scales and order: \
+       scratch of SCE_CHUNK_ROWS values. */ \
+    SCE_BODY Py_ssize_t sce_rows_##S##_by_class(SCE_ARGUMENTS(T), \
+                                                double *SCE_RESTRICT scales, \
+                                                int *SCE_RESTRICT order) { \
+        Py_ssize_t rows = SCE_CHUNK_BYTES / (n * (Py_ssize_t)sizeof(T)), first, last, i, j; \
+        Py_ssize_t t, c, n_rows, failed; \
+        int counts[SCE_MAX_CHUNKED_CLASSES + 1]; \
+        if (rows > SCE_CHUNK_ROWS) \
+            rows = SCE_CHUNK_ROWS; \
+        for (first = start; first < stop; first = last) { \
+            last = first + rows < stop ? first + rows : stop; \
+            failed = -1; \
+            for (i = first; i < last; i++) { \
+                scales[i - first] = sce_row_scale( \
+                    sce_norm_##S(scores + i * row_stride, n), i, multipliers, by_norm, \
+                    norm_limit, smallest, largest, tolerance, off_row, off_sum); \
+                if (scales[i - first] < 0) { \
+                    failed = i; \
+                    break; \
+                } \
+            } \
+            n_rows = (failed >= 0 ? failed : last) - first; \
+            for (c = 0; c <= n; c++) \
+                counts[c] = 0; \
+            for (t = 0; t < n_rows; t++) \
+                counts[1 + sce_code(codes, wide_codes, first + t)]++; \
+            for (c = 0; c < n; c++) \
+                counts[c + 1] += counts[c]; \
+            for (t = 0; t < n_rows; t++) \
+                order[counts[sce_code(codes, wide_codes, first + t)]++] = (int)t; \
+            for (t = 0; t < n_rows; t++) { \
+                Py_ssize_t r = first + order[t]; \
+                const T *SCE_RESTRICT row = scores + r * row_stride; \
+                double *SCE_RESTRICT target = out + n * sce_code(codes, wide_codes, r); \
+                double scale = scales[order[t]]; \
+                for (j = 0; j < n; j++) \
+                    target[j] += scale * (double)row[j]; \
+            } \
+            if (failed >= 0) \
+                return failed; \
+        } \
+        return stop; \
+    } \
+    \
+    /* by_class: 1 the rows added class by class where SCE_CHUNKED (the default), 0 in \
+       turn (the tests' comparison; the same sums to the last bit); in turn where the \
+       scratch cannot be allocated. */ \
+    SCE_BODY Py_ssize_t sce_rows_run_##S(SCE_ARGUMENTS(T), int by_class) { \
+        Py_ssize_t result = -2; \
+        if (by_class && stop - start > 1 && SCE_CHUNKED(n, sizeof(T))) { \
+            double *scales = (double *)malloc(SCE_CHUNK_ROWS * sizeof(double)); \
+            int *order = (int *)malloc(SCE_CHUNK_ROWS * sizeof(int)); \
+            if (scales && order) \
+                result = sce_rows_##S##_by_class(SCE_PASS, scales, order); \
+            free(scales); \
+            free(order); \
+        } \
+        return result != -2 ? result : sce_rows_##S(SCE_PASS); \
     }
-
-    /* The same sums with the rows added class by class, a chunk of rows at a time: the
-       rows' checks and scales in turn (the chunk is read from memory once, in order, and
-       stays in the L2 cache), then each row of the chunk, scaled, added to its class's
-       row of the output in the order of a counting sort of the chunk's codes, so that the
-       class's row stays in the L1 cache over its rows (where the output is larger than
-       the L1 cache, its rows in random order cost 1.7-2.3x a read of the scores at
-       C = 64 to 160; in chunks, 1.3-1.4x). The sort is stable: each row of the output
-       takes the same rows in the same order as in turn, the same sums to the last bit.
-       The first row that fails ends the pass after the rows before it. scales and order:
-       scratch of SCE_CHUNK_ROWS values. */
-    SCE_BODY Py_ssize_t sce_rows_float_by_class(SCE_ARGUMENTS(float),
-                                                double *SCE_RESTRICT scales,
-                                                int *SCE_RESTRICT order) {
-        Py_ssize_t rows = SCE_CHUNK_BYTES / (n * (Py_ssize_t)sizeof(float)), first, last, i, j;
-        Py_ssize_t t, c, n_rows, failed;
-        int counts[SCE_MAX_CHUNKED_CLASSES + 1];
-        if (rows > SCE_CHUNK_ROWS)
-            rows = SCE_CHUNK_ROWS;
-        for (first = start; first < stop; first = last) {
-            last = first + rows < stop ? first + rows : stop;
-            failed = -1;
-            for (i = first; i < last; i++) {
-                scales[i - first] = sce_row_scale(
-                    sce_norm_float(scores + i * row_stride, n), i, multipliers, by_norm,
-                    norm_limit, smallest, largest, tolerance, off_row, off_sum);
-                if (scales[i - first] < 0) {
-                    failed = i;
-                    break;
-                }
-            }
-            n_rows = (failed >= 0 ? failed : last) - first;
-            for (c = 0; c <= n; c++)
-                counts[c] = 0;
-            for (t = 0; t < n_rows; t++)
-                counts[1 + sce_code(codes, wide_codes, first + t)]++;
-            for (c = 0; c < n; c++)
-                counts[c + 1] += counts[c];
-            for (t = 0; t < n_rows; t++)
-                order[counts[sce_code(codes, wide_codes, first + t)]++] = (int)t;
-            for (t = 0; t < n_rows; t++) {
-                Py_ssize_t r = first + order[t];
-                const float *SCE_RESTRICT row = scores + r * row_stride;
-                double *SCE_RESTRICT target = out + n * sce_code(codes, wide_codes, r);
-                double scale = scales[order[t]];
-                for (j = 0; j < n; j++)
-                    target[j] += scale * (double)row[j];
-            }
-            if (failed >= 0)
-                return failed;
-        }
-        return stop;
+    #define SCE_ROWS_COPY(T, S, ATTRIBUTE, SUFFIX) \
+    ATTRIBUTE static Py_ssize_t sce_rows_##S##SUFFIX(SCE_ARGUMENTS(T), int by_class) { \
+        return sce_rows_run_##S(SCE_PASS, by_class); \
     }
-
+    SCE_DEFINE_ROWS(double, double)
+    SCE_DEFINE_ROWS(float, float)
+    SCE_ROWS_COPY(double, double, , _baseline)
+    SCE_ROWS_COPY(float, float, , _baseline)
     #ifdef SCE_X86_DISPATCH
-    __attribute__((target("avx,fma")))
-    static Py_ssize_t sce_rows_double_avx(SCE_ARGUMENTS(double)) {
-        return sce_rows_double(SCE_PASS);
-    }
-    __attribute__((target("avx,fma")))
-    static Py_ssize_t sce_rows_float_avx(SCE_ARGUMENTS(float)) {
-        return sce_rows_float(SCE_PASS);
-    }
-    __attribute__((target("avx,fma")))
-    static Py_ssize_t sce_rows_double_by_class_avx(SCE_ARGUMENTS(double), double *scales,
-                                                  int *order) {
-        return sce_rows_double_by_class(SCE_PASS, scales, order);
-    }
-    __attribute__((target("avx,fma")))
-    static Py_ssize_t sce_rows_float_by_class_avx(SCE_ARGUMENTS(float), double *scales,
-                                                 int *order) {
-        return sce_rows_float_by_class(SCE_PASS, scales, order);
-    }
+    /* a second copy of each for AVX and FMA, chosen at import where the processor has them */
+    SCE_ROWS_COPY(double, double, __attribute__((target("avx,fma"))), _avx)
+    SCE_ROWS_COPY(float, float, __attribute__((target("avx,fma"))), _avx)
+    #define SCE_ROWS_PICK(S) (sce_avx_fma ? sce_rows_##S##_avx : sce_rows_##S##_baseline)
+    #else
+    #define SCE_ROWS_PICK(S) sce_rows_##S##_baseline
     #endif
-
-    /* by_class: 1 the rows added class by class where SCE_CHUNKED (the default), 0 in
-       turn (the tests' comparison; the same sums to the last bit). */
     static Py_ssize_t sce_rows_by_class_double(SCE_ARGUMENTS(double), int by_class) {
-        if (by_class && stop - start > 1 && SCE_CHUNKED(n, sizeof(double))) {
-            Py_ssize_t result;
-            double *scales = (double *)malloc(SCE_CHUNK_ROWS * sizeof(double));
-            int *order = (int *)malloc(SCE_CHUNK_ROWS * sizeof(int));
-            if (scales && order) {
-    #ifdef SCE_X86_DISPATCH
-                if (sce_avx_fma)
-                    result = sce_rows_double_by_class_avx(SCE_PASS, scales, order);
-                else
-    #endif
-                    result = sce_rows_double_by_class(SCE_PASS, scales, order);
-                free(scales);
-                free(order);
-                return result;
-            }
-            free(scales);
-            free(order);
-        }
-    #ifdef SCE_X86_DISPATCH
-        if (sce_avx_fma)
-            return sce_rows_double_avx(SCE_PASS);
-    #endif
-        return sce_rows_double(SCE_PASS);
+        return SCE_ROWS_PICK(double)(SCE_PASS, by_class);
     }
-
     static Py_ssize_t sce_rows_by_class_float(SCE_ARGUMENTS(float), int by_class) {
-        if (by_class && stop - start > 1 && SCE_CHUNKED(n, sizeof(float))) {
-            Py_ssize_t result;
-            double *scales = (double *)malloc(SCE_CHUNK_ROWS * sizeof(double));
-            int *order = (int *)malloc(SCE_CHUNK_ROWS * sizeof(int));
-            if (scales && order) {
-    #ifdef SCE_X86_DISPATCH
-                if (sce_avx_fma)
-                    result = sce_rows_float_by_class_avx(SCE_PASS, scales, order);
-                else
-    #endif
-                    result = sce_rows_float_by_class(SCE_PASS, scales, order);
-                free(scales);
-                free(order);
-                return result;
-            }
-            free(scales);
-            free(order);
-        }
-    #ifdef SCE_X86_DISPATCH
-        if (sce_avx_fma)
-            return sce_rows_float_avx(SCE_PASS);
-    #endif
-        return sce_rows_float(SCE_PASS);
+        return SCE_ROWS_PICK(float)(SCE_PASS, by_class);
     }
 
     /* Soft labels beside soft labels at n <= 16 classes (soft_plan_sums_small): each row
