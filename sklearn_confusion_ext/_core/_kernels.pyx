@@ -409,12 +409,34 @@ cdef extern from *:
             } \
         } \
         return stop; \
+    }
+
+    /* Two copies of each kernel: one for the baseline, one for AVX and FMA (chosen at import
+       where the processor has them). */
+    #define SCE_ROWS_COPY(T, S, ATTRIBUTE, SUFFIX) \
+    ATTRIBUTE static Py_ssize_t sce_rows_##S##_turn##SUFFIX(SCE_ARGUMENTS(T)) { \
+        return sce_rows_##S(SCE_PASS); \
     } \
-    \
+    ATTRIBUTE static Py_ssize_t sce_rows_##S##_by_class##SUFFIX(SCE_ARGUMENTS(T), \
+                                                              double *scales, int *order) { \
+        return sce_rows_##S##_by_class(SCE_PASS, scales, order); \
+    } \
+    ATTRIBUTE static Py_ssize_t sce_rows_##S##_sorted##SUFFIX(SCE_ARGUMENTS(T), int *counts, \
+                                                            unsigned char *kept, int *order, \
+                                                            double **snapshot) { \
+        return sce_rows_##S##_sorted(SCE_PASS, counts, kept, order, snapshot); \
+    }
+    #ifdef SCE_X86_DISPATCH
+    #define SCE_ROWS_PICK(S, KIND) \
+        (sce_avx_fma ? sce_rows_##S##KIND##_avx : sce_rows_##S##KIND##_baseline)
+    #else
+    #define SCE_ROWS_PICK(S, KIND) sce_rows_##S##KIND##_baseline
+    #endif
     /* by_class: 1 the rows added class by class where SCE_CHUNKED or from \
        SCE_SORTED_CLASSES on (the default), 0 in turn (the tests' comparison; the same \
-       sums to the last bit); in turn where the scratch cannot be allocated. */ \
-    SCE_BODY Py_ssize_t sce_rows_run_##S(SCE_ARGUMENTS(T), int by_class) { \
+       sums to the last bit); in turn where the scratch cannot be allocated. */
+    #define SCE_ROWS_DISPATCH(T, S) \
+    static Py_ssize_t sce_rows_by_class_##S(SCE_ARGUMENTS(T), int by_class) { \
         Py_ssize_t result = -2; \
         if (by_class && stop - start > 1 && n >= SCE_SORTED_CLASSES) { \
             Py_ssize_t block = stop - start < SCE_BLOCK_ROWS ? stop - start : SCE_BLOCK_ROWS; \
@@ -423,7 +445,7 @@ cdef extern from *:
             int *order = (int *)malloc((size_t)block * sizeof(int)); \
             double *snapshot = NULL; \
             if (counts && kept && order) \
-                result = sce_rows_##S##_sorted(SCE_PASS, counts, kept, order, &snapshot); \
+                result = SCE_ROWS_PICK(S, _sorted)(SCE_PASS, counts, kept, order, &snapshot); \
             free(counts); \
             free(kept); \
             free(order); \
@@ -433,34 +455,22 @@ cdef extern from *:
             double *scales = (double *)malloc(SCE_CHUNK_ROWS * sizeof(double)); \
             int *order = (int *)malloc(SCE_CHUNK_ROWS * sizeof(int)); \
             if (scales && order) \
-                result = sce_rows_##S##_by_class(SCE_PASS, scales, order); \
+                result = SCE_ROWS_PICK(S, _by_class)(SCE_PASS, scales, order); \
             free(scales); \
             free(order); \
         } \
-        return result != -2 ? result : sce_rows_##S(SCE_PASS); \
-    }
-    #define SCE_ROWS_COPY(T, S, ATTRIBUTE, SUFFIX) \
-    ATTRIBUTE static Py_ssize_t sce_rows_##S##SUFFIX(SCE_ARGUMENTS(T), int by_class) { \
-        return sce_rows_run_##S(SCE_PASS, by_class); \
+        return result != -2 ? result : SCE_ROWS_PICK(S, _turn)(SCE_PASS); \
     }
     SCE_DEFINE_ROWS(double, double)
     SCE_DEFINE_ROWS(float, float)
     SCE_ROWS_COPY(double, double, , _baseline)
     SCE_ROWS_COPY(float, float, , _baseline)
     #ifdef SCE_X86_DISPATCH
-    /* a second copy of each for AVX and FMA, chosen at import where the processor has them */
     SCE_ROWS_COPY(double, double, __attribute__((target("avx,fma"))), _avx)
     SCE_ROWS_COPY(float, float, __attribute__((target("avx,fma"))), _avx)
-    #define SCE_ROWS_PICK(S) (sce_avx_fma ? sce_rows_##S##_avx : sce_rows_##S##_baseline)
-    #else
-    #define SCE_ROWS_PICK(S) sce_rows_##S##_baseline
     #endif
-    static Py_ssize_t sce_rows_by_class_double(SCE_ARGUMENTS(double), int by_class) {
-        return SCE_ROWS_PICK(double)(SCE_PASS, by_class);
-    }
-    static Py_ssize_t sce_rows_by_class_float(SCE_ARGUMENTS(float), int by_class) {
-        return SCE_ROWS_PICK(float)(SCE_PASS, by_class);
-    }
+    SCE_ROWS_DISPATCH(double, double)
+    SCE_ROWS_DISPATCH(float, float)
 
     /* Soft labels beside soft labels at n <= 16 classes (soft_plan_sums_small): each row
        in at most four vectors of four lanes (lanes from n on zero), its checks, common
