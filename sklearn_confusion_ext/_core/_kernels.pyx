@@ -788,7 +788,13 @@ def sum_rows_by_class(const floating[:, :] scores, const code_type[::1] codes,
     512 KB of rows at a time (their checks in turn, then a stable counting sort of their
     codes): each row of ``out`` takes the same rows in the same order as in turn (False),
     so the sums are the same to the last bit. Its scratch: 12 bytes a row of a chunk
-    (96 KB), for the call.
+    (96 KB), for the call. From 768 classes on (``out`` 4.7 MB and more), the rows are read
+    in the order of their classes, a block of up to 262,144 rows at a time (a stable
+    counting sort of its codes, then each class's rows checked and added while its row of
+    ``out`` stays in the L1 cache): again the same sums to the last bit, and the same
+    first failing row (found out of turn, it sends the block back to the rows in turn up
+    to it, ``out`` put back as it was). Its scratch: 4 bytes a row of a block (1 MB) and
+    ``C + 1`` counts, and a copy of ``out`` where ``out`` held rows that were not zero.
     """
     cdef Py_ssize_t first_failed = stop, off_row = -1
     cdef Py_ssize_t step = scores.strides[1] // sizeof(floating)
