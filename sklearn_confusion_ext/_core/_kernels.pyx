@@ -339,8 +339,8 @@ cdef extern from *:
        are put back as they were (all zeros, or from a copy taken before their first row, \
        in *snapshot, n x n, allocated where a row was not zero) and the block is summed in \
        turn up to that row, which finds the first row that fails. counts: n + 1 values; \
-       kept: n; order: a block's rows. Returns -2 where *snapshot could not be allocated \
-       (nothing is summed of the block). */ \
+       kept: n; order: a block's rows. Where *snapshot cannot be allocated, the rest of \
+       the range is summed in turn. */ \
     SCE_BODY Py_ssize_t sce_rows_##S##_sorted(SCE_ARGUMENTS(T), int *SCE_RESTRICT counts, \
                                               unsigned char *SCE_RESTRICT kept, \
                                               int *SCE_RESTRICT order, double **snapshot) { \
@@ -368,8 +368,19 @@ cdef extern from *:
                 if (kept[c]) { \
                     if (!*snapshot) \
                         *snapshot = (double *)malloc((size_t)n * n * sizeof(double)); \
-                    if (!*snapshot) \
-                        return -2; \
+                    if (!*snapshot) { \
+                        /* no memory for the copy: the block's rows of the output so far \
+                           were all zeros (else the copy would exist); put them back and \
+                           sum the rest of the range in turn (the blocks before are done) */ \
+                        Py_ssize_t k, from; \
+                        for (k = 0, from = 0; k < c; from = counts[k], k++) \
+                            if (from != counts[k]) \
+                                memset(out + n * k, 0, n * sizeof(double)); \
+                        return sce_rows_##S(scores, row_stride, n, codes, wide_codes, \
+                                            first, stop, multipliers, by_norm, norm_limit, \
+                                            smallest, largest, tolerance, out, off_row, \
+                                            off_sum); \
+                    } \
                     memcpy(*snapshot + n * c, target, n * sizeof(double)); \
                 } \
                 for (t = begin; t < end; t++) { \
