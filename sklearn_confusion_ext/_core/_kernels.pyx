@@ -103,6 +103,15 @@ cdef extern from *:
     #define SCE_MAX_CHUNKED_CLASSES 256
     #define SCE_CHUNKED(n, size) ((n) >= 64 && (n) <= SCE_MAX_CHUNKED_CLASSES \
         && SCE_CHUNK_BYTES / ((n) * (Py_ssize_t)(size)) >= 2 * (n))
+    /* Rows read in the order of their classes (sce_rows_*_sorted): from SCE_SORTED_CLASSES
+       classes on (the output, 8 n^2 bytes, 4.7 MB and more: out of a 2 MB L2 cache; with
+       the scores in 2 MB pages, as NumPy's large arrays are, at C = 1,000 the kernel took
+       5-12% less time than in turn in float64 and 15% less in float32, at 768 as long in
+       float64 and 10% less in float32, at 500 to 640 as long or longer, at 200 to 300 up to
+       twice as long: short rows in another order read slower than rows in turn), over
+       blocks of SCE_BLOCK_ROWS rows at most (the order, 4 bytes a row of a block, 1 MB). */
+    #define SCE_SORTED_CLASSES 768
+    #define SCE_BLOCK_ROWS (1 << 18)
 
     SCE_BODY Py_ssize_t sce_code(const void *codes, int wide_codes, Py_ssize_t i) {
         return wide_codes ? (Py_ssize_t)((const long long *)codes)[i]
@@ -115,6 +124,27 @@ cdef extern from *:
         Py_ssize_t *off_row, double *off_sum
     #define SCE_PASS scores, row_stride, n, codes, wide_codes, start, stop, multipliers, \
         by_norm, norm_limit, smallest, largest, tolerance, out, off_row, off_sum
+
+    /* The next row in the order of the classes, asked of the cache a row ahead (the
+       hardware's prefetchers follow a row once begun, not the jump to the next one). */
+    SCE_BODY void sce_prefetch_scores(const void *row, Py_ssize_t bytes) {
+    #if defined(__GNUC__)
+        Py_ssize_t j;
+        for (j = 0; j < bytes; j += 64)
+            __builtin_prefetch((const char *)row + j, 0, 3);
+    #endif
+    }
+
+    /* 1 where the row of the output is all (positive) zeros, bit for bit. */
+    SCE_BODY int sce_zero_row(const double *SCE_RESTRICT row, Py_ssize_t n) {
+        unsigned long long bits, any = 0;
+        Py_ssize_t j;
+        for (j = 0; j < n; j++) {
+            memcpy(&bits, row + j, sizeof bits);
+            any |= bits;
+        }
+        return any == 0;
+    }
 
     /* A row's sum (eight running sums in the row's type), or -1 where a value is
        negative; a NaN or an infinity makes it non-finite. */
@@ -161,77 +191,6 @@ cdef extern from *:
         return norm;
     }
 
-    SCE_BODY Py_ssize_t sce_rows_double(SCE_ARGUMENTS(double)) {
-        Py_ssize_t i, j;
-        for (i = start; i < stop; i++) {
-            const double *SCE_RESTRICT row = scores + i * row_stride;
-            if (i + SCE_AHEAD < stop)
-                sce_prefetch_row(out, n, codes, wide_codes, i + SCE_AHEAD);
-            double *SCE_RESTRICT target;
-            double scale = sce_row_scale(sce_norm_double(row, n), i, multipliers, by_norm,
-                                         norm_limit, smallest, largest, tolerance, off_row,
-                                         off_sum);
-            if (scale < 0)
-                return i;
-            target = out + n * sce_code(codes, wide_codes, i);
-            for (j = 0; j < n; j++)
-                target[j] += scale * row[j];
-        }
-        return stop;
-    }
-
-    /* The same sums with the rows added class by class, a chunk of rows at a time: the
-       rows' checks and scales in turn (the chunk is read from memory once, in order, and
-       stays in the L2 cache), then each row of the chunk, scaled, added to its class's
-       row of the output in the order of a counting sort of the chunk's codes, so that the
-       class's row stays in the L1 cache over its rows (where the output is larger than
-       the L1 cache, its rows in random order cost 1.7-2.3x a read of the scores at
-       C = 64 to 160; in chunks, 1.3-1.4x). The sort is stable: each row of the output
-       takes the same rows in the same order as in turn, the same sums to the last bit.
-       The first row that fails ends the pass after the rows before it. scales and order:
-       scratch of SCE_CHUNK_ROWS values. */
-    SCE_BODY Py_ssize_t sce_rows_double_by_class(SCE_ARGUMENTS(double),
-                                                 double *SCE_RESTRICT scales,
-                                                 int *SCE_RESTRICT order) {
-        Py_ssize_t rows = SCE_CHUNK_BYTES / (n * (Py_ssize_t)sizeof(double)), first, last, i, j;
-        Py_ssize_t t, c, n_rows, failed;
-        int counts[SCE_MAX_CHUNKED_CLASSES + 1];
-        if (rows > SCE_CHUNK_ROWS)
-            rows = SCE_CHUNK_ROWS;
-        for (first = start; first < stop; first = last) {
-            last = first + rows < stop ? first + rows : stop;
-            failed = -1;
-            for (i = first; i < last; i++) {
-                scales[i - first] = sce_row_scale(
-                    sce_norm_double(scores + i * row_stride, n), i, multipliers, by_norm,
-                    norm_limit, smallest, largest, tolerance, off_row, off_sum);
-                if (scales[i - first] < 0) {
-                    failed = i;
-                    break;
-                }
-            }
-            n_rows = (failed >= 0 ? failed : last) - first;
-            for (c = 0; c <= n; c++)
-                counts[c] = 0;
-            for (t = 0; t < n_rows; t++)
-                counts[1 + sce_code(codes, wide_codes, first + t)]++;
-            for (c = 0; c < n; c++)
-                counts[c + 1] += counts[c];
-            for (t = 0; t < n_rows; t++)
-                order[counts[sce_code(codes, wide_codes, first + t)]++] = (int)t;
-            for (t = 0; t < n_rows; t++) {
-                Py_ssize_t r = first + order[t];
-                const double *SCE_RESTRICT row = scores + r * row_stride;
-                double *SCE_RESTRICT target = out + n * sce_code(codes, wide_codes, r);
-                double scale = scales[order[t]];
-                for (j = 0; j < n; j++)
-                    target[j] += scale * row[j];
-            }
-            if (failed >= 0)
-                return failed;
-        }
-        return stop;
-    }
 
     /* A row's sum (eight running sums in the row's type), or -1 where a value is
        negative; a NaN or an infinity makes it non-finite. */
@@ -292,152 +251,238 @@ cdef extern from *:
         return norm;
     }
 
-    SCE_BODY Py_ssize_t sce_rows_float(SCE_ARGUMENTS(float)) {
-        Py_ssize_t i, j;
-        for (i = start; i < stop; i++) {
-            const float *SCE_RESTRICT row = scores + i * row_stride;
-            if (i + SCE_AHEAD < stop)
-                sce_prefetch_row(out, n, codes, wide_codes, i + SCE_AHEAD);
-            double *SCE_RESTRICT target;
-            double scale = sce_row_scale(sce_norm_float(row, n), i, multipliers, by_norm,
-                                         norm_limit, smallest, largest, tolerance, off_row,
-                                         off_sum);
-            if (scale < 0)
-                return i;
-            target = out + n * sce_code(codes, wide_codes, i);
-            for (j = 0; j < n; j++)
-                target[j] += scale * (double)row[j];
-        }
-        return stop;
+    /* The kernels of labels beside scores, once for each type T of the scores (S the
+       names' suffix): float32 rows are added to the float64 output in float64. */
+    #define SCE_DEFINE_ROWS(T, S) \
+    /* The rows in turn. */ \
+    SCE_BODY Py_ssize_t sce_rows_##S(SCE_ARGUMENTS(T)) { \
+        Py_ssize_t i, j; \
+        for (i = start; i < stop; i++) { \
+            const T *SCE_RESTRICT row = scores + i * row_stride; \
+            double *SCE_RESTRICT target; \
+            double scale; \
+            if (i + SCE_AHEAD < stop) \
+                sce_prefetch_row(out, n, codes, wide_codes, i + SCE_AHEAD); \
+            scale = sce_row_scale(sce_norm_##S(row, n), i, multipliers, by_norm, \
+                                  norm_limit, smallest, largest, tolerance, off_row, \
+                                  off_sum); \
+            if (scale < 0) \
+                return i; \
+            target = out + n * sce_code(codes, wide_codes, i); \
+            for (j = 0; j < n; j++) \
+                target[j] += scale * (double)row[j]; \
+        } \
+        return stop; \
+    } \
+    \
+    /* The same sums with the rows added class by class, a chunk of rows at a time: the \
+       rows' checks and scales in turn (the chunk is read from memory once, in order, and \
+       stays in the L2 cache), then each row of the chunk, scaled, added to its class's \
+       row of the output in the order of a counting sort of the chunk's codes, so that the \
+       class's row stays in the L1 cache over its rows (where the output is larger than \
+       the L1 cache, its rows in random order cost 1.7-2.3x a read of the scores at \
+       C = 64 to 160; in chunks, 1.3-1.4x). The sort is stable: each row of the output \
+       takes the same rows in the same order as in turn, the same sums to the last bit. \
+       The first row that fails ends the pass after the rows before it. scales and order: \
+       scratch of SCE_CHUNK_ROWS values. */ \
+    SCE_BODY Py_ssize_t sce_rows_##S##_by_class(SCE_ARGUMENTS(T), \
+                                                double *SCE_RESTRICT scales, \
+                                                int *SCE_RESTRICT order) { \
+        Py_ssize_t rows = SCE_CHUNK_BYTES / (n * (Py_ssize_t)sizeof(T)), first, last, i, j; \
+        Py_ssize_t t, c, n_rows, failed; \
+        int counts[SCE_MAX_CHUNKED_CLASSES + 1]; \
+        if (rows > SCE_CHUNK_ROWS) \
+            rows = SCE_CHUNK_ROWS; \
+        for (first = start; first < stop; first = last) { \
+            last = first + rows < stop ? first + rows : stop; \
+            failed = -1; \
+            for (i = first; i < last; i++) { \
+                scales[i - first] = sce_row_scale( \
+                    sce_norm_##S(scores + i * row_stride, n), i, multipliers, by_norm, \
+                    norm_limit, smallest, largest, tolerance, off_row, off_sum); \
+                if (scales[i - first] < 0) { \
+                    failed = i; \
+                    break; \
+                } \
+            } \
+            n_rows = (failed >= 0 ? failed : last) - first; \
+            for (c = 0; c <= n; c++) \
+                counts[c] = 0; \
+            for (t = 0; t < n_rows; t++) \
+                counts[1 + sce_code(codes, wide_codes, first + t)]++; \
+            for (c = 0; c < n; c++) \
+                counts[c + 1] += counts[c]; \
+            for (t = 0; t < n_rows; t++) \
+                order[counts[sce_code(codes, wide_codes, first + t)]++] = (int)t; \
+            for (t = 0; t < n_rows; t++) { \
+                Py_ssize_t r = first + order[t]; \
+                const T *SCE_RESTRICT row = scores + r * row_stride; \
+                double *SCE_RESTRICT target = out + n * sce_code(codes, wide_codes, r); \
+                double scale = scales[order[t]]; \
+                for (j = 0; j < n; j++) \
+                    target[j] += scale * (double)row[j]; \
+            } \
+            if (failed >= 0) \
+                return failed; \
+        } \
+        return stop; \
+    } \
+    \
+    /* The same sums, from SCE_SORTED_CLASSES classes on, with the rows read in the order \
+       of their classes, a block of rows at a time: a stable counting sort of the block's \
+       codes, then each class's rows checked and added to its row of the output, which \
+       stays in the L1 cache over them, while each row is read from memory once (a row of \
+       the scores is n adjacent values: rows in another order read at nearly the speed of \
+       rows in turn). Each row of the output takes the same rows in the same order as in \
+       turn: the same sums to the last bit. A row that fails is found out of turn, after \
+       rows of other classes further on were added: then the block's rows of the output \
+       are put back as they were (all zeros, or from a copy taken before their first row, \
+       in *snapshot, n x n, allocated where a row was not zero) and the block is summed in \
+       turn up to that row, which finds the first row that fails. counts: n + 1 values; \
+       kept: n; order: a block's rows. Where *snapshot cannot be allocated, the rest of \
+       the range is summed in turn. */ \
+    SCE_BODY Py_ssize_t sce_rows_##S##_sorted(SCE_ARGUMENTS(T), int *SCE_RESTRICT counts, \
+                                              unsigned char *SCE_RESTRICT kept, \
+                                              int *SCE_RESTRICT order, double **snapshot) { \
+        Py_ssize_t first, last, t, c, j, begin, end, block_off, n_block; \
+        double block_sum = 0; \
+        for (first = start; first < stop; first = last) { \
+            last = stop - first > SCE_BLOCK_ROWS ? first + SCE_BLOCK_ROWS : stop; \
+            n_block = last - first; \
+            block_off = -1; \
+            for (c = 0; c <= n; c++) \
+                counts[c] = 0; \
+            for (t = first; t < last; t++) \
+                counts[1 + sce_code(codes, wide_codes, t)]++; \
+            for (c = 0; c < n; c++) \
+                counts[c + 1] += counts[c]; \
+            for (t = first; t < last; t++) \
+                order[counts[sce_code(codes, wide_codes, t)]++] = (int)(t - first); \
+            /* counts[c]: the end of class c's rows in order (its start, counts[c - 1]) */ \
+            for (c = 0, begin = 0; c < n; c++, begin = end) { \
+                double *SCE_RESTRICT target = out + n * c; \
+                end = counts[c]; \
+                if (begin == end) \
+                    continue; \
+                kept[c] = !sce_zero_row(target, n); \
+                if (kept[c]) { \
+                    if (!*snapshot) \
+                        *snapshot = (double *)malloc((size_t)n * n * sizeof(double)); \
+                    if (!*snapshot) { \
+                        /* no memory for the copy: the block's rows of the output so far \
+                           were all zeros (else the copy would exist); put them back and \
+                           sum the rest of the range in turn (the blocks before are done) */ \
+                        Py_ssize_t k, from; \
+                        for (k = 0, from = 0; k < c; from = counts[k], k++) \
+                            if (from != counts[k]) \
+                                memset(out + n * k, 0, n * sizeof(double)); \
+                        return sce_rows_##S(scores, row_stride, n, codes, wide_codes, \
+                                            first, stop, multipliers, by_norm, norm_limit, \
+                                            smallest, largest, tolerance, out, off_row, \
+                                            off_sum); \
+                    } \
+                    memcpy(*snapshot + n * c, target, n * sizeof(double)); \
+                } \
+                for (t = begin; t < end; t++) { \
+                    Py_ssize_t r = first + order[t], off = -1; \
+                    const T *SCE_RESTRICT row = scores + r * row_stride; \
+                    double scale, off_norm = 0; \
+                    if (t + 1 < n_block) \
+                        sce_prefetch_scores(scores + (first + order[t + 1]) * row_stride, \
+                                            n * (Py_ssize_t)sizeof(T)); \
+                    scale = sce_row_scale(sce_norm_##S(row, n), r, multipliers, by_norm, \
+                                          norm_limit, smallest, largest, tolerance, &off, \
+                                          &off_norm); \
+                    if (scale < 0) { \
+                        Py_ssize_t k, from; \
+                        for (k = 0, from = 0; k <= c; from = counts[k], k++) { \
+                            if (from == counts[k]) \
+                                continue; \
+                            if (kept[k]) \
+                                memcpy(out + n * k, *snapshot + n * k, n * sizeof(double)); \
+                            else \
+                                memset(out + n * k, 0, n * sizeof(double)); \
+                        } \
+                        return sce_rows_##S(scores, row_stride, n, codes, wide_codes, first, \
+                                            r, multipliers, by_norm, norm_limit, smallest, \
+                                            largest, tolerance, out, off_row, off_sum); \
+                    } \
+                    if (off >= 0 && (block_off < 0 || r < block_off)) { \
+                        block_off = r; \
+                        block_sum = off_norm; \
+                    } \
+                    for (j = 0; j < n; j++) \
+                        target[j] += scale * (double)row[j]; \
+                } \
+            } \
+            if (*off_row < 0 && block_off >= 0) { \
+                *off_row = block_off; \
+                *off_sum = block_sum; \
+            } \
+        } \
+        return stop; \
     }
 
-    /* The same sums with the rows added class by class, a chunk of rows at a time: the
-       rows' checks and scales in turn (the chunk is read from memory once, in order, and
-       stays in the L2 cache), then each row of the chunk, scaled, added to its class's
-       row of the output in the order of a counting sort of the chunk's codes, so that the
-       class's row stays in the L1 cache over its rows (where the output is larger than
-       the L1 cache, its rows in random order cost 1.7-2.3x a read of the scores at
-       C = 64 to 160; in chunks, 1.3-1.4x). The sort is stable: each row of the output
-       takes the same rows in the same order as in turn, the same sums to the last bit.
-       The first row that fails ends the pass after the rows before it. scales and order:
-       scratch of SCE_CHUNK_ROWS values. */
-    SCE_BODY Py_ssize_t sce_rows_float_by_class(SCE_ARGUMENTS(float),
-                                                double *SCE_RESTRICT scales,
-                                                int *SCE_RESTRICT order) {
-        Py_ssize_t rows = SCE_CHUNK_BYTES / (n * (Py_ssize_t)sizeof(float)), first, last, i, j;
-        Py_ssize_t t, c, n_rows, failed;
-        int counts[SCE_MAX_CHUNKED_CLASSES + 1];
-        if (rows > SCE_CHUNK_ROWS)
-            rows = SCE_CHUNK_ROWS;
-        for (first = start; first < stop; first = last) {
-            last = first + rows < stop ? first + rows : stop;
-            failed = -1;
-            for (i = first; i < last; i++) {
-                scales[i - first] = sce_row_scale(
-                    sce_norm_float(scores + i * row_stride, n), i, multipliers, by_norm,
-                    norm_limit, smallest, largest, tolerance, off_row, off_sum);
-                if (scales[i - first] < 0) {
-                    failed = i;
-                    break;
-                }
-            }
-            n_rows = (failed >= 0 ? failed : last) - first;
-            for (c = 0; c <= n; c++)
-                counts[c] = 0;
-            for (t = 0; t < n_rows; t++)
-                counts[1 + sce_code(codes, wide_codes, first + t)]++;
-            for (c = 0; c < n; c++)
-                counts[c + 1] += counts[c];
-            for (t = 0; t < n_rows; t++)
-                order[counts[sce_code(codes, wide_codes, first + t)]++] = (int)t;
-            for (t = 0; t < n_rows; t++) {
-                Py_ssize_t r = first + order[t];
-                const float *SCE_RESTRICT row = scores + r * row_stride;
-                double *SCE_RESTRICT target = out + n * sce_code(codes, wide_codes, r);
-                double scale = scales[order[t]];
-                for (j = 0; j < n; j++)
-                    target[j] += scale * (double)row[j];
-            }
-            if (failed >= 0)
-                return failed;
-        }
-        return stop;
+    /* Two copies of each kernel: one for the baseline, one for AVX and FMA (chosen at import
+       where the processor has them). */
+    #define SCE_ROWS_COPY(T, S, ATTRIBUTE, SUFFIX) \
+    ATTRIBUTE static Py_ssize_t sce_rows_##S##_turn##SUFFIX(SCE_ARGUMENTS(T)) { \
+        return sce_rows_##S(SCE_PASS); \
+    } \
+    ATTRIBUTE static Py_ssize_t sce_rows_##S##_by_class##SUFFIX(SCE_ARGUMENTS(T), \
+                                                              double *scales, int *order) { \
+        return sce_rows_##S##_by_class(SCE_PASS, scales, order); \
+    } \
+    ATTRIBUTE static Py_ssize_t sce_rows_##S##_sorted##SUFFIX(SCE_ARGUMENTS(T), int *counts, \
+                                                            unsigned char *kept, int *order, \
+                                                            double **snapshot) { \
+        return sce_rows_##S##_sorted(SCE_PASS, counts, kept, order, snapshot); \
     }
-
     #ifdef SCE_X86_DISPATCH
-    __attribute__((target("avx,fma")))
-    static Py_ssize_t sce_rows_double_avx(SCE_ARGUMENTS(double)) {
-        return sce_rows_double(SCE_PASS);
-    }
-    __attribute__((target("avx,fma")))
-    static Py_ssize_t sce_rows_float_avx(SCE_ARGUMENTS(float)) {
-        return sce_rows_float(SCE_PASS);
-    }
-    __attribute__((target("avx,fma")))
-    static Py_ssize_t sce_rows_double_by_class_avx(SCE_ARGUMENTS(double), double *scales,
-                                                  int *order) {
-        return sce_rows_double_by_class(SCE_PASS, scales, order);
-    }
-    __attribute__((target("avx,fma")))
-    static Py_ssize_t sce_rows_float_by_class_avx(SCE_ARGUMENTS(float), double *scales,
-                                                 int *order) {
-        return sce_rows_float_by_class(SCE_PASS, scales, order);
-    }
+    #define SCE_ROWS_PICK(S, KIND) \
+        (sce_avx_fma ? sce_rows_##S##KIND##_avx : sce_rows_##S##KIND##_baseline)
+    #else
+    #define SCE_ROWS_PICK(S, KIND) sce_rows_##S##KIND##_baseline
     #endif
-
-    /* by_class: 1 the rows added class by class where SCE_CHUNKED (the default), 0 in
-       turn (the tests' comparison; the same sums to the last bit). */
-    static Py_ssize_t sce_rows_by_class_double(SCE_ARGUMENTS(double), int by_class) {
-        if (by_class && stop - start > 1 && SCE_CHUNKED(n, sizeof(double))) {
-            Py_ssize_t result;
-            double *scales = (double *)malloc(SCE_CHUNK_ROWS * sizeof(double));
-            int *order = (int *)malloc(SCE_CHUNK_ROWS * sizeof(int));
-            if (scales && order) {
+    /* by_class: 1 the rows added class by class where SCE_CHUNKED or from \
+       SCE_SORTED_CLASSES on (the default), 0 in turn (the tests' comparison; the same \
+       sums to the last bit); in turn where the scratch cannot be allocated. */
+    #define SCE_ROWS_DISPATCH(T, S) \
+    static Py_ssize_t sce_rows_by_class_##S(SCE_ARGUMENTS(T), int by_class) { \
+        Py_ssize_t result = -2; \
+        if (by_class && stop - start > 1 && n >= SCE_SORTED_CLASSES) { \
+            Py_ssize_t block = stop - start < SCE_BLOCK_ROWS ? stop - start : SCE_BLOCK_ROWS; \
+            int *counts = (int *)malloc((size_t)(n + 1) * sizeof(int)); \
+            unsigned char *kept = (unsigned char *)malloc((size_t)n); \
+            int *order = (int *)malloc((size_t)block * sizeof(int)); \
+            double *snapshot = NULL; \
+            if (counts && kept && order) \
+                result = SCE_ROWS_PICK(S, _sorted)(SCE_PASS, counts, kept, order, &snapshot); \
+            free(counts); \
+            free(kept); \
+            free(order); \
+            free(snapshot); \
+        } \
+        else if (by_class && stop - start > 1 && SCE_CHUNKED(n, sizeof(T))) { \
+            double *scales = (double *)malloc(SCE_CHUNK_ROWS * sizeof(double)); \
+            int *order = (int *)malloc(SCE_CHUNK_ROWS * sizeof(int)); \
+            if (scales && order) \
+                result = SCE_ROWS_PICK(S, _by_class)(SCE_PASS, scales, order); \
+            free(scales); \
+            free(order); \
+        } \
+        return result != -2 ? result : SCE_ROWS_PICK(S, _turn)(SCE_PASS); \
+    }
+    SCE_DEFINE_ROWS(double, double)
+    SCE_DEFINE_ROWS(float, float)
+    SCE_ROWS_COPY(double, double, , _baseline)
+    SCE_ROWS_COPY(float, float, , _baseline)
     #ifdef SCE_X86_DISPATCH
-                if (sce_avx_fma)
-                    result = sce_rows_double_by_class_avx(SCE_PASS, scales, order);
-                else
+    SCE_ROWS_COPY(double, double, __attribute__((target("avx,fma"))), _avx)
+    SCE_ROWS_COPY(float, float, __attribute__((target("avx,fma"))), _avx)
     #endif
-                    result = sce_rows_double_by_class(SCE_PASS, scales, order);
-                free(scales);
-                free(order);
-                return result;
-            }
-            free(scales);
-            free(order);
-        }
-    #ifdef SCE_X86_DISPATCH
-        if (sce_avx_fma)
-            return sce_rows_double_avx(SCE_PASS);
-    #endif
-        return sce_rows_double(SCE_PASS);
-    }
-
-    static Py_ssize_t sce_rows_by_class_float(SCE_ARGUMENTS(float), int by_class) {
-        if (by_class && stop - start > 1 && SCE_CHUNKED(n, sizeof(float))) {
-            Py_ssize_t result;
-            double *scales = (double *)malloc(SCE_CHUNK_ROWS * sizeof(double));
-            int *order = (int *)malloc(SCE_CHUNK_ROWS * sizeof(int));
-            if (scales && order) {
-    #ifdef SCE_X86_DISPATCH
-                if (sce_avx_fma)
-                    result = sce_rows_float_by_class_avx(SCE_PASS, scales, order);
-                else
-    #endif
-                    result = sce_rows_float_by_class(SCE_PASS, scales, order);
-                free(scales);
-                free(order);
-                return result;
-            }
-            free(scales);
-            free(order);
-        }
-    #ifdef SCE_X86_DISPATCH
-        if (sce_avx_fma)
-            return sce_rows_float_avx(SCE_PASS);
-    #endif
-        return sce_rows_float(SCE_PASS);
-    }
+    SCE_ROWS_DISPATCH(double, double)
+    SCE_ROWS_DISPATCH(float, float)
 
     /* Soft labels beside soft labels at n <= 16 classes (soft_plan_sums_small): each row
        in at most four vectors of four lanes (lanes from n on zero), its checks, common
@@ -1136,7 +1181,13 @@ def sum_rows_by_class(const floating[:, :] scores, const code_type[::1] codes,
     512 KB of rows at a time (their checks in turn, then a stable counting sort of their
     codes): each row of ``out`` takes the same rows in the same order as in turn (False),
     so the sums are the same to the last bit. Its scratch: 12 bytes a row of a chunk
-    (96 KB), for the call.
+    (96 KB), for the call. From 768 classes on (``out`` 4.7 MB and more), the rows are read
+    in the order of their classes, a block of up to 262,144 rows at a time (a stable
+    counting sort of its codes, then each class's rows checked and added while its row of
+    ``out`` stays in the L1 cache): again the same sums to the last bit, and the same
+    first failing row (found out of turn, it sends the block back to the rows in turn up
+    to it, ``out`` put back as it was). Its scratch: 4 bytes a row of a block (1 MB) and
+    ``C + 1`` counts, and a copy of ``out`` where ``out`` held rows that were not zero.
     """
     cdef Py_ssize_t first_failed = stop, off_row = -1
     cdef Py_ssize_t step = scores.strides[1] // sizeof(floating)

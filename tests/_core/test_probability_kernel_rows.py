@@ -115,3 +115,89 @@ def test_a_hundred_classes_with_bad_rows_equal_the_reference(chunk_size, n_jobs,
     tolerance = 1e-11 if dtype == np.float64 else 2e-5
     np.testing.assert_allclose(compiled, reference, rtol=0,
                                atol=tolerance * np.abs(reference).max())
+
+
+def _sorted_kernel(scores, codes, start, stop, multipliers, by_norm, tolerance, by_class,
+                   out):
+    limits = ((2.0 ** 100, 1e-200, 1e200) if scores.dtype == np.float64
+              else (2.0 ** 20, 1e-14, 1e12))
+    out = out.copy()
+    result = kernels.COMPILED.sum_rows_by_class(scores, codes, start, stop, multipliers,
+                                                by_norm, *limits, tolerance, out, by_class)
+    return result, out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("codes_type", [np.int32, np.int64])
+@pytest.mark.parametrize("classes", ["all", "one", "few"])
+@pytest.mark.parametrize("bad_rows", [(), (0,), (1_234,), (1_234, 1_500), (2_499,)])
+@pytest.mark.parametrize("filled", [False, True])
+def test_rows_in_the_order_of_their_classes_equal_rows_in_turn(dtype, codes_type, classes,
+                                                               bad_rows, filled):
+    """C = 1,000 (from 768 classes on the rows are read in the order of their classes, a
+    block at a time): the same sums to the last bit as in turn, the same first failing
+    row and the same first row off 1, where a failing row lies inside its class's rows
+    (found after rows further on of other classes were added: the output is put back and
+    the rows summed in turn), on an output that starts at zero or not (then its rows are
+    put back from a copy), over a range that starts and ends inside the rows; one class
+    only, most classes empty, int64 codes, a slice of rows of a wider array."""
+    rng = np.random.default_rng(len(bad_rows) + 10 * filled)
+    n_samples, n_classes = 2_500, 1_000
+    if classes == "all":
+        codes = rng.integers(0, n_classes, n_samples)
+    elif classes == "one":
+        codes = np.full(n_samples, 617)
+    else:  # 5 classes of 1,000: the rest empty
+        codes = rng.choice([0, 3, 500, 998, 999], n_samples)
+    codes = codes.astype(codes_type)
+    wide = rng.random((n_samples, n_classes + 5)).astype(dtype)
+    scores = wide[:, :n_classes]  # rows of adjacent values, the stride of a wider array
+    scores /= scores.sum(axis=1, keepdims=True)
+    scores[[300, 700]] *= 2.5  # rows off 1: the first one is named
+    for row in bad_rows:
+        scores[row, (row * 7) % n_classes] = -1.0
+    multipliers = rng.random(n_samples)
+    out = np.zeros((n_classes, n_classes))
+    if filled:  # a first partial sum, a negative zero and an exact zero kept as they are
+        out[codes[:40]] = rng.random((40, n_classes))
+        out[codes[50], 3] = -0.0
+    for start, stop, weights, by_norm in [(0, n_samples, np.empty(0), False),
+                                          (7, n_samples - 11, multipliers, True)]:
+        in_turn = _sorted_kernel(scores, codes, start, stop, weights, by_norm, 0.5, False,
+                                 out)
+        in_order = _sorted_kernel(scores, codes, start, stop, weights, by_norm, 0.5, True,
+                                  out)
+        assert in_order[0][:2] == in_turn[0][:2]
+        np.testing.assert_array_equal(in_order[0][2], in_turn[0][2])
+        assert in_order[1].tobytes() == in_turn[1].tobytes()  # -0.0 too
+        failing = [row for row in bad_rows if start <= row < stop]
+        expected_stop = min(failing) if failing else stop
+        assert in_order[0][0] == expected_stop
+        expected_off = 300 if start <= 300 < expected_stop else -1
+        assert in_order[0][1] == expected_off
+        if expected_stop > start and not by_norm:  # each summed row adds 1 to its row
+            counts = np.bincount(codes[start:expected_stop], minlength=n_classes)
+            np.testing.assert_allclose(in_order[1].sum(axis=1) - out.sum(axis=1), counts,
+                                       rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("chunk_size", [None, 700])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_thousand_classes_with_bad_rows_equal_the_reference(chunk_size, n_jobs, dtype):
+    """C = 1,000 (the rows read in the order of their classes): rows the kernel leaves to
+    the reference (empty, tiny or huge norms) inside its blocks, weights, chunks and
+    threads: the NumPy reference's matrix."""
+    rng = np.random.default_rng(13)
+    n_samples, n_classes = 3_000, 1_000
+    y = rng.integers(0, n_classes, n_samples)
+    scores = rng.dirichlet(np.ones(n_classes), n_samples)
+    scores[[5, 700, 1_777, 2_999]] *= np.array([1e-30, 0.0, 1e25, 1e-35])[:, None]
+    scores = scores.astype(dtype)
+    weights = rng.random(n_samples)
+    compiled, reference = _both(lambda: sce.transport_confusion_matrix(
+        y, scores, sample_weight=weights, empty="skip", chunk_size=chunk_size,
+        n_jobs=n_jobs, labels=np.arange(n_classes)))
+    tolerance = 1e-11 if dtype == np.float64 else 2e-5
+    np.testing.assert_allclose(compiled, reference, rtol=0,
+                               atol=tolerance * np.abs(reference).max())
