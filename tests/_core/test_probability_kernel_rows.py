@@ -95,18 +95,23 @@ def test_rows_by_class_equal_rows_in_turn(dtype, n_classes, codes_type, bad_row)
                 np.testing.assert_allclose(by_class[1].sum(axis=1), counts, rtol=1e-4)
 
 
-@pytest.mark.parametrize("chunk_size", [None, 1_000])
+@pytest.mark.parametrize("n_classes, n_samples, bad_rows, chunk_size", [
+    # C = 100: the rows added class by class, bad rows inside and between its chunks
+    (100, 12_000, [5, 700, 5_000, 11_999], None),
+    (100, 12_000, [5, 700, 5_000, 11_999], 1_000),
+    # C = 1,000: the rows read in the order of their classes, bad rows inside its blocks
+    (1_000, 3_000, [5, 700, 1_777, 2_999], None),
+    (1_000, 3_000, [5, 700, 1_777, 2_999], 700)])
 @pytest.mark.parametrize("n_jobs", [1, 2])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_a_hundred_classes_with_bad_rows_equal_the_reference(chunk_size, n_jobs, dtype):
-    """C = 100 (the rows added class by class): rows the kernel leaves to the reference
-    (empty, tiny or huge norms) inside and between its chunks, weights, chunks and
-    threads: the NumPy reference's matrix."""
-    rng = np.random.default_rng(9)
-    n_samples, n_classes = 12_000, 100
+def test_many_classes_with_bad_rows_equal_the_reference(n_classes, n_samples, bad_rows,
+                                                          chunk_size, n_jobs, dtype):
+    """Rows the kernel leaves to the reference (empty, tiny or huge norms), weights, chunks
+    and threads, on both many-class paths: the NumPy reference's matrix."""
+    rng = np.random.default_rng(9 if n_classes == 100 else 13)
     y = rng.integers(0, n_classes, n_samples)
     scores = rng.dirichlet(np.ones(n_classes), n_samples)
-    scores[[5, 700, 5_000, 11_999]] *= np.array([1e-30, 0.0, 1e25, 1e-35])[:, None]
+    scores[bad_rows] *= np.array([1e-30, 0.0, 1e25, 1e-35])[:, None]
     scores = scores.astype(dtype)
     weights = rng.random(n_samples)
     compiled, reference = _both(lambda: sce.transport_confusion_matrix(
@@ -179,25 +184,3 @@ def test_rows_in_the_order_of_their_classes_equal_rows_in_turn(dtype, codes_type
             counts = np.bincount(codes[start:expected_stop], minlength=n_classes)
             np.testing.assert_allclose(in_order[1].sum(axis=1) - out.sum(axis=1), counts,
                                        rtol=1e-4, atol=1e-6)
-
-
-@pytest.mark.parametrize("chunk_size", [None, 700])
-@pytest.mark.parametrize("n_jobs", [1, 2])
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_a_thousand_classes_with_bad_rows_equal_the_reference(chunk_size, n_jobs, dtype):
-    """C = 1,000 (the rows read in the order of their classes): rows the kernel leaves to
-    the reference (empty, tiny or huge norms) inside its blocks, weights, chunks and
-    threads: the NumPy reference's matrix."""
-    rng = np.random.default_rng(13)
-    n_samples, n_classes = 3_000, 1_000
-    y = rng.integers(0, n_classes, n_samples)
-    scores = rng.dirichlet(np.ones(n_classes), n_samples)
-    scores[[5, 700, 1_777, 2_999]] *= np.array([1e-30, 0.0, 1e25, 1e-35])[:, None]
-    scores = scores.astype(dtype)
-    weights = rng.random(n_samples)
-    compiled, reference = _both(lambda: sce.transport_confusion_matrix(
-        y, scores, sample_weight=weights, empty="skip", chunk_size=chunk_size,
-        n_jobs=n_jobs, labels=np.arange(n_classes)))
-    tolerance = 1e-11 if dtype == np.float64 else 2e-5
-    np.testing.assert_allclose(compiled, reference, rtol=0,
-                               atol=tolerance * np.abs(reference).max())
