@@ -228,23 +228,6 @@ def test_rows_in_the_order_of_their_classes_over_two_blocks():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "with threads, the warning that rows do not sum to 1 names the first row off 1 of "
-    "whichever group of rows warns first (a race), not the first row: row 0 here, often "
-    "row 1363 on two threads (both the compiled and the NumPy path)"))
-def test_the_warning_names_the_first_row_off_1_on_two_threads():
-    rng = np.random.default_rng(0)
-    n_samples, n_classes = 6_000, 769
-    scores, y = rng.random((n_samples, n_classes)), rng.integers(0, n_classes, n_samples)
-    named = set()
-    for _ in range(40):
-        with pytest.warns(UserWarning, match="rows do not sum to 1") as caught:
-            sce.transport_confusion_matrix(y, scores, labels=np.arange(n_classes),
-                                           chunk_size=1, n_jobs=2)
-        named.add(re.search(r"\(row (\d+)", str(caught[0].message))[1])
-    assert named == {"0"}
-
-
-@pytest.mark.xfail(strict=True, reason=(
     "the compiled kernels warn that row 0 does not sum to 1 before the NaN of row 1 "
     "raises; the NumPy reference checks the chunk's values first and raises without "
     "the warning (the same error; every class count, also before this work)"))
