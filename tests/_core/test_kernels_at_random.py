@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
+from kernel_rows import sum_rows_by_class
 
 import sklearn_confusion_ext as sce
 from sklearn_confusion_ext._core import kernels, resampling
@@ -149,15 +150,6 @@ def test_many_classes_beside_labels_equal_the_reference(seed):
     _same_outcome(*_both(matrix), TOLERANCE[dtype], 1e-5)
 
 
-def _kernel(scores, codes, start, stop, multipliers, by_norm, tolerance, out, by_class):
-    limits = ((2.0 ** 100, 1e-200, 1e200) if scores.dtype == np.float64
-              else (2.0 ** 20, 1e-14, 1e12))
-    out = out.copy()
-    result = kernels.COMPILED.sum_rows_by_class(scores, codes, start, stop, multipliers,
-                                                by_norm, *limits, tolerance, out, by_class)
-    return result, out
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_rows_in_the_order_of_their_classes_equal_rows_in_turn_at_random(seed):
     """``sum_rows_by_class`` from 768 classes on: the sums by class (``by_class``) and in
@@ -191,10 +183,10 @@ def test_rows_in_the_order_of_their_classes_equal_rows_in_turn_at_random(seed):
             rows = rng.integers(0, n_classes, 5)
             out[rows] = rng.random((5, n_classes))
             out[rows[0]] = -0.0
-        in_order = _kernel(scores, codes, start, stop, multipliers, by_norm, tolerance, out,
-                           True)
-        in_turn = _kernel(scores, codes, start, stop, multipliers, by_norm, tolerance, out,
-                          False)
+        in_order = sum_rows_by_class(scores, codes, start, stop, multipliers, by_norm,
+                                     tolerance, out, by_class=True)
+        in_turn = sum_rows_by_class(scores, codes, start, stop, multipliers, by_norm,
+                                    tolerance, out, by_class=False)
         assert in_order[0][:2] == in_turn[0][:2]
         np.testing.assert_array_equal(in_order[0][2], in_turn[0][2])
         assert in_order[1].tobytes() == in_turn[1].tobytes()
@@ -218,10 +210,10 @@ def test_rows_in_the_order_of_their_classes_over_two_blocks():
             spoiled[row, 100] = -1.0
         multipliers = rng.random(n_samples)
         for start in (0, 11):
-            in_order = _kernel(spoiled, codes, start, n_samples, multipliers, True, 0.5, out,
-                               True)
-            in_turn = _kernel(spoiled, codes, start, n_samples, multipliers, True, 0.5, out,
-                              False)
+            in_order = sum_rows_by_class(spoiled, codes, start, n_samples, multipliers, True,
+                                         0.5, out, by_class=True)
+            in_turn = sum_rows_by_class(spoiled, codes, start, n_samples, multipliers, True,
+                                        0.5, out, by_class=False)
             assert in_order[0][:2] == in_turn[0][:2]
             assert in_order[1].tobytes() == in_turn[1].tobytes()
             assert in_order[0][0] == min([r for r in bad if r >= start], default=n_samples)

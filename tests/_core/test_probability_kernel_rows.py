@@ -4,6 +4,7 @@ at a time): the NumPy reference's matrix, and every column's negative value refu
 
 import numpy as np
 import pytest
+from kernel_rows import sum_rows_by_class
 
 import sklearn_confusion_ext as sce
 from sklearn_confusion_ext._core import kernels
@@ -54,15 +55,6 @@ def test_a_negative_value_in_any_of_75_columns_is_refused(dtype):
             sce.transport_confusion_matrix(y, bad, labels=np.arange(75))
 
 
-def _kernel(scores, codes, start, stop, multipliers, by_norm, tolerance, by_class):
-    limits = ((2.0 ** 100, 1e-200, 1e200) if scores.dtype == np.float64
-              else (2.0 ** 20, 1e-14, 1e12))
-    out = np.zeros((scores.shape[1], scores.shape[1]))
-    result = kernels.COMPILED.sum_rows_by_class(scores, codes, start, stop, multipliers,
-                                                by_norm, *limits, tolerance, out, by_class)
-    return result, out
-
-
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("n_classes", [63, 64, 100, 181, 256])
 @pytest.mark.parametrize("codes_type", [np.int32, np.int64])
@@ -82,8 +74,10 @@ def test_rows_by_class_equal_rows_in_turn(dtype, n_classes, codes_type, bad_row)
     multipliers = rng.random(n_samples)
     for start, stop, weights, by_norm in [(0, n_samples, np.empty(0), False),
                                           (7, n_samples - 11, multipliers, True)]:
-        in_turn = _kernel(scores, codes, start, stop, weights, by_norm, 0.5, False)
-        by_class = _kernel(scores, codes, start, stop, weights, by_norm, 0.5, True)
+        in_turn = sum_rows_by_class(scores, codes, start, stop, weights, by_norm, 0.5,
+                                    by_class=False)
+        by_class = sum_rows_by_class(scores, codes, start, stop, weights, by_norm, 0.5,
+                                     by_class=True)
         assert by_class[0][:2] == in_turn[0][:2]
         np.testing.assert_array_equal(by_class[0][2], in_turn[0][2])
         np.testing.assert_array_equal(by_class[1], in_turn[1])
@@ -122,16 +116,6 @@ def test_many_classes_with_bad_rows_equal_the_reference(n_classes, n_samples, ba
                                atol=tolerance * np.abs(reference).max())
 
 
-def _sorted_kernel(scores, codes, start, stop, multipliers, by_norm, tolerance, by_class,
-                   out):
-    limits = ((2.0 ** 100, 1e-200, 1e200) if scores.dtype == np.float64
-              else (2.0 ** 20, 1e-14, 1e12))
-    out = out.copy()
-    result = kernels.COMPILED.sum_rows_by_class(scores, codes, start, stop, multipliers,
-                                                by_norm, *limits, tolerance, out, by_class)
-    return result, out
-
-
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("codes_type", [np.int32, np.int64])
 @pytest.mark.parametrize("classes", ["all", "one", "few"])
@@ -168,10 +152,10 @@ def test_rows_in_the_order_of_their_classes_equal_rows_in_turn(dtype, codes_type
         out[codes[50], 3] = -0.0
     for start, stop, weights, by_norm in [(0, n_samples, np.empty(0), False),
                                           (7, n_samples - 11, multipliers, True)]:
-        in_turn = _sorted_kernel(scores, codes, start, stop, weights, by_norm, 0.5, False,
-                                 out)
-        in_order = _sorted_kernel(scores, codes, start, stop, weights, by_norm, 0.5, True,
-                                  out)
+        in_turn = sum_rows_by_class(scores, codes, start, stop, weights, by_norm, 0.5, out,
+                                    by_class=False)
+        in_order = sum_rows_by_class(scores, codes, start, stop, weights, by_norm, 0.5, out,
+                                     by_class=True)
         assert in_order[0][:2] == in_turn[0][:2]
         np.testing.assert_array_equal(in_order[0][2], in_turn[0][2])
         assert in_order[1].tobytes() == in_turn[1].tobytes()  # -0.0 too
