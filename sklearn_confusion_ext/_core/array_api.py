@@ -193,10 +193,10 @@ class DeviceTargets(Targets):
                 single = y.dtype == namespace(y).float32
                 y = namespace(y).astype(y, namespace(y).float64, copy=False)
                 checked += [y, _checked_row_sums(name, y, rows.start)]
-                if self.one_hot and not self.warned:  # scores beside labels
+                if self.one_hot and self.off_one.wants(rows.start):  # scores beside labels
                     warn_unless_probabilities(name, checked[-1],
                                               np.float32 if single else np.float64,
-                                              self.warned, rows.start)
+                                              self.off_one, rows.start)
         y_true, true_norm, y_pred, pred_norm = checked
         return y_true, y_pred, true_norm, pred_norm
 

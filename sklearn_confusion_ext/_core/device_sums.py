@@ -281,7 +281,7 @@ class _LabelsBesideScores(_Summer):
                           else (targets.y_pred, targets.y_true))
         scores_name = "y_pred" if side == "y_true" else "y_true"
         float32 = scores.dtype == xp.float32
-        check_sums = not targets.warned
+        check_sums = targets.off_one.wants(0)
         sum_tolerance = _SUM_TOLERANCE[bool(float32)]
         total = xp.zeros((n_classes, n_classes), dtype=xp.float64, device=self.device)
         starts = []
@@ -318,7 +318,7 @@ class _LabelsBesideScores(_Summer):
                 if any_off:
                     warn_unless_probabilities(scores_name, np.asarray([first_sum]),
                                               np.float32 if float32 else np.float64,
-                                              targets.warned, start + int(first))
+                                              targets.off_one, start + int(first))
                     break
         if side == "y_pred":
             total = total.T.copy()

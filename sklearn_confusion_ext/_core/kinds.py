@@ -16,6 +16,7 @@ the diagonal, the off-diagonal matrix, and the row, column and corner of the "no
 """
 
 from abc import ABC, abstractmethod
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -223,10 +224,14 @@ class Instances(ABC):
     def sum_rows(self, one_block, step, chunks_per_thread=None):
         """The sums of ``one_block(rows)`` (its last item the instances left out) over the
         chunks of ``step`` rows, and the number of instances left out (threads:
-        :func:`~.chunks.map_chunks`)."""
-        *sums, n_left_out = sum_over_chunks(one_block, self.targets.n_samples, step,
-                                            self.targets.threads(self.n_jobs),
-                                            chunks_per_thread)
+        :func:`~.chunks.map_chunks`). The warning that scores beside labels are not
+        probabilities names the first row off 1 whatever the order the threads read the
+        chunks in: it is given once all are read (:class:`~.target_kinds.FirstRowOffOne`)."""
+        off_one = getattr(self.targets, "off_one", None)
+        with off_one.deferred() if off_one is not None else nullcontext():
+            *sums, n_left_out = sum_over_chunks(one_block, self.targets.n_samples, step,
+                                                self.targets.threads(self.n_jobs),
+                                                chunks_per_thread)
         return sums, int(n_left_out)
 
     def chunk_step(self, row_bytes, chunk_bytes=None):

@@ -8,6 +8,8 @@ probabilities. The limits are the bounds the checks hold targets to: the largest
 label, the tolerance of a row of probabilities, and the bounds on sample weights.
 """
 
+import threading
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -65,28 +67,91 @@ def _only_zeros_and_ones(values):
     return np.count_nonzero(values) == np.count_nonzero(values == 1)
 
 
-def warn_unless_probabilities(name, sums, dtype, warned=None, first_row=0):
+class FirstRowOffOne:
+    """The warning that 2-D scores beside labels are not probabilities, given once a call,
+    naming the first row whose sum is not 1.
+
+    Blocks of rows offer the first row off 1 they find (:func:`warn_unless_probabilities`).
+    Outside :meth:`deferred` the first offer warns at once (blocks read in order). Inside,
+    the blocks may be read in any order (threads): the smallest row offered is kept and
+    warned of when every block was read, so the row named does not depend on which thread
+    ran first; a call that raises (a NaN in a later row) gives its error alone, as the
+    NumPy path, which checks a chunk's values before its sums, does within a chunk.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._first = None  # (row, name, its sum) of the smallest row offered
+        self._deferring = 0
+        self.warned = False
+
+    def wants(self, start):
+        """Whether a block from row ``start`` is to be checked: no warning was given, and
+        no row before ``start`` was offered."""
+        first = self._first
+        return not self.warned and (first is None or start < first[0])
+
+    def offer(self, name, row, total):
+        """A block's first row off 1: warned at once, or kept if it is the smallest."""
+        with self._lock:
+            if self.warned or (self._first is not None and self._first[0] <= row):
+                return
+            self._first = (row, name, total)
+            if self._deferring:
+                return
+        self._warn()
+
+    def deferred(self):
+        """A context: the offers kept while the blocks are read, the smallest warned of at
+        its end (a method of this package, so that the warning names the caller's line)."""
+        return self
+
+    def __enter__(self):
+        with self._lock:
+            self._deferring += 1
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        with self._lock:
+            self._deferring -= 1
+            if self._deferring:
+                return
+            if kind is not None:  # the error alone
+                self._first = None
+                return
+        self._warn()
+
+    def _warn(self):
+        with self._lock:
+            if self.warned or self._first is None:
+                return
+            self.warned = True
+            row, name, total = self._first
+        digits = 6
+        while f"{total:.{digits}g}" == "1" and digits < 17:  # 0.9999996 is not "1"
+            digits += 1
+        warn(f"{name}'s rows do not sum to 1 (row {row} sums to {total:.{digits}g}): "
+             "beside class labels its columns are read as a classifier's probabilities, "
+             "each row divided by its sum, so scaled scores, percentages and per-class "
+             "sigmoids give the same result as probabilities. Pass predict_proba's "
+             "probabilities (normalize scores, e.g. a softmax).")
+
+
+def warn_unless_probabilities(name, sums, dtype, record=None, first_row=0):
     """Warn, as ``sklearn.metrics.log_loss`` does, when the row sums of 2-D scores given
     beside 1-D labels (a classifier's ``predict_proba``) are not 1 within the square root
     of the machine epsilon of their dtype: the scores are read as probabilities after each
     row is divided by its sum, which hides scaled scores, percentages and per-class
     sigmoids. ``sums``: the row sums that validation computed anyway (of any array
-    library); ``warned``: a list, appended to once warned (a block warns once)."""
+    library), of the rows from ``first_row``; ``record``: the call's
+    :class:`FirstRowOffOne`, which warns once for all its blocks (None: warn now)."""
+    record = FirstRowOffOne() if record is None else record
+    if not record.wants(first_row):
+        return
     xp = namespace(sums)
     tolerance = _SUM_TOLERANCE[np.dtype(dtype) == np.float32]
     off = xp.abs(sums - 1.0) > tolerance
     if not bool(xp.any(off)):
         return
-    if warned is not None:
-        if warned:
-            return
-        warned.append(True)
     row = int(to_numpy(xp.nonzero(off)[0])[0]) if xp is not np else int(np.argmax(off))
-    total, digits = float(sums[row]), 6
-    while f"{total:.{digits}g}" == "1" and digits < 17:  # 0.9999996 is not "1"
-        digits += 1
-    warn(f"{name}'s rows do not sum to 1 (row {first_row + row} sums to "
-         f"{total:.{digits}g}): beside class labels its columns are read as a "
-         "classifier's probabilities, each row divided by its sum, so scaled scores, "
-         "percentages and per-class sigmoids give the same result as probabilities. "
-         "Pass predict_proba's probabilities (normalize scores, e.g. a softmax).")
+    record.offer(name, first_row + row, float(sums[row]))

@@ -43,6 +43,7 @@ from .target_kinds import (
     LABELS_VS_SCORES,
     MULTILABEL,
     SOFT,
+    FirstRowOffOne,
     is_binary,
     target_kind,
     warn_unless_probabilities,
@@ -120,9 +121,10 @@ class Targets:
     pair_counts: object = None
     true_counts: object = None
     categories: object = None
-    # Whether the warning that 2-D scores beside labels are not probabilities was given
-    # (blocks checked one by one warn once).
-    warned: list = field(default_factory=list, compare=False, repr=False)
+    # The warning that 2-D scores beside labels are not probabilities: once, of the first
+    # row off 1 of any block (blocks read on threads warn after all are read).
+    off_one: FirstRowOffOne = field(default_factory=FirstRowOffOne, compare=False,
+                                    repr=False)
 
     @property
     def chunk_factor(self):
@@ -166,11 +168,11 @@ class Targets:
             checked_row_sums(name, y, rows.start) if norm is None else norm[rows]
             for name, y, norm in (("y_true", y_true, self.true_norm),
                                   ("y_pred", y_pred, self.pred_norm)))
-        if self.one_hot and not self.warned:  # scores beside labels, checked in this block
+        if self.one_hot and self.off_one.wants(rows.start):  # scores beside labels
             for name, y, norm, given in (("y_true", y_true, true_norm, self.true_norm),
                                          ("y_pred", y_pred, pred_norm, self.pred_norm)):
                 if given is None and name not in self.one_hot:
-                    warn_unless_probabilities(name, norm, y.dtype, self.warned, rows.start)
+                    warn_unless_probabilities(name, norm, y.dtype, self.off_one, rows.start)
         return y_true, y_pred, true_norm, pred_norm
 
     @property

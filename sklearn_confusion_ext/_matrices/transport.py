@@ -50,7 +50,6 @@ from .._core.chunks import (
     chunk_starts,
     one_blas_thread,
     scratch,
-    sum_over_chunks,
     threads_for,
 )
 from .._core.config import check_result_size
@@ -701,10 +700,7 @@ class _TransportInstances(Instances):
         # The row sums are matrix-vector products of a chunk: BLAS threads only contend
         # (a float32 one was measured 70x slower on two threads of a busy machine).
         with one_blas_thread() if targets.n_samples > step else nullcontext():
-            *sums, n_left_out = sum_over_chunks(one_group, targets.n_samples, group,
-                                                targets.threads(self.n_jobs),
-                                                1 if kernel is not None else None)
-        return sums, int(n_left_out)
+            return self.sum_rows(one_group, group, 1 if kernel is not None else None)
 
     def _compiled_by_class(self):
         """The compiled kernel of :meth:`_read_by_class` as ``kernel(rows, total)``, which
@@ -730,13 +726,13 @@ class _TransportInstances(Instances):
 
         def kernel(rows, total):
             # The kernel finds the first row whose sum is not 1 (nothing kept per row)
-            check = given is None and not targets.warned
+            check = given is None and targets.off_one.wants(rows.start)
             stop, off_row, off_sum = compiled.sum_rows_by_class(
                 scores, labels.indices, rows.start, rows.stop, multipliers, by_norm, *limits,
                 tolerance if check else np.inf, total)
             if check and off_row >= 0:
                 warn_unless_probabilities(name, np.array([off_sum]), scores.dtype,
-                                          targets.warned, off_row)
+                                          targets.off_one, off_row)
             return stop
 
         return kernel
@@ -756,8 +752,8 @@ class _TransportInstances(Instances):
                                            targets.true_norm)
         block = mass_block(scores[rows])
         norm = checked_row_sums(name, block, rows.start) if given is None else given[rows]
-        if given is None and not targets.warned:
-            warn_unless_probabilities(name, norm, block.dtype, targets.warned, rows.start)
+        if given is None:
+            warn_unless_probabilities(name, norm, block.dtype, targets.off_one, rows.start)
         limits = _EQUAL_MASS_LIMITS.get(block.dtype)
         if limits is None or not norm.size or \
                 not 1.0 / limits[0] <= norm.min() <= norm.max() <= limits[0]:

@@ -186,6 +186,95 @@ def test_chunks_threads_and_bad_rows_anywhere(chunk_size, n_jobs):
     assert w1 == w2
 
 
+def _map_chunks_last_first(function, n_rows, step, n_jobs=None, chunks_per_thread=None):
+    """``chunks.map_chunks`` as threads may run it: every chunk's function called from the
+    last chunk to the first, the results still yielded in row order."""
+    starts = list(range(0, n_rows, step)) if np.ndim(step) == 0 else [int(s) for s in step]
+    slices = [slice(start, stop) for start, stop in zip(starts, [*starts[1:], n_rows])]
+    results = [function(rows) for rows in reversed(slices)]
+    yield from reversed(results)
+
+
+@pytest.mark.parametrize("path", ["compiled", "reference", "sparse scores", "many classes"])
+def test_the_row_off_1_named_does_not_depend_on_the_order_chunks_are_read(path,
+                                                                        monkeypatch):
+    """Rows off 1 in the first and in later chunks, the chunks read last first (as threads
+    may read them): one warning, of the first row off 1, and the same matrix. (A chunk
+    that warned as it was read named a later row.)"""
+    import scipy.sparse as sp
+
+    from sklearn_confusion_ext._core import chunks
+
+    n_classes = 769 if path == "many classes" else 4
+    rng = np.random.default_rng(5)
+    labels, scores = _targets(rng, 3_000, n_classes, np.float64)
+    scores[[7, 1_500, 2_999]] *= np.array([2.0, 3.0, 5.0])[:, None]
+    given = sp.csr_array(scores) if path == "sparse scores" else scores
+    keywords = {"chunk_size": 100, "labels": np.arange(n_classes)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the rows off 1, read in order
+        expected = sce.transport_confusion_matrix(labels, given, **keywords)
+    monkeypatch.setattr(chunks, "map_chunks", _map_chunks_last_first)
+    if path == "reference":
+        monkeypatch.setattr(kernels, "COMPILED", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        matrix = sce.transport_confusion_matrix(labels, given, **keywords)
+    messages = [str(warning.message) for warning in caught]
+    assert len(messages) == 1 and "(row 7 sums to 2)" in messages[0], messages
+    assert caught[0].filename == __file__  # said of the caller's line
+    np.testing.assert_allclose(matrix, expected, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("order", [(7, 1_500, 2_999), (1_500, 7, 2_999), (2_999, 1_500, 7)])
+def test_the_first_row_off_1_of_blocks_offered_in_any_order(order):
+    """The call's record of rows off 1: inside ``deferred`` (threads) the smallest row
+    offered, in whatever order the blocks offer, warned of once at the end; outside, the
+    first offer at once, and nothing after a warning; after an error, nothing."""
+    from sklearn_confusion_ext._core.target_kinds import FirstRowOffOne
+
+    sums = {7: 2.0, 1_500: 3.0, 2_999: 5.0}
+    record = FirstRowOffOne()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with record.deferred():
+            for row in order:
+                record.offer("y_pred", row, sums[row])
+            assert not caught
+        record.offer("y_pred", 0, 9.0)
+    assert len(caught) == 1 and "rows do not sum to 1 (row 7 sums to 2)" in str(caught[0].message)
+    assert not record.wants(0)
+    record = FirstRowOffOne()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(ZeroDivisionError), record.deferred():
+            record.offer("y_pred", order[0], sums[order[0]])
+            raise ZeroDivisionError
+        assert not caught
+        record.offer("y_pred", 2_999, 5.0)  # out of the context: at once
+    assert len(caught) == 1 and "(row 2999 sums to 5)" in str(caught[0].message)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_call_that_raises_warns_of_no_row_off_1(n_jobs):
+    """A row off 1 in the first chunk and a NaN in a later one: the NaN's error alone, on
+    the compiled path as on the reference (which checks a chunk's values first)."""
+    rng = np.random.default_rng(6)
+    labels, scores = _targets(rng, 3_000, 4, np.float64)
+    scores[3] *= 2
+    scores[2_000, 1] = np.nan
+    for compiled in (kernels.COMPILED, None):
+        old, kernels.COMPILED = kernels.COMPILED, compiled
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                with pytest.raises(ValueError, match="first at row 2000"):
+                    sce.transport_confusion_matrix(labels, scores, chunk_size=100,
+                                                   n_jobs=n_jobs)
+        finally:
+            kernels.COMPILED = old
+
+
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, -1e-30, 1e308])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_bad_values_raise_the_same_error(bad, dtype):
