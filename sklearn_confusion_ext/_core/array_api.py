@@ -196,7 +196,7 @@ class DeviceTargets(Targets):
                 if self.one_hot and self.off_one.wants(rows.start):  # scores beside labels
                     warn_unless_probabilities(name, checked[-1],
                                               np.float32 if single else np.float64,
-                                              self.off_one, rows.start)
+                                              self.off_one, rows.start, y)
         y_true, true_norm, y_pred, pred_norm = checked
         return y_true, y_pred, true_norm, pred_norm
 

@@ -318,7 +318,8 @@ class _LabelsBesideScores(_Summer):
                 if any_off:
                     warn_unless_probabilities(scores_name, np.asarray([first_sum]),
                                               np.float32 if float32 else np.float64,
-                                              targets.off_one, start + int(first))
+                                              targets.off_one, start + int(first),
+                                              scores[start + int(first):, ...])
                     break
         if side == "y_pred":
             total = total.T.copy()

@@ -326,7 +326,7 @@ def _checked_rows(name, prob, scores, top_label, dtype):
                                   "scores")
             return None, None
         sums = checked_row_sums(name, prob)
-        return _norms(name, sums, dtype), None
+        return _norms(name, sums, dtype, prob), None
     n_samples, n_classes = prob.shape
     kernel = _row_kernel(prob)
     # The compiled pass is bound by the read of memory: on the calling thread, in chunks
@@ -361,7 +361,7 @@ def _checked_rows(name, prob, scores, top_label, dtype):
         _raise_bad_rows(name, prob, sums, scores, step)
     if scores:
         return None, (predicted, largest) if top_label else None
-    norms = _norms(name, sums, dtype)
+    norms = _norms(name, sums, dtype, prob)
     if top_label:
         return norms, (predicted, largest if norms is None else largest / norms)
     return norms, None
@@ -406,7 +406,7 @@ def refuse_empty_rows(name, sums):
                          "predict_proba.")
 
 
-def _norms(name, sums, dtype):
+def _norms(name, sums, dtype, prob):
     """The divisor of each row (None where every row sums to 1 within the tolerance of its
     dtype), after the warning of rows that do not."""
     lowest, highest = sums.min(), sums.max()
@@ -417,7 +417,7 @@ def _norms(name, sums, dtype):
     if max(abs(lowest - 1.0), abs(highest - 1.0)) <= tolerance:
         return None
     off = np.abs(sums - 1.0) > tolerance
-    warn_unless_probabilities(name, sums, dtype)
+    warn_unless_probabilities(name, sums, dtype, rows=prob)
     return np.where(off, sums, 1.0)
 
 

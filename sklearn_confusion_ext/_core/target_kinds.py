@@ -8,6 +8,7 @@ probabilities. The limits are the bounds the checks hold targets to: the largest
 label, the tolerance of a row of probabilities, and the bounds on sample weights.
 """
 
+import math
 import threading
 
 import numpy as np
@@ -137,14 +138,18 @@ class FirstRowOffOne:
              "probabilities (normalize scores, e.g. a softmax).")
 
 
-def warn_unless_probabilities(name, sums, dtype, record=None, first_row=0):
+def warn_unless_probabilities(name, sums, dtype, record=None, first_row=0, rows=None):
     """Warn, as ``sklearn.metrics.log_loss`` does, when the row sums of 2-D scores given
     beside 1-D labels (a classifier's ``predict_proba``) are not 1 within the square root
     of the machine epsilon of their dtype: the scores are read as probabilities after each
     row is divided by its sum, which hides scaled scores, percentages and per-class
     sigmoids. ``sums``: the row sums that validation computed anyway (of any array
     library), of the rows from ``first_row``; ``record``: the call's
-    :class:`FirstRowOffOne`, which warns once for all its blocks (None: warn now)."""
+    :class:`FirstRowOffOne`, which warns once for all its blocks (None: warn now);
+    ``rows``: the rows summed (``rows[k]`` summed to ``sums[k]``; any array library,
+    sparse too), of which the warning prints the named row's exact sum (``math.fsum``
+    of its values), the same whichever path, kernel or type of sums found it off
+    (None: ``sums``' value)."""
     record = FirstRowOffOne() if record is None else record
     if not record.wants(first_row):
         return
@@ -154,4 +159,15 @@ def warn_unless_probabilities(name, sums, dtype, record=None, first_row=0):
     if not bool(xp.any(off)):
         return
     row = int(to_numpy(xp.nonzero(off)[0])[0]) if xp is not np else int(np.argmax(off))
-    record.offer(name, first_row + row, float(sums[row]))
+    record.offer(name, first_row + row,
+                 float(sums[row]) if rows is None else _exact_sum(rows, row, sums[row]))
+
+
+def _exact_sum(rows, row, total):
+    """The sum of ``rows[row]``'s values rounded once to float64 (``total`` where its
+    values are not finite or their sum overflows)."""
+    values = rows[row:row + 1].data if sp.issparse(rows) else to_numpy(rows[row:row + 1, ...])
+    try:
+        return math.fsum(np.asarray(values, dtype=np.float64).ravel().tolist())
+    except (OverflowError, ValueError):
+        return float(total)

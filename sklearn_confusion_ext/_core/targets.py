@@ -172,7 +172,7 @@ class Targets:
             for name, y, norm, given in (("y_true", y_true, true_norm, self.true_norm),
                                          ("y_pred", y_pred, pred_norm, self.pred_norm)):
                 if given is None and name not in self.one_hot:
-                    warn_unless_probabilities(name, norm, y.dtype, self.off_one, rows.start)
+                    warn_unless_probabilities(name, norm, y.dtype, self.off_one, rows.start, y)
         return y_true, y_pred, true_norm, pred_norm
 
     @property
@@ -474,7 +474,7 @@ def _labels_beside_scores(names, targets, labels, column_labels, defer_value_che
     scored = dict(zip(score_names, zip(checked.masses, checked.norms)))
     for name, (mass, norm) in scored.items():
         if norm is not None:  # else checked block by block (Targets.rows)
-            warn_unless_probabilities(name, norm, mass.dtype)
+            warn_unless_probabilities(name, norm, mass.dtype, rows=mass)
     masses = [encoded[name] if name in encoded else scored[name][0] for name in names]
     # The labels' norms: ones, one value read as many (read-only, no memory a row)
     norms = [np.broadcast_to(1.0, encoded[name].shape[0]) if name in encoded

@@ -732,7 +732,8 @@ class _TransportInstances(Instances):
                 tolerance if check else np.inf, total)
             if check and off_row >= 0:
                 warn_unless_probabilities(name, np.array([off_sum]), scores.dtype,
-                                          targets.off_one, off_row)
+                                          targets.off_one, off_row,
+                                          scores[off_row:off_row + 1])
             return stop
 
         return kernel
@@ -753,7 +754,8 @@ class _TransportInstances(Instances):
         block = mass_block(scores[rows])
         norm = checked_row_sums(name, block, rows.start) if given is None else given[rows]
         if given is None:
-            warn_unless_probabilities(name, norm, block.dtype, targets.off_one, rows.start)
+            warn_unless_probabilities(name, norm, block.dtype, targets.off_one, rows.start,
+                                      block)
         limits = _EQUAL_MASS_LIMITS.get(block.dtype)
         if limits is None or not norm.size or \
                 not 1.0 / limits[0] <= norm.min() <= norm.max() <= limits[0]:
