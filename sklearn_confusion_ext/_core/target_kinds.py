@@ -86,6 +86,13 @@ class FirstRowOffOne:
         self._deferring = 0
         self.warned = False
 
+    def __getstate__(self):  # a lock does not pickle (targets sent to processes)
+        return {key: value for key, value in self.__dict__.items() if key != "_lock"}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     def wants(self, start):
         """Whether a block from row ``start`` is to be checked: no warning was given, and
         no row before ``start`` was offered."""

@@ -5,8 +5,10 @@ NumPy reference a never-built source tree runs); the results must agree to the r
 the scores' type. CI builds the package from its own files: there the kernels must exist.
 """
 
+import copy
 import functools
 import os
+import pickle
 import warnings
 
 import numpy as np
@@ -253,6 +255,8 @@ def test_the_first_row_off_1_of_blocks_offered_in_any_order(order):
         assert not caught
         record.offer("y_pred", 2_999, 5.0)  # out of the context: at once
     assert len(caught) == 1 and "(row 2999 sums to 5)" in str(caught[0].message)
+    copied = pickle.loads(pickle.dumps(record))  # targets sent to processes
+    assert copied.warned and not copied.wants(0) and copy.deepcopy(copied).warned
 
 
 @pytest.mark.parametrize("n_classes", [10, 100, 1_000])
