@@ -968,11 +968,19 @@ cdef extern from *:
     #pragma GCC push_options
     #pragma GCC optimize("fp-contract=off")
     #endif
-    /* soft_plan_parts on rows of adjacent values (C order, or rows of one), in C so that
-       a second copy is compiled for AVX and FMA (8 float lanes where the baseline has 4):
-       the same operations in the same order as the Cython loop it replaces (its
-       _checked_sum, _soft_row_scale and loops), the diagonal's products not contracted
-       into FMA (the pragmas above), so the same numbers to the last bit. */
+    /* soft_plan_parts, in C so that a second copy is compiled for AVX and FMA (8 float
+       lanes where the baseline has 4). A row's values lie true_step (pred_step) values
+       apart: 1 in C order, more in a column slice or Fortran order, negative in a
+       reversed view. The loop is written once (SCE_PARTS_BODY) and is the body of two
+       functions of each copy (SCE_PARTS_COPY): one with the literal steps 1, 1 for rows
+       of adjacent values, which the compiler packs into vectors as a loop written for
+       them alone, one with the given steps for any other layout. (The body as a static
+       inline function, called with 1, 1 and with the steps, was tried: its copy for
+       adjacent values came out with other registers and ran 4% slower at C = 10 in
+       float64; as a function body it compiles to the machine code of the loop for
+       adjacent values alone.) Both run the same operations in the same order, the
+       diagonal's products not contracted into FMA (the pragmas above), so every layout
+       gives the same numbers to the last bit. */
     #define SCE_PARTS_ARGUMENTS(T) const T *SCE_RESTRICT y_true, Py_ssize_t true_stride, \
         const T *SCE_RESTRICT y_pred, Py_ssize_t pred_stride, Py_ssize_t n, \
         Py_ssize_t start, Py_ssize_t stop, const double *SCE_RESTRICT multipliers, \
@@ -982,8 +990,7 @@ cdef extern from *:
     #define SCE_PARTS_PASS y_true, true_stride, y_pred, pred_stride, n, start, stop, \
         multipliers, norm_weighting, norm_limit, smallest, largest, tolerance, deficits, \
         excesses, diagonal
-    #define SCE_DEFINE_PARTS(T, S, ATTRIBUTE, SUFFIX) \
-    ATTRIBUTE static Py_ssize_t sce_parts_##S##SUFFIX(SCE_PARTS_ARGUMENTS(T)) { \
+    #define SCE_PARTS_BODY(T, true_step, pred_step) { \
         Py_ssize_t i, j, k, n_wide = n - n % 8; \
         double low = 1.0 / norm_limit; \
         for (i = start; i < stop; i++) { \
@@ -995,16 +1002,18 @@ cdef extern from *:
             double true_norm, pred_norm, weight, scale; \
             for (k = 0; k < 8; k++) \
                 sums[k] = pred_sums[k] = lowest[k] = mass[k] = 0; \
+            /* the rows' sums in eight running sums of T (a vector's lanes), then as a \
+               tree in double, and their lowest value */ \
             for (j = 0; j < n_wide; j += 8) \
                 for (k = 0; k < 8; k++) { \
-                    T u = true_row[j + k], v = pred_row[j + k]; \
+                    T u = true_row[(j + k) * true_step], v = pred_row[(j + k) * pred_step]; \
                     sums[k] += u; \
                     pred_sums[k] += v; \
                     lowest[k] = u < lowest[k] ? u : lowest[k]; \
                     lowest[k] = v < lowest[k] ? v : lowest[k]; \
                 } \
             for (j = n_wide; j < n; j++) { \
-                T u = true_row[j], v = pred_row[j]; \
+                T u = true_row[j * true_step], v = pred_row[j * pred_step]; \
                 sums[0] += u; \
                 pred_sums[0] += v; \
                 lowest[0] = u < lowest[0] ? u : lowest[0]; \
@@ -1012,7 +1021,7 @@ cdef extern from *:
             } \
             for (k = 1; k < 8; k++) \
                 lowest[0] = lowest[k] < lowest[0] ? lowest[k] : lowest[0]; \
-            if (lowest[0] < 0) /* a negative value: _checked_sum's -1 fails the row */ \
+            if (lowest[0] < 0) /* a negative value fails the row */ \
                 return i; \
             true_norm = (((double)sums[0] + sums[1]) + (sums[2] + sums[3])) \
                 + ((sums[4] + sums[5]) + (sums[6] + sums[7])); \
@@ -1027,18 +1036,20 @@ cdef extern from *:
                 weight = weight * true_norm; \
             else if (norm_weighting == 2) \
                 weight = weight * pred_norm; \
-            if (!(weight == 0 || (smallest <= weight && weight <= largest))) \
+            if (!(weight == 0 || (smallest <= weight && weight <= largest))) /* NaN fails */ \
                 return i; \
             scale = weight / true_norm; \
             ratio = (T)(true_norm / pred_norm); \
             for (j = 0; j < n; j++) { \
-                T u = true_row[j], v = pred_row[j] * ratio; \
+                T u = true_row[j * true_step], v = pred_row[j * pred_step] * ratio; \
                 T common = u < v ? u : v; \
                 deficit_row[j] = u - common; \
                 excess_row[j] = v - common; \
                 diagonal[j] += scale * common; \
             } \
-            for (j = 0; j < n_wide; j += 8) /* the deficit's mass: _lane_sum's order */ \
+            /* the deficit's mass apart, in eight running sums: summed in turn in the loop \
+               above, its chain of additions (one a class) took most of the loop's time */ \
+            for (j = 0; j < n_wide; j += 8) \
                 for (k = 0; k < 8; k++) \
                     mass[k] += deficit_row[j + k]; \
             for (j = n_wide; j < n; j++) \
@@ -1051,25 +1062,42 @@ cdef extern from *:
         } \
         return stop; \
     }
-    SCE_DEFINE_PARTS(double, double, , _baseline)
-    SCE_DEFINE_PARTS(float, float, , _baseline)
+    #define SCE_PARTS_COPY(T, S, ATTRIBUTE, SUFFIX) \
+    ATTRIBUTE static Py_ssize_t sce_parts_##S##_adjacent##SUFFIX(SCE_PARTS_ARGUMENTS(T)) \
+        SCE_PARTS_BODY(T, 1, 1) \
+    ATTRIBUTE static Py_ssize_t sce_parts_##S##_strided##SUFFIX(SCE_PARTS_ARGUMENTS(T), \
+                                                             Py_ssize_t true_step, \
+                                                             Py_ssize_t pred_step) \
+        SCE_PARTS_BODY(T, true_step, pred_step)
+    SCE_PARTS_COPY(double, double, , _baseline)
+    SCE_PARTS_COPY(float, float, , _baseline)
     #ifdef SCE_X86_DISPATCH
-    SCE_DEFINE_PARTS(double, double, __attribute__((target("avx,fma"))), _avx)
-    SCE_DEFINE_PARTS(float, float, __attribute__((target("avx,fma"))), _avx)
+    SCE_PARTS_COPY(double, double, __attribute__((target("avx,fma"))), _avx)
+    SCE_PARTS_COPY(float, float, __attribute__((target("avx,fma"))), _avx)
     #endif
-    static Py_ssize_t sce_soft_parts_double(SCE_PARTS_ARGUMENTS(double), int extensions) {
+    static Py_ssize_t sce_soft_parts_double(SCE_PARTS_ARGUMENTS(double),
+                                            Py_ssize_t true_step, Py_ssize_t pred_step,
+                                            int extensions) {
+        int adjacent = true_step == 1 && pred_step == 1;
     #ifdef SCE_X86_DISPATCH
         if (sce_avx_fma && extensions)
-            return sce_parts_double_avx(SCE_PARTS_PASS);
+            return adjacent ? sce_parts_double_adjacent_avx(SCE_PARTS_PASS)
+                : sce_parts_double_strided_avx(SCE_PARTS_PASS, true_step, pred_step);
     #endif
-        return sce_parts_double_baseline(SCE_PARTS_PASS);
+        return adjacent ? sce_parts_double_adjacent_baseline(SCE_PARTS_PASS)
+            : sce_parts_double_strided_baseline(SCE_PARTS_PASS, true_step, pred_step);
     }
-    static Py_ssize_t sce_soft_parts_float(SCE_PARTS_ARGUMENTS(float), int extensions) {
+    static Py_ssize_t sce_soft_parts_float(SCE_PARTS_ARGUMENTS(float),
+                                           Py_ssize_t true_step, Py_ssize_t pred_step,
+                                           int extensions) {
+        int adjacent = true_step == 1 && pred_step == 1;
     #ifdef SCE_X86_DISPATCH
         if (sce_avx_fma && extensions)
-            return sce_parts_float_avx(SCE_PARTS_PASS);
+            return adjacent ? sce_parts_float_adjacent_avx(SCE_PARTS_PASS)
+                : sce_parts_float_strided_avx(SCE_PARTS_PASS, true_step, pred_step);
     #endif
-        return sce_parts_float_baseline(SCE_PARTS_PASS);
+        return adjacent ? sce_parts_float_adjacent_baseline(SCE_PARTS_PASS)
+            : sce_parts_float_strided_baseline(SCE_PARTS_PASS, true_step, pred_step);
     }
     #if defined(__GNUC__) && !defined(__clang__)
     #pragma GCC pop_options
@@ -1141,13 +1169,15 @@ cdef extern from *:
         Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
         const double *multipliers, int norm_weighting, double norm_limit, double smallest,
         double largest, double tolerance, double *deficits, double *excesses,
-        double *diagonal, int extensions) noexcept nogil
+        double *diagonal, Py_ssize_t true_step, Py_ssize_t pred_step,
+        int extensions) noexcept nogil
     Py_ssize_t sce_soft_parts_float(
         const float *y_true, Py_ssize_t true_stride, const float *y_pred,
         Py_ssize_t pred_stride, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
         const double *multipliers, int norm_weighting, double norm_limit, double smallest,
         double largest, double tolerance, float *deficits, float *excesses,
-        double *diagonal, int extensions) noexcept nogil
+        double *diagonal, Py_ssize_t true_step, Py_ssize_t pred_step,
+        int extensions) noexcept nogil
 
 sce_init_dispatch()
 # Whether the kernel of labels beside scores runs its AVX and FMA copy (x86 only).
@@ -1264,37 +1294,70 @@ def soft_plan_parts(const floating[:, :] y_true, const floating[:, :] y_pred,
     (2) or 1 (0). The checks of :func:`sum_rows_by_class` come first, on both rows; the
     first row that fails stops the pass and is returned (``stop`` where none did).
 
-    Rows of adjacent values (C order, or rows of one) run the C loop above (on x86 its
-    AVX and FMA copy where ``extensions``, the default; False the baseline copy), other
-    strides the Cython loop: the same numbers to the last bit.
+    Rows of any strides (C or Fortran order, slices, reversed views, one side of each) run
+    the one C loop above, on x86 its AVX and FMA copy where ``extensions`` (the default;
+    False the baseline copy); rows of adjacent values take its copy for a step of one,
+    which the compiler packs into vectors: the same numbers to the last bit on every
+    layout. Arguments of shapes that do not fit together raise ``ValueError``.
     """
-    cdef Py_ssize_t first_failed, n = y_true.shape[1]
+    cdef Py_ssize_t first_failed, n = y_true.shape[1], size = sizeof(floating)
+    cdef Py_ssize_t true_step, pred_step
     cdef const double *factors = &multipliers[0] if multipliers.shape[0] > 0 else NULL
+    _check_plan_parts_shapes(y_true.shape[0], n, y_pred.shape[0], y_pred.shape[1], start,
+                             stop, multipliers.shape[0], deficits.shape[0], deficits.shape[1],
+                             excesses.shape[0], excesses.shape[1], diagonal.shape[0])
     if stop <= start:
         return stop
+    if (y_true.strides[0] % size or y_true.strides[1] % size or y_pred.strides[0] % size
+            or y_pred.strides[1] % size):
+        raise ValueError("soft_plan_parts reads rows whose strides are whole values; got "
+                         f"{(y_true.strides[0], y_true.strides[1])} and "
+                         f"{(y_pred.strides[0], y_pred.strides[1])} "
+                         f"bytes for values of {size}.")
+    # a row of one value has no step (any stride reads it): the loop for adjacent values
+    true_step = y_true.strides[1] // size if n > 1 else 1
+    pred_step = y_pred.strides[1] // size if n > 1 else 1
     with nogil:
-        if (n > 0 and (n == 1 or (y_true.strides[1] == sizeof(floating)
-                                  and y_pred.strides[1] == sizeof(floating)))
-                and deficits.shape[1] == n and excesses.shape[1] == n
-                and deficits.shape[0] >= stop - start and excesses.shape[0] >= stop - start
-                and diagonal.shape[0] == n):
-            if floating is double:
-                first_failed = sce_soft_parts_double(
-                    &y_true[0, 0], y_true.strides[0] // sizeof(double), &y_pred[0, 0],
-                    y_pred.strides[0] // sizeof(double), n, start, stop, factors,
-                    norm_weighting, norm_limit, smallest, largest, deficit_tolerance,
-                    &deficits[0, 0], &excesses[0, 0], &diagonal[0], extensions)
-            else:
-                first_failed = sce_soft_parts_float(
-                    &y_true[0, 0], y_true.strides[0] // sizeof(float), &y_pred[0, 0],
-                    y_pred.strides[0] // sizeof(float), n, start, stop, factors,
-                    norm_weighting, norm_limit, smallest, largest, deficit_tolerance,
-                    &deficits[0, 0], &excesses[0, 0], &diagonal[0], extensions)
+        if floating is double:
+            first_failed = sce_soft_parts_double(
+                &y_true[0, 0], y_true.strides[0] // size, &y_pred[0, 0],
+                y_pred.strides[0] // size, n, start, stop, factors, norm_weighting,
+                norm_limit, smallest, largest, deficit_tolerance, &deficits[0, 0],
+                &excesses[0, 0], &diagonal[0], true_step, pred_step, extensions)
         else:
-            first_failed = _soft_plan_parts(
-                y_true, y_pred, start, stop, multipliers, norm_weighting, norm_limit,
-                smallest, largest, deficit_tolerance, deficits, excesses, diagonal)
+            first_failed = sce_soft_parts_float(
+                &y_true[0, 0], y_true.strides[0] // size, &y_pred[0, 0],
+                y_pred.strides[0] // size, n, start, stop, factors, norm_weighting,
+                norm_limit, smallest, largest, deficit_tolerance, &deficits[0, 0],
+                &excesses[0, 0], &diagonal[0], true_step, pred_step, extensions)
     return first_failed
+
+
+cdef _check_plan_parts_shapes(Py_ssize_t n_rows, Py_ssize_t n, Py_ssize_t pred_rows,
+                              Py_ssize_t pred_n, Py_ssize_t start, Py_ssize_t stop,
+                              Py_ssize_t n_multipliers, Py_ssize_t deficit_rows,
+                              Py_ssize_t deficit_n, Py_ssize_t excess_rows,
+                              Py_ssize_t excess_n, Py_ssize_t diagonal_n):
+    """Raise ``ValueError`` where the arguments of :func:`soft_plan_parts` do not fit
+    together: the loop reads and writes them without bounds checks."""
+    cdef Py_ssize_t rows = stop - start if stop > start else 0
+    problems = []
+    if (pred_rows, pred_n) != (n_rows, n):
+        problems.append(f"y_pred of shape {(pred_rows, pred_n)} beside y_true of shape "
+                        f"{(n_rows, n)} (expected the same)")
+    if rows and not 0 <= start < stop <= n_rows:
+        problems.append(f"rows {start}:{stop} of {n_rows}")
+    if rows and n_multipliers and n_multipliers < stop:
+        problems.append(f"{n_multipliers} multipliers for rows up to {stop} (expected none "
+                        "or one a row)")
+    for name, shape in (("deficits", (deficit_rows, deficit_n)),
+                        ("excesses", (excess_rows, excess_n))):
+        if shape[1] != n or shape[0] < rows:
+            problems.append(f"{name} of shape {shape} (expected at least {rows} rows of {n})")
+    if diagonal_n != n:
+        problems.append(f"diagonal of length {diagonal_n} (expected {n})")
+    if problems:
+        raise ValueError("soft_plan_parts got " + "; ".join(problems) + ".")
 
 
 def soft_plan_sums_small(const floating[:, :] y_true, const floating[:, :] y_pred,
@@ -1383,22 +1446,6 @@ cdef inline double _checked_sum(const floating *row, Py_ssize_t n_columns,
             + ((sums[4] + sums[5]) + (sums[6] + sums[7])))
 
 
-cdef inline floating _lane_sum(const floating *row, Py_ssize_t n_columns) noexcept nogil:
-    """The sum of ``n_columns`` adjacent values in eight running sums (a vector's lanes),
-    then as a tree; within rounding of the sum in turn."""
-    cdef floating sums[8]
-    cdef Py_ssize_t j, k, n_wide = n_columns - n_columns % 8
-    for k in range(8):
-        sums[k] = 0
-    for j in range(0, n_wide, 8):
-        for k in range(8):
-            sums[k] += row[j + k]
-    for j in range(n_wide, n_columns):
-        sums[0] += row[j]
-    return ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5])
-                                                         + (sums[6] + sums[7]))
-
-
 cdef inline double _soft_row_scale(double true_norm, double pred_norm, double multiplier,
                                    int norm_weighting, double norm_limit, double smallest,
                                    double largest) noexcept nogil:
@@ -1420,51 +1467,6 @@ cdef inline double _soft_row_scale(double true_norm, double pred_norm, double mu
     if not (weight == 0 or smallest <= weight <= largest):  # NaN fails too
         return -1.0
     return weight / true_norm
-
-
-cdef Py_ssize_t _soft_plan_parts(
-        const floating[:, :] y_true, const floating[:, :] y_pred, Py_ssize_t start,
-        Py_ssize_t stop, const double[::1] multipliers, int norm_weighting, double norm_limit,
-        double smallest, double largest, double deficit_tolerance, floating[:, ::1] deficits,
-        floating[:, ::1] excesses, double[::1] diagonal) noexcept nogil:
-    cdef Py_ssize_t n_columns = y_true.shape[1], i, j
-    cdef Py_ssize_t true_step = y_true.strides[1] // sizeof(floating)  # 1 in C order
-    cdef Py_ssize_t pred_step = y_pred.strides[1] // sizeof(floating)
-    cdef bint contiguous = true_step == 1 and pred_step == 1
-    cdef bint weighted = multipliers.shape[0] > 0
-    cdef double true_norm, pred_norm, scale
-    cdef floating ratio, u, v, common, deficit_mass, row_scale
-    cdef const floating *true_row
-    cdef const floating *pred_row
-    cdef floating *deficit_row
-    cdef floating *excess_row
-    for i in range(start, stop):
-        true_row, pred_row = &y_true[i, 0], &y_pred[i, 0]
-        true_norm = _checked_sum(true_row, n_columns, true_step)
-        pred_norm = _checked_sum(pred_row, n_columns, pred_step)
-        scale = _soft_row_scale(true_norm, pred_norm, multipliers[i] if weighted else 1.0,
-                                norm_weighting, norm_limit, smallest, largest)
-        if scale < 0:
-            return i
-        ratio = <floating>(true_norm / pred_norm)
-        deficit_row, excess_row = &deficits[i - start, 0], &excesses[i - start, 0]
-        for j in range(n_columns):
-            if contiguous:  # the compiler versions the loop on this test
-                u, v = true_row[j], pred_row[j] * ratio
-            else:
-                u, v = true_row[j * true_step], pred_row[j * pred_step] * ratio
-            common = u if u < v else v
-            deficit_row[j] = u - common
-            excess_row[j] = v - common
-            diagonal[j] += scale * common
-        # the deficit's mass apart, in eight running sums: summed in turn in the loop
-        # above, its chain of additions (one a class) took most of the loop's time
-        deficit_mass = _lane_sum(deficit_row, n_columns)
-        row_scale = <floating>(scale / deficit_mass) \
-            if deficit_mass > deficit_tolerance * true_norm else 0
-        for j in range(n_columns):
-            deficit_row[j] *= row_scale
-    return stop
 
 
 def soft_plan_parts_columns(const floating[:, :] y_true, const floating[:, :] y_pred,

@@ -643,10 +643,7 @@ def test_few_classes_of_soft_labels_in_one_pass(dtype, n_classes, weighting, sam
 
     rng = np.random.default_rng(41 + n_classes)
     n_samples = 1_201
-    y_true = (rng.random((n_samples, n_classes)) * (rng.random((n_samples, n_classes)) < 0.7)
-              + 0.01).astype(dtype) * 3
-    y_pred = rng.dirichlet(np.ones(n_classes), n_samples).astype(dtype)
-    y_pred[::5] = y_true[::5] * 2  # proportional rows: no deficit
+    y_true, y_pred = _soft_rows(rng, n_samples, n_classes, dtype, 5)
     keywords = {"weighting": weighting, "empty": "skip"}
     if sample_weight:
         weights = rng.random(n_samples)
@@ -787,14 +784,21 @@ def test_few_classes_of_soft_labels_on_random_inputs():
     assert used > 100
 
 
+def _soft_rows(rng, n_samples, n_classes, dtype, every):
+    """Soft rows, every ``every``-th row of ``y_pred`` proportional to ``y_true``'s (no
+    deficit)."""
+    y_true = (rng.random((n_samples, n_classes)) * (rng.random((n_samples, n_classes)) < .7)
+              + 0.01).astype(dtype) * 3
+    y_pred = rng.dirichlet(np.ones(n_classes), n_samples).astype(dtype)
+    y_pred[::every] = y_true[::every] * 2
+    return y_true, y_pred
+
+
 def _soft_rows_with_faults(rng, n_samples, n_classes, dtype, bad):
     """Soft rows (some proportional: no deficit) with rows that fail a check: ``bad`` holds
     (row, fault) pairs, the fault 0 a zero row, 1 a negative value, 2 a NaN, 3 a norm
     beyond the type's limits."""
-    y_true = (rng.random((n_samples, n_classes)) * (rng.random((n_samples, n_classes)) < .7)
-              + 0.01).astype(dtype) * 3
-    y_pred = rng.dirichlet(np.ones(n_classes), n_samples).astype(dtype)
-    y_pred[::7] = y_true[::7] * 2
+    y_true, y_pred = _soft_rows(rng, n_samples, n_classes, dtype, 7)
     for row, fault in bad:
         if fault == 0:
             y_true[row] = 0
@@ -814,6 +818,18 @@ def _soft_kernel_arguments(dtype, weights, norm_weighting):
             transport.DEFICIT_TOLERANCE)
 
 
+def _column_strided(array, how):
+    """``array``'s values with a row's values not adjacent: Fortran order, every other
+    column of a wider array, or columns in reverse (a negative step)."""
+    if how == "fortran":
+        return np.asfortranarray(array)
+    if how == "every-other-column":
+        wide = np.full((array.shape[0], 2 * array.shape[1]), 7, array.dtype)
+        wide[:, ::2] = array
+        return wide[:, ::2]
+    return np.ascontiguousarray(array[:, ::-1])[:, ::-1]
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("n_classes", [1, 2, 3, 8, 15, 16, 17, 40])
 @pytest.mark.parametrize("layout", ["C", "strided", "reversed", "columns-of-wider"])
@@ -821,13 +837,15 @@ def _soft_kernel_arguments(dtype, weights, norm_weighting):
 def test_soft_kernel_copies_agree(dtype, n_classes, layout, norm_weighting):
     """Each soft kernel's copy for this processor's vector extensions (on x86 with AVX
     and FMA: 8-lane float32 rows in ``soft_plan_sums_small``, the C loop of
-    ``soft_plan_parts`` compiled for AVX) beside its baseline copy and beside the Cython
-    loop of rows whose values are not adjacent (Fortran order), chunk by chunk (starts
-    and stops inside the kernel's blocks of 32 rows), with rows that fail a check at the
-    first, an odd, an even, a block's last and first rows and the last row: the same row
-    returned, the same diagonal, deficits and excesses to the last bit, and the same
-    off-diagonal to float64's rounding (float32: to the rounding of the deficit's mass,
-    whose lanes are summed in another order)."""
+    ``soft_plan_parts`` compiled for AVX) beside its baseline copy, and ``soft_plan_parts``
+    of the same rows with their values not adjacent (Fortran order, every other column,
+    columns in reverse, on both sides or on one: the loop's copy for any step) beside its
+    copy for adjacent values, chunk by chunk (starts and stops inside the kernel's blocks
+    of 32 rows), with rows that fail a check at the first, an odd, an even, a block's last
+    and first rows and the last row: the same row returned, the same diagonal, deficits
+    and excesses to the last bit, and the same off-diagonal to float64's rounding
+    (float32: to the rounding of the deficit's mass, whose lanes are summed in another
+    order)."""
     compiled = kernels.COMPILED
     rng = np.random.default_rng(7 + n_classes)
     n_samples = 301
@@ -844,12 +862,21 @@ def test_soft_kernel_copies_agree(dtype, n_classes, layout, norm_weighting):
         elif layout == "columns-of-wider":
             y_true = np.pad(y_true, ((0, 0), (0, 3)), constant_values=7)[:, :n_classes]
             y_pred = np.pad(y_pred, ((0, 0), (0, 3)), constant_values=7)[:, :n_classes]
-        columns = np.asfortranarray(y_true), np.asfortranarray(y_pred)
+        strided = {how: (_column_strided(y_true, how), _column_strided(y_pred, how))
+                   for how in ("fortran", "every-other-column", "reversed-columns")}
+        if n_classes > 1:
+            assert all(y.strides[1] != y.itemsize for pair in strided.values() for y in pair)
+        runs = [(True, (y_true, y_pred)), (False, (y_true, y_pred)),
+                (True, strided["fortran"]), (False, strided["fortran"]),
+                (True, strided["every-other-column"]), (True, strided["reversed-columns"]),
+                (False, strided["reversed-columns"]),
+                (True, (y_true, strided["fortran"][1])),
+                (True, (strided["every-other-column"][0], y_pred)),
+                (False, (strided["reversed-columns"][0], strided["fortran"][1]))]
         for start, stop in [(0, n_samples), (1, 200), (33, 34), (30, 95), (n_samples - 2,
                                                                             n_samples)]:
             results = []
-            for extensions, targets in [(True, (y_true, y_pred)), (False, (y_true, y_pred)),
-                                        (True, columns)]:
+            for extensions, targets in runs:
                 deficits = np.full((stop - start, n_classes), np.nan, dtype)
                 excesses = np.full((stop - start, n_classes), np.nan, dtype)
                 diagonal = np.zeros(n_classes)
@@ -879,3 +906,113 @@ def test_soft_kernel_copies_agree(dtype, n_classes, layout, norm_weighting):
                 sums.append(off)
             if dtype == np.float64:  # the same code on both sides
                 np.testing.assert_array_equal(sums[0], sums[1])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["every-other-column", "reversed-columns", "fortran-beside-C",
+                                    "C-beside-every-other-column", "reversed-rows-and-columns"])
+@pytest.mark.parametrize("n_classes", [3, 17, 40, 200])
+@pytest.mark.parametrize("weighting", ["uniform", "true", "pred"])
+@pytest.mark.parametrize("bad_rows", [False, True])
+def test_soft_labels_of_any_column_step(dtype, layout, n_classes, weighting, bad_rows,
+                                        monkeypatch):
+    """Soft labels beside soft labels whose values are not adjacent on one side or both
+    (every other column, columns in reverse, Fortran order beside C order, rows and
+    columns in reverse), with sample weights (some zero), in chunks of 97 rows:
+    ``soft_plan_parts`` reads them in place, and the matrix is the NumPy reference's to
+    the rounding of the rows' type and the C-ordered copy's (the one-pass kernel of few
+    classes set aside: it reads adjacent values only) to the last bit. With rows the
+    kernel leaves to the reference (empty, tiny and huge norms) inside and at the ends of
+    chunks, the C-ordered copy's to rounding only: NumPy sums the rows it is left in
+    another order where their values are not adjacent."""
+    from sklearn_confusion_ext._matrices import transport
+
+    rng = np.random.default_rng(59 + n_classes)
+    n_samples = 1_000
+    y_true, y_pred = _soft_rows(rng, n_samples, n_classes, dtype, 5)
+    if bad_rows:
+        big = dtype(1e25 if dtype == np.float64 else 1e20)
+        y_true[[0, 96, 500]] *= np.array([0, 1e-30, 1e-30], dtype)[:, None]
+        y_pred[[97, 501, n_samples - 1]] *= np.array([big, 0, 1e-30], dtype)[:, None]
+    weights = rng.random(n_samples)
+    weights[:50] = 0
+    keywords = {"weighting": weighting, "empty": "skip", "sample_weight": weights,
+                "chunk_size": 97}
+    if layout == "every-other-column":
+        targets = (_column_strided(y_true, layout), _column_strided(y_pred, layout))
+    elif layout == "reversed-columns":
+        targets = (_column_strided(y_true, layout), _column_strided(y_pred, layout))
+    elif layout == "fortran-beside-C":
+        targets = (np.asfortranarray(y_true), y_pred)
+    elif layout == "C-beside-every-other-column":
+        targets = (y_true, _column_strided(y_pred, "every-other-column"))
+    else:
+        targets = (y_true[::-1, ::-1].copy()[::-1, ::-1], y_pred[::-1, ::-1].copy()[::-1, ::-1])
+    assert any(y.strides[1] != y.itemsize for y in targets)
+
+    def matrix(y_true, y_pred):
+        return lambda: sce.transport_confusion_matrix(y_true, y_pred, **keywords)
+
+    naming = _Naming(kernels.COMPILED)
+    compiled = _matrix_by(naming, matrix(*targets))
+    assert naming.names == {"soft_plan_parts"}
+    reference = _matrix_by(None, matrix(*targets))
+    np.testing.assert_allclose(compiled, reference, rtol=0,
+                               atol=TOLERANCE[dtype] * np.abs(reference).max())
+    monkeypatch.setattr(transport, "SMALL_SOFT_CLASSES", 0)
+    naming = _Naming(kernels.COMPILED)
+    c_order = _matrix_by(naming, matrix(y_true, y_pred))
+    assert naming.names == {"soft_plan_parts"}
+    if bad_rows:
+        np.testing.assert_allclose(compiled, c_order, rtol=0,
+                                   atol=TOLERANCE[dtype] * np.abs(reference).max())
+    else:
+        np.testing.assert_array_equal(compiled, c_order)
+
+
+def _plan_parts_call(dtype=np.float64, n_rows=10, n_classes=4, pred_shape=None, rows=None,
+                     n_multipliers=0, deficit_shape=None, excess_shape=None,
+                     diagonal_length=None, byte_offset=False):
+    """``soft_plan_parts`` of clean rows, one argument's shape changed by a keyword."""
+    rng = np.random.default_rng(0)
+    y_true = rng.random((n_rows, n_classes)).astype(dtype) + 0.1
+    y_pred = rng.random(pred_shape or (n_rows, n_classes)).astype(dtype) + 0.1
+    if byte_offset:  # values 1.5 values apart: a stride that is not a whole value
+        raw = np.zeros(n_rows * n_classes * 3 * np.dtype(dtype).itemsize // 2 + 64, np.uint8)
+        size = np.dtype(dtype).itemsize
+        y_pred = np.lib.stride_tricks.as_strided(
+            raw.view(dtype), (n_rows, n_classes), (n_classes * 3 * size // 2, 3 * size // 2))
+    start, stop = rows or (0, n_rows)
+    deficits = np.zeros(deficit_shape or (stop - start, n_classes), dtype)
+    excesses = np.zeros(excess_shape or (stop - start, n_classes), dtype)
+    diagonal = np.zeros(n_classes if diagonal_length is None else diagonal_length)
+    return kernels.COMPILED.soft_plan_parts(
+        y_true, y_pred, start, stop, *_soft_kernel_arguments(dtype, np.ones(n_multipliers), 0),
+        deficits, excesses, diagonal)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("wrong, message", [
+    ({"pred_shape": (10, 5)}, r"y_pred of shape \(10, 5\) beside y_true of shape \(10, 4\)"),
+    ({"pred_shape": (9, 4)}, r"y_pred of shape \(9, 4\)"),
+    ({"deficit_shape": (10, 5)}, r"deficits of shape \(10, 5\) \(expected at least 10 rows "
+                                 r"of 4\)"),
+    ({"deficit_shape": (9, 4)}, r"deficits of shape \(9, 4\)"),
+    ({"excess_shape": (10, 3)}, r"excesses of shape \(10, 3\)"),
+    ({"excess_shape": (3, 4)}, r"excesses of shape \(3, 4\)"),
+    ({"diagonal_length": 5}, r"diagonal of length 5 \(expected 4\)"),
+    ({"rows": (2, 12)}, r"rows 2:12 of 10"),
+    ({"rows": (-1, 4)}, r"rows -1:4 of 10"),
+    ({"n_multipliers": 7}, r"7 multipliers for rows up to 10"),
+    ({"byte_offset": True}, r"strides are whole values"),
+])
+def test_soft_plan_parts_refuses_arguments_that_do_not_fit(dtype, wrong, message):
+    """An internal kernel, but one that reads and writes without bounds checks: arguments
+    whose shapes do not fit together raise a ValueError naming them (the rows' loop once
+    took another loop there), and the right shapes pass (where the rows are clean, every
+    row is summed)."""
+    assert _plan_parts_call(dtype) == 10
+    assert _plan_parts_call(dtype, n_multipliers=10) == 10
+    assert _plan_parts_call(dtype, rows=(3, 7), deficit_shape=(6, 4)) == 7
+    with pytest.raises(ValueError, match=message):
+        _plan_parts_call(dtype, **wrong)

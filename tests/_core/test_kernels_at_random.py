@@ -84,8 +84,16 @@ def _spoil(rng, rows, n_bad, positions):
 
 
 def _layout(rng, rows):
-    """``rows`` in C or Fortran order, as every other row or as columns of a wider array."""
-    how = rng.integers(0, 4)
+    """``rows`` in C or Fortran order, as every other row or as columns of a wider array,
+    as every other column (a step of two values) or with its columns in reverse (a
+    negative step)."""
+    how = rng.integers(0, 6)
+    if how == 4:
+        wide = np.zeros((rows.shape[0], 2 * rows.shape[1]), rows.dtype)
+        wide[:, ::2] = rows
+        return wide[:, ::2]
+    if how == 5:
+        return np.ascontiguousarray(rows[:, ::-1])[:, ::-1]
     if how == 1:
         return np.asfortranarray(rows)
     if how == 2:
