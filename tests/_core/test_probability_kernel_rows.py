@@ -263,3 +263,30 @@ def test_negative_zeros_and_negative_nans_are_not_negative_values(dtype, n_class
         (stop, _, _), _ = sum_rows_by_class(bad, codes, 0, n_samples, np.empty(0), False,
                                             np.inf, by_class=by_class)
         assert stop == 1_234
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n_classes", [64, 100, 181])
+@pytest.mark.parametrize("chunk", [0, 1, 2])
+def test_no_row_after_the_first_failing_one_is_checked(dtype, n_classes, chunk):
+    """Rows added class by class check the next chunk's rows while they add this chunk's:
+    the first failing row of a chunk ends its checks, so a later failing row is not the
+    one named and a later row off 1 is not reported (catches the checks that go on past
+    the failing row), in the first chunk, the second (checked beside the first's
+    additions) and the last."""
+    chunk_rows = 512 * 1024 // (n_classes * np.dtype(dtype).itemsize)
+    n_samples = 3 * chunk_rows
+    rng = np.random.default_rng(n_classes)
+    codes = rng.integers(0, n_classes, n_samples).astype(np.int32)
+    scores = rng.random((n_samples, n_classes)).astype(dtype)
+    scores /= scores.sum(axis=1, keepdims=True, dtype=dtype)
+    first_bad = chunk * chunk_rows + chunk_rows // 3
+    scores[first_bad, 3] = -1.0
+    scores[first_bad + 5] *= 2  # off 1, after the failing row
+    scores[first_bad + 10, 7] = np.nan
+    for by_class in (True, False):
+        (stop, off_row, _), matrix = sum_rows_by_class(
+            scores, codes, 0, n_samples, np.empty(0), False, 1e-3, by_class=by_class)
+        assert (stop, off_row) == (first_bad, -1)
+        counts = np.bincount(codes[:first_bad], minlength=n_classes)
+        np.testing.assert_allclose(matrix.sum(axis=1), counts, rtol=1e-4)
