@@ -61,12 +61,14 @@ cdef extern from *:
     }
 
     /* The checks after a row's sum; the row's factor w / s, or -1 where it fails. */
+    /* norm_low: 1 / norm_limit, divided once by the caller (a division on each row was
+       in its chain of checks). */
     SCE_BODY double sce_row_scale(double norm, Py_ssize_t i, const double *multipliers,
-                                  int by_norm, double norm_limit, double smallest,
-                                  double largest, double tolerance, Py_ssize_t *off_row,
-                                  double *off_sum) {
+                                  int by_norm, double norm_low, double norm_limit,
+                                  double smallest, double largest, double tolerance,
+                                  Py_ssize_t *off_row, double *off_sum) {
         double weight;
-        if (!(isfinite(norm) && 1.0 / norm_limit <= norm && norm <= norm_limit))
+        if (!(isfinite(norm) && norm_low <= norm && norm <= norm_limit))
             return -1.0;
         weight = multipliers ? multipliers[i] : 1.0;
         if (by_norm)
@@ -95,12 +97,18 @@ cdef extern from *:
 
     #define SCE_AHEAD 6
     /* Rows added class by class (sce_rows_*_by_class): chunks of about 512 KB of scores
-       (half the L2 cache of a current x86 core), of SCE_CHUNK_ROWS rows at most, where
-       the output (n x n float64) is larger than a 32 KB L1 cache and a chunk holds at
-       least twice as many rows as classes (n <= 181 in float64, 256 in float32). */
+       (two of them, the one being added and the next, half the L2 cache of a current x86
+       core), where the output (n x n float64) is larger than a 32 KB L1 cache and a chunk
+       holds at least twice as many rows as classes (n <= 181 in float64, 256 in
+       float32). SCE_CHUNK_ROWS: the most rows a chunk holds (512 KB of rows of 64
+       float32 values, the fewest classes chunked); its scratch, 40 KB, stays under the
+       size from which malloc maps new pages on each call (128 KB in glibc). */
     #define SCE_CHUNK_BYTES (512 * 1024)
-    #define SCE_CHUNK_ROWS 8192
+    #define SCE_CHUNK_ROWS 2048
     #define SCE_MAX_CHUNKED_CLASSES 256
+    /* How far ahead of the row it checks the chunked kernel asks for the scores (in
+       bytes, and one row more): from 2 to 4 KB it took the least time at C = 100. */
+    #define SCE_PREFETCH_BYTES 4096
     #define SCE_CHUNKED(n, size) ((n) >= 64 && (n) <= SCE_MAX_CHUNKED_CLASSES \
         && SCE_CHUNK_BYTES / ((n) * (Py_ssize_t)(size)) >= 2 * (n))
     /* Rows read in the order of their classes (sce_rows_*_sorted): from SCE_SORTED_CLASSES
@@ -146,38 +154,72 @@ cdef extern from *:
         return any == 0;
     }
 
+    /* 1 where a value of the row is negative (-0.0 and NaN are not): the exact test, run
+       only where a sign bit of the row is set. */
+    SCE_BODY int sce_negative_double(const double *SCE_RESTRICT row, Py_ssize_t n) {
+        Py_ssize_t j;
+        int any = 0;
+        for (j = 0; j < n; j++)
+            any |= row[j] < 0;
+        return any;
+    }
+
+    SCE_BODY int sce_negative_float(const float *SCE_RESTRICT row, Py_ssize_t n) {
+        Py_ssize_t j;
+        int any = 0;
+        for (j = 0; j < n; j++)
+            any |= row[j] < 0;
+        return any;
+    }
+
     /* A row's sum (eight running sums in the row's type), or -1 where a value is
        negative; a NaN or an infinity makes it non-finite. */
     SCE_BODY double sce_norm_double(const double *SCE_RESTRICT row, Py_ssize_t n) {
-        Py_ssize_t j, k, n_wide = n - n % 8;
-        double sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, lowest[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        double norm, low;
+        Py_ssize_t j, n_wide = n - n % 8;
     #ifdef SCE_VECTORS
-        /* the eight accumulators as two vectors of four (the same sums in the same
-           order), and whether a value was negative as a mask */
-        sce_v4d first = {0, 0, 0, 0}, second = {0, 0, 0, 0}, value4;
-        sce_v4l negative = {0, 0, 0, 0};
+        /* the eight accumulators as two vectors of four (the same sums in the same order);
+           the values' sign bits OR-ed together (one instruction a vector, where a compare
+           and a mask took three), and the exact test of a negative value run only where a
+           sign bit is set (a -0.0 or a NaN's sign sets it too: that row is tested again) */
+        sce_v4d first = {0, 0, 0, 0}, second = {0, 0, 0, 0}, value4, pairs;
+        sce_v4l signs = {0, 0, 0, 0}, bits4;
+        long long bits, any;
+        double head;
         for (j = 0; j < n_wide; j += 8) {
             memcpy(&value4, row + j, sizeof value4);
+            memcpy(&bits4, row + j, sizeof bits4);
             first += value4;
-            negative |= value4 < 0;
+            signs |= bits4;
             memcpy(&value4, row + j + 4, sizeof value4);
+            memcpy(&bits4, row + j + 4, sizeof bits4);
             second += value4;
-            negative |= value4 < 0;
+            signs |= bits4;
         }
-        for (k = 0; k < 4; k++) {
-            sums[k] = first[k];
-            sums[k + 4] = second[k];
-            lowest[0] = negative[k] ? -1.0 : lowest[0];
+        head = first[0];
+        any = (signs[0] | signs[1]) | (signs[2] | signs[3]);
+        for (j = n_wide; j < n; j++) {
+            head += row[j];
+            memcpy(&bits, row + j, sizeof bits);
+            any |= bits;
         }
+        if (any < 0 && sce_negative_double(row, n))
+            return -1.0;
+        first[0] = head;
+        /* ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)), s0-s3 first's lanes, s4-s7
+           second's: the pairs side by side in one vector */
+        pairs = __builtin_shuffle(first, second, (sce_v4l){0, 4, 2, 6})
+                + __builtin_shuffle(first, second, (sce_v4l){1, 5, 3, 7});
+        return (pairs[0] + pairs[2]) + (pairs[1] + pairs[3]);
     #else
+        Py_ssize_t k;
+        double sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, lowest[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        double norm, low;
         for (j = 0; j < n_wide; j += 8)
             for (k = 0; k < 8; k++) {
                 double value = row[j + k];
                 sums[k] += value;
                 lowest[k] = value < lowest[k] ? value : lowest[k];
             }
-    #endif
         for (j = n_wide; j < n; j++) {
             double value = row[j];
             sums[0] += value;
@@ -189,6 +231,7 @@ cdef extern from *:
         norm = low < 0 ? -1.0 : (((sums[0] + sums[1]) + (sums[2] + sums[3]))
                                  + ((sums[4] + sums[5]) + (sums[6] + sums[7])));
         return norm;
+    #endif
     }
 
 
@@ -196,48 +239,61 @@ cdef extern from *:
        negative; a NaN or an infinity makes it non-finite. */
     SCE_BODY double sce_norm_float(const float *SCE_RESTRICT row, Py_ssize_t n) {
         Py_ssize_t j, k, n_wide = n - n % 8;
-        float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, lowest[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        float low;
+        float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         double norm;
     #ifdef SCE_VECTORS
         /* four vectors of eight running sums over 32 values a step (one vector's
            chain of additions, 3 cycles each, held a row of 1,000 floats at 1.3-2x
-           a read), then one over eight, the four added lane by lane */
+           a read), then one over eight, the four added lane by lane; the sign bits as
+           in sce_norm_double */
         sce_v8f all = {0, 0, 0, 0, 0, 0, 0, 0}, value8;
         sce_v8f all1 = all, all2 = all, all3 = all;
-        sce_v8i negative = {0, 0, 0, 0, 0, 0, 0, 0};
+        sce_v8i signs = {0, 0, 0, 0, 0, 0, 0, 0}, bits8;
+        int bits, any;
         for (j = 0; j + 32 <= n_wide; j += 32) {
             memcpy(&value8, row + j, sizeof value8);
+            memcpy(&bits8, row + j, sizeof bits8);
             all += value8;
-            negative |= value8 < 0;
+            signs |= bits8;
             memcpy(&value8, row + j + 8, sizeof value8);
+            memcpy(&bits8, row + j + 8, sizeof bits8);
             all1 += value8;
-            negative |= value8 < 0;
+            signs |= bits8;
             memcpy(&value8, row + j + 16, sizeof value8);
+            memcpy(&bits8, row + j + 16, sizeof bits8);
             all2 += value8;
-            negative |= value8 < 0;
+            signs |= bits8;
             memcpy(&value8, row + j + 24, sizeof value8);
+            memcpy(&bits8, row + j + 24, sizeof bits8);
             all3 += value8;
-            negative |= value8 < 0;
+            signs |= bits8;
         }
         for (; j < n_wide; j += 8) {
             memcpy(&value8, row + j, sizeof value8);
+            memcpy(&bits8, row + j, sizeof bits8);
             all += value8;
-            negative |= value8 < 0;
+            signs |= bits8;
         }
         all = (all + all1) + (all2 + all3);
-        for (k = 0; k < 8; k++) {
+        any = ((signs[0] | signs[1]) | (signs[2] | signs[3]))
+              | ((signs[4] | signs[5]) | (signs[6] | signs[7]));
+        for (k = 0; k < 8; k++)
             sums[k] = all[k];
-            lowest[0] = negative[k] ? -1.0f : lowest[0];
+        for (j = n_wide; j < n; j++) {
+            sums[0] += row[j];
+            memcpy(&bits, row + j, sizeof bits);
+            any |= bits;
         }
+        if (any < 0 && sce_negative_float(row, n))
+            return -1.0;
     #else
+        float lowest[8] = {0, 0, 0, 0, 0, 0, 0, 0}, low;
         for (j = 0; j < n_wide; j += 8)
             for (k = 0; k < 8; k++) {
                 float value = row[j + k];
                 sums[k] += value;
                 lowest[k] = value < lowest[k] ? value : lowest[k];
             }
-    #endif
         for (j = n_wide; j < n; j++) {
             float value = row[j];
             sums[0] += value;
@@ -246,8 +302,11 @@ cdef extern from *:
         low = lowest[0];
         for (k = 1; k < 8; k++)
             low = lowest[k] < low ? lowest[k] : low;
-        norm = low < 0 ? -1.0 : ((((double)sums[0] + sums[1]) + (sums[2] + sums[3]))
-                                 + ((sums[4] + sums[5]) + (sums[6] + sums[7])));
+        if (low < 0)
+            return -1.0;
+    #endif
+        norm = (((double)sums[0] + sums[1]) + (sums[2] + sums[3]))
+               + ((sums[4] + sums[5]) + (sums[6] + sums[7]));
         return norm;
     }
 
@@ -257,6 +316,7 @@ cdef extern from *:
     /* The rows in turn. */ \
     SCE_BODY Py_ssize_t sce_rows_##S(SCE_ARGUMENTS(T)) { \
         Py_ssize_t i, j; \
+        const double norm_low = 1.0 / norm_limit; \
         for (i = start; i < stop; i++) { \
             const T *SCE_RESTRICT row = scores + i * row_stride; \
             double *SCE_RESTRICT target; \
@@ -264,7 +324,7 @@ cdef extern from *:
             if (i + SCE_AHEAD < stop) \
                 sce_prefetch_row(out, n, codes, wide_codes, i + SCE_AHEAD); \
             scale = sce_row_scale(sce_norm_##S(row, n), i, multipliers, by_norm, \
-                                  norm_limit, smallest, largest, tolerance, off_row, \
+                                  norm_low, norm_limit, smallest, largest, tolerance, off_row, \
                                   off_sum); \
             if (scale < 0) \
                 return i; \
@@ -283,28 +343,40 @@ cdef extern from *:
        the L1 cache, its rows in random order cost 1.7-2.3x a read of the scores at \
        C = 64 to 160; in chunks, 1.3-1.4x). The sort is stable: each row of the output \
        takes the same rows in the same order as in turn, the same sums to the last bit. \
-       The first row that fails ends the pass after the rows before it. scales and order: \
-       scratch of SCE_CHUNK_ROWS values. */ \
+       The two passes of consecutive chunks run in one loop: step t checks row t of the \
+       next chunk (read from memory, asked of the cache SCE_PREFETCH_BYTES ahead) and adds \
+       row t of this chunk in class order (from the L2 cache), so that the additions run \
+       while the next rows arrive (the passes one after the other left the memory idle \
+       over the additions: 1.6-1.8x a read at C = 100; the rows are checked in the same \
+       order, and the next chunk's rows are added only after all of this chunk's). The \
+       first row that fails ends the pass after the rows before it; no row after it is \
+       checked. scales: scratch of 2 x SCE_CHUNK_ROWS values (this chunk's and the \
+       next's), order: SCE_CHUNK_ROWS. */ \
     SCE_BODY Py_ssize_t sce_rows_##S##_by_class(SCE_ARGUMENTS(T), \
                                                 double *SCE_RESTRICT scales, \
                                                 int *SCE_RESTRICT order) { \
         Py_ssize_t rows = SCE_CHUNK_BYTES / (n * (Py_ssize_t)sizeof(T)), first, last, i, j; \
-        Py_ssize_t t, c, n_rows, failed; \
+        Py_ssize_t t, c, n_rows, failed, next, next_last, n_next, next_failed, steps; \
+        Py_ssize_t ahead_rows = SCE_PREFETCH_BYTES / (n * (Py_ssize_t)sizeof(T)) + 1; \
         int counts[SCE_MAX_CHUNKED_CLASSES + 1]; \
+        double *SCE_RESTRICT now = scales, *SCE_RESTRICT later = scales + SCE_CHUNK_ROWS; \
+        double *swap; \
+        const double norm_low = 1.0 / norm_limit; \
         if (rows > SCE_CHUNK_ROWS) \
             rows = SCE_CHUNK_ROWS; \
-        for (first = start; first < stop; first = last) { \
-            last = first + rows < stop ? first + rows : stop; \
-            failed = -1; \
-            for (i = first; i < last; i++) { \
-                scales[i - first] = sce_row_scale( \
-                    sce_norm_##S(scores + i * row_stride, n), i, multipliers, by_norm, \
-                    norm_limit, smallest, largest, tolerance, off_row, off_sum); \
-                if (scales[i - first] < 0) { \
-                    failed = i; \
-                    break; \
-                } \
+        first = start; \
+        last = first + rows < stop ? first + rows : stop; \
+        failed = -1; \
+        for (i = first; i < last; i++) { \
+            now[i - first] = sce_row_scale( \
+                sce_norm_##S(scores + i * row_stride, n), i, multipliers, by_norm, \
+                norm_low, norm_limit, smallest, largest, tolerance, off_row, off_sum); \
+            if (now[i - first] < 0) { \
+                failed = i; \
+                break; \
             } \
+        } \
+        for (;;) { \
             n_rows = (failed >= 0 ? failed : last) - first; \
             for (c = 0; c <= n; c++) \
                 counts[c] = 0; \
@@ -314,18 +386,44 @@ cdef extern from *:
                 counts[c + 1] += counts[c]; \
             for (t = 0; t < n_rows; t++) \
                 order[counts[sce_code(codes, wide_codes, first + t)]++] = (int)t; \
-            for (t = 0; t < n_rows; t++) { \
-                Py_ssize_t r = first + order[t]; \
-                const T *SCE_RESTRICT row = scores + r * row_stride; \
-                double *SCE_RESTRICT target = out + n * sce_code(codes, wide_codes, r); \
-                double scale = scales[order[t]]; \
-                for (j = 0; j < n; j++) \
-                    target[j] += scale * (double)row[j]; \
+            /* the next chunk: none after a row that failed */ \
+            next = last; \
+            next_last = failed >= 0 ? next : (next + rows < stop ? next + rows : stop); \
+            n_next = next_last - next; \
+            next_failed = -1; \
+            steps = n_rows > n_next ? n_rows : n_next; \
+            for (t = 0; t < steps; t++) { \
+                if (t < n_next && next_failed < 0) { \
+                    i = next + t; \
+                    if (i + ahead_rows < stop) \
+                        sce_prefetch_scores(scores + (i + ahead_rows) * row_stride, \
+                                            n * (Py_ssize_t)sizeof(T)); \
+                    later[t] = sce_row_scale( \
+                        sce_norm_##S(scores + i * row_stride, n), i, multipliers, by_norm, \
+                        norm_low, norm_limit, smallest, largest, tolerance, off_row, off_sum); \
+                    if (later[t] < 0) \
+                        next_failed = i; \
+                } \
+                if (t < n_rows) { \
+                    Py_ssize_t r = first + order[t]; \
+                    const T *SCE_RESTRICT row = scores + r * row_stride; \
+                    double *SCE_RESTRICT target = out + n * sce_code(codes, wide_codes, r); \
+                    double scale = now[order[t]]; \
+                    for (j = 0; j < n; j++) \
+                        target[j] += scale * (double)row[j]; \
+                } \
             } \
             if (failed >= 0) \
                 return failed; \
+            if (n_next == 0) \
+                return stop; \
+            swap = now; \
+            now = later; \
+            later = swap; \
+            first = next; \
+            last = next_last; \
+            failed = next_failed; \
         } \
-        return stop; \
     } \
     \
     /* The same sums, from SCE_SORTED_CLASSES classes on, with the rows read in the order \
@@ -346,6 +444,7 @@ cdef extern from *:
                                               int *SCE_RESTRICT order, double **snapshot) { \
         Py_ssize_t first, last, t, c, j, begin, end, block_off, n_block; \
         double block_sum = 0; \
+        const double norm_low = 1.0 / norm_limit; \
         for (first = start; first < stop; first = last) { \
             last = stop - first > SCE_BLOCK_ROWS ? first + SCE_BLOCK_ROWS : stop; \
             n_block = last - first; \
@@ -391,7 +490,7 @@ cdef extern from *:
                         sce_prefetch_scores(scores + (first + order[t + 1]) * row_stride, \
                                             n * (Py_ssize_t)sizeof(T)); \
                     scale = sce_row_scale(sce_norm_##S(row, n), r, multipliers, by_norm, \
-                                          norm_limit, smallest, largest, tolerance, &off, \
+                                          norm_low, norm_limit, smallest, largest, tolerance, &off, \
                                           &off_norm); \
                     if (scale < 0) { \
                         Py_ssize_t k, from; \
@@ -464,7 +563,7 @@ cdef extern from *:
             free(snapshot); \
         } \
         else if (by_class && stop - start > 1 && SCE_CHUNKED(n, sizeof(T))) { \
-            double *scales = (double *)malloc(SCE_CHUNK_ROWS * sizeof(double)); \
+            double *scales = (double *)malloc(2 * SCE_CHUNK_ROWS * sizeof(double)); \
             int *order = (int *)malloc(SCE_CHUNK_ROWS * sizeof(int)); \
             if (scales && order) \
                 result = SCE_ROWS_PICK(S, _by_class)(SCE_PASS, scales, order); \
@@ -1210,14 +1309,16 @@ def sum_rows_by_class(const floating[:, :] scores, const code_type[::1] codes,
     classes in float64, 256 in float32), the rows are added class by class, a chunk of
     512 KB of rows at a time (their checks in turn, then a stable counting sort of their
     codes): each row of ``out`` takes the same rows in the same order as in turn (False),
-    so the sums are the same to the last bit. Its scratch: 12 bytes a row of a chunk
-    (96 KB), for the call. From 768 classes on (``out`` 4.7 MB and more), the rows are read
-    in the order of their classes, a block of up to 262,144 rows at a time (a stable
-    counting sort of its codes, then each class's rows checked and added while its row of
-    ``out`` stays in the L1 cache): again the same sums to the last bit, and the same
-    first failing row (found out of turn, it sends the block back to the rows in turn up
-    to it, ``out`` put back as it was). Its scratch: 4 bytes a row of a block (1 MB) and
-    ``C + 1`` counts, and a copy of ``out`` where ``out`` held rows that were not zero.
+    so the sums are the same to the last bit. The checks of the next chunk run in the
+    same loop as the additions of this one, while its rows arrive from memory. Its
+    scratch: 20 bytes a row of a chunk (40 KB), for the call. From 768 classes on (``out``
+    4.7 MB and more), the rows are read in the order of their classes, a block of up to
+    262,144 rows at a time (a stable counting sort of its codes, then each class's rows
+    checked and added while its row of ``out`` stays in the L1 cache): again the same sums
+    to the last bit, and the same first failing row (found out of turn, it sends the block
+    back to the rows in turn up to it, ``out`` put back as it was). Its scratch: 4 bytes a
+    row of a block (1 MB) and ``C + 1`` counts, and a copy of ``out`` where ``out`` held
+    rows that were not zero.
     """
     cdef Py_ssize_t first_failed = stop, off_row = -1
     cdef Py_ssize_t step = scores.strides[1] // sizeof(floating)

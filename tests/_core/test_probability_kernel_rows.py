@@ -168,3 +168,125 @@ def test_rows_in_the_order_of_their_classes_equal_rows_in_turn(dtype, codes_type
             counts = np.bincount(codes[start:expected_stop], minlength=n_classes)
             np.testing.assert_allclose(in_order[1].sum(axis=1) - out.sum(axis=1), counts,
                                        rtol=1e-4, atol=1e-6)
+
+
+def _row_sums_in_the_kernels_order(scores):
+    """Each row's sum added in the order the kernel adds it (the contract that keeps its
+    numbers the same to the last bit): float64, eight running sums over eight values a
+    step, the rest onto the first, then ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+    float32, four vectors of eight running sums over 32 values a step, then the first over
+    eight, the four added lane by lane, the rest onto the first lane, then the same tree in
+    float64 from the first pair on (the pairs after it in float32)."""
+    dtype = scores.dtype.type
+    n = scores.shape[1]
+    n_wide = n - n % 8
+    columns = [scores[:, j] for j in range(n)]
+    if dtype is np.float64:
+        sums = [np.zeros(len(scores)) for _ in range(8)]
+        for j in range(n_wide):
+            sums[j % 8] = sums[j % 8] + columns[j]
+    else:
+        vectors = [[np.zeros(len(scores), np.float32) for _ in range(8)] for _ in range(4)]
+        j = 0
+        while j + 32 <= n_wide:
+            for k in range(32):
+                vectors[k // 8][k % 8] = vectors[k // 8][k % 8] + columns[j + k]
+            j += 32
+        while j < n_wide:
+            for k in range(8):
+                vectors[0][k] = vectors[0][k] + columns[j + k]
+            j += 8
+        sums = [(vectors[0][k] + vectors[1][k]) + (vectors[2][k] + vectors[3][k])
+                for k in range(8)]
+    for j in range(n_wide, n):
+        sums[0] = sums[0] + columns[j]
+    if dtype is np.float64:
+        return ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5])
+                                                             + (sums[6] + sums[7]))
+    wide = [s.astype(np.float64) for s in sums]
+    return (((wide[0] + wide[1]) + (sums[2] + sums[3]).astype(np.float64))
+            + ((sums[4] + sums[5]) + (sums[6] + sums[7])).astype(np.float64))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n_classes", [1, 2, 7, 8, 9, 13, 31, 32, 33, 40, 63, 100, 1_000])
+def test_row_sums_are_added_in_the_kernels_order(dtype, n_classes):
+    """The sum each row is divided by, bit for bit (the kernel reports it as the row off 1
+    where every row is off 1, ``tolerance=-1``), is the sum in the order above: its
+    accumulators, the remainder and the tree of the last additions (catches a reordered
+    tree, a remainder added elsewhere, or the float32 pairs added in the other type).
+    float32 takes that order only where the kernels were compiled with vector types."""
+    if dtype is np.float32 and kernels.SMALL_SOFT_CLASSES == 0:
+        pytest.skip("float32 rows are summed lane by lane without the compiler's vectors")
+    rng = np.random.default_rng(n_classes)
+    n_samples = 40
+    # values of many magnitudes, so that another order of additions rounds otherwise (the
+    # sums within float32's limits, 2^-20 to 2^20)
+    scores = ((0.5 + rng.random((n_samples, n_classes)))
+              * 10.0 ** rng.integers(-3, 3, (n_samples, n_classes))).astype(dtype)
+    expected = _row_sums_in_the_kernels_order(scores)
+    codes = rng.integers(0, n_classes, n_samples).astype(np.int32)
+    for i in range(n_samples):
+        (stop, off_row, off_sum), _ = sum_rows_by_class(scores, codes, i, i + 1, np.empty(0),
+                                                        False, -1.0, by_class=False)
+        assert (stop, off_row) == (i + 1, i)
+        assert np.float64(off_sum).tobytes() == expected[i].tobytes(), i
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n_classes", [10, 100, 1_000])
+@pytest.mark.parametrize("by_class", [False, True])
+def test_negative_zeros_and_negative_nans_are_not_negative_values(dtype, n_classes, by_class):
+    """A -0.0 is not negative: its row is summed as with 0.0 (the sign bits of a row only
+    send it to the exact test of its values; catches a row refused for a sign bit), in
+    the vectors' columns and the remainder, on each path (in turn, by class, in class
+    order); a NaN with its sign bit set fails as a NaN, not as a negative value, and a
+    -1e-30 beside -0.0 values still fails."""
+    rng = np.random.default_rng(n_classes + 1)
+    n_samples = 2_000
+    codes = rng.integers(0, n_classes, n_samples).astype(np.int32)
+    scores = rng.random((n_samples, n_classes)).astype(dtype)
+    scores[:, [0, n_classes - 1]] = 0
+    negative = scores.copy()
+    negative[:, [0, n_classes - 1]] = -0.0
+    assert np.signbit(negative[:, 0]).all()
+    plain = sum_rows_by_class(scores, codes, 0, n_samples, np.empty(0), False, np.inf,
+                              by_class=by_class)
+    signed = sum_rows_by_class(negative, codes, 0, n_samples, np.empty(0), False, np.inf,
+                               by_class=by_class)
+    assert plain[0][:2] == signed[0][:2] == (n_samples, -1)
+    assert plain[1].tobytes() == signed[1].tobytes()
+    for value, column in [(-1e-30, n_classes // 2), (-1e-30, n_classes - 1),
+                          (-np.nan, n_classes // 2)]:
+        bad = negative.copy()
+        bad[1_234, column] = value
+        (stop, _, _), _ = sum_rows_by_class(bad, codes, 0, n_samples, np.empty(0), False,
+                                            np.inf, by_class=by_class)
+        assert stop == 1_234
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n_classes", [64, 100, 181])
+@pytest.mark.parametrize("chunk", [0, 1, 2])
+def test_no_row_after_the_first_failing_one_is_checked(dtype, n_classes, chunk):
+    """Rows added class by class check the next chunk's rows while they add this chunk's:
+    the first failing row of a chunk ends its checks, so a later failing row is not the
+    one named and a later row off 1 is not reported (catches the checks that go on past
+    the failing row), in the first chunk, the second (checked beside the first's
+    additions) and the last."""
+    chunk_rows = 512 * 1024 // (n_classes * np.dtype(dtype).itemsize)
+    n_samples = 3 * chunk_rows
+    rng = np.random.default_rng(n_classes)
+    codes = rng.integers(0, n_classes, n_samples).astype(np.int32)
+    scores = rng.random((n_samples, n_classes)).astype(dtype)
+    scores /= scores.sum(axis=1, keepdims=True, dtype=dtype)
+    first_bad = chunk * chunk_rows + chunk_rows // 3
+    scores[first_bad, 3] = -1.0
+    scores[first_bad + 5] *= 2  # off 1, after the failing row
+    scores[first_bad + 10, 7] = np.nan
+    for by_class in (True, False):
+        (stop, off_row, _), matrix = sum_rows_by_class(
+            scores, codes, 0, n_samples, np.empty(0), False, 1e-3, by_class=by_class)
+        assert (stop, off_row) == (first_bad, -1)
+        counts = np.bincount(codes[:first_bad], minlength=n_classes)
+        np.testing.assert_allclose(matrix.sum(axis=1), counts, rtol=1e-4)
