@@ -482,12 +482,12 @@ class _TransportInstances(Instances):
                          if block in (_plan_block, _bounds_block) else None)
         if sparse_kernel is not None:  # releases the GIL: a thread a chunk
             return self.sum_rows(sparse_kernel, self._sparse_kernel_chunks(row_bytes, chunk_bytes),
-                                 chunks_per_thread=1)
+                                 chunks_per_thread=1, fresh_parts=True)
         kernel = self._compiled_soft_plans() if block is _plan_block else None
         if kernel is not None:
             # The kernel is called once a chunk: a thread a chunk.
             return self.sum_rows(kernel, self.chunk_step(row_bytes, chunk_bytes),
-                                 chunks_per_thread=1)
+                                 chunks_per_thread=1, fresh_parts=True)
         return super().sum(block, row_bytes, chunk_bytes)
 
     def _compiled_soft_plans(self):
@@ -700,7 +700,9 @@ class _TransportInstances(Instances):
         # The row sums are matrix-vector products of a chunk: BLAS threads only contend
         # (a float32 one was measured 70x slower on two threads of a busy machine).
         with one_blas_thread() if targets.n_samples > step else nullcontext():
-            return self.sum_rows(one_group, group, 1 if kernel is not None else None)
+            # Each group's parts are its own new arrays: the first group's become the sums.
+            return self.sum_rows(one_group, group, 1 if kernel is not None else None,
+                                 fresh_parts=True)
 
     def _compiled_by_class(self):
         """The compiled kernel of :meth:`_read_by_class` as ``kernel(rows, total)``, which
