@@ -58,6 +58,7 @@ from .._core.conversion import checked_row_sums, mass_block
 from .._core.dispatch import confusions
 from .._core.kernels import SMALL_SOFT_CLASSES, compiled_kernels, compiled_sparse_kernels
 from .._core.kinds import Instances, MatrixKind, register
+from .._core.labels import one_entry_a_row
 from .._core.params import (
     ARRAY,
     NORMALIZE,
@@ -630,7 +631,7 @@ class _TransportInstances(Instances):
                           else (targets.y_pred, targets.y_true))
         if not (sp.issparse(labels) and labels.format == "csr"
                 and isinstance(scores, np.ndarray) and scores.ndim == 2
-                and labels.nnz == labels.shape[0] and _one_entry_a_row(labels.indptr)):
+                and labels.nnz == labels.shape[0] and one_entry_a_row(labels.indptr)):
             return None
         return side
 
@@ -868,15 +869,6 @@ def _kernel_csr(matrix):
             and matrix.indptr.dtype == matrix.indices.dtype
             and (matrix.data.flags.c_contiguous or matrix.data.strides == (0,))
             and all(array.flags.c_contiguous for array in (matrix.indices, matrix.indptr)))
-
-
-def _one_entry_a_row(indptr):
-    """Whether the row starts ``indptr`` of a CSR array are ``0, 1, ..., n``, compared by
-    chunks (no array as long as the rows)."""
-    step = 1 << 16
-    return all(np.array_equal(indptr[start:start + step],
-                              np.arange(start, min(start + step, indptr.shape[0])))
-               for start in range(0, indptr.shape[0], step))
 
 
 def _kernel_layout(rows):

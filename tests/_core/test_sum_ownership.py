@@ -284,3 +284,19 @@ def test_the_classes_of_labels_beside_scores_counted_once_are_those_counted_agai
         counted_again = replace(targets, true_counts=None)
         assert np.array_equal(targets.true_classes, counted_again.true_classes)
         assert targets.true_classes.dtype == counted_again.true_classes.dtype
+
+
+def test_the_row_starts_of_one_hot_labels_are_known_without_reading_them(monkeypatch):
+    from sklearn_confusion_ext._core import labels as label_module
+
+    matrix = label_module.one_hot(np.array([2, 0, 1, 1]), np.arange(3))
+    starts = matrix.indptr
+    assert not starts.flags.writeable
+    with monkeypatch.context() as patch:  # known: not compared
+        patch.setattr(label_module.np, "array_equal", None)
+        assert label_module.one_entry_a_row(starts)
+    assert label_module.one_entry_a_row(np.arange(5))  # others are read
+    assert not label_module.one_entry_a_row(np.array([0, 1, 1, 3, 4]))
+    changed = starts.copy()
+    changed[2] = 1
+    assert not label_module.one_entry_a_row(changed)
