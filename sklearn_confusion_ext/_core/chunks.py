@@ -124,7 +124,7 @@ _one_blas_thread = one_blas_thread
 
 
 def sum_over_chunks(function, n_rows, step, n_jobs=None, chunks_per_thread=None,
-                    fresh_parts=False):
+                    fresh_parts=False, added=None):
     """Sum the tuples of arrays ``function(rows)`` returns over all row chunks.
 
     The tuples are added element-wise in row order, so the result does not
@@ -138,6 +138,9 @@ def sum_over_chunks(function, n_rows, step, n_jobs=None, chunks_per_thread=None,
     chunk's parts then become the sums themselves where they can (:func:`_owned_part`),
     instead of being copied (at 1,000 classes a copy of 8 MB a matrix); the others are
     copied as without the promise.
+
+    ``added``: called with each later chunk's parts once they are added to the sums (no
+    sum is one of them), so that the caller may write them again for a later chunk.
     """
     total = None
     for result in map_chunks(function, n_rows, step, n_jobs, chunks_per_thread):
@@ -157,6 +160,8 @@ def sum_over_chunks(function, n_rows, step, n_jobs=None, chunks_per_thread=None,
                     total[index] = _device_sum(total[index], part)
                 else:
                     total[index] += part
+            if added is not None:
+                added(result)
     return _to_host_once(total)
 
 

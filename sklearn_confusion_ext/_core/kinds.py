@@ -253,11 +253,12 @@ class Instances(ABC):
 
         return self.sum_rows(one_block, self.chunk_step(row_bytes, chunk_bytes))
 
-    def sum_rows(self, one_block, step, chunks_per_thread=None, fresh_parts=False):
+    def sum_rows(self, one_block, step, chunks_per_thread=None, fresh_parts=False,
+                 added=None):
         """The sums of ``one_block(rows)`` (its last item the instances left out) over the
         chunks of ``step`` rows, and the number of instances left out (threads:
-        :func:`~.chunks.map_chunks`; ``fresh_parts``: ``one_block`` returns new arrays it
-        keeps no reference to, see :func:`~.chunks.sum_over_chunks`). The warning that
+        :func:`~.chunks.map_chunks`; ``fresh_parts`` and ``added``: see
+        :func:`~.chunks.sum_over_chunks`). The warning that
         scores beside labels are not probabilities names the first row off 1 whatever the
         order the threads read the chunks in: it is given once all are read
         (:class:`~.target_kinds.FirstRowOffOne`)."""
@@ -265,7 +266,7 @@ class Instances(ABC):
         with off_one.deferred() if off_one is not None else nullcontext():
             *sums, n_left_out = sum_over_chunks(one_block, self.targets.n_samples, step,
                                                 self.targets.threads(self.n_jobs),
-                                                chunks_per_thread, fresh_parts)
+                                                chunks_per_thread, fresh_parts, added)
         return sums, int(n_left_out)
 
     def chunk_step(self, row_bytes, chunk_bytes=None):

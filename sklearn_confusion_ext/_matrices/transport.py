@@ -19,7 +19,7 @@ one-hot sparse product per cache-sized chunk, with no deficit, excess or outer p
 """
 
 from contextlib import nullcontext
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 import scipy.sparse as sp
@@ -666,8 +666,16 @@ class _TransportInstances(Instances):
                     else 0)
         block = _bounds_block if n_matrices == 2 else _plan_block
 
+        # The sums of groups already added to the call's sums, written again by a later
+        # group (zeroed: in the cache, where a new array's pages are faulted in and zeroed).
+        spare = []
+
         def one_group(rows):
-            total = np.zeros((n_classes, n_classes))  # rows: the labels' classes
+            try:
+                total = spare.pop()
+                total.fill(0.0)
+            except IndexError:
+                total = np.zeros((n_classes, n_classes))  # rows: the labels' classes
             parts = None
             start = rows.start
             while start < rows.stop:
@@ -703,7 +711,7 @@ class _TransportInstances(Instances):
         with one_blas_thread() if targets.n_samples > step else nullcontext():
             # Each group's parts are its own new arrays: the first group's become the sums.
             return self.sum_rows(one_group, group, 1 if kernel is not None else None,
-                                 fresh_parts=True)
+                                 fresh_parts=True, added=partial(_keep_sum, spare, n_classes))
 
     def _compiled_by_class(self):
         """The compiled kernel of :meth:`_read_by_class` as ``kernel(rows, total)``, which
@@ -856,6 +864,16 @@ def _classic_instances(targets, params, n_jobs=None, chunk_size=None):
                          "2-D targets.")
     return _TransportInstances(targets, {"weighting": "uniform", "empty": "null_class"},
                                n_jobs, chunk_size)
+
+
+def _keep_sum(spare, n_classes, parts):
+    """Keep a group's ``n_classes x n_classes`` sum (``parts[1]``, or the array it is the
+    transpose of), added to the call's sums, in ``spare`` for a later group."""
+    matrix = parts[1] if parts[1].base is None else parts[1].base
+    if (type(matrix) is np.ndarray and matrix.shape == (n_classes, n_classes)
+            and matrix.dtype == np.float64 and matrix.flags.c_contiguous
+            and matrix.flags.owndata and matrix.flags.writeable):
+        spare.append(matrix)
 
 
 def _kernel_csr(matrix):

@@ -12,6 +12,7 @@ import scipy.sparse as sp
 
 from sklearn_confusion_ext import subpixel_confusion_matrix, transport_confusion_matrix
 from sklearn_confusion_ext._core import chunks, confusion, kinds
+from sklearn_confusion_ext._matrices import transport
 
 
 def test_a_fresh_part_becomes_the_sum_only_where_the_caller_says_so():
@@ -300,3 +301,32 @@ def test_the_row_starts_of_one_hot_labels_are_known_without_reading_them(monkeyp
     changed = starts.copy()
     changed[2] = 1
     assert not label_module.one_entry_a_row(changed)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_the_parts_handed_back_once_added_are_no_sum(n_jobs):
+    """A chunk's parts handed to ``added`` may be written again (a later group's sums):
+    the sums are not among them, and writing them changes no sum."""
+    handed = []
+
+    def overwrite(parts):
+        handed.extend(id(part) for part in parts)
+        for part in parts:
+            part.fill(np.nan)
+
+    first, second = chunks.sum_over_chunks(
+        lambda rows: (np.full(3, float(rows.start)), np.ones((2, 2))), 50, 10, n_jobs, 1,
+        fresh_parts=True, added=overwrite)
+    assert np.array_equal(first, np.full(3, 100.0)) and np.array_equal(second, 5 * np.ones((2, 2)))
+    assert len(handed) == 8 and id(first) not in handed and id(second) not in handed
+
+
+def test_a_group_sum_kept_for_a_later_group_is_one_of_its_own():
+    spare = []
+    matrix = np.zeros((3, 3))
+    transport._keep_sum(spare, 3, (None, matrix.T))  # the labels as predictions: a transpose
+    assert spare == [matrix]
+    for other in (np.zeros((3, 4)), np.zeros((3, 3), dtype=np.float32), np.asfortranarray(
+            np.zeros((3, 3))), np.zeros((6, 3))[::2]):
+        transport._keep_sum(spare, 3, (None, other))
+    assert len(spare) == 1
