@@ -11,6 +11,7 @@ hashing; other labels by sorting. Integer labels of mixed signedness share one e
 (:func:`common_integer_labels`).
 """
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -490,12 +491,32 @@ def one_hot_codes(codes, n_classes, ones=None, starts=None):
     return sp.csr_array((ones, codes, starts), shape=(n_samples, n_classes))
 
 
+# The row starts ``0, 1, ..., n`` of the one-hot arrays :func:`one_hot` made (read-only),
+# by ``id``, while they live: their readers know them one entry a row without reading them.
+_ONE_ENTRY_STARTS = weakref.WeakValueDictionary()
+
+
 def one_hot(y, classes):
     """Labels ``y`` (all among ``classes``) as a sparse one-hot CSR array, one column per
     class in the order of ``classes``; never densified. Its values are one read-only 1.0
     read as many (a zero stride: no memory a row), so that the array takes the codes and
-    the row starts only (8 bytes a row where int32 indices fit); nothing writes them."""
+    the row starts only (8 bytes a row where int32 indices fit); nothing writes them. The
+    row starts are read-only and known as one entry a row (:func:`one_entry_a_row`)."""
     index_type = _index_type(y.shape[0] + 1, len(classes))  # int32 where it fits
+    starts = np.arange(y.shape[0] + 1, dtype=index_type)
+    starts.flags.writeable = False
+    _ONE_ENTRY_STARTS[id(starts)] = starts
     return one_hot_codes(label_codes(y, classes, index_type), len(classes),
-                         np.broadcast_to(np.float64(1.0), y.shape[:1]),
-                         np.arange(y.shape[0] + 1, dtype=index_type))
+                         np.broadcast_to(np.float64(1.0), y.shape[:1]), starts)
+
+
+def one_entry_a_row(indptr):
+    """Whether the row starts ``indptr`` of a CSR array are ``0, 1, ..., n``: at once for
+    the starts :func:`one_hot` made (read-only, so still those), else compared by chunks
+    (no array as long as the rows)."""
+    if _ONE_ENTRY_STARTS.get(id(indptr)) is indptr and not indptr.flags.writeable:
+        return True
+    step = 1 << 16
+    return all(np.array_equal(indptr[start:start + step],
+                              np.arange(start, min(start + step, indptr.shape[0])))
+               for start in range(0, indptr.shape[0], step))

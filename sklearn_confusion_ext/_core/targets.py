@@ -448,7 +448,7 @@ def _labels_beside_scores(names, targets, labels, column_labels, defer_value_che
             raise ValueError(f"{score_names[0]} and {name} must have the same number of "
                              f"columns (classes); got {n_columns} and "
                              f"{targets[names.index(name)].shape[1]}.")
-    label_arrays, present, *_ = _checked_labels(
+    label_arrays, present, _, (_, label_counts, _) = _checked_labels(
         label_names, [targets[names.index(name)] for name in label_names])
     if named is not None:
         try:
@@ -482,8 +482,13 @@ def _labels_beside_scores(names, targets, labels, column_labels, defer_value_che
     if categories is not None and labels is None:
         order = category_order(categories, classes)
         selection = None if np.array_equal(order, np.arange(len(classes))) else order
-    return TargetSet(masses, norms, np.asarray(classes), selection, False,
-                     tuple(label_names), categories=categories)
+    classes = np.asarray(classes)
+    # The count of each class in y_true labels, where validation found it over the same
+    # classes (every column a class found): no second count of the labels (true_classes).
+    true_counts = label_counts if label_names == ["y_true"] and label_counts is not None \
+        and len(present) == len(classes) and np.array_equal(present, classes) else None
+    return TargetSet(masses, norms, classes, selection, False, tuple(label_names),
+                     true_counts=true_counts, categories=categories)
 
 
 def _check_matrix_targets(names, targets, labels, defer_value_checks, columns=None):

@@ -19,7 +19,7 @@ one-hot sparse product per cache-sized chunk, with no deficit, excess or outer p
 """
 
 from contextlib import nullcontext
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 import scipy.sparse as sp
@@ -58,6 +58,7 @@ from .._core.conversion import checked_row_sums, mass_block
 from .._core.dispatch import confusions
 from .._core.kernels import SMALL_SOFT_CLASSES, compiled_kernels, compiled_sparse_kernels
 from .._core.kinds import Instances, MatrixKind, register
+from .._core.labels import one_entry_a_row
 from .._core.params import (
     ARRAY,
     NORMALIZE,
@@ -482,12 +483,12 @@ class _TransportInstances(Instances):
                          if block in (_plan_block, _bounds_block) else None)
         if sparse_kernel is not None:  # releases the GIL: a thread a chunk
             return self.sum_rows(sparse_kernel, self._sparse_kernel_chunks(row_bytes, chunk_bytes),
-                                 chunks_per_thread=1)
+                                 chunks_per_thread=1, fresh_parts=True)
         kernel = self._compiled_soft_plans() if block is _plan_block else None
         if kernel is not None:
             # The kernel is called once a chunk: a thread a chunk.
             return self.sum_rows(kernel, self.chunk_step(row_bytes, chunk_bytes),
-                                 chunks_per_thread=1)
+                                 chunks_per_thread=1, fresh_parts=True)
         return super().sum(block, row_bytes, chunk_bytes)
 
     def _compiled_soft_plans(self):
@@ -630,7 +631,7 @@ class _TransportInstances(Instances):
                           else (targets.y_pred, targets.y_true))
         if not (sp.issparse(labels) and labels.format == "csr"
                 and isinstance(scores, np.ndarray) and scores.ndim == 2
-                and labels.nnz == labels.shape[0] and _one_entry_a_row(labels.indptr)):
+                and labels.nnz == labels.shape[0] and one_entry_a_row(labels.indptr)):
             return None
         return side
 
@@ -665,8 +666,16 @@ class _TransportInstances(Instances):
                     else 0)
         block = _bounds_block if n_matrices == 2 else _plan_block
 
+        # The sums of groups already added to the call's sums, written again by a later
+        # group (zeroed: in the cache, where a new array's pages are faulted in and zeroed).
+        spare = []
+
         def one_group(rows):
-            total = np.zeros((n_classes, n_classes))  # rows: the labels' classes
+            try:
+                total = spare.pop()
+                total.fill(0.0)
+            except IndexError:
+                total = np.zeros((n_classes, n_classes))  # rows: the labels' classes
             parts = None
             start = rows.start
             while start < rows.stop:
@@ -700,7 +709,9 @@ class _TransportInstances(Instances):
         # The row sums are matrix-vector products of a chunk: BLAS threads only contend
         # (a float32 one was measured 70x slower on two threads of a busy machine).
         with one_blas_thread() if targets.n_samples > step else nullcontext():
-            return self.sum_rows(one_group, group, 1 if kernel is not None else None)
+            # Each group's parts are its own new arrays: the first group's become the sums.
+            return self.sum_rows(one_group, group, 1 if kernel is not None else None,
+                                 fresh_parts=True, added=partial(_keep_sum, spare, n_classes))
 
     def _compiled_by_class(self):
         """The compiled kernel of :meth:`_read_by_class` as ``kernel(rows, total)``, which
@@ -857,6 +868,16 @@ def _classic_instances(targets, params, n_jobs=None, chunk_size=None):
                                n_jobs, chunk_size)
 
 
+def _keep_sum(spare, n_classes, parts):
+    """Keep a group's ``n_classes x n_classes`` sum (``parts[1]``, or the array it is the
+    transpose of), added to the call's sums, in ``spare`` for a later group."""
+    matrix = parts[1] if parts[1].base is None else parts[1].base
+    if (type(matrix) is np.ndarray and matrix.shape == (n_classes, n_classes)
+            and matrix.dtype == np.float64 and matrix.flags.c_contiguous
+            and matrix.flags.owndata and matrix.flags.writeable):
+        spare.append(matrix)
+
+
 def _kernel_csr(matrix):
     """Whether the compiled sparse kernel reads ``matrix``: a CSR array of float64 values
     (contiguous, or one value read as many: a one-hot array's) with int32 or int64 indices
@@ -868,15 +889,6 @@ def _kernel_csr(matrix):
             and matrix.indptr.dtype == matrix.indices.dtype
             and (matrix.data.flags.c_contiguous or matrix.data.strides == (0,))
             and all(array.flags.c_contiguous for array in (matrix.indices, matrix.indptr)))
-
-
-def _one_entry_a_row(indptr):
-    """Whether the row starts ``indptr`` of a CSR array are ``0, 1, ..., n``, compared by
-    chunks (no array as long as the rows)."""
-    step = 1 << 16
-    return all(np.array_equal(indptr[start:start + step],
-                              np.arange(start, min(start + step, indptr.shape[0])))
-               for start in range(0, indptr.shape[0], step))
 
 
 def _kernel_layout(rows):
