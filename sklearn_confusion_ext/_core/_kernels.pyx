@@ -156,21 +156,16 @@ cdef extern from *:
 
     /* 1 where a value of the row is negative (-0.0 and NaN are not): the exact test, run
        only where a sign bit of the row is set. */
-    SCE_BODY int sce_negative_double(const double *SCE_RESTRICT row, Py_ssize_t n) {
-        Py_ssize_t j;
-        int any = 0;
-        for (j = 0; j < n; j++)
-            any |= row[j] < 0;
-        return any;
+    #define SCE_DEFINE_NEGATIVE(T, S) \
+    SCE_BODY int sce_negative_##S(const T *SCE_RESTRICT row, Py_ssize_t n) { \
+        Py_ssize_t j; \
+        int any = 0; \
+        for (j = 0; j < n; j++) \
+            any |= row[j] < 0; \
+        return any; \
     }
-
-    SCE_BODY int sce_negative_float(const float *SCE_RESTRICT row, Py_ssize_t n) {
-        Py_ssize_t j;
-        int any = 0;
-        for (j = 0; j < n; j++)
-            any |= row[j] < 0;
-        return any;
-    }
+    SCE_DEFINE_NEGATIVE(double, double)
+    SCE_DEFINE_NEGATIVE(float, float)
 
     /* A row's sum (eight running sums in the row's type), or -1 where a value is
        negative; a NaN or an infinity makes it non-finite. */
