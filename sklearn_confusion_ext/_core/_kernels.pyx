@@ -25,8 +25,9 @@ cdef extern from *:
        overlap), so that the compiler packs both loops into vectors without a run-time
        overlap test, and, on x86, a second copy is compiled for AVX and FMA and chosen at
        import where the processor has them (the package's build flags target the baseline
-       x86-64, SSE2). Each row is read once from memory: its checked sum, then its scaled
-       sum into its class's row of the output, which read it again from the L1 cache. */
+       x86-64, SSE2). Each row is read once from memory: its checked sum, in the same loop
+       as the scaled sum of the row before it into its class's row of the output (read
+       again from the L1 cache). */
     #include <math.h>
     #include <stdlib.h>
     #include <string.h>
@@ -82,45 +83,6 @@ cdef extern from *:
         return weight / norm;
     }
 
-    /* The next row's class row of the output, asked of the cache ahead (its class is
-       random: no prefetcher guesses it), written soon. */
-    SCE_BODY void sce_prefetch_row(double *out, Py_ssize_t n, const void *codes,
-                                   int wide_codes, Py_ssize_t i) {
-    #if defined(__GNUC__)
-        Py_ssize_t j;
-        const double *target = out + n * (wide_codes ? (Py_ssize_t)((const long long *)codes)[i]
-                                          : (Py_ssize_t)((const int *)codes)[i]);
-        for (j = 0; j < n; j += 8)
-            __builtin_prefetch(target + j, 1, 3);
-    #endif
-    }
-
-    #define SCE_AHEAD 6
-    /* Rows added class by class (sce_rows_*_by_class): chunks of about 512 KB of scores
-       (two of them, the one being added and the next, half the L2 cache of a current x86
-       core), where the output (n x n float64) is larger than a 32 KB L1 cache and a chunk
-       holds at least twice as many rows as classes (n <= 181 in float64, 256 in
-       float32). SCE_CHUNK_ROWS: the most rows a chunk holds (512 KB of rows of 64
-       float32 values, the fewest classes chunked); its scratch, 40 KB, stays under the
-       size from which malloc maps new pages on each call (128 KB in glibc). */
-    #define SCE_CHUNK_BYTES (512 * 1024)
-    #define SCE_CHUNK_ROWS 2048
-    #define SCE_MAX_CHUNKED_CLASSES 256
-    /* How far ahead of the row it checks the chunked kernel asks for the scores (in
-       bytes, and one row more): from 2 to 4 KB it took the least time at C = 100. */
-    #define SCE_PREFETCH_BYTES 4096
-    #define SCE_CHUNKED(n, size) ((n) >= 64 && (n) <= SCE_MAX_CHUNKED_CLASSES \
-        && SCE_CHUNK_BYTES / ((n) * (Py_ssize_t)(size)) >= 2 * (n))
-    /* Rows read in the order of their classes (sce_rows_*_sorted): from SCE_SORTED_CLASSES
-       classes on (the output, 8 n^2 bytes, 4.7 MB and more: out of a 2 MB L2 cache; with
-       the scores in 2 MB pages, as NumPy's large arrays are, at C = 1,000 the kernel took
-       5-12% less time than in turn in float64 and 15% less in float32, at 768 as long in
-       float64 and 10% less in float32, at 500 to 640 as long or longer, at 200 to 300 up to
-       twice as long: short rows in another order read slower than rows in turn), over
-       blocks of SCE_BLOCK_ROWS rows at most (the order, 4 bytes a row of a block, 1 MB). */
-    #define SCE_SORTED_CLASSES 768
-    #define SCE_BLOCK_ROWS (1 << 18)
-
     SCE_BODY Py_ssize_t sce_code(const void *codes, int wide_codes, Py_ssize_t i) {
         return wide_codes ? (Py_ssize_t)((const long long *)codes)[i]
                           : (Py_ssize_t)((const int *)codes)[i];
@@ -132,27 +94,6 @@ cdef extern from *:
         Py_ssize_t *off_row, double *off_sum
     #define SCE_PASS scores, row_stride, n, codes, wide_codes, start, stop, multipliers, \
         by_norm, norm_limit, smallest, largest, tolerance, out, off_row, off_sum
-
-    /* The next row in the order of the classes, asked of the cache a row ahead (the
-       hardware's prefetchers follow a row once begun, not the jump to the next one). */
-    SCE_BODY void sce_prefetch_scores(const void *row, Py_ssize_t bytes) {
-    #if defined(__GNUC__)
-        Py_ssize_t j;
-        for (j = 0; j < bytes; j += 64)
-            __builtin_prefetch((const char *)row + j, 0, 3);
-    #endif
-    }
-
-    /* 1 where the row of the output is all (positive) zeros, bit for bit. */
-    SCE_BODY int sce_zero_row(const double *SCE_RESTRICT row, Py_ssize_t n) {
-        unsigned long long bits, any = 0;
-        Py_ssize_t j;
-        for (j = 0; j < n; j++) {
-            memcpy(&bits, row + j, sizeof bits);
-            any |= bits;
-        }
-        return any == 0;
-    }
 
     /* 1 where a value of the row is negative (-0.0 and NaN are not): the exact test, run
        only where a sign bit of the row is set. */
@@ -167,10 +108,39 @@ cdef extern from *:
     SCE_DEFINE_NEGATIVE(double, double)
     SCE_DEFINE_NEGATIVE(float, float)
 
+    #ifdef SCE_VECTORS
+    typedef float sce_v4f __attribute__((vector_size(16)));
+    /* Four values of a row, times scale, added to four values of the output in float64
+       (a vector of each; the same products and sums as value by value). */
+    SCE_BODY void sce_add4_double(double *SCE_RESTRICT target,
+                                  const double *SCE_RESTRICT added, double scale) {
+        sce_v4d sums, values;
+        memcpy(&sums, target, sizeof sums);
+        memcpy(&values, added, sizeof values);
+        sums += scale * values;
+        memcpy(target, &sums, sizeof sums);
+    }
+    SCE_BODY void sce_add4_float(double *SCE_RESTRICT target,
+                                 const float *SCE_RESTRICT added, double scale) {
+        sce_v4d sums;
+        sce_v4f values;
+        memcpy(&sums, target, sizeof sums);
+        memcpy(&values, added, sizeof values);
+        sums += scale * __builtin_convertvector(values, sce_v4d);
+        memcpy(target, &sums, sizeof sums);
+    }
+    #endif
+
     /* A row's sum (eight running sums in the row's type), or -1 where a value is
-       negative; a NaN or an infinity makes it non-finite. */
-    SCE_BODY double sce_norm_double(const double *SCE_RESTRICT row, Py_ssize_t n) {
-        Py_ssize_t j, n_wide = n - n % 8;
+       negative; a NaN or an infinity makes it non-finite. In the same loop, where adding
+       (a constant at each call), the row before it, added, times scale, is added to target
+       (sce_rows_*: the sum of the row arriving from memory beside the addition of the row
+       before it, read again from the L1 cache, so that the two overlap; the same sum and
+       the same additions as one after the other). sce_norm_* (below) is the sum alone. */
+    SCE_BODY double sce_norm_add_double(const double *SCE_RESTRICT row, Py_ssize_t n,
+                                        int adding, const double *SCE_RESTRICT added,
+                                        double *SCE_RESTRICT target, double scale) {
+        Py_ssize_t j, k, n_wide = n - n % 8;
     #ifdef SCE_VECTORS
         /* the eight accumulators as two vectors of four (the same sums in the same order);
            the values' sign bits OR-ed together (one instruction a vector, where a compare
@@ -189,6 +159,10 @@ cdef extern from *:
             memcpy(&bits4, row + j + 4, sizeof bits4);
             second += value4;
             signs |= bits4;
+            if (adding) {
+                sce_add4_double(target + j, added + j, scale);
+                sce_add4_double(target + j + 4, added + j + 4, scale);
+            }
         }
         head = first[0];
         any = (signs[0] | signs[1]) | (signs[2] | signs[3]);
@@ -196,6 +170,8 @@ cdef extern from *:
             head += row[j];
             memcpy(&bits, row + j, sizeof bits);
             any |= bits;
+            if (adding)
+                target[j] += scale * added[j];
         }
         if (any < 0 && sce_negative_double(row, n))
             return -1.0;
@@ -206,7 +182,6 @@ cdef extern from *:
                 + __builtin_shuffle(first, second, (sce_v4l){1, 5, 3, 7});
         return (pairs[0] + pairs[2]) + (pairs[1] + pairs[3]);
     #else
-        Py_ssize_t k;
         double sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, lowest[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         double norm, low;
         for (j = 0; j < n_wide; j += 8)
@@ -223,6 +198,9 @@ cdef extern from *:
         low = lowest[0];
         for (k = 1; k < 8; k++)
             low = lowest[k] < low ? lowest[k] : low;
+        if (adding)
+            for (j = 0; j < n; j++)
+                target[j] += scale * added[j];
         norm = low < 0 ? -1.0 : (((sums[0] + sums[1]) + (sums[2] + sums[3]))
                                  + ((sums[4] + sums[5]) + (sums[6] + sums[7])));
         return norm;
@@ -230,9 +208,10 @@ cdef extern from *:
     }
 
 
-    /* A row's sum (eight running sums in the row's type), or -1 where a value is
-       negative; a NaN or an infinity makes it non-finite. */
-    SCE_BODY double sce_norm_float(const float *SCE_RESTRICT row, Py_ssize_t n) {
+    /* The same in float32 (the additions in float64). */
+    SCE_BODY double sce_norm_add_float(const float *SCE_RESTRICT row, Py_ssize_t n,
+                                       int adding, const float *SCE_RESTRICT added,
+                                       double *SCE_RESTRICT target, double scale) {
         Py_ssize_t j, k, n_wide = n - n % 8;
         float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         double norm;
@@ -262,12 +241,19 @@ cdef extern from *:
             memcpy(&bits8, row + j + 24, sizeof bits8);
             all3 += value8;
             signs |= bits8;
+            if (adding)
+                for (k = 0; k < 32; k += 4)
+                    sce_add4_float(target + j + k, added + j + k, scale);
         }
         for (; j < n_wide; j += 8) {
             memcpy(&value8, row + j, sizeof value8);
             memcpy(&bits8, row + j, sizeof bits8);
             all += value8;
             signs |= bits8;
+            if (adding) {
+                sce_add4_float(target + j, added + j, scale);
+                sce_add4_float(target + j + 4, added + j + 4, scale);
+            }
         }
         all = (all + all1) + (all2 + all3);
         any = ((signs[0] | signs[1]) | (signs[2] | signs[3]))
@@ -278,6 +264,8 @@ cdef extern from *:
             sums[0] += row[j];
             memcpy(&bits, row + j, sizeof bits);
             any |= bits;
+            if (adding)
+                target[j] += scale * (double)added[j];
         }
         if (any < 0 && sce_negative_float(row, n))
             return -1.0;
@@ -297,6 +285,9 @@ cdef extern from *:
         low = lowest[0];
         for (k = 1; k < 8; k++)
             low = lowest[k] < low ? lowest[k] : low;
+        if (adding)
+            for (j = 0; j < n; j++)
+                target[j] += scale * (double)added[j];
         if (low < 0)
             return -1.0;
     #endif
@@ -304,269 +295,62 @@ cdef extern from *:
                + ((sums[4] + sums[5]) + (sums[6] + sums[7]));
         return norm;
     }
+    #define sce_norm_double(row, n) sce_norm_add_double(row, n, 0, NULL, NULL, 0.0)
+    #define sce_norm_float(row, n) sce_norm_add_float(row, n, 0, NULL, NULL, 0.0)
 
     /* The kernels of labels beside scores, once for each type T of the scores (S the
        names' suffix): float32 rows are added to the float64 output in float64. */
     #define SCE_DEFINE_ROWS(T, S) \
-    /* The rows in turn. */ \
+    /* The rows in turn: row i + 1's checked sum in the same loop as row i's scaled \
+       addition to its class's row of the output (the checks of a row, then its addition, \
+       one after the other, left the memory idle over the addition: at C = 1,000 they took \
+       1.9x a read of the scores in float64, 2.3x in float32; in one loop, 1.2x and 1.5x). \
+       The first row that fails ends the pass after the rows before it. */ \
     SCE_BODY Py_ssize_t sce_rows_##S(SCE_ARGUMENTS(T)) { \
         Py_ssize_t i, j; \
         const double norm_low = 1.0 / norm_limit; \
-        for (i = start; i < stop; i++) { \
-            const T *SCE_RESTRICT row = scores + i * row_stride; \
-            double *SCE_RESTRICT target; \
-            double scale; \
-            if (i + SCE_AHEAD < stop) \
-                sce_prefetch_row(out, n, codes, wide_codes, i + SCE_AHEAD); \
-            scale = sce_row_scale(sce_norm_##S(row, n), i, multipliers, by_norm, \
-                                  norm_low, norm_limit, smallest, largest, tolerance, off_row, \
-                                  off_sum); \
-            if (scale < 0) \
-                return i; \
+        const T *SCE_RESTRICT row = scores + start * row_stride; \
+        double *SCE_RESTRICT target; \
+        double scale; \
+        if (start >= stop) \
+            return stop; \
+        scale = sce_row_scale(sce_norm_##S(row, n), start, multipliers, by_norm, norm_low, \
+                              norm_limit, smallest, largest, tolerance, off_row, off_sum); \
+        if (scale < 0) \
+            return start; \
+        for (i = start; i + 1 < stop; i++) { \
+            const T *SCE_RESTRICT next = row + row_stride; \
             target = out + n * sce_code(codes, wide_codes, i); \
-            for (j = 0; j < n; j++) \
-                target[j] += scale * (double)row[j]; \
+            scale = sce_row_scale(sce_norm_add_##S(next, n, 1, row, target, scale), i + 1, \
+                                  multipliers, by_norm, norm_low, norm_limit, smallest, \
+                                  largest, tolerance, off_row, off_sum); \
+            if (scale < 0) \
+                return i + 1; \
+            row = next; \
         } \
-        return stop; \
-    } \
-    \
-    /* The same sums with the rows added class by class, a chunk of rows at a time: the \
-       rows' checks and scales in turn (the chunk is read from memory once, in order, and \
-       stays in the L2 cache), then each row of the chunk, scaled, added to its class's \
-       row of the output in the order of a counting sort of the chunk's codes, so that the \
-       class's row stays in the L1 cache over its rows (where the output is larger than \
-       the L1 cache, its rows in random order cost 1.7-2.3x a read of the scores at \
-       C = 64 to 160; in chunks, 1.3-1.4x). The sort is stable: each row of the output \
-       takes the same rows in the same order as in turn, the same sums to the last bit. \
-       The two passes of consecutive chunks run in one loop: step t checks row t of the \
-       next chunk (read from memory, asked of the cache SCE_PREFETCH_BYTES ahead) and adds \
-       row t of this chunk in class order (from the L2 cache), so that the additions run \
-       while the next rows arrive (the passes one after the other left the memory idle \
-       over the additions: 1.6-1.8x a read at C = 100; the rows are checked in the same \
-       order, and the next chunk's rows are added only after all of this chunk's). The \
-       first row that fails ends the pass after the rows before it; no row after it is \
-       checked. scales: scratch of 2 x SCE_CHUNK_ROWS values (this chunk's and the \
-       next's), order: SCE_CHUNK_ROWS. */ \
-    SCE_BODY Py_ssize_t sce_rows_##S##_by_class(SCE_ARGUMENTS(T), \
-                                                double *SCE_RESTRICT scales, \
-                                                int *SCE_RESTRICT order) { \
-        Py_ssize_t rows = SCE_CHUNK_BYTES / (n * (Py_ssize_t)sizeof(T)), first, last, i, j; \
-        Py_ssize_t t, c, n_rows, failed, next, next_last, n_next, next_failed, steps; \
-        Py_ssize_t ahead_rows = SCE_PREFETCH_BYTES / (n * (Py_ssize_t)sizeof(T)) + 1; \
-        int counts[SCE_MAX_CHUNKED_CLASSES + 1]; \
-        double *SCE_RESTRICT now = scales, *SCE_RESTRICT later = scales + SCE_CHUNK_ROWS; \
-        double *swap; \
-        const double norm_low = 1.0 / norm_limit; \
-        if (rows > SCE_CHUNK_ROWS) \
-            rows = SCE_CHUNK_ROWS; \
-        first = start; \
-        last = first + rows < stop ? first + rows : stop; \
-        failed = -1; \
-        for (i = first; i < last; i++) { \
-            now[i - first] = sce_row_scale( \
-                sce_norm_##S(scores + i * row_stride, n), i, multipliers, by_norm, \
-                norm_low, norm_limit, smallest, largest, tolerance, off_row, off_sum); \
-            if (now[i - first] < 0) { \
-                failed = i; \
-                break; \
-            } \
-        } \
-        for (;;) { \
-            n_rows = (failed >= 0 ? failed : last) - first; \
-            for (c = 0; c <= n; c++) \
-                counts[c] = 0; \
-            for (t = 0; t < n_rows; t++) \
-                counts[1 + sce_code(codes, wide_codes, first + t)]++; \
-            for (c = 0; c < n; c++) \
-                counts[c + 1] += counts[c]; \
-            for (t = 0; t < n_rows; t++) \
-                order[counts[sce_code(codes, wide_codes, first + t)]++] = (int)t; \
-            /* the next chunk: none after a row that failed */ \
-            next = last; \
-            next_last = failed >= 0 ? next : (next + rows < stop ? next + rows : stop); \
-            n_next = next_last - next; \
-            next_failed = -1; \
-            steps = n_rows > n_next ? n_rows : n_next; \
-            for (t = 0; t < steps; t++) { \
-                if (t < n_next && next_failed < 0) { \
-                    i = next + t; \
-                    if (i + ahead_rows < stop) \
-                        sce_prefetch_scores(scores + (i + ahead_rows) * row_stride, \
-                                            n * (Py_ssize_t)sizeof(T)); \
-                    later[t] = sce_row_scale( \
-                        sce_norm_##S(scores + i * row_stride, n), i, multipliers, by_norm, \
-                        norm_low, norm_limit, smallest, largest, tolerance, off_row, off_sum); \
-                    if (later[t] < 0) \
-                        next_failed = i; \
-                } \
-                if (t < n_rows) { \
-                    Py_ssize_t r = first + order[t]; \
-                    const T *SCE_RESTRICT row = scores + r * row_stride; \
-                    double *SCE_RESTRICT target = out + n * sce_code(codes, wide_codes, r); \
-                    double scale = now[order[t]]; \
-                    for (j = 0; j < n; j++) \
-                        target[j] += scale * (double)row[j]; \
-                } \
-            } \
-            if (failed >= 0) \
-                return failed; \
-            if (n_next == 0) \
-                return stop; \
-            swap = now; \
-            now = later; \
-            later = swap; \
-            first = next; \
-            last = next_last; \
-            failed = next_failed; \
-        } \
-    } \
-    \
-    /* The same sums, from SCE_SORTED_CLASSES classes on, with the rows read in the order \
-       of their classes, a block of rows at a time: a stable counting sort of the block's \
-       codes, then each class's rows checked and added to its row of the output, which \
-       stays in the L1 cache over them, while each row is read from memory once (a row of \
-       the scores is n adjacent values: rows in another order read at nearly the speed of \
-       rows in turn). Each row of the output takes the same rows in the same order as in \
-       turn: the same sums to the last bit. A row that fails is found out of turn, after \
-       rows of other classes further on were added: then the block's rows of the output \
-       are put back as they were (all zeros, or from a copy taken before their first row, \
-       in *snapshot, n x n, allocated where a row was not zero) and the block is summed in \
-       turn up to that row, which finds the first row that fails. counts: n + 1 values; \
-       kept: n; order: a block's rows. Where *snapshot cannot be allocated, the rest of \
-       the range is summed in turn. */ \
-    SCE_BODY Py_ssize_t sce_rows_##S##_sorted(SCE_ARGUMENTS(T), int *SCE_RESTRICT counts, \
-                                              unsigned char *SCE_RESTRICT kept, \
-                                              int *SCE_RESTRICT order, double **snapshot) { \
-        Py_ssize_t first, last, t, c, j, begin, end, block_off, n_block; \
-        double block_sum = 0; \
-        const double norm_low = 1.0 / norm_limit; \
-        for (first = start; first < stop; first = last) { \
-            last = stop - first > SCE_BLOCK_ROWS ? first + SCE_BLOCK_ROWS : stop; \
-            n_block = last - first; \
-            block_off = -1; \
-            for (c = 0; c <= n; c++) \
-                counts[c] = 0; \
-            for (t = first; t < last; t++) \
-                counts[1 + sce_code(codes, wide_codes, t)]++; \
-            for (c = 0; c < n; c++) \
-                counts[c + 1] += counts[c]; \
-            for (t = first; t < last; t++) \
-                order[counts[sce_code(codes, wide_codes, t)]++] = (int)(t - first); \
-            /* counts[c]: the end of class c's rows in order (its start, counts[c - 1]) */ \
-            for (c = 0, begin = 0; c < n; c++, begin = end) { \
-                double *SCE_RESTRICT target = out + n * c; \
-                end = counts[c]; \
-                if (begin == end) \
-                    continue; \
-                kept[c] = !sce_zero_row(target, n); \
-                if (kept[c]) { \
-                    if (!*snapshot) \
-                        *snapshot = (double *)malloc((size_t)n * n * sizeof(double)); \
-                    if (!*snapshot) { \
-                        /* no memory for the copy: the block's rows of the output so far \
-                           were all zeros (else the copy would exist); put them back and \
-                           sum the rest of the range in turn (the blocks before are done) */ \
-                        Py_ssize_t k, from; \
-                        for (k = 0, from = 0; k < c; from = counts[k], k++) \
-                            if (from != counts[k]) \
-                                memset(out + n * k, 0, n * sizeof(double)); \
-                        return sce_rows_##S(scores, row_stride, n, codes, wide_codes, \
-                                            first, stop, multipliers, by_norm, norm_limit, \
-                                            smallest, largest, tolerance, out, off_row, \
-                                            off_sum); \
-                    } \
-                    memcpy(*snapshot + n * c, target, n * sizeof(double)); \
-                } \
-                for (t = begin; t < end; t++) { \
-                    Py_ssize_t r = first + order[t], off = -1; \
-                    const T *SCE_RESTRICT row = scores + r * row_stride; \
-                    double scale, off_norm = 0; \
-                    if (t + 1 < n_block) \
-                        sce_prefetch_scores(scores + (first + order[t + 1]) * row_stride, \
-                                            n * (Py_ssize_t)sizeof(T)); \
-                    scale = sce_row_scale(sce_norm_##S(row, n), r, multipliers, by_norm, \
-                                          norm_low, norm_limit, smallest, largest, tolerance, &off, \
-                                          &off_norm); \
-                    if (scale < 0) { \
-                        Py_ssize_t k, from; \
-                        for (k = 0, from = 0; k <= c; from = counts[k], k++) { \
-                            if (from == counts[k]) \
-                                continue; \
-                            if (kept[k]) \
-                                memcpy(out + n * k, *snapshot + n * k, n * sizeof(double)); \
-                            else \
-                                memset(out + n * k, 0, n * sizeof(double)); \
-                        } \
-                        return sce_rows_##S(scores, row_stride, n, codes, wide_codes, first, \
-                                            r, multipliers, by_norm, norm_limit, smallest, \
-                                            largest, tolerance, out, off_row, off_sum); \
-                    } \
-                    if (off >= 0 && (block_off < 0 || r < block_off)) { \
-                        block_off = r; \
-                        block_sum = off_norm; \
-                    } \
-                    for (j = 0; j < n; j++) \
-                        target[j] += scale * (double)row[j]; \
-                } \
-            } \
-            if (*off_row < 0 && block_off >= 0) { \
-                *off_row = block_off; \
-                *off_sum = block_sum; \
-            } \
-        } \
+        target = out + n * sce_code(codes, wide_codes, stop - 1); \
+        for (j = 0; j < n; j++) \
+            target[j] += scale * (double)row[j]; \
         return stop; \
     }
 
-    /* Two copies of each kernel: one for the baseline, one for AVX and FMA (chosen at import
-       where the processor has them). */
+    /* Two copies of the kernel: one for the baseline, one for AVX and FMA (chosen at import
+       where the processor has them); sce_sum_rows_* call the one chosen. */
     #define SCE_ROWS_COPY(T, S, ATTRIBUTE, SUFFIX) \
-    ATTRIBUTE static Py_ssize_t sce_rows_##S##_turn##SUFFIX(SCE_ARGUMENTS(T)) { \
+    ATTRIBUTE static Py_ssize_t sce_rows_##S##SUFFIX(SCE_ARGUMENTS(T)) { \
         return sce_rows_##S(SCE_PASS); \
-    } \
-    ATTRIBUTE static Py_ssize_t sce_rows_##S##_by_class##SUFFIX(SCE_ARGUMENTS(T), \
-                                                              double *scales, int *order) { \
-        return sce_rows_##S##_by_class(SCE_PASS, scales, order); \
-    } \
-    ATTRIBUTE static Py_ssize_t sce_rows_##S##_sorted##SUFFIX(SCE_ARGUMENTS(T), int *counts, \
-                                                            unsigned char *kept, int *order, \
-                                                            double **snapshot) { \
-        return sce_rows_##S##_sorted(SCE_PASS, counts, kept, order, snapshot); \
     }
     #ifdef SCE_X86_DISPATCH
-    #define SCE_ROWS_PICK(S, KIND) \
-        (sce_avx_fma ? sce_rows_##S##KIND##_avx : sce_rows_##S##KIND##_baseline)
-    #else
-    #define SCE_ROWS_PICK(S, KIND) sce_rows_##S##KIND##_baseline
-    #endif
-    /* by_class: 1 the rows added class by class where SCE_CHUNKED or from \
-       SCE_SORTED_CLASSES on (the default), 0 in turn (the tests' comparison; the same \
-       sums to the last bit); in turn where the scratch cannot be allocated. */
     #define SCE_ROWS_DISPATCH(T, S) \
-    static Py_ssize_t sce_rows_by_class_##S(SCE_ARGUMENTS(T), int by_class) { \
-        Py_ssize_t result = -2; \
-        if (by_class && stop - start > 1 && n >= SCE_SORTED_CLASSES) { \
-            Py_ssize_t block = stop - start < SCE_BLOCK_ROWS ? stop - start : SCE_BLOCK_ROWS; \
-            int *counts = (int *)malloc((size_t)(n + 1) * sizeof(int)); \
-            unsigned char *kept = (unsigned char *)malloc((size_t)n); \
-            int *order = (int *)malloc((size_t)block * sizeof(int)); \
-            double *snapshot = NULL; \
-            if (counts && kept && order) \
-                result = SCE_ROWS_PICK(S, _sorted)(SCE_PASS, counts, kept, order, &snapshot); \
-            free(counts); \
-            free(kept); \
-            free(order); \
-            free(snapshot); \
-        } \
-        else if (by_class && stop - start > 1 && SCE_CHUNKED(n, sizeof(T))) { \
-            double *scales = (double *)malloc(2 * SCE_CHUNK_ROWS * sizeof(double)); \
-            int *order = (int *)malloc(SCE_CHUNK_ROWS * sizeof(int)); \
-            if (scales && order) \
-                result = SCE_ROWS_PICK(S, _by_class)(SCE_PASS, scales, order); \
-            free(scales); \
-            free(order); \
-        } \
-        return result != -2 ? result : SCE_ROWS_PICK(S, _turn)(SCE_PASS); \
+    static Py_ssize_t sce_sum_rows_##S(SCE_ARGUMENTS(T)) { \
+        return sce_avx_fma ? sce_rows_##S##_avx(SCE_PASS) : sce_rows_##S##_baseline(SCE_PASS); \
     }
+    #else
+    #define SCE_ROWS_DISPATCH(T, S) \
+    static Py_ssize_t sce_sum_rows_##S(SCE_ARGUMENTS(T)) { \
+        return sce_rows_##S##_baseline(SCE_PASS); \
+    }
+    #endif
     SCE_DEFINE_ROWS(double, double)
     SCE_DEFINE_ROWS(float, float)
     SCE_ROWS_COPY(double, double, , _baseline)
@@ -591,7 +375,6 @@ cdef extern from *:
     #ifdef SCE_VECTORS
     #define SCE_SMALL 1
     #define SCE_SMALL_MAX 16
-    typedef float sce_v4f __attribute__((vector_size(16)));
     typedef int sce_v4i __attribute__((vector_size(16)));
     #if defined(__clang__)
     #pragma STDC FP_CONTRACT OFF
@@ -1233,16 +1016,16 @@ cdef extern from *:
     """
     void sce_init_dispatch()
     int sce_avx_fma
-    Py_ssize_t sce_rows_by_class_double(
+    Py_ssize_t sce_sum_rows_double(
         const double *scores, Py_ssize_t row_stride, Py_ssize_t n, const void *codes,
         int wide_codes, Py_ssize_t start, Py_ssize_t stop, const double *multipliers,
         int by_norm, double norm_limit, double smallest, double largest, double tolerance,
-        double *out, Py_ssize_t *off_row, double *off_sum, int by_class) noexcept nogil
-    Py_ssize_t sce_rows_by_class_float(
+        double *out, Py_ssize_t *off_row, double *off_sum) noexcept nogil
+    Py_ssize_t sce_sum_rows_float(
         const float *scores, Py_ssize_t row_stride, Py_ssize_t n, const void *codes,
         int wide_codes, Py_ssize_t start, Py_ssize_t stop, const double *multipliers,
         int by_norm, double norm_limit, double smallest, double largest, double tolerance,
-        double *out, Py_ssize_t *off_row, double *off_sum, int by_class) noexcept nogil
+        double *out, Py_ssize_t *off_row, double *off_sum) noexcept nogil
 
     int sce_small_available()
     Py_ssize_t sce_soft_small_double(
@@ -1284,7 +1067,7 @@ SMALL_CLASSES = SCE_SMALL_MAX if sce_small_available() else 0
 def sum_rows_by_class(const floating[:, :] scores, const code_type[::1] codes,
                       Py_ssize_t start, Py_ssize_t stop, const double[::1] multipliers,
                       bint by_norm, double norm_limit, double smallest, double largest,
-                      double tolerance, double[:, ::1] out, bint by_class=True):
+                      double tolerance, double[:, ::1] out):
     """Add each row ``i`` of ``scores[start:stop]``, times ``w_i / s_i``, to row
     ``codes[i]`` of ``out``, where ``s_i`` is the row's sum and the weight ``w_i`` is
     ``multipliers[i]`` (1 where ``multipliers`` is empty), times ``s_i`` where ``by_norm``.
@@ -1300,20 +1083,9 @@ def sum_rows_by_class(const floating[:, :] scores, const code_type[::1] codes,
     above (no per-row working memory: nothing is written but ``out``); other strides
     the loop below.
 
-    ``by_class`` (the default): where ``out`` is larger than an L1 cache (64 to 181
-    classes in float64, 256 in float32), the rows are added class by class, a chunk of
-    512 KB of rows at a time (their checks in turn, then a stable counting sort of their
-    codes): each row of ``out`` takes the same rows in the same order as in turn (False),
-    so the sums are the same to the last bit. The checks of the next chunk run in the
-    same loop as the additions of this one, while its rows arrive from memory. Its
-    scratch: 20 bytes a row of a chunk (40 KB), for the call. From 768 classes on (``out``
-    4.7 MB and more), the rows are read in the order of their classes, a block of up to
-    262,144 rows at a time (a stable counting sort of its codes, then each class's rows
-    checked and added while its row of ``out`` stays in the L1 cache): again the same sums
-    to the last bit, and the same first failing row (found out of turn, it sends the block
-    back to the rows in turn up to it, ``out`` put back as it was). Its scratch: 4 bytes a
-    row of a block (1 MB) and ``C + 1`` counts, and a copy of ``out`` where ``out`` held
-    rows that were not zero.
+    The C kernel reads each row once: row ``i + 1``'s checked sum runs in the same loop
+    as row ``i``'s scaled addition to ``out`` (the rows in turn, so each row of ``out``
+    takes its rows in their order). No scratch is allocated.
     """
     cdef Py_ssize_t first_failed = stop, off_row = -1
     cdef Py_ssize_t step = scores.strides[1] // sizeof(floating)
@@ -1324,17 +1096,17 @@ def sum_rows_by_class(const floating[:, :] scores, const code_type[::1] codes,
     with nogil:
         if step == 1 or scores.shape[1] == 1:
             if floating is double:
-                first_failed = sce_rows_by_class_double(
+                first_failed = sce_sum_rows_double(
                     &scores[0, 0], scores.strides[0] // sizeof(double), scores.shape[1],
                     <const void *>&codes[0], code_type is not int, start, stop, factors,
                     by_norm, norm_limit, smallest, largest, tolerance, &out[0, 0],
-                    &off_row, &off_sum, by_class)
+                    &off_row, &off_sum)
             else:
-                first_failed = sce_rows_by_class_float(
+                first_failed = sce_sum_rows_float(
                     &scores[0, 0], scores.strides[0] // sizeof(float), scores.shape[1],
                     <const void *>&codes[0], code_type is not int, start, stop, factors,
                     by_norm, norm_limit, smallest, largest, tolerance, &out[0, 0],
-                    &off_row, &off_sum, by_class)
+                    &off_row, &off_sum)
         else:
             first_failed = _sum_rows_by_class(scores, codes, start, stop, multipliers,
                                               by_norm, norm_limit, smallest, largest,

@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
-from kernel_rows import sum_rows_by_class
+from kernel_rows import rows_one_call_each, sum_rows_by_class
 
 import sklearn_confusion_ext as sce
 from sklearn_confusion_ext._core import kernels, resampling
@@ -152,15 +152,15 @@ def test_many_classes_beside_labels_equal_the_reference(seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_rows_in_the_order_of_their_classes_equal_rows_in_turn_at_random(seed):
-    """``sum_rows_by_class`` from 768 classes on: the sums by class (``by_class``) and in
-    turn to the last bit (-0.0 too), the same first failing row and first row off 1, over
-    random ranges, classes (all, one, a few, sorted), failing rows at the range's ends,
-    mid-class and anywhere, weights and outputs that start as random values or -0.0."""
+def test_rows_in_one_pass_equal_rows_one_call_each_at_random(seed):
+    """``sum_rows_by_class`` in one pass and on one row at a time: the same sums to the
+    last bit (-0.0 too), the same first failing row and first row off 1, over random
+    classes (1 to 2,048; all, one, a few, sorted), ranges, failing rows at the range's
+    ends and anywhere, weights and outputs that start as random values or -0.0."""
     rng = np.random.default_rng(100 + seed)
-    n_classes = int(rng.choice([768, 769, 1000, 2048]))
+    n_classes = int(rng.choice([1, 3, 8, 33, 100, 769, 2048]))
     dtype = [np.float32, np.float64][seed % 2]
-    n_samples = int(rng.integers(2, 3_000))
+    n_samples = int(rng.integers(2, 1_500))
     base = rng.random((n_samples, n_classes + 2)).astype(dtype)
     base /= base.sum(axis=1, keepdims=True)
     for _ in range(12):
@@ -184,40 +184,14 @@ def test_rows_in_the_order_of_their_classes_equal_rows_in_turn_at_random(seed):
             rows = rng.integers(0, n_classes, 5)
             out[rows] = rng.random((5, n_classes))
             out[rows[0]] = -0.0
-        in_order = sum_rows_by_class(scores, codes, start, stop, multipliers, by_norm,
-                                     tolerance, out, by_class=True)
-        in_turn = sum_rows_by_class(scores, codes, start, stop, multipliers, by_norm,
-                                    tolerance, out, by_class=False)
-        assert in_order[0][:2] == in_turn[0][:2]
-        np.testing.assert_array_equal(in_order[0][2], in_turn[0][2])
-        assert in_order[1].tobytes() == in_turn[1].tobytes()
-
-
-@pytest.mark.slow
-def test_rows_in_the_order_of_their_classes_over_two_blocks():
-    """More than 262,144 rows (two blocks of the order): failing rows at the last row of
-    the first block, the first of the second and inside a class's rows; by class and in
-    turn the same to the last bit. 800 MB of float32 scores."""
-    rng = np.random.default_rng(7)
-    block, n_classes = 1 << 18, 768
-    n_samples = block + 3_000
-    scores = rng.random((n_samples, n_classes), dtype=np.float32)
-    codes = rng.choice(rng.integers(0, n_classes, 50), n_samples).astype(np.int32)
-    out = np.zeros((n_classes, n_classes))
-    out[codes[:3]] = -0.0
-    for bad in [(), (block - 1,), (block,), (block + 1_500,), (5, block + 1)]:
-        spoiled = scores.copy() if bad else scores
-        for row in bad:
-            spoiled[row, 100] = -1.0
-        multipliers = rng.random(n_samples)
-        for start in (0, 11):
-            in_order = sum_rows_by_class(spoiled, codes, start, n_samples, multipliers, True,
-                                         0.5, out, by_class=True)
-            in_turn = sum_rows_by_class(spoiled, codes, start, n_samples, multipliers, True,
-                                        0.5, out, by_class=False)
-            assert in_order[0][:2] == in_turn[0][:2]
-            assert in_order[1].tobytes() == in_turn[1].tobytes()
-            assert in_order[0][0] == min([r for r in bad if r >= start], default=n_samples)
+        one_pass = sum_rows_by_class(scores, codes, start, stop, multipliers, by_norm,
+                                     tolerance, out)
+        each = out.copy()
+        expected = rows_one_call_each(scores, codes, start, stop, multipliers, by_norm,
+                                      tolerance, each)
+        assert one_pass[0][:2] == expected[:2]
+        np.testing.assert_array_equal(one_pass[0][2], expected[2])
+        assert one_pass[1].tobytes() == each.tobytes()
 
 
 @pytest.mark.parametrize("n_classes", [3, 1_000])

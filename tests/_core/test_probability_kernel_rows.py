@@ -4,7 +4,7 @@ at a time): the NumPy reference's matrix, and every column's negative value refu
 
 import numpy as np
 import pytest
-from kernel_rows import sum_rows_by_class
+from kernel_rows import rows_one_call_each, sum_rows_by_class
 
 import sklearn_confusion_ext as sce
 from sklearn_confusion_ext._core import kernels
@@ -56,44 +56,51 @@ def test_a_negative_value_in_any_of_75_columns_is_refused(dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("n_classes", [63, 64, 100, 181, 256])
+@pytest.mark.parametrize("n_classes", [1, 2, 7, 8, 9, 31, 32, 33, 64, 100, 181, 1_000])
 @pytest.mark.parametrize("codes_type", [np.int32, np.int64])
-@pytest.mark.parametrize("bad_row", [None, 0, 1_000, 2_999])
-def test_rows_by_class_equal_rows_in_turn(dtype, n_classes, codes_type, bad_row):
-    """Rows added class by class, a chunk at a time (the default where the output is
-    larger than an L1 cache): the same sums to the last bit as in turn, the same first
-    failing row and the same first row off 1, over several chunks and a range that starts
-    and ends inside them."""
-    rng = np.random.default_rng(n_classes)
-    n_samples = 3_000
+@pytest.mark.parametrize("bad_rows", [(), (0,), (7,), (500, 900), (1_199,)])
+def test_rows_in_one_pass_equalrows_one_call_each(dtype, n_classes, codes_type, bad_rows):
+    """One pass over the rows (each row's checked sum in the same loop as the addition of
+    the row before it) against the kernel on one row at a time: the same matrix to the
+    last bit (-0.0 kept), the same first failing row and the same first row off 1 with
+    its sum, over a range that starts at a failing row, ends at one or holds two, rows of
+    a wider array (a row stride), an output that is not zero at the start, weights and
+    ``by_norm`` (catches the sum of the wrong row of the two, a failing row named one off,
+    the last row added to the wrong class or not at all, and the values after the last
+    multiple of 8 or 32 left out of the additions)."""
+    rng = np.random.default_rng(n_classes + 7 * len(bad_rows))
+    n_samples = 1_200
     codes = rng.integers(0, n_classes, n_samples).astype(codes_type)
-    scores = rng.random((n_samples, n_classes)).astype(dtype)
-    scores[500] *= 2  # the first row off 1 (all are, but row 500 is far off)
-    if bad_row is not None:
-        scores[bad_row, n_classes // 2] = -1.0
+    wide = rng.random((n_samples, n_classes + 3)).astype(dtype)
+    scores = wide[:, :n_classes]
+    scores /= scores.sum(axis=1, keepdims=True)
+    scores[[300, 700]] *= 2.5  # rows off 1: the first one in the range is named
+    for row in bad_rows:
+        scores[row, (row * 7) % n_classes] = -1.0
     multipliers = rng.random(n_samples)
+    start_out = np.zeros((n_classes, n_classes))
+    start_out[codes[:40]] = rng.random((40, n_classes))
+    start_out[codes[50], 0] = -0.0
     for start, stop, weights, by_norm in [(0, n_samples, np.empty(0), False),
-                                          (7, n_samples - 11, multipliers, True)]:
-        in_turn = sum_rows_by_class(scores, codes, start, stop, weights, by_norm, 0.5,
-                                    by_class=False)
-        by_class = sum_rows_by_class(scores, codes, start, stop, weights, by_norm, 0.5,
-                                     by_class=True)
-        assert by_class[0][:2] == in_turn[0][:2]
-        np.testing.assert_array_equal(by_class[0][2], in_turn[0][2])
-        np.testing.assert_array_equal(by_class[1], in_turn[1])
-        expected_stop = bad_row if bad_row is not None and start <= bad_row < stop else stop
-        assert by_class[0][0] == expected_stop
-        if expected_stop > start:  # every row before the failing one is summed
-            counts = np.bincount(codes[start:expected_stop], minlength=n_classes)
-            if not by_norm:
-                np.testing.assert_allclose(by_class[1].sum(axis=1), counts, rtol=1e-4)
+                                          (7, n_samples - 11, multipliers, True),
+                                          (299, 301, np.empty(0), False)]:
+        one_pass = sum_rows_by_class(scores, codes, start, stop, weights, by_norm, 0.5,
+                                     start_out)
+        each = start_out.copy()
+        expected = rows_one_call_each(scores, codes, start, stop, weights, by_norm, 0.5,
+                                       each)
+        assert one_pass[0][:2] == expected[:2]
+        np.testing.assert_array_equal(one_pass[0][2], expected[2])
+        assert one_pass[1].tobytes() == each.tobytes()
+        failing = [row for row in bad_rows if start <= row < stop]
+        assert one_pass[0][0] == (min(failing) if failing else stop)
+        assert one_pass[0][1] == (300 if start <= 300 < one_pass[0][0] else -1)
 
 
 @pytest.mark.parametrize("n_classes, n_samples, bad_rows, chunk_size", [
-    # C = 100: the rows added class by class, bad rows inside and between its chunks
+    # bad rows inside and between the chunks of the call
     (100, 12_000, [5, 700, 5_000, 11_999], None),
     (100, 12_000, [5, 700, 5_000, 11_999], 1_000),
-    # C = 1,000: the rows read in the order of their classes, bad rows inside its blocks
     (1_000, 3_000, [5, 700, 1_777, 2_999], None),
     (1_000, 3_000, [5, 700, 1_777, 2_999], 700)])
 @pytest.mark.parametrize("n_jobs", [1, 2])
@@ -101,7 +108,7 @@ def test_rows_by_class_equal_rows_in_turn(dtype, n_classes, codes_type, bad_row)
 def test_many_classes_with_bad_rows_equal_the_reference(n_classes, n_samples, bad_rows,
                                                           chunk_size, n_jobs, dtype):
     """Rows the kernel leaves to the reference (empty, tiny or huge norms), weights, chunks
-    and threads, on both many-class paths: the NumPy reference's matrix."""
+    and threads, at 100 and 1,000 classes: the NumPy reference's matrix."""
     rng = np.random.default_rng(9 if n_classes == 100 else 13)
     y = rng.integers(0, n_classes, n_samples)
     scores = rng.dirichlet(np.ones(n_classes), n_samples)
@@ -114,60 +121,6 @@ def test_many_classes_with_bad_rows_equal_the_reference(n_classes, n_samples, ba
     tolerance = 1e-11 if dtype == np.float64 else 2e-5
     np.testing.assert_allclose(compiled, reference, rtol=0,
                                atol=tolerance * np.abs(reference).max())
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("codes_type", [np.int32, np.int64])
-@pytest.mark.parametrize("classes", ["all", "one", "few"])
-@pytest.mark.parametrize("bad_rows", [(), (0,), (1_234,), (1_234, 1_500), (2_499,)])
-@pytest.mark.parametrize("filled", [False, True])
-def test_rows_in_the_order_of_their_classes_equal_rows_in_turn(dtype, codes_type, classes,
-                                                               bad_rows, filled):
-    """C = 1,000 (from 768 classes on the rows are read in the order of their classes, a
-    block at a time): the same sums to the last bit as in turn, the same first failing
-    row and the same first row off 1, where a failing row lies inside its class's rows
-    (found after rows further on of other classes were added: the output is put back and
-    the rows summed in turn), on an output that starts at zero or not (then its rows are
-    put back from a copy), over a range that starts and ends inside the rows; one class
-    only, most classes empty, int64 codes, a slice of rows of a wider array."""
-    rng = np.random.default_rng(len(bad_rows) + 10 * filled)
-    n_samples, n_classes = 2_500, 1_000
-    if classes == "all":
-        codes = rng.integers(0, n_classes, n_samples)
-    elif classes == "one":
-        codes = np.full(n_samples, 617)
-    else:  # 5 classes of 1,000: the rest empty
-        codes = rng.choice([0, 3, 500, 998, 999], n_samples)
-    codes = codes.astype(codes_type)
-    wide = rng.random((n_samples, n_classes + 5)).astype(dtype)
-    scores = wide[:, :n_classes]  # rows of adjacent values, the stride of a wider array
-    scores /= scores.sum(axis=1, keepdims=True)
-    scores[[300, 700]] *= 2.5  # rows off 1: the first one is named
-    for row in bad_rows:
-        scores[row, (row * 7) % n_classes] = -1.0
-    multipliers = rng.random(n_samples)
-    out = np.zeros((n_classes, n_classes))
-    if filled:  # a first partial sum, a negative zero and an exact zero kept as they are
-        out[codes[:40]] = rng.random((40, n_classes))
-        out[codes[50], 3] = -0.0
-    for start, stop, weights, by_norm in [(0, n_samples, np.empty(0), False),
-                                          (7, n_samples - 11, multipliers, True)]:
-        in_turn = sum_rows_by_class(scores, codes, start, stop, weights, by_norm, 0.5, out,
-                                    by_class=False)
-        in_order = sum_rows_by_class(scores, codes, start, stop, weights, by_norm, 0.5, out,
-                                     by_class=True)
-        assert in_order[0][:2] == in_turn[0][:2]
-        np.testing.assert_array_equal(in_order[0][2], in_turn[0][2])
-        assert in_order[1].tobytes() == in_turn[1].tobytes()  # -0.0 too
-        failing = [row for row in bad_rows if start <= row < stop]
-        expected_stop = min(failing) if failing else stop
-        assert in_order[0][0] == expected_stop
-        expected_off = 300 if start <= 300 < expected_stop else -1
-        assert in_order[0][1] == expected_off
-        if expected_stop > start and not by_norm:  # each summed row adds 1 to its row
-            counts = np.bincount(codes[start:expected_stop], minlength=n_classes)
-            np.testing.assert_allclose(in_order[1].sum(axis=1) - out.sum(axis=1), counts,
-                                       rtol=1e-4, atol=1e-6)
 
 
 def _row_sums_in_the_kernels_order(scores):
@@ -228,20 +181,18 @@ def test_row_sums_are_added_in_the_kernels_order(dtype, n_classes):
     codes = rng.integers(0, n_classes, n_samples).astype(np.int32)
     for i in range(n_samples):
         (stop, off_row, off_sum), _ = sum_rows_by_class(scores, codes, i, i + 1, np.empty(0),
-                                                        False, -1.0, by_class=False)
+                                                        False, -1.0)
         assert (stop, off_row) == (i + 1, i)
         assert np.float64(off_sum).tobytes() == expected[i].tobytes(), i
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("n_classes", [10, 100, 1_000])
-@pytest.mark.parametrize("by_class", [False, True])
-def test_negative_zeros_and_negative_nans_are_not_negative_values(dtype, n_classes, by_class):
+def test_negative_zeros_and_negative_nans_are_not_negative_values(dtype, n_classes):
     """A -0.0 is not negative: its row is summed as with 0.0 (the sign bits of a row only
     send it to the exact test of its values; catches a row refused for a sign bit), in
-    the vectors' columns and the remainder, on each path (in turn, by class, in class
-    order); a NaN with its sign bit set fails as a NaN, not as a negative value, and a
-    -1e-30 beside -0.0 values still fails."""
+    the vectors' columns and the remainder; a NaN with its sign bit set fails as a NaN,
+    not as a negative value, and a -1e-30 beside -0.0 values still fails."""
     rng = np.random.default_rng(n_classes + 1)
     n_samples = 2_000
     codes = rng.integers(0, n_classes, n_samples).astype(np.int32)
@@ -250,10 +201,8 @@ def test_negative_zeros_and_negative_nans_are_not_negative_values(dtype, n_class
     negative = scores.copy()
     negative[:, [0, n_classes - 1]] = -0.0
     assert np.signbit(negative[:, 0]).all()
-    plain = sum_rows_by_class(scores, codes, 0, n_samples, np.empty(0), False, np.inf,
-                              by_class=by_class)
-    signed = sum_rows_by_class(negative, codes, 0, n_samples, np.empty(0), False, np.inf,
-                               by_class=by_class)
+    plain = sum_rows_by_class(scores, codes, 0, n_samples, np.empty(0), False, np.inf)
+    signed = sum_rows_by_class(negative, codes, 0, n_samples, np.empty(0), False, np.inf)
     assert plain[0][:2] == signed[0][:2] == (n_samples, -1)
     assert plain[1].tobytes() == signed[1].tobytes()
     for value, column in [(-1e-30, n_classes // 2), (-1e-30, n_classes - 1),
@@ -261,32 +210,29 @@ def test_negative_zeros_and_negative_nans_are_not_negative_values(dtype, n_class
         bad = negative.copy()
         bad[1_234, column] = value
         (stop, _, _), _ = sum_rows_by_class(bad, codes, 0, n_samples, np.empty(0), False,
-                                            np.inf, by_class=by_class)
+                                            np.inf)
         assert stop == 1_234
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("n_classes", [64, 100, 181])
-@pytest.mark.parametrize("chunk", [0, 1, 2])
-def test_no_row_after_the_first_failing_one_is_checked(dtype, n_classes, chunk):
-    """Rows added class by class check the next chunk's rows while they add this chunk's:
-    the first failing row of a chunk ends its checks, so a later failing row is not the
-    one named and a later row off 1 is not reported (catches the checks that go on past
-    the failing row), in the first chunk, the second (checked beside the first's
-    additions) and the last."""
-    chunk_rows = 512 * 1024 // (n_classes * np.dtype(dtype).itemsize)
-    n_samples = 3 * chunk_rows
+@pytest.mark.parametrize("n_classes", [10, 100, 1_000])
+@pytest.mark.parametrize("first_bad", [0, 1, 1_000, 2_998])
+def test_no_row_after_the_first_failing_one_is_checked(dtype, n_classes, first_bad):
+    """Each row's checks run beside the addition of the row before it: the first failing
+    row ends the pass after the rows before it, a later failing row is not the one named
+    and a later row off 1 is not reported (catches the checks that go on past the failing
+    row, or a failing row that stops the pass before the row before it is added), at the
+    first row, the second, inside and the last but one."""
+    n_samples = 3_000
     rng = np.random.default_rng(n_classes)
     codes = rng.integers(0, n_classes, n_samples).astype(np.int32)
     scores = rng.random((n_samples, n_classes)).astype(dtype)
     scores /= scores.sum(axis=1, keepdims=True, dtype=dtype)
-    first_bad = chunk * chunk_rows + chunk_rows // 3
-    scores[first_bad, 3] = -1.0
-    scores[first_bad + 5] *= 2  # off 1, after the failing row
-    scores[first_bad + 10, 7] = np.nan
-    for by_class in (True, False):
-        (stop, off_row, _), matrix = sum_rows_by_class(
-            scores, codes, 0, n_samples, np.empty(0), False, 1e-3, by_class=by_class)
-        assert (stop, off_row) == (first_bad, -1)
-        counts = np.bincount(codes[:first_bad], minlength=n_classes)
-        np.testing.assert_allclose(matrix.sum(axis=1), counts, rtol=1e-4)
+    scores[first_bad, 3 % n_classes] = -1.0
+    scores[first_bad + 1] *= 2  # off 1, after the failing row
+    scores[min(first_bad + 10, n_samples - 1), 7 % n_classes] = np.nan
+    (stop, off_row, _), matrix = sum_rows_by_class(scores, codes, 0, n_samples, np.empty(0),
+                                                   False, 1e-3)
+    assert (stop, off_row) == (first_bad, -1)
+    counts = np.bincount(codes[:first_bad], minlength=n_classes)
+    np.testing.assert_allclose(matrix.sum(axis=1), counts, rtol=1e-4)
