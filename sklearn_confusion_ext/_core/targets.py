@@ -377,11 +377,14 @@ def check_target_set(named_targets, labels=None, defer_value_checks=False,
     _refuse_label_rows(names, targets, raw)
     dims = {y.ndim for y in targets}
     if len(dims) > 1:
+        # sparse scores are read as float64: float32 ones keep float32's tolerance of 1
+        given_dtypes = {name: y.dtype for name, y in zip(names, raw) if sp.issparse(y)}
         if columns is None:
             return _labels_beside_scores(names, targets, labels, column_labels,
-                                         defer_value_checks, categories)
+                                         defer_value_checks, categories,
+                                         given_dtypes=given_dtypes)
         return _labels_beside_scores(names, targets, labels, None, defer_value_checks,
-                                     named=(frame_name, columns))
+                                     named=(frame_name, columns), given_dtypes=given_dtypes)
     if dims == {1}:
         return _encode_labels(names, targets, labels, one_hot, count_pairs, categories)
     return _check_matrix_targets(names, targets, column_selection, defer_value_checks,
@@ -429,7 +432,7 @@ def _read_only(array):
 
 
 def _labels_beside_scores(names, targets, labels, column_labels, defer_value_checks,
-                          categories=None, named=None):
+                          categories=None, named=None, given_dtypes=None):
     """1-D class labels beside 2-D scores (a classifier's ``predict_proba``): the labels
     one-hot encoded against the columns, the classes in sorted order, found by the one
     class rule (:func:`~.labels.score_columns`: from ``labels``, else ``column_labels``,
@@ -439,7 +442,9 @@ def _labels_beside_scores(names, targets, labels, column_labels, defer_value_che
     result, as beside 1-D labels. Categorical labels without ``labels`` (``categories``,
     their order) select the classes in the categories' order, as the matrix of the labels
     themselves orders them: the columns are still read as the sorted labels (a
-    classifier's ``classes_``)."""
+    classifier's ``classes_``). ``given_dtypes``: the dtype the user gave each sparse
+    score array (read as float64), whose tolerance of row sums to 1 the warning keeps."""
+    given_dtypes = given_dtypes or {}
     label_names = [name for name, y in zip(names, targets) if y.ndim == 1]
     score_names = [name for name, y in zip(names, targets) if y.ndim == 2]
     n_columns = targets[names.index(score_names[0])].shape[1]
@@ -474,7 +479,8 @@ def _labels_beside_scores(names, targets, labels, column_labels, defer_value_che
     scored = dict(zip(score_names, zip(checked.masses, checked.norms)))
     for name, (mass, norm) in scored.items():
         if norm is not None:  # else checked block by block (Targets.rows)
-            warn_unless_probabilities(name, norm, mass.dtype, rows=mass)
+            warn_unless_probabilities(name, norm, given_dtypes.get(name, mass.dtype),
+                                      rows=mass)
     masses = [encoded[name] if name in encoded else scored[name][0] for name in names]
     # The labels' norms: ones, one value read as many (read-only, no memory a row)
     norms = [np.broadcast_to(1.0, encoded[name].shape[0]) if name in encoded

@@ -2,9 +2,11 @@
 to float32 precision, in float64, without a float64 copy of the inputs."""
 
 import tracemalloc
+import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from float_bounds import assert_within_float32_bound, float32_term_roundings
 from test_common import REGISTRY, assert_same, call_on, cases, random_targets, target_inputs
 
@@ -125,3 +127,38 @@ def test_float32_beside_float64_is_computed_in_float64(name, kind, narrow):
     expected = call_on(name, target_inputs(params, (rounded["y_true"], rounded["y_pred"])))
     actual = call_on(name, target_inputs(params, (mixed["y_true"], mixed["y_pred"])))
     assert_same(actual, expected, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("function", [
+    sce.transport_confusion_matrix, sce.transport_accuracy_score,
+    sce.transport_precision_recall_fscore_support,
+    lambda a, b: sce.score_confidence_interval(a, b, n_resamples=19, random_state=0)])
+@pytest.mark.parametrize("scores_side", ["y_pred", "y_true"])
+def test_sparse_float32_probabilities_keep_float32s_tolerance(function, scores_side):
+    """Sparse scores beside labels are read as float64; float32 ones keep float32's
+    tolerance of their row sums to 1, as dense float32 does: rows within float32 rounding
+    are not warned about (a sparse float32 array warned ``row 1 sums to 1.00000003``), a
+    row 1e-3 off is, by its number; the same values given as float64 are still held to
+    float64's tolerance (catches the tolerance taken from the float64 copy, or from the
+    wrong argument)."""
+    rng = np.random.default_rng(3)
+    labels = rng.integers(0, 5, 2_000)
+    narrow = rng.dirichlet(np.ones(5), 2_000).astype(np.float32)
+    off = np.abs(narrow.sum(axis=1, dtype=np.float64) - 1) > 1.5e-8
+    assert off.any()  # rows that float64's tolerance names
+
+    def sum_warnings(scores):
+        pair = (labels, scores) if scores_side == "y_pred" else (scores, labels)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            function(*pair)
+        return [str(w.message) for w in caught if "sum to 1" in str(w.message)]
+
+    for sparse in (sp.csr_array, sp.csr_matrix, sp.csc_array):
+        assert sum_warnings(sparse(narrow)) == []
+    shifted = narrow.copy()
+    shifted[1_234] *= np.float32(1.001)
+    (message,) = sum_warnings(sp.csr_array(shifted))
+    assert f"{scores_side}'s rows" in message and "row 1234 " in message
+    (message,) = sum_warnings(sp.csr_array(narrow.astype(np.float64)))
+    assert f"row {int(np.argmax(off))} " in message
