@@ -140,7 +140,7 @@ cdef extern from *:
     SCE_BODY double sce_norm_add_double(const double *SCE_RESTRICT row, Py_ssize_t n,
                                         int adding, const double *SCE_RESTRICT added,
                                         double *SCE_RESTRICT target, double scale) {
-        Py_ssize_t j, k, n_wide = n - n % 8;
+        Py_ssize_t j, n_wide = n - n % 8;
     #ifdef SCE_VECTORS
         /* the eight accumulators as two vectors of four (the same sums in the same order);
            the values' sign bits OR-ed together (one instruction a vector, where a compare
@@ -182,6 +182,7 @@ cdef extern from *:
                 + __builtin_shuffle(first, second, (sce_v4l){1, 5, 3, 7});
         return (pairs[0] + pairs[2]) + (pairs[1] + pairs[3]);
     #else
+        Py_ssize_t k;
         double sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, lowest[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         double norm, low;
         for (j = 0; j < n_wide; j += 8)
@@ -304,7 +305,7 @@ cdef extern from *:
     /* The rows in turn: row i + 1's checked sum in the same loop as row i's scaled \
        addition to its class's row of the output (the checks of a row, then its addition, \
        one after the other, left the memory idle over the addition: at C = 1,000 they took \
-       1.9x a read of the scores in float64, 2.3x in float32; in one loop, 1.2x and 1.5x). \
+       1.9x a read of the scores in float64, 2.3x in float32; in one loop, 1.3x and 1.5x). \
        The first row that fails ends the pass after the rows before it. */ \
     SCE_BODY Py_ssize_t sce_rows_##S(SCE_ARGUMENTS(T)) { \
         Py_ssize_t i, j; \
