@@ -8,6 +8,7 @@ reference of each kernel (``sklearn_confusion_ext._core.kernels``), only from a 
 tree that was never built.
 """
 
+import os
 import sys
 
 from Cython.Build import cythonize
@@ -36,4 +37,7 @@ extensions = [Extension("sklearn_confusion_ext._core._kernels",
                         ["sklearn_confusion_ext/_cli/_text_kernels.pyx"],
                         extra_compile_args=optimize)]
 
-setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}))
+# The extensions compiled side by side, one a core (the kernels' C takes most of the time of
+# an install; one after the other, CI's two environments spent minutes on them).
+setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}),
+      options={"build_ext": {"parallel": os.cpu_count() or 1}})
