@@ -34,6 +34,7 @@ import inspect
 import time
 
 import numpy as np
+from _timing import settle
 from scipy import stats
 
 from sklearn_confusion_ext import (
@@ -45,10 +46,12 @@ from sklearn_confusion_ext import (
 
 def interleaved_best(functions, repeat):
     """The fastest of ``repeat`` runs of each of ``functions`` (a dict), the runs of the
-    different functions interleaved so that a slow spell of the machine hits them alike."""
+    different functions interleaved so that a slow spell of the machine hits them alike,
+    each once the process is idle (:func:`~_timing.settle`)."""
     best = dict.fromkeys(functions, np.inf)
     for _ in range(repeat):
         for name, function in functions.items():
+            settle()
             start = time.perf_counter()
             function()
             best[name] = min(best[name], time.perf_counter() - start)

@@ -31,7 +31,7 @@ import numpy as np
 import scipy
 import scipy.sparse as sp
 import sklearn
-from _timing import kernel_alone, probabilities
+from _timing import kernel_alone, probabilities, settle
 from bench_uncertainty import labels, macro_f1_statistic, seed_keyword
 from scipy import stats
 from sklearn import metrics
@@ -121,7 +121,8 @@ def interleaved_best(functions, repeat, calls=1, warm_up=True):
     """:class:`Seconds` per call of each of ``functions`` (a dict): the best of ``repeat``
     rounds in wall time and, apart, in CPU time, each round timing ``calls`` calls of every
     function in turn, after one untimed call of each (first-call costs: imports, caches,
-    thread pools) unless ``warm_up`` is False."""
+    thread pools) unless ``warm_up`` is False; each timing starts once the process is idle
+    (:func:`settle`: no BLAS thread of the call before still spinning)."""
     if warm_up:
         for function in functions.values():
             function()
@@ -129,6 +130,7 @@ def interleaved_best(functions, repeat, calls=1, warm_up=True):
     cpu = dict.fromkeys(functions, np.inf)
     for _ in range(repeat):
         for name, function in functions.items():
+            settle()
             start, start_cpu = time.perf_counter(), time.process_time()
             for _ in range(calls):
                 function()
